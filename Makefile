@@ -1,0 +1,46 @@
+# Two commands: `make run` serves the app, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST_PORT ?= 5000
+
+.PHONY: run test test-quick chromium bench vendor lint clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.run-installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.run-installed
+
+run: $(VENV)/.run-installed
+	$(BIN)/python app.py
+
+# Playwright drives the system Chromium; as root on Debian it is installed from the archive.
+chromium: $(VENV)/.dev-installed
+	@if [ -n "$$CHROMIUM" ] && [ -x "$$CHROMIUM" ]; then echo "Chromium: $$CHROMIUM"; \
+	elif [ -x /usr/bin/chromium ]; then echo "Chromium: /usr/bin/chromium"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else $(BIN)/python -m playwright install chromium; fi
+
+test: chromium
+	$(BIN)/python -m pytest
+
+test-quick: $(VENV)/.dev-installed
+	$(BIN)/python -m pytest -m "not e2e"
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+
+vendor:
+	scripts/vendor.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache

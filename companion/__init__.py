@@ -1,0 +1,119 @@
+"""The table companion: a scoring web app for four physical card games."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .extensions import babel, compress, csrf, db, htmx, migrate
+
+LANGUAGES = ("en", "it")
+
+
+def _secret_key(instance: Path) -> str:
+    """The app's secret key: generated on first start, then kept in the instance folder."""
+    key_file = instance / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_hex(32))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def _database_url(instance: Path) -> str:
+    """DATABASE_URL when set (postgresql:// uses psycopg 3), else SQLite in the instance folder."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return f"sqlite:///{instance / 'companion.sqlite'}"
+    if url.startswith(("postgres://", "postgresql://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets viewers read while the scorekeeper writes; foreign keys keep seats honest."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+
+def create_app(test_config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
+    """Build the app: configuration, extensions, blueprints, CLI and headers."""
+    root = Path(__file__).resolve().parent.parent
+    app = Flask(
+        __name__,
+        instance_path=instance_path or os.environ.get("COMPANION_INSTANCE") or str(root / "instance"),
+        instance_relative_config=True,
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SECRET_KEY=_secret_key(instance),
+        SQLALCHEMY_DATABASE_URI=_database_url(instance),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        WTF_CSRF_TIME_LIMIT=None,
+        WTF_CSRF_SSL_STRICT=False,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(root / "translations"),
+        COMPRESS_MIMETYPES=[
+            "text/html",
+            "text/css",
+            "application/javascript",
+            "text/javascript",
+            "application/json",
+            "image/svg+xml",
+            "application/manifest+json",
+        ],
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_MIN_SIZE=300,
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
+        AUTO_MIGRATE=True,
+    )
+    if test_config:
+        app.config.update(test_config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(root / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    compress.init_app(app)
+    babel.init_app(app, locale_selector=_pick_locale)
+
+    from . import web
+
+    web.init_app(app)
+
+    from .views import home, matches
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(matches.bp)
+
+    from . import cli
+
+    cli.init_app(app)
+
+    if app.config["AUTO_MIGRATE"]:
+        from .database import upgrade_database
+
+        upgrade_database(app)
+    return app
+
+
+def _pick_locale() -> str | None:
+    """The language the visitor chose with the switch, else the browser's preference."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES)

@@ -1,0 +1,95 @@
+"""Command-line tools: score, import and export match files (thin wrappers on the engine)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from flask import Flask
+from sqlalchemy import select
+
+from . import matches as service
+from .exchange import match_document
+from .extensions import db
+from .games import score_match
+from .games.base import RuleError
+from .models import Match
+
+
+def _read_json(path: str) -> Any:
+    """A JSON document from a file, or from stdin for '-'."""
+    if path == "-":
+        return json.load(sys.stdin)
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _fail(message: str) -> None:
+    """Say what is wrong on stderr, as one 'error:' line, and exit with status 1."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _load(path: str) -> Any:
+    """Read a match file or exit with a clear error."""
+    try:
+        return _read_json(path)
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        _fail(f"{path} is not valid JSON: {error}")
+
+
+@click.command("score")
+@click.argument("file")
+def score_command(file: str) -> None:
+    """Print the standings of a match file as JSON (FILE '-' reads stdin)."""
+    document = _load(file)
+    try:
+        standings = score_match(document)
+    except RuleError as error:
+        _fail(str(error))
+    click.echo(json.dumps(standings.to_json(), ensure_ascii=False))
+
+
+@click.command("import")
+@click.argument("file")
+def import_command(file: str) -> None:
+    """Store a match file (or a JSON list of them); a match already stored is kept once."""
+    document = _load(file)
+    documents = document if isinstance(document, list) else [document]
+    try:
+        results = service.import_matches(documents)
+    except RuleError as error:
+        _fail(str(error))
+    for match, created in results:
+        state = "imported" if created else "already stored"
+        click.echo(f"{match.id} /matches/{match.id} {state}")
+
+
+@click.command("export")
+@click.option("--match", "match_id", type=int, help="Export only this match.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+def export_command(match_id: int | None, out: str | None) -> None:
+    """Write one match, or all of them as a JSON list, in the match-file format."""
+    if match_id is not None:
+        match = db.session.get(Match, match_id)
+        if match is None:
+            _fail(f"no match {match_id}")
+        payload: Any = match_document(match)
+    else:
+        payload = [match_document(m) for m in db.session.scalars(select(Match).order_by(Match.id))]
+    text = json.dumps(payload, ensure_ascii=False, indent=2)
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    else:
+        click.echo(text)
+
+
+def init_app(app: Flask) -> None:
+    """Register the commands on the app's `flask` CLI."""
+    for command in (score_command, import_command, export_command):
+        app.cli.add_command(command)

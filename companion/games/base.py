@@ -1,0 +1,313 @@
+"""The shared interface of the games' rules, their error type and validation helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+NAME_MAX = 40
+
+
+class RuleError(ValueError):
+    """Input the rules refuse; `str()` is one human line: "round 2: Bob: what is wrong"."""
+
+    def __init__(self, reason: str, *, field: str | None = None, round: int | None = None):
+        self.reason = reason
+        self.field = field
+        self.round = round
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [f"round {self.round}"] if self.round is not None else []
+        if self.field:
+            parts.append(self.field)
+        return ": ".join([*parts, self.reason])
+
+    def in_round(self, number: int) -> RuleError:
+        """The same error placed in a round (kept as is when it already names one)."""
+        if self.round is not None:
+            return self
+        return RuleError(self.reason, field=self.field, round=number)
+
+
+def show(value: Any) -> str:
+    """A value as the JSON a person typed, so `true` and `"3"` read as such in messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def name_key(name: str) -> str:
+    """The form under which two spellings of a name are the same person."""
+    return " ".join(name.split()).casefold()
+
+
+def whole(
+    value: Any, what: str, *, lo: int | None = None, hi: int | None = None, field: str | None = None
+) -> int:
+    """`value` as a whole number in [lo, hi]; JSON true or 2.5 or 3.0 are refused, not coerced."""
+    if lo is not None and hi is not None:
+        wanted = f"a whole number from {lo} to {hi}"
+    elif lo is not None:
+        wanted = f"a whole number of at least {lo}"
+    else:
+        wanted = "a whole number"
+    # bool is a subclass of int, and a JSON `true` must not count as 1.
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise RuleError(f"{what} must be {wanted}, got {show(value)}", field=field)
+    return value
+
+
+def optional_text(value: Any, what: str, *, field: str | None = None) -> str | None:
+    """Free text that may be absent (null)."""
+    if value is not None and not isinstance(value, str):
+        raise RuleError(f"{what} must be text, got {show(value)}", field=field)
+    return value
+
+
+def mapping(value: Any, what: str, *, field: str | None = None) -> dict[str, Any]:
+    """`value` as a JSON object."""
+    if not isinstance(value, dict):
+        raise RuleError(f"{what} must be an object, got {show(value)}", field=field)
+    return value
+
+
+def items(value: Any, what: str, *, field: str | None = None) -> list[Any]:
+    """`value` as a JSON list."""
+    if not isinstance(value, list):
+        raise RuleError(f"{what} must be a list, got {show(value)}", field=field)
+    return value
+
+
+def validate_players(names: Any) -> list[str]:
+    """The seat list with each name trimmed (inner runs of spaces made one), checked unique."""
+    names = items(names, "the players", field="players")
+    clean: list[str] = []
+    seen: set[str] = set()
+    for position, raw in enumerate(names, start=1):
+        if not isinstance(raw, str):
+            raise RuleError(f"seat {position}: a name must be text, got {show(raw)}", field="players")
+        name = " ".join(raw.split())
+        if not 1 <= len(name) <= NAME_MAX:
+            raise RuleError(
+                f"seat {position}: a name has 1 to {NAME_MAX} characters, got {show(raw)}", field="players"
+            )
+        if name_key(name) in seen:
+            raise RuleError(f"{name} is seated twice (names are compared ignoring case)", field="players")
+        seen.add(name_key(name))
+        clean.append(name)
+    return clean
+
+
+def resolve(value: Any, names: Iterable[str], field: str) -> str:
+    """The canonical spelling of one of `names`, matched ignoring case and extra spaces.
+
+    Rounds may spell a name as the file's author typed it, while the seat list may
+    come back from the roster with the roster's spelling.
+    """
+    names = list(names)
+    if isinstance(value, str):
+        for name in names:
+            if name_key(name) == name_key(value):
+                return name
+    raise RuleError(f"{show(value)} is not one of {', '.join(names)}", field=field)
+
+
+def name_list(
+    value: Any, names: list[str], what: str, *, distinct: bool = False, nonempty: bool = False
+) -> list[str]:
+    """A list of names from `names`, in the order given."""
+    found = [resolve(v, names, what) for v in items(value, what, field=what)]
+    if nonempty and not found:
+        raise RuleError("names no one; at least one is needed", field=what)
+    if distinct:
+        for position, name in enumerate(found):
+            if name in found[:position]:
+                raise RuleError(f"{name} is listed twice", field=what)
+    return found
+
+
+def per_name(value: Any, names: list[str], what: str, kind: str = "player") -> dict[str, Any]:
+    """An object with exactly one entry per name, keyed by the canonical names in seat order."""
+    given = mapping(value, what, field=what)
+    found: dict[str, Any] = {}
+    for key, entry in given.items():
+        name = resolve(key, names, what)
+        if name in found:
+            raise RuleError(f"two entries in {what} for the same {kind}", field=name)
+        found[name] = entry
+    for name in names:
+        if name not in found:
+            raise RuleError(f"no entry in {what}, but every {kind} needs one", field=name)
+    return {name: found[name] for name in names}
+
+
+def best(totals: Mapping[str, int], *, fewest: bool = False) -> list[str]:
+    """The sides with the highest (or lowest) total, in seat order."""
+    pick = min if fewest else max
+    top = pick(totals.values())
+    return [side for side, total in totals.items() if total == top]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a match stands, derived from its rounds."""
+
+    game: str
+    over: bool
+    winners: list[str]
+    totals: dict[str, int]
+    rounds: list[dict[str, Any]]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The standings exactly as `flask score` prints them."""
+        return {
+            "game": self.game,
+            "over": self.over,
+            "winners": list(self.winners),
+            "totals": dict(self.totals),
+            "rounds": [dict(r) for r in self.rounds],
+            **self.extra,
+        }
+
+
+@dataclass
+class Tally:
+    """The running count while a game's rounds are replayed; `state` holds game-specific counters."""
+
+    totals: dict[str, int]
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Replay:
+    """A match replayed: its checked seat list, settings and rounds, and the final tally."""
+
+    players: list[str]
+    settings: dict[str, Any]
+    rounds: list[dict[str, Any]]
+    tally: Tally
+    over: bool
+
+
+class Game:
+    """One game's rules; subclasses fill in the hooks, the base replays the rounds."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    # Every settings key with its default; a key not listed here is an error.
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    # --- the interface the web layer and CLI call -------------------------------------
+
+    def check_players(self, players: Any) -> list[str]:
+        """The seat list, checked for names and for this game's number of players."""
+        names = validate_players(players)
+        if not self.min_players <= len(names) <= self.max_players:
+            if self.min_players == self.max_players:
+                count = f"exactly {self.min_players} players"
+            else:
+                count = f"{self.min_players} to {self.max_players} players"
+            raise RuleError(f"{self.name} needs {count}, got {len(names)}", field="players")
+        return names
+
+    def settings(self, raw: dict[str, Any] | None, players: list[str]) -> dict[str, Any]:
+        """The complete settings: `raw` checked, unknown keys refused, defaults filled in."""
+        given = {} if raw is None else mapping(raw, "the settings", field="settings")
+        for key in given:
+            if key not in self.defaults:
+                known = ", ".join(self.defaults) or "none"
+                raise RuleError(f"unknown setting (known settings: {known})", field=str(key))
+        merged = {**self.defaults, **given}
+        return self.normalise_settings(merged, players)
+
+    def sides(self, players: list[str], settings: dict[str, Any]) -> list[str]:
+        """The scoring sides in seat order: the players, unless the game has teams."""
+        return list(players)
+
+    def check_round(
+        self, players: list[str], settings: dict[str, Any], round: Any, number: int
+    ) -> dict[str, Any]:
+        """One round checked and normalised; extra keys (a time, card details) pass through."""
+        try:
+            given = mapping(round, "a round")
+            return {**given, **self.normalise_round(players, settings, given)}
+        except RuleError as error:
+            raise error.in_round(number) from None
+
+    def standings(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Standings:
+        """Where the match stands after these rounds; a pure function of its arguments."""
+        replay = self.replay(players, settings, rounds)
+        tally = replay.tally
+        return Standings(
+            game=self.slug,
+            over=replay.over,
+            winners=self.winners(tally, replay.settings) if replay.over else [],
+            totals=dict(tally.totals),
+            rounds=tally.rounds,
+            extra=self.extra(tally),
+        )
+
+    def replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
+        """Check everything and score the rounds one by one; a round after the end is an error."""
+        players = self.check_players(players)
+        settings = self.settings(settings, players)
+        tally = self.begin(self.sides(players, settings), settings)
+        checked: list[dict[str, Any]] = []
+        for number, raw in enumerate(items(rounds, "rounds", field="rounds"), start=1):
+            if self.is_over(tally, settings):
+                raise RuleError(f"the game was already over after round {number - 1}", round=number)
+            checked.append(self.check_round(players, settings, raw, number))
+            try:
+                tally.rounds.append(self.play(tally, players, settings, checked[-1]))
+            except RuleError as error:
+                raise error.in_round(number) from None
+        return Replay(players, settings, checked, tally, self.is_over(tally, settings))
+
+    def next_to_start(
+        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
+    ) -> str | None:
+        """Who starts the next round, or None when the game is over or the table decides."""
+        return None
+
+    # --- hooks for each game -------------------------------------------------------------
+
+    def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
+        """Check every value of the merged settings; return them normalised."""
+        raise NotImplementedError
+
+    def normalise_round(
+        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The keys of a round the scoring uses, checked (errors without a round number)."""
+        raise NotImplementedError
+
+    def begin(self, sides: list[str], settings: dict[str, Any]) -> Tally:
+        """The tally before the first round."""
+        return Tally(totals={side: 0 for side in sides})
+
+    def play(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Score one checked round into the tally; return its entry for `Standings.rounds`."""
+        raise NotImplementedError
+
+    def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
+        """Whether the game has ended under its rules."""
+        raise NotImplementedError
+
+    def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
+        """The winning sides of a finished game."""
+        return best(tally.totals)
+
+    def extra(self, tally: Tally) -> dict[str, Any]:
+        """Top-level keys the game adds to the standings."""
+        return {}

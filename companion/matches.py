@@ -1,0 +1,220 @@
+"""The service layer: every write to the database goes through these functions."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from .extensions import db
+from .games import get_game
+from .games.base import RuleError, Standings
+from .models import Match, Player, Round, Seat, name_key, utcnow
+
+
+class Conflict(Exception):
+    """A write based on a state of the match that has changed meanwhile."""
+
+    def __init__(self, message: str, current: Round | None = None):
+        super().__init__(message)
+        self.current = current
+
+
+@dataclass
+class Saved:
+    """What a round save did: the round stored (or already stored) and the new standings."""
+
+    round: Round
+    standings: Standings
+    repeated: bool = False
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a scorekeeper token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(match: Match, token: str | None) -> bool:
+    """Whether a token is this match's scorekeeper token, compared in constant time."""
+    if not token or not match.scorekeeper_hash:
+        return False
+    return hmac.compare_digest(hash_token(token), match.scorekeeper_hash)
+
+
+def standings_of(match: Match) -> Standings:
+    """The match's standings, derived from its rounds by the game's rules."""
+    game = get_game(match.game)
+    return game.standings(match.player_names, match.settings, [r.data for r in match.rounds])
+
+
+def roster_players(names: list[str]) -> list[Player]:
+    """The roster entries for these names, adding the new ones (matched ignoring case)."""
+    keys = [name_key(n) for n in names]
+    found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
+    players = []
+    for name, key in zip(names, keys):
+        player = found.get(key)
+        if player is None:
+            player = Player(name=" ".join(name.split()), key=key)
+            db.session.add(player)
+            found[key] = player
+        players.append(player)
+    return players
+
+
+def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | None) -> Match:
+    """A match object checked by the rules, not yet committed."""
+    game = get_game(game_slug)
+    names = game.check_players(names)
+    settings = game.settings(raw_settings, names)
+    match = Match(game=game.slug, settings=settings)
+    for position, player in enumerate(roster_players(names)):
+        match.seats.append(Seat(player=player, position=position))
+    return match
+
+
+def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | None) -> tuple[Match, str]:
+    """Start a match; returns it with the scorekeeper token for the creator's cookie."""
+    match = _new_match(game_slug, names, settings)
+    token = secrets.token_urlsafe(32)
+    match.scorekeeper_hash = hash_token(token)
+    db.session.add(match)
+    _refresh(match)
+    db.session.commit()
+    return match, token
+
+
+def _lock(match: Match) -> None:
+    """Take the match's write lock before reading its rounds, by bumping its version.
+
+    The UPDATE makes SQLite take its write lock and PostgreSQL lock the row, so two
+    writers of one match run one after the other and round numbers never collide.
+    """
+    db.session.execute(update(Match).where(Match.id == match.id).values(version=Match.version + 1))
+    db.session.refresh(match)
+    db.session.expire(match, ["rounds"])
+
+
+def _refresh(match: Match) -> Standings:
+    """Recompute the standings and keep the list-page summary and status in step."""
+    standings = standings_of(match)
+    match.summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
+    if standings.over and match.status != "finished":
+        match.status, match.finished_at = "finished", utcnow()
+    elif not standings.over and match.status == "finished":
+        match.status, match.finished_at = "playing", None
+    return standings
+
+
+def save_round(match: Match, data: dict[str, Any], number: int | None = None) -> Saved:
+    """Store the next round, checked by the rules; a repeated identical save is stored once.
+
+    `number` is the round number the scorekeeper's page was entering. If the match has
+    moved on since, an identical repeat of the last round is answered as already saved
+    (a double tap), and anything else is refused as a conflict.
+    """
+    try:
+        _lock(match)
+        game = get_game(match.game)
+        next_number = len(match.rounds) + 1
+        if number is not None and number != next_number:
+            last = match.rounds[-1] if match.rounds else None
+            if last is not None and number == last.number and _same_round(game, match, last.data, data, number):
+                db.session.rollback()
+                return Saved(last, standings_of(match), repeated=True)
+            raise Conflict("this round changed meanwhile", last)
+        checked = game.check_round(match.player_names, match.settings, data, next_number)
+        rounds = [r.data for r in match.rounds] + [checked]
+        standings = game.standings(match.player_names, match.settings, rounds)
+        stored = Round(number=next_number, data=checked)
+        match.rounds.append(stored)
+        _refresh(match)
+        db.session.commit()
+        return Saved(stored, standings)
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _same_round(game: Any, match: Match, stored: dict, data: dict, number: int) -> bool:
+    """Whether a submitted round is the one already stored (compared after checking)."""
+    try:
+        return game.check_round(match.player_names, match.settings, data, number) == stored
+    except RuleError:
+        return False
+
+
+def count_matches() -> int:
+    """How many matches the database holds."""
+    return db.session.scalar(select(func.count(Match.id))) or 0
+
+
+def _parse_time(text: Any):
+    """A match file's ISO 8601 time as a naive UTC datetime, or None when absent or unreadable."""
+    from datetime import datetime, timezone
+
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment
+
+
+def import_match(document: dict[str, Any]) -> tuple[Match, bool]:
+    """Store a match file checked by the rules; a match id already stored is not stored again.
+
+    Returns the match and whether it was newly created. Commits nothing: the caller
+    commits once, so that importing many matches is all or nothing.
+    """
+    from .games import score_match
+
+    score_match(document)
+    uid = document.get("id")
+    if uid is not None:
+        if not isinstance(uid, str) or not 1 <= len(uid) <= 80:
+            raise RuleError("the match id must be text of 1 to 80 characters", field="id")
+        existing = db.session.scalar(select(Match).where(Match.uid == uid))
+        if existing is not None:
+            return existing, False
+    match = _new_match(document["game"], document["players"], document.get("settings"))
+    if uid is not None:
+        match.uid = uid
+    match.started_at = _parse_time(document.get("started")) or utcnow()
+    game = get_game(match.game)
+    for number, data in enumerate(document["rounds"], start=1):
+        checked = game.check_round(match.player_names, match.settings, data, number)
+        at = _parse_time(data.get("at"))
+        match.rounds.append(Round(number=number, data=checked, created_at=at or match.started_at))
+    db.session.add(match)
+    _refresh(match)
+    finished = _parse_time(document.get("finished"))
+    if match.status == "finished" and finished:
+        match.finished_at = finished
+    db.session.flush()
+    return match, True
+
+
+def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
+    """Import several match files in one transaction: all of them, or none on an error."""
+    try:
+        results = []
+        for index, document in enumerate(documents, start=1):
+            try:
+                results.append(import_match(document))
+            except RuleError as error:
+                if len(documents) > 1:
+                    raise RuleError(f"match {index}: {error}", field=error.field) from error
+                raise
+        db.session.commit()
+        return results
+    except BaseException:
+        db.session.rollback()
+        raise

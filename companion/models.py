@@ -1,0 +1,107 @@
+"""Database models: the player roster, matches, their seats and their rounds."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+from uuid import uuid4
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, for default column values."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def name_key(name: str) -> str:
+    """The form of a name under which two spellings count as the same player."""
+    return " ".join(name.split()).casefold()
+
+
+class Player(db.Model):
+    """A person in the roster, reused across matches."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # Uniqueness ignoring case and surrounding spaces is enforced by the database.
+    key: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="player")
+
+
+class Match(db.Model):
+    """One match of one game; its standings are always derived from its rounds."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(10), default="playing", index=True)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    finished_at: Mapped[datetime | None]
+    # Bumped on every write: the ETag of the live views and the guard against lost updates.
+    version: Mapped[int] = mapped_column(default=0)
+    # sha256 of the scorekeeper's secret; the secret itself lives only in their cookie.
+    scorekeeper_hash: Mapped[str] = mapped_column(String(64), default="")
+    # The match's id in match files: kept across export and import, so a re-import is a no-op.
+    uid: Mapped[str] = mapped_column(String(80), unique=True, default=lambda: uuid4().hex)
+    # A cache of the engine's verdict for list pages; rebuilt by the service on every write.
+    summary: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="match", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_names(self) -> list[str]:
+        """The players' names in seat order, clockwise."""
+        return [seat.player.name for seat in self.seats]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended under its game's rules."""
+        return self.status == "finished"
+
+
+class Seat(db.Model):
+    """A player's place at a match's table; the rules depend on the seat order."""
+
+    __table_args__ = (
+        UniqueConstraint("match_id", "position"),
+        UniqueConstraint("match_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    position: Mapped[int]
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(back_populates="seats", lazy="joined")
+
+
+class Round(db.Model):
+    """One round (a hand, a set) of a match, as the game's match-file round object."""
+
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Bumped on each correction, so two phones editing one round cannot overwrite each other.
+    revision: Mapped[int] = mapped_column(default=0)
+
+    match: Mapped[Match] = relationship(back_populates="rounds")
+
+
+Index("ix_match_status_started", Match.status, Match.started_at)

@@ -1,0 +1,67 @@
+"""The new-match form: the seat list built by taps, read from and written to form fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from .games import REGISTRY
+from .models import name_key
+
+
+@dataclass
+class Draft:
+    """A match being set up: the game, the seats in order, and the game's settings fields."""
+
+    game: str = "pazzaparola"
+    seats: list[str] = field(default_factory=list)
+    new_name: str = ""
+    form: MultiDict = field(default_factory=MultiDict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_form(cls, form: MultiDict) -> Draft:
+        """Read the draft the page sent back."""
+        game = form.get("game", "pazzaparola")
+        if game not in REGISTRY:
+            game = "pazzaparola"
+        seats = [s.strip() for s in form.getlist("seat") if s.strip()]
+        return cls(game=game, seats=seats, new_name=form.get("new_name", "").strip(), form=form)
+
+    def apply(self, action: str) -> None:
+        """Carry out one tap on the form: add, move or remove a seat."""
+        verb, _, arg = action.partition(":")
+        if verb == "game" and arg in REGISTRY:
+            self.game = arg
+        elif verb == "add":
+            self.add(arg)
+        elif verb == "new":
+            if self.add(self.new_name, field_name="new_name"):
+                self.new_name = ""
+        elif verb in ("up", "remove") and arg.isdigit() and int(arg) < len(self.seats):
+            index = int(arg)
+            if verb == "remove":
+                del self.seats[index]
+            elif index > 0:
+                self.seats[index - 1], self.seats[index] = self.seats[index], self.seats[index - 1]
+
+    def add(self, name: str, field_name: str = "seat") -> bool:
+        """Seat one more player, refusing blanks, over-long names and repeats."""
+        name = " ".join(name.split())
+        if not name:
+            self.errors[field_name] = "Type a name first."
+        elif len(name) > 40:
+            self.errors[field_name] = "A name has at most 40 characters."
+        elif name_key(name) in {name_key(s) for s in self.seats}:
+            self.errors[field_name] = f"{name} already has a seat."
+        else:
+            self.seats.append(name)
+            return True
+        return False
+
+    def settings(self) -> dict[str, Any]:
+        """The raw settings the game's own form fields carry, for the rules to check."""
+        reader = getattr(REGISTRY[self.game], "settings_from_form", None)
+        return reader(self.form, self.seats) if reader else {}

@@ -1,0 +1,1 @@
+"""Blueprints: home, matches, history and players."""

@@ -1,0 +1,83 @@
+"""Request plumbing shared by every view: fragment or page, headers, errors, assets."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, render_template, request, url_for
+from flask_babel import get_locale
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "worker-src 'self'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+    ]
+)
+
+
+def wants_fragment() -> bool:
+    """True for an htmx request that swaps a piece of the page, not a boosted navigation."""
+    hx = request.htmx
+    return bool(hx) and not hx.boosted and not hx.history_restore_request
+
+
+def render(page: str, fragment: str | None = None, status: int = 200, **context: Any) -> Response:
+    """Render the page, or only its partial for an htmx swap, marking the response Vary."""
+    template = fragment if fragment and wants_fragment() else page
+    response = current_app.make_response((render_template(template, **context), status))
+    response.vary.add("HX-Request")
+    return response
+
+
+@lru_cache(maxsize=256)
+def _fingerprint(path: str, mtime: float) -> str:
+    """A short content hash of a static file, so a changed file gets a new URL."""
+    data = (Path(current_app.static_folder or "") / path).read_bytes()
+    return hashlib.sha256(data).hexdigest()[:10]
+
+
+def asset(path: str) -> str:
+    """The fingerprinted URL of a static file, safe to cache for a year."""
+    full = Path(current_app.static_folder or "") / path
+    return url_for("static", filename=path, v=_fingerprint(path, full.stat().st_mtime))
+
+
+def _security_headers(response: Response) -> Response:
+    """Headers that keep scripts, frames and referrers in check on every response."""
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    if request.endpoint != "static":
+        response.headers.setdefault("Cache-Control", "no-cache")
+    return response
+
+
+def _error_page(error: HTTPException) -> tuple[str, int]:
+    """A clear page (or fragment for htmx) for 4xx/5xx answers instead of a bare one."""
+    code = error.code or 500
+    description = error.description if isinstance(error, CSRFError) else None
+    return render_template("error.html", code=code, error=error, description=description), code
+
+
+def init_app(app: Flask) -> None:
+    """Attach the shared plumbing to the app."""
+    app.after_request(_security_headers)
+    app.register_error_handler(HTTPException, _error_page)
+    app.jinja_env.globals.update(asset=asset, get_locale=get_locale)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True

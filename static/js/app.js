@@ -1,0 +1,4 @@
+// Small behaviours shared by every page; game entry widgets live in their own files.
+(function () {
+  "use strict";
+})();

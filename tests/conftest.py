@@ -1,0 +1,119 @@
+"""Fixtures shared by the suite: an app on a temporary database, its clients, a live server."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.extensions import db
+
+CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """The app on a fresh SQLite file (or the DATABASE_URL server), migrated to head."""
+    application = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    yield application
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of the app."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask):
+    """A runner for the app's `flask` commands."""
+    return app.test_cli_runner()
+
+
+def csrf_token(client: FlaskClient, path: str = "/") -> str:
+    """The CSRF token a page hands to its forms, read from the page as a browser would."""
+    page = client.get(path).get_data(as_text=True)
+    found = CSRF_PATTERN.search(page)
+    assert found, f"no CSRF token on {path}"
+    return found.group(1) or found.group(2)
+
+
+# --- Browser tests -------------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_executable() -> str | None:
+    """The Chromium to drive: $CHROMIUM, Debian's /usr/bin/chromium, or Playwright's own."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict, playwright) -> dict:
+    """Launch the system Chromium headless, quiet on this machine's closed network."""
+    executable = chromium_executable()
+    args = dict(browser_type_launch_args)
+    if executable:
+        args["executable_path"] = executable
+    elif not os.path.exists(playwright.chromium.executable_path):
+        pytest.fail(
+            "No Chromium for the browser tests: install Debian's 'chromium' package, set "
+            "CHROMIUM to a Chromium binary, or run 'python -m playwright install chromium'.",
+            pytrace=False,
+        )
+    args["args"] = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--no-first-run",
+    ]
+    return args
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """Every page starts as a phone: 390×844 with touch."""
+    return {**browser_context_args, "viewport": PHONE, "has_touch": True, "locale": "en-GB"}
+
+
+class LiveServer:
+    """The app served from a thread on a free loopback port."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[LiveServer]:
+    """The test app served over HTTP for the browser."""
+    with LiveServer(app) as server:
+        yield server
