@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, render_template, request, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -56,6 +56,27 @@ def asset(path: str) -> str:
     return url_for("static", filename=path, v=_fingerprint(path, full.stat().st_mtime))
 
 
+def game_players(game) -> str:
+    """How many play a game, as a person would say it."""
+    if game.min_players == game.max_players:
+        return gettext("%(n)s players", n=game.min_players)
+    return gettext("%(min)s–%(max)s players", min=game.min_players, max=game.max_players)
+
+
+def game_assets() -> list[tuple[str, str]]:
+    """Every game's own stylesheet and script, as (kind, URL), for the base layout.
+
+    All of them load on every page: a boosted navigation swaps only the body, so a
+    script that only the match page named in its head would never run.
+    """
+    static = Path(current_app.static_folder or "")
+    found = []
+    for kind, folder in (("css", "css/games"), ("js", "js/games")):
+        for path in sorted((static / folder).glob(f"*.{kind}")):
+            found.append((kind, asset(f"{folder}/{path.name}")))
+    return found
+
+
 def _security_headers(response: Response) -> Response:
     """Headers that keep scripts, frames and referrers in check on every response."""
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
@@ -78,6 +99,6 @@ def init_app(app: Flask) -> None:
     """Attach the shared plumbing to the app."""
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _error_page)
-    app.jinja_env.globals.update(asset=asset, get_locale=get_locale)
+    app.jinja_env.globals.update(asset=asset, game_assets=game_assets, game_players=game_players, get_locale=get_locale)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -121,7 +121,9 @@ def name_list(
     value: Any, names: list[str], what: str, *, distinct: bool = False, nonempty: bool = False
 ) -> list[str]:
     """A list of names from `names`, in the order given."""
-    found = [resolve(v, names, what) for v in items(value, what, field=what)]
+    if not isinstance(value, list):
+        raise RuleError(f"must be a list of names, got {show(value)}", field=what)
+    found = [resolve(v, names, what) for v in value]
     if nonempty and not found:
         raise RuleError("names no one; at least one is needed", field=what)
     if distinct:

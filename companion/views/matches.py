@@ -76,11 +76,26 @@ def is_scorekeeper(match: Match) -> bool:
     return service.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
 
 
-def match_context(match: Match, **extra):
-    """Everything the match page and its partials need, built in one place."""
+def match_context(match: Match, form=None, **extra):
+    """Everything the match page and its partials need, built in one place.
+
+    `entry` is the state of the game's round-entry tool (the Pazaak set calculator keeps
+    its table there), worked out by the game from the form the page sent back.
+    """
     game = get_game(match.game)
     standings = service.standings_of(match)
-    return dict(match=match, game=game, standings=standings, scorekeeper=is_scorekeeper(match), **extra)
+    step = getattr(game, "entry_step", None)
+    extra.setdefault("errors", {})
+    entry = step(form or {}, match.player_names, match.settings, [r.data for r in match.rounds]) if step else {}
+    return dict(
+        match=match,
+        game=game,
+        standings=standings,
+        scorekeeper=is_scorekeeper(match),
+        form=form or {},
+        entry=entry,
+        **extra,
+    )
 
 
 @bp.get("/<int:match_id>")
@@ -102,15 +117,25 @@ def save_round(match_id: int):
         data = game.round_from_form(request.form, match.player_names, match.settings)
         saved = service.save_round(match, data, number)
     except RuleError as error:
-        context = match_context(match, errors={error.field or "round": error.reason}, form=request.form)
+        context = match_context(match, form=request.form, errors={error.field or "round": error.reason})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
     except service.Conflict as conflict:
-        context = match_context(match, errors={"round": str(conflict)}, form=request.form)
+        context = match_context(match, form=request.form, errors={"round": str(conflict)})
         return render("match.html", fragment="_round_entry.html", status=409, **context)
     context = match_context(match, saved=saved)
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
     return render("match.html", fragment="_round_saved.html", **context)
+
+
+@bp.post("/<int:match_id>/entry")
+def entry_step(match_id: int):
+    """A tap on a server-side entry tool: the entry is drawn again, nothing is stored."""
+    match = _match_or_404(match_id)
+    if not is_scorekeeper(match):
+        abort(403, "Only the scorekeeper's phone can change this match.")
+    context = match_context(match, form=request.form)
+    return render("match.html", fragment="_round_entry.html", **context)
 
 
 @bp.get("/<int:match_id>.json")
