@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 from flask import Flask
+from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from . import matches as service
@@ -56,6 +57,7 @@ def score_command(file: str) -> None:
 
 @click.command("import")
 @click.argument("file")
+@with_appcontext
 def import_command(file: str) -> None:
     """Store a match file (or a JSON list of them); a match already stored is kept once."""
     document = _load(file)
@@ -72,6 +74,7 @@ def import_command(file: str) -> None:
 @click.command("export")
 @click.option("--match", "match_id", type=int, help="Export only this match.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@with_appcontext
 def export_command(match_id: int | None, out: str | None) -> None:
     """Write one match, or all of them as a JSON list, in the match-file format."""
     if match_id is not None:

@@ -1,0 +1,280 @@
+"""Unit tests of the Pazaak set calculator: card arithmetic, turns, stand, bust, nine cards, tiebreaker."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.games import get_game
+from companion.games.pazaak_table import TableError, TableState, apply, new_table, outcome, result, totals
+
+P = ["Ann", "Bob"]
+PAZAAK = get_game("pazaak")
+
+
+def draw(n: int, **kw) -> dict:
+    return {"type": "draw", "value": n, **kw}
+
+
+END = {"type": "end_turn"}
+STAND = {"type": "stand"}
+DOUBLE = {"type": "double"}
+
+
+def flip(pair: str) -> dict:
+    return {"type": "flip", "pair": pair}
+
+
+def play(*actions: dict, state: TableState | None = None) -> TableState:
+    """The state after these actions, from an empty table with Ann starting."""
+    state = state or new_table(P)
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def values(state: TableState, seat: int = 0) -> list[int]:
+    return [card.value for card in state.seats[seat].cards]
+
+
+def engine_winner(form: dict) -> str | None:
+    """The winner the scoring engine gives a set in table-totals form."""
+    return PAZAAK.standings(P, {}, [form]).rounds[0]["winner"]
+
+
+def test_flip_after_double_flips_the_copy_too():
+    state = play(draw(2), DOUBLE, END, draw(5), END, draw(3), flip("2&4"))
+    assert values(state) == [-2, -2, 3, 0]
+    assert totals(state)["Ann"] == -1
+    assert [c.label for c in state.seats[0].cards] == ["2", "D", "3", "Flip 2&4"]
+
+
+def test_flip_turns_minus_cards_to_plus():
+    state = play(draw(5), {"type": "minus", "value": 4}, END, draw(1), END, draw(2), flip("2&4"))
+    assert values(state) == [5, 4, -2, 0]
+
+
+def test_double_after_a_minus_card():
+    # In play the Double follows the turn's draw; the state is built by hand to test the copy's sign.
+    data = play(draw(7)).to_dict()
+    data["tables"][0]["cards"].append({"label": "\u22123", "kind": "side", "face": 3, "value": -3, "hand": "\u22123"})
+    state = apply(TableState.from_dict(data), DOUBLE)
+    assert values(state) == [7, -3, -3]
+    assert state.seats[0].cards[-1].face == 3
+    assert totals(state)["Ann"] == 1
+
+
+def test_double_copies_the_drawn_card():
+    state = play(draw(9), DOUBLE)
+    assert values(state) == [9, 9] and totals(state)["Ann"] == 18
+
+
+def test_double_with_an_empty_table_is_refused():
+    data = new_table(P).to_dict()
+    data["drawn"] = True
+    with pytest.raises(TableError, match="nothing to double"):
+        apply(TableState.from_dict(data), DOUBLE)
+
+
+def test_flip_with_nothing_to_flip():
+    state = play(draw(5), flip("3&6"))
+    assert values(state) == [5, 0] and totals(state)["Ann"] == 5
+    assert state.seats[0].cards[-1].face == 0
+
+
+@pytest.mark.parametrize(
+    "action, label, value",
+    [
+        ({"type": "plus", "value": 3}, "+3", 3),
+        ({"type": "minus", "value": 2}, "\u22122", -2),
+        ({"type": "plusminus", "value": 4, "sign": "-"}, "\u00b14\u2192\u22124", -4),
+        ({"type": "plusminus", "value": 6, "sign": "+"}, "\u00b16\u2192+6", 6),
+        ({"type": "plusminus12", "value": 2, "sign": "-"}, "\u00b11/2\u2192\u22122", -2),
+        ({"type": "tiebreaker", "sign": "+"}, "T\u00b11\u2192+1", 1),
+    ],
+)
+def test_side_card_labels_and_values(action, label, value):
+    card = play(draw(1), action).seats[0].cards[-1]
+    assert (card.label, card.kind, card.value) == (label, "side", value)
+
+
+@pytest.mark.parametrize(
+    "action, words",
+    [
+        ({"type": "plus", "value": 7}, "from 1 to 6"),
+        ({"type": "plusminus12", "value": 3, "sign": "+"}, "from 1 to 2"),
+        ({"type": "plusminus", "value": 3}, "choose the sign"),
+        ({"type": "flip", "pair": "1&5"}, "2&4 or 3&6"),
+        ({"type": "shuffle"}, "unknown move"),
+    ],
+)
+def test_bad_actions(action, words):
+    with pytest.raises(TableError, match=words):
+        play(draw(1), action)
+
+
+def test_draw_value_range():
+    with pytest.raises(TableError, match="from 1 to 10"):
+        play(draw(11))
+    with pytest.raises(TableError, match="from 1 to 10"):
+        play(draw(True))
+
+
+def test_turn_passes_and_totals():
+    state = play(draw(6), END, draw(4))
+    assert state.turn == 1 and totals(state) == {"Ann": 6, "Bob": 4}
+
+
+def test_second_side_card_refused():
+    with pytest.raises(TableError, match="^only one side card per turn$"):
+        play(draw(3), {"type": "plus", "value": 1}, {"type": "plus", "value": 2})
+
+
+def test_draw_comes_first_and_once():
+    with pytest.raises(TableError, match="draw a main-deck card first"):
+        play({"type": "plus", "value": 1})
+    with pytest.raises(TableError, match="draw a main-deck card first"):
+        play(STAND)
+    with pytest.raises(TableError, match="already drawn"):
+        play(draw(3), draw(4))
+
+
+def test_card_after_standing_refused():
+    state = play(draw(8), STAND)
+    assert state.seats[0].stood and state.turn == 1
+    with pytest.raises(TableError, match="^Ann has stood$"):
+        apply(state, {"type": "plus", "value": 1, "player": "Ann"})
+    with pytest.raises(TableError, match="^it is Bob's turn$"):
+        apply(play(draw(8), END), draw(2, player="ann"))
+
+
+def test_stood_players_turns_are_skipped():
+    state = play(draw(8), STAND, draw(3), END, draw(4), END)
+    assert state.turn == 1 and len(state.seats[1].cards) == 2 and not state.over
+
+
+def test_auto_stand_at_twenty_after_a_draw():
+    state = play(draw(10), END, draw(2), END, draw(10))
+    assert state.seats[0].stood and state.turn == 1 and not state.over
+
+
+def test_auto_stand_at_twenty_after_a_side_card():
+    state = play(draw(7), END, draw(2), END, draw(10), {"type": "plus", "value": 3})
+    assert state.seats[0].stood and totals(state)["Ann"] == 20 and state.turn == 1
+
+
+def test_bust_at_end_of_turn():
+    state = play(draw(10), END, draw(1), END, draw(10), END, draw(1), END, draw(5))
+    assert not state.over  # over 20 mid-turn is not yet a bust
+    state = apply(state, END)
+    assert state.over
+    assert result(state) == {"totals": {"Ann": 25, "Bob": 2}, "filled": [], "tiebreaker": None}
+    assert outcome(state) == {"winner": "Bob", "how": "bust"}
+    assert engine_winner(result(state)) == "Bob"
+
+
+def test_a_minus_card_saves_from_a_bust():
+    state = play(draw(10), END, draw(1), END, draw(10), END, draw(1), END, draw(5), {"type": "minus", "value": 6}, END)
+    assert not state.over and totals(state)["Ann"] == 19
+
+
+def test_standing_over_twenty_is_a_bust():
+    state = play(draw(10), END, draw(1), END, draw(10), END, draw(1), END, draw(5), STAND)
+    assert state.over and outcome(state)["winner"] == "Bob"
+
+
+def nine_for_ann(last: int = 1) -> list[dict]:
+    """Ann draws eight 1s and then `last`; Bob keeps drawing 1s in between."""
+    actions: list[dict] = []
+    for n in [1] * 8:
+        actions += [draw(n), END, draw(1), END]
+    return [*actions, draw(last)]
+
+
+def test_nine_cards_without_bust_win_even_when_behind():
+    state = play(*nine_for_ann())
+    assert state.over and len(state.seats[0].cards) == 9
+    assert result(state) == {"totals": {"Ann": 9, "Bob": 8}, "filled": ["Ann"], "tiebreaker": None}
+    assert outcome(state) == {"winner": "Ann", "how": "filled"}
+    assert engine_winner(result(state)) == "Ann"
+
+
+def test_ninth_card_over_twenty_fills_nothing():
+    actions = nine_for_ann()[:-1]
+    state = play(*actions[:-4], draw(10), END, draw(1), END, draw(10))  # Ann: 6×1 + 10 + 10 = 26, 8 cards
+    assert len(state.seats[0].cards) == 8
+    state = play(*actions, state=None) if False else state
+    with pytest.raises(TableError, match="the table is full"):
+        play(draw(6), END, draw(1), END, *[a for n in [1] * 7 for a in (draw(n), END, draw(1), END)][:-1],
+             {"type": "end_turn"}, draw(1), END, draw(10), {"type": "minus", "value": 6})
+
+
+def test_set_over_refuses_more():
+    state = play(*nine_for_ann())
+    with pytest.raises(TableError, match="the set is over"):
+        apply(state, draw(1))
+
+
+def test_both_stand_higher_wins():
+    state = play(draw(9), STAND, draw(10), {"type": "plus", "value": 8})
+    assert state.over and outcome(state) == {"winner": "Bob", "how": "outscore"}
+    assert totals(state) == {"Ann": 9, "Bob": 18}
+    assert engine_winner(result(state)) == "Bob"
+
+
+def test_tiebreaker_decides_a_tie():
+    state = play(draw(9), STAND, draw(10), {"type": "tiebreaker", "sign": "-"}, STAND)
+    assert totals(state) == {"Ann": 9, "Bob": 9}
+    assert result(state)["tiebreaker"] == "Bob"
+    assert outcome(state) == {"winner": "Bob", "how": "tiebreaker"}
+    assert engine_winner(result(state)) == "Bob"
+
+
+def test_equal_totals_without_tiebreaker_tie():
+    state = play(draw(9), STAND, draw(9), STAND)
+    assert outcome(state) == {"winner": None, "how": "tie"}
+    assert engine_winner(result(state)) is None
+
+
+def test_two_tiebreakers_cancel():
+    state = play(draw(8), {"type": "tiebreaker", "sign": "+"}, STAND,
+                 draw(10), {"type": "tiebreaker", "sign": "-"}, STAND)
+    assert result(state)["tiebreaker"] is None and outcome(state)["how"] == "tie"
+
+
+def test_result_is_none_while_running():
+    assert result(play(draw(3))) is None and outcome(play(draw(3))) is None
+
+
+def test_state_round_trips_through_json_and_is_not_mutated():
+    before = play(draw(2), DOUBLE, END, draw(4))
+    snapshot = json.dumps(before.to_dict())
+    after = apply(before, {"type": "tiebreaker", "sign": "+"})
+    assert json.dumps(before.to_dict()) == snapshot
+    assert TableState.from_dict(json.loads(json.dumps(after.to_dict()))) == after
+
+
+def test_starter_plays_first():
+    state = new_table(P, starter=1)
+    assert state.turn == 1
+    with pytest.raises(TableError, match="it is Bob's turn"):
+        apply(state, draw(3, player="Ann"))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.pop("turn"),
+        lambda d: d.update(turn=2),
+        lambda d: d.update(over="no"),
+        lambda d: d["tables"][0]["cards"].append({"label": "x", "kind": "magic", "face": 1, "value": 1}),
+        lambda d: d["tables"][0]["cards"].append({"label": "x", "kind": "main", "face": 1, "value": 1.5}),
+        lambda d: d.update(players=["Ann"]),
+    ],
+)
+def test_damaged_state_is_refused(damage):
+    data = play(draw(3)).to_dict()
+    damage(data)
+    with pytest.raises(TableError, match="damaged"):
+        TableState.from_dict(data)
