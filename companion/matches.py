@@ -99,10 +99,22 @@ def _lock(match: Match) -> None:
     db.session.expire(match, ["rounds"])
 
 
+def side_of(match: Match, player: str) -> str:
+    """The scoring side a player belongs to: their team in Burraco pairs, else themselves."""
+    for team, members in (match.settings.get("teams") or {}).items():
+        if player in members:
+            return team
+    return player
+
+
 def _refresh(match: Match) -> Standings:
-    """Recompute the standings and keep the list-page summary and status in step."""
+    """Recompute the standings and keep the list-page caches and the status in step."""
     standings = standings_of(match)
     match.summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
+    for seat in match.seats:
+        side = side_of(match, seat.player.name)
+        seat.total = standings.totals.get(side)
+        seat.won = side in standings.winners
     if standings.over and match.status != "finished":
         match.status, match.finished_at = "finished", utcnow()
     elif not standings.over and match.status == "finished":

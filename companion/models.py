@@ -51,6 +51,8 @@ class Match(db.Model):
     uid: Mapped[str] = mapped_column(String(80), unique=True, default=lambda: uuid4().hex)
     # A cache of the engine's verdict for list pages; rebuilt by the service on every write.
     summary: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Rounds taken back by undo, newest last, for redo; a new round empties it.
+    redo: Mapped[list[Any]] = mapped_column(JSON, default=list)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"
@@ -82,6 +84,9 @@ class Seat(db.Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     position: Mapped[int]
+    # Caches of the engine's verdict, kept by the service, so records are SQL aggregates.
+    total: Mapped[int | None]
+    won: Mapped[bool] = mapped_column(default=False)
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats", lazy="joined")
@@ -104,4 +109,17 @@ class Round(db.Model):
     match: Mapped[Match] = relationship(back_populates="rounds")
 
 
+class RoundChange(db.Model):
+    """The change log of a match: every correction, undo and redo with the values before."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    action: Mapped[str] = mapped_column(String(10))
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 Index("ix_match_status_started", Match.status, Match.started_at)
+Index("ix_match_game_started", Match.game, Match.started_at)

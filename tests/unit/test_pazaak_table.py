@@ -164,23 +164,27 @@ def test_auto_stand_at_twenty_after_a_side_card():
     assert state.seats[0].stood and totals(state)["Ann"] == 20 and state.turn == 1
 
 
+# Ann reaches 23 with her third draw; Bob has 2.
+TO_23 = [draw(9), END, draw(1), END, draw(9), END, draw(1), END, draw(5)]
+
+
 def test_bust_at_end_of_turn():
-    state = play(draw(10), END, draw(1), END, draw(10), END, draw(1), END, draw(5))
+    state = play(*TO_23)
     assert not state.over  # over 20 mid-turn is not yet a bust
     state = apply(state, END)
     assert state.over
-    assert result(state) == {"totals": {"Ann": 25, "Bob": 2}, "filled": [], "tiebreaker": None}
+    assert result(state) == {"totals": {"Ann": 23, "Bob": 2}, "filled": [], "tiebreaker": None}
     assert outcome(state) == {"winner": "Bob", "how": "bust"}
     assert engine_winner(result(state)) == "Bob"
 
 
 def test_a_minus_card_saves_from_a_bust():
-    state = play(draw(10), END, draw(1), END, draw(10), END, draw(1), END, draw(5), {"type": "minus", "value": 6}, END)
-    assert not state.over and totals(state)["Ann"] == 19
+    state = play(*TO_23, {"type": "minus", "value": 6}, END)
+    assert not state.over and totals(state)["Ann"] == 17
 
 
 def test_standing_over_twenty_is_a_bust():
-    state = play(draw(10), END, draw(1), END, draw(10), END, draw(1), END, draw(5), STAND)
+    state = play(*TO_23, STAND)
     assert state.over and outcome(state)["winner"] == "Bob"
 
 
@@ -201,13 +205,14 @@ def test_nine_cards_without_bust_win_even_when_behind():
 
 
 def test_ninth_card_over_twenty_fills_nothing():
-    actions = nine_for_ann()[:-1]
-    state = play(*actions[:-4], draw(10), END, draw(1), END, draw(10))  # Ann: 6×1 + 10 + 10 = 26, 8 cards
-    assert len(state.seats[0].cards) == 8
-    state = play(*actions, state=None) if False else state
+    actions = [a for _ in range(7) for a in (draw(1), END, draw(1), END)]
+    state = play(*actions, draw(10), END, draw(1), END, draw(10))  # Ann: 7 + 10 + 10 = 27 on 9 cards
+    assert len(state.seats[0].cards) == 9 and not state.over
     with pytest.raises(TableError, match="the table is full"):
-        play(draw(6), END, draw(1), END, *[a for n in [1] * 7 for a in (draw(n), END, draw(1), END)][:-1],
-             {"type": "end_turn"}, draw(1), END, draw(10), {"type": "minus", "value": 6})
+        apply(state, {"type": "minus", "value": 6})
+    state = apply(state, END)
+    assert outcome(state) == {"winner": "Bob", "how": "bust"}
+    assert result(state)["filled"] == []
 
 
 def test_set_over_refuses_more():
@@ -217,9 +222,9 @@ def test_set_over_refuses_more():
 
 
 def test_both_stand_higher_wins():
-    state = play(draw(9), STAND, draw(10), {"type": "plus", "value": 8})
+    state = play(draw(9), STAND, draw(10), {"type": "plus", "value": 6}, STAND)
     assert state.over and outcome(state) == {"winner": "Bob", "how": "outscore"}
-    assert totals(state) == {"Ann": 9, "Bob": 18}
+    assert totals(state) == {"Ann": 9, "Bob": 16}
     assert engine_winner(result(state)) == "Bob"
 
 
