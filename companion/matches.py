@@ -72,8 +72,8 @@ def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | 
     names = game.check_players(names)
     settings = game.settings(raw_settings, names)
     match = Match(game=game.slug, settings=settings)
-    for position, player in enumerate(roster_players(names)):
-        match.seats.append(Seat(player=player, position=position))
+    for position, (name, player) in enumerate(zip(names, roster_players(names))):
+        match.seats.append(Seat(player=player, position=position, name=name))
     return match
 
 
@@ -112,7 +112,7 @@ def _refresh(match: Match) -> Standings:
     standings = standings_of(match)
     match.summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
     for seat in match.seats:
-        side = side_of(match, seat.player.name)
+        side = side_of(match, seat.name)
         seat.total = standings.totals.get(side)
         seat.won = side in standings.winners
     if standings.over and match.status != "finished":

@@ -64,7 +64,7 @@ class Match(db.Model):
     @property
     def player_names(self) -> list[str]:
         """The players' names in seat order, clockwise."""
-        return [seat.player.name for seat in self.seats]
+        return [seat.name for seat in self.seats]
 
     @property
     def is_over(self) -> bool:
@@ -84,6 +84,9 @@ class Seat(db.Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     position: Mapped[int]
+    # The name as seated: the rounds refer to it, so renaming the roster entry later
+    # (or merging two entries) never breaks a match that was already played.
+    name: Mapped[str] = mapped_column(String(40), default="")
     # Caches of the engine's verdict, kept by the service, so records are SQL aggregates.
     total: Mapped[int | None]
     won: Mapped[bool] = mapped_column(default=False)

@@ -1,8 +1,8 @@
-"""seat caches, redo stack, round change log
+"""seat names, seat caches, redo stack, round change log
 
-Revision ID: 258afac58ecc
+Revision ID: 5ecf899cd77f
 Revises: 7846c37c80c0
-Create Date: 2026-11-29 21:07:21.842217
+Create Date: 2026-11-29 21:07:42.538381
 
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '258afac58ecc'
+revision = '5ecf899cd77f'
 down_revision = '7846c37c80c0'
 branch_labels = None
 depends_on = None
@@ -37,9 +37,12 @@ def upgrade():
         batch_op.create_index('ix_match_game_started', ['game', 'started_at'], unique=False)
 
     with op.batch_alter_table('seat', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('name', sa.String(length=40), nullable=False, server_default=''))
         batch_op.add_column(sa.Column('total', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('won', sa.Boolean(), nullable=False, server_default=sa.false()))
 
+    # Seats of matches played before this revision take their player's roster name.
+    op.execute("UPDATE seat SET name = (SELECT player.name FROM player WHERE player.id = seat.player_id)")
     # ### end Alembic commands ###
 
 
@@ -48,6 +51,7 @@ def downgrade():
     with op.batch_alter_table('seat', schema=None) as batch_op:
         batch_op.drop_column('won')
         batch_op.drop_column('total')
+        batch_op.drop_column('name')
 
     with op.batch_alter_table('match', schema=None) as batch_op:
         batch_op.drop_index('ix_match_game_started')
