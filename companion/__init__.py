@@ -95,10 +95,11 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
 
     web.init_app(app)
 
-    from .views import home, matches
+    from .views import home, live, matches
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
+    app.register_blueprint(live.bp)
 
     from . import cli
 

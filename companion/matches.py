@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from .extensions import db
 from .games import get_game
 from .games.base import RuleError, Standings
-from .models import Match, Player, Round, Seat, name_key, utcnow
+from .models import Match, Player, Round, RoundChange, Seat, name_key, utcnow
 
 
 class Conflict(Exception):
@@ -38,11 +38,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_matches(match: Match, token: str | None) -> bool:
-    """Whether a token is this match's scorekeeper token, compared in constant time."""
-    if not token or not match.scorekeeper_hash:
+def _same_secret(token: str | None, stored: str | None) -> bool:
+    """Whether a presented token hashes to a stored hash, compared in constant time."""
+    if not token or not stored:
         return False
-    return hmac.compare_digest(hash_token(token), match.scorekeeper_hash)
+    return hmac.compare_digest(hash_token(token), stored)
+
+
+def token_matches(match: Match, token: str | None) -> bool:
+    """Whether a token is this match's scorekeeper token (the pencil)."""
+    return _same_secret(token, match.scorekeeper_hash)
+
+
+def is_owner(match: Match, token: str | None) -> bool:
+    """Whether a token is the one of the phone that created the match."""
+    return _same_secret(token, match.owner_hash)
 
 
 def standings_of(match: Match) -> Standings:
@@ -81,7 +91,7 @@ def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | No
     """Start a match; returns it with the scorekeeper token for the creator's cookie."""
     match = _new_match(game_slug, names, settings)
     token = secrets.token_urlsafe(32)
-    match.scorekeeper_hash = hash_token(token)
+    match.scorekeeper_hash = match.owner_hash = hash_token(token)
     db.session.add(match)
     _refresh(match)
     db.session.commit()
@@ -144,6 +154,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None) ->
         standings = game.standings(match.player_names, match.settings, rounds)
         stored = Round(number=next_number, data=checked)
         match.rounds.append(stored)
+        match.redo = []
         _refresh(match)
         db.session.commit()
         return Saved(stored, standings)
@@ -230,3 +241,119 @@ def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
     except BaseException:
         db.session.rollback()
         raise
+
+
+def undo_last_round(match: Match) -> tuple[Round, Standings]:
+    """Take back the last round; it goes on the redo stack and into the change log."""
+    try:
+        _lock(match)
+        if not match.rounds:
+            raise Conflict("there is no round to undo")
+        last = match.rounds[-1]
+        match.redo = [*match.redo, last.data]
+        db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
+        match.rounds.remove(last)
+        db.session.delete(last)
+        db.session.flush()
+        standings = _refresh(match)
+        db.session.commit()
+        return last, standings
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def redo_round(match: Match) -> Saved:
+    """Put back the round undone most recently."""
+    try:
+        _lock(match)
+        if not match.redo:
+            raise Conflict("there is nothing to redo")
+        data = match.redo[-1]
+        game = get_game(match.game)
+        number = len(match.rounds) + 1
+        checked = game.check_round(match.player_names, match.settings, data, number)
+        standings = game.standings(match.player_names, match.settings, [r.data for r in match.rounds] + [checked])
+        stored = Round(number=number, data=checked)
+        match.rounds.append(stored)
+        match.redo = match.redo[:-1]
+        db.session.add(RoundChange(match_id=match.id, number=number, action="redo", after=checked))
+        _refresh(match)
+        db.session.commit()
+        return Saved(stored, standings)
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def correct_round(match: Match, number: int, data: dict[str, Any], revision: int) -> Saved:
+    """Replace a past round; every later round is re-scored, the old values are logged.
+
+    `revision` is the round's revision the editing page started from: if another phone
+    corrected the round meanwhile, the correction is refused rather than overwriting it.
+    """
+    try:
+        _lock(match)
+        stored = next((r for r in match.rounds if r.number == number), None)
+        if stored is None:
+            raise RuleError(f"there is no round {number}", field="round")
+        if stored.revision != revision:
+            raise Conflict("this round changed meanwhile", stored)
+        game = get_game(match.game)
+        checked = game.check_round(match.player_names, match.settings, data, number)
+        rounds = [checked if r.number == number else r.data for r in match.rounds]
+        standings = game.standings(match.player_names, match.settings, rounds)
+        db.session.add(RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked))
+        stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
+        _refresh(match)
+        db.session.commit()
+        return Saved(stored, standings)
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def delete_match(match: Match) -> None:
+    """Remove a match with its rounds and change log."""
+    db.session.delete(match)
+    db.session.commit()
+
+
+def change_log(match: Match) -> list[RoundChange]:
+    """The match's corrections, undos and redos, newest first."""
+    return list(
+        db.session.scalars(
+            select(RoundChange).where(RoundChange.match_id == match.id).order_by(RoundChange.id.desc())
+        )
+    )
+
+
+def offer_pencil(match: Match) -> str:
+    """A single-use code with which another phone can take the pencil."""
+    code = secrets.token_urlsafe(24)
+    match.handover_hash = hash_token(code)
+    db.session.commit()
+    return code
+
+
+def take_pencil(match: Match, code: str | None) -> str:
+    """Hand the pencil to the phone that shows the offered code; returns its new token."""
+    if not _same_secret(code, match.handover_hash):
+        raise Conflict("this pencil code is no longer valid: ask for a new one")
+    token = secrets.token_urlsafe(32)
+    match.scorekeeper_hash, match.handover_hash = hash_token(token), None
+    db.session.commit()
+    return token
+
+
+def reclaim_pencil(match: Match, owner_token: str | None) -> None:
+    """The creator's phone takes the pencil back from whoever holds it."""
+    if not is_owner(match, owner_token):
+        raise Conflict("only the phone that started the match can take the pencil back")
+    match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
+    db.session.commit()
+
+
+def play_again(match: Match) -> tuple[Match, str]:
+    """A new match with the same game, players, seats and settings."""
+    return create_match(match.game, match.player_names, match.settings)

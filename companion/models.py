@@ -47,6 +47,9 @@ class Match(db.Model):
     version: Mapped[int] = mapped_column(default=0)
     # sha256 of the scorekeeper's secret; the secret itself lives only in their cookie.
     scorekeeper_hash: Mapped[str] = mapped_column(String(64), default="")
+    # The creator's phone may always take the pencil back; a handover code is single-use.
+    owner_hash: Mapped[str] = mapped_column(String(64), default="")
+    handover_hash: Mapped[str | None] = mapped_column(String(64))
     # The match's id in match files: kept across export and import, so a re-import is a no-op.
     uid: Mapped[str] = mapped_column(String(80), unique=True, default=lambda: uuid4().hex)
     # A cache of the engine's verdict for list pages; rebuilt by the service on every write.

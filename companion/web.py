@@ -88,11 +88,21 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def _error_page(error: HTTPException) -> tuple[str, int]:
-    """A clear page (or fragment for htmx) for 4xx/5xx answers instead of a bare one."""
+def _error_page(error: HTTPException) -> Response:
+    """A clear page, or for an htmx swap a message in the banner, instead of a bare error.
+
+    The message goes to the banner rather than the request's target, so a refused
+    undo or a lost pencil never wipes out a round being entered.
+    """
     code = error.code or 500
-    description = error.description if isinstance(error, CSRFError) else None
-    return render_template("error.html", code=code, error=error, description=description), code
+    if wants_fragment():
+        response = current_app.make_response((render_template("_error.html", error=error), code))
+        response.headers["HX-Retarget"] = "#banner"
+        response.headers["HX-Reswap"] = "innerHTML"
+    else:
+        response = current_app.make_response((render_template("error.html", code=code, error=error), code))
+    response.vary.add("HX-Request")
+    return response
 
 
 def init_app(app: Flask) -> None:

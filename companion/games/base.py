@@ -280,6 +280,19 @@ class Game:
         """Who starts the next round, or None when the game is over or the table decides."""
         return None
 
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The round a posted form carries as JSON in its `round` field; game pages may read richer fields.
+
+        `form` is anything with `.get(name)` (a werkzeug MultiDict); checking is left to check_round.
+        """
+        text = form.get("round")
+        if not text:
+            raise RuleError("nothing was entered", field="round")
+        try:
+            return mapping(json.loads(text), "a round", field="round")
+        except json.JSONDecodeError:
+            raise RuleError("the round could not be read (not valid JSON)", field="round") from None
+
     # --- hooks for each game -------------------------------------------------------------
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:

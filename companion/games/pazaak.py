@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import Game, RuleError, Tally, items, mapping, name_list, per_name, resolve, show, whole
+from .base import (
+    Game,
+    RuleError,
+    Tally,
+    items,
+    mapping,
+    name_list,
+    per_name,
+    resolve,
+    show,
+    whole,
+)
 
 LIMIT = 20
 HAND_SIZE = 4

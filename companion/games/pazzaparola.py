@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import Game, RuleError, Tally, best, items, mapping, optional_text, per_name, resolve, whole
+from .base import (
+    Game,
+    RuleError,
+    Tally,
+    best,
+    items,
+    mapping,
+    optional_text,
+    per_name,
+    resolve,
+    whole,
+)
 
 
 def word_score(used: list[int], unused: int) -> int:

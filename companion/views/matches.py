@@ -58,12 +58,7 @@ def setup():
     except RuleError as error:
         draft.errors[error.field or "players"] = error.reason
         return _setup_page(draft, 422)
-    target = url_for("matches.show", match_id=match.id)
-    response = make_response(redirect(target)) if not request.htmx else make_response("", location=target)
-    response.set_cookie(
-        PENCIL_COOKIE.format(match.id), token, max_age=60 * 60 * 24 * 365, httponly=True, samesite="Lax"
-    )
-    return response
+    return _pencil_cookie(_go(url_for("matches.show", match_id=match.id)), match, token)
 
 
 def _match_or_404(match_id: int) -> Match:
@@ -105,12 +100,31 @@ def show(match_id: int):
     return render("match.html", **match_context(match))
 
 
+def _editable(match_id: int) -> Match:
+    """The match, if this device holds its pencil; a clear 403 page otherwise."""
+    match = _match_or_404(match_id)
+    if not is_scorekeeper(match):
+        abort(403, "Only the scorekeeper's phone can change this match. Ask them to give you the pencil.")
+    return match
+
+
+def _pencil_cookie(response, match: Match, token: str):
+    """Store a match's scorekeeper token on this device."""
+    response.set_cookie(
+        PENCIL_COOKIE.format(match.id), token, max_age=60 * 60 * 24 * 365, httponly=True, samesite="Lax"
+    )
+    return response
+
+
+def _go(target: str):
+    """Send the browser to another page: HX-Location for htmx, a redirect otherwise."""
+    return make_response("", location=target) if request.htmx else make_response(redirect(target))
+
+
 @bp.post("/<int:match_id>/rounds")
 def save_round(match_id: int):
     """Save the next round from the game's entry form."""
-    match = _match_or_404(match_id)
-    if not is_scorekeeper(match):
-        abort(403, "Only the scorekeeper's phone can change this match.")
+    match = _editable(match_id)
     game = get_game(match.game)
     number = request.form.get("number", type=int)
     try:
@@ -131,9 +145,7 @@ def save_round(match_id: int):
 @bp.post("/<int:match_id>/entry")
 def entry_step(match_id: int):
     """A tap on a server-side entry tool: the entry is drawn again, nothing is stored."""
-    match = _match_or_404(match_id)
-    if not is_scorekeeper(match):
-        abort(403, "Only the scorekeeper's phone can change this match.")
+    match = _editable(match_id)
     context = match_context(match, form=request.form)
     return render("match.html", fragment="_round_entry.html", **context)
 
@@ -145,3 +157,89 @@ def export(match_id: int):
     response = jsonify(match_document(match))
     response.headers["Content-Disposition"] = f"attachment; filename=match-{match.id}.json"
     return response
+
+
+def _after_change(match: Match, saved=None, undone=None):
+    """The answer to a save, undo or redo: the entry again, standings and banner out of band."""
+    context = match_context(match, saved=saved, undone=undone)
+    if not wants_fragment():
+        return redirect(url_for("matches.show", match_id=match.id))
+    return render("match.html", fragment="_round_saved.html", **context)
+
+
+@bp.post("/<int:match_id>/undo")
+def undo(match_id: int):
+    """Take back the last round."""
+    match = _editable(match_id)
+    try:
+        undone, _ = service.undo_last_round(match)
+    except service.Conflict as conflict:
+        abort(409, str(conflict))
+    return _after_change(match, undone=undone)
+
+
+@bp.post("/<int:match_id>/redo")
+def redo(match_id: int):
+    """Put back the round undone last."""
+    match = _editable(match_id)
+    try:
+        saved = service.redo_round(match)
+    except (service.Conflict, RuleError) as error:
+        abort(409, str(error))
+    return _after_change(match, saved=saved)
+
+
+@bp.route("/<int:match_id>/rounds/<int:number>", methods=["GET", "POST"])
+def correct(match_id: int, number: int):
+    """Correct a past round: the form prefilled with it, then the re-scored match."""
+    match = _editable(match_id)
+    stored = next((r for r in match.rounds if r.number == number), None)
+    if stored is None:
+        abort(404, f"This match has no round {number}.")
+    game = get_game(match.game)
+    if request.method == "GET":
+        form = game.form_from_round(stored.data, match.player_names, match.settings)
+        return render("correct.html", **match_context(match, form=form, editing=stored))
+    revision = request.form.get("revision", type=int)
+    try:
+        data = game.round_from_form(request.form, match.player_names, match.settings)
+        service.correct_round(match, number, data, -1 if revision is None else revision)
+    except RuleError as error:
+        context = match_context(match, form=request.form, editing=stored, errors={error.field or "round": error.reason})
+        return render("correct.html", status=422, **context)
+    except service.Conflict as conflict:
+        current = game.form_from_round(conflict.current.data, match.player_names, match.settings)
+        context = match_context(match, form=current, editing=conflict.current, errors={"round": str(conflict)})
+        return render("correct.html", status=409, **context)
+    return _go(url_for("matches.show", match_id=match.id))
+
+
+@bp.get("/<int:match_id>/changes")
+def changes(match_id: int):
+    """The change log: corrections, undos and redos with the values before and after."""
+    match = _match_or_404(match_id)
+    return render("changes.html", **match_context(match, log=service.change_log(match)))
+
+
+@bp.post("/<int:match_id>/again")
+def again(match_id: int):
+    """Start a new match with the same players, seats and settings."""
+    match = _match_or_404(match_id)
+    new_match, token = service.play_again(match)
+    return _pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
+
+
+@bp.route("/<int:match_id>/delete", methods=["GET", "POST"])
+def delete(match_id: int):
+    """Delete a match, after a confirmation page.
+
+    Only the pencil may delete a match; an imported match has no pencil, so the
+    history's own delete is open for it.
+    """
+    match = _match_or_404(match_id)
+    if match.owner_hash and not is_scorekeeper(match):
+        abort(403, "Only the scorekeeper's phone can delete this match.")
+    if request.method == "GET":
+        return render("delete.html", **match_context(match))
+    service.delete_match(match)
+    return _go(url_for("home.index"))

@@ -34,6 +34,8 @@ def upgrade():
 
     with op.batch_alter_table('match', schema=None) as batch_op:
         batch_op.add_column(sa.Column('redo', sa.JSON(), nullable=False, server_default='[]'))
+        batch_op.add_column(sa.Column('owner_hash', sa.String(length=64), nullable=False, server_default=''))
+        batch_op.add_column(sa.Column('handover_hash', sa.String(length=64), nullable=True))
         batch_op.create_index('ix_match_game_started', ['game', 'started_at'], unique=False)
 
     with op.batch_alter_table('seat', schema=None) as batch_op:
@@ -42,6 +44,7 @@ def upgrade():
         batch_op.add_column(sa.Column('won', sa.Boolean(), nullable=False, server_default=sa.false()))
 
     # Seats of matches played before this revision take their player's roster name.
+    op.execute("UPDATE match SET owner_hash = scorekeeper_hash")
     op.execute("UPDATE seat SET name = (SELECT player.name FROM player WHERE player.id = seat.player_id)")
     # ### end Alembic commands ###
 
@@ -55,6 +58,8 @@ def downgrade():
 
     with op.batch_alter_table('match', schema=None) as batch_op:
         batch_op.drop_index('ix_match_game_started')
+        batch_op.drop_column('handover_hash')
+        batch_op.drop_column('owner_hash')
         batch_op.drop_column('redo')
 
     with op.batch_alter_table('round_change', schema=None) as batch_op:

@@ -18,7 +18,11 @@ def match(**overrides):
 def test_rule_error_names_round_field_and_reason():
     error = RuleError("9 cards in the rows, but each player has 8", field="Bob", round=2)
     assert str(error) == "round 2: Bob: 9 cards in the rows, but each player has 8"
-    assert (error.round, error.field, error.reason) == (2, "Bob", "9 cards in the rows, but each player has 8")
+    assert (error.round, error.field, error.reason) == (
+        2,
+        "Bob",
+        "9 cards in the rows, but each player has 8",
+    )
 
 
 def test_rule_error_without_round_or_field():
@@ -88,7 +92,7 @@ def test_get_game_unknown():
     with pytest.raises(RuleError) as caught:
         get_game("chess")
     assert caught.value.field == "game"
-    assert "unknown game \"chess\"" in str(caught.value)
+    assert 'unknown game "chess"' in str(caught.value)
 
 
 def test_standings_to_json_shape_and_order():
@@ -155,3 +159,16 @@ def test_match_file_missing_keys(key):
 def test_match_file_must_be_an_object():
     with pytest.raises(RuleError, match="a match file must be an object"):
         score_match([match()])
+
+
+def test_round_from_form_reads_json():
+    game = REGISTRY["topic"]
+    assert game.round_from_form({"round": '{"losers": ["Ann"]}'}, ["Ann", "Bob"], {}) == {"losers": ["Ann"]}
+    for form, words in [
+        ({}, "nothing was entered"),
+        ({"round": "{"}, "not valid JSON"),
+        ({"round": "[]"}, "object"),
+    ]:
+        with pytest.raises(RuleError, match=words) as caught:
+            game.round_from_form(form, ["Ann", "Bob"], {})
+        assert caught.value.field == "round"

@@ -49,7 +49,9 @@ def test_hand_without_closing():
 
 
 def test_burraco_counts_default_to_zero():
-    standings = GAME.standings(["A", "B"], {}, [{"sides": {"A": {"table": 5, "hand": 1}, "B": {"table": 0, "hand": 0}}}])
+    standings = GAME.standings(
+        ["A", "B"], {}, [{"sides": {"A": {"table": 5, "hand": 1}, "B": {"table": 0, "hand": 0}}}]
+    )
     assert standings.totals == {"A": 4, "B": 0}
 
 
@@ -84,8 +86,11 @@ def test_round_after_the_end():
 
 
 def test_pairs_score_by_team_in_seat_order():
-    standings = GAME.standings(FOUR, {"teams": {"Voi": ["Di", "Bob"], "Noi": ["Cy", "Ann"]}},
-                               [hand("Noi", Noi=entry(100, 0, 1), Voi=entry(60, 20))])
+    standings = GAME.standings(
+        FOUR,
+        {"teams": {"Voi": ["Di", "Bob"], "Noi": ["Cy", "Ann"]}},
+        [hand("Noi", Noi=entry(100, 0, 1), Voi=entry(60, 20))],
+    )
     assert standings.totals == {"Noi": 400, "Voi": 40}
     assert GAME.settings({"teams": PAIRS}, FOUR)["teams"] == PAIRS
     assert GAME.sides(FOUR, GAME.settings({"teams": PAIRS}, FOUR)) == ["Noi", "Voi"]
@@ -114,7 +119,12 @@ def test_pairs_errors(players, teams, words):
 
 def test_next_dealer_passes_clockwise_from_seat_one():
     one = hand(None, A=entry(), B=entry(), C=entry())
-    assert [GAME.next_dealer(["A", "B", "C"], {"hands": None}, [one] * n) for n in range(4)] == ["A", "B", "C", "A"]
+    assert [GAME.next_dealer(["A", "B", "C"], {"hands": None}, [one] * n) for n in range(4)] == [
+        "A",
+        "B",
+        "C",
+        "A",
+    ]
     assert GAME.next_dealer(["A", "B", "C"], {"hands": 1}, [one]) is None
 
 

@@ -7,7 +7,15 @@ import json
 import pytest
 
 from companion.games import get_game
-from companion.games.pazaak_table import TableError, TableState, apply, new_table, outcome, result, totals
+from companion.games.pazaak_table import (
+    TableError,
+    TableState,
+    apply,
+    new_table,
+    outcome,
+    result,
+    totals,
+)
 
 P = ["Ann", "Bob"]
 PAZAAK = get_game("pazaak")
@@ -58,7 +66,9 @@ def test_flip_turns_minus_cards_to_plus():
 def test_double_after_a_minus_card():
     # In play the Double follows the turn's draw; the state is built by hand to test the copy's sign.
     data = play(draw(7)).to_dict()
-    data["tables"][0]["cards"].append({"label": "\u22123", "kind": "side", "face": 3, "value": -3, "hand": "\u22123"})
+    data["tables"][0]["cards"].append(
+        {"label": "\u22123", "kind": "side", "face": 3, "value": -3, "hand": "\u22123"}
+    )
     state = apply(TableState.from_dict(data), DOUBLE)
     assert values(state) == [7, -3, -3]
     assert state.seats[0].cards[-1].face == 3
@@ -243,8 +253,14 @@ def test_equal_totals_without_tiebreaker_tie():
 
 
 def test_two_tiebreakers_cancel():
-    state = play(draw(8), {"type": "tiebreaker", "sign": "+"}, STAND,
-                 draw(10), {"type": "tiebreaker", "sign": "-"}, STAND)
+    state = play(
+        draw(8),
+        {"type": "tiebreaker", "sign": "+"},
+        STAND,
+        draw(10),
+        {"type": "tiebreaker", "sign": "-"},
+        STAND,
+    )
     assert result(state)["tiebreaker"] is None and outcome(state)["how"] == "tie"
 
 

@@ -41,7 +41,9 @@ def test_word_score_is_used_minus_unused():
 
 def test_rulebook_zanzara_example():
     standings = GAME.standings(BEATLES, {}, [ZANZARA_ROUND])
-    assert standings.rounds == [{"scores": {"John": 18, "Ringo": 14, "Paul": 10, "George": 9}, "winners": ["John"]}]
+    assert standings.rounds == [
+        {"scores": {"John": 18, "Ringo": 14, "Paul": 10, "George": 9}, "winners": ["John"]}
+    ]
     assert standings.totals == {"John": 1, "Ringo": 0, "Paul": 0, "George": 0}
     assert (standings.over, standings.winners) == (False, [])
 
@@ -98,7 +100,9 @@ def test_extra_keys_pass_through_check_round():
 
 
 def test_round_names_are_matched_ignoring_case():
-    checked = GAME.check_round(["Ann", "Bob"], GAME.settings({}, ["Ann", "Bob"]), round_of({"ann": 1, "BOB": 2}), 1)
+    checked = GAME.check_round(
+        ["Ann", "Bob"], GAME.settings({}, ["Ann", "Bob"]), round_of({"ann": 1, "BOB": 2}), 1
+    )
     assert list(checked["rows"]) == ["Ann", "Bob"]
 
 

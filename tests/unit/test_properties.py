@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 from companion.games import get_game
 from companion.games.base import RuleError
 from companion.games.burraco import hand_score
-from companion.games.pazaak_table import LIMIT, TABLE_SIZE, TableError, apply, new_table, outcome, result
+from companion.games.pazaak_table import (
+    LIMIT,
+    TABLE_SIZE,
+    TableError,
+    apply,
+    new_table,
+    outcome,
+    result,
+)
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
 TOPIC, BURRACO, PAZZAPAROLA, PAZAAK = (get_game(s) for s in ("topic", "burraco", "pazzaparola", "pazaak"))
@@ -60,16 +68,20 @@ side_entry = st.fixed_dictionaries(
 @given(
     st.integers(2, 5),
     st.lists(st.tuples(st.lists(side_entry, min_size=5, max_size=5), st.integers(-1, 4)), max_size=8),
-    st.fixed_dictionaries({"clean": st.integers(0, 300), "dirty": st.integers(0, 200), "closing": st.integers(0, 200)}),
+    st.fixed_dictionaries(
+        {"clean": st.integers(0, 300), "dirty": st.integers(0, 200), "closing": st.integers(0, 200)}
+    ),
 )
 def test_burraco_totals_are_sums_of_hand_scores(count, hands, bonuses):
     players = NAMES[:count]
     config = {**bonuses, "hands": None, "target": 10**6}
     rounds = []
     for entries, closer in hands:
-        sides = dict(zip(players, entries[:count]))
+        sides = dict(zip(players, entries[:count], strict=True))
         closed_by = players[closer] if 0 <= closer < count else None
-        if closed_by and (sides[closed_by]["hand"] or not sides[closed_by]["clean"] + sides[closed_by]["dirty"]):
+        if closed_by and (
+            sides[closed_by]["hand"] or not sides[closed_by]["clean"] + sides[closed_by]["dirty"]
+        ):
             closed_by = None  # this side could not have closed
         rounds.append({"sides": sides, "closed_by": closed_by})
     standings = BURRACO.standings(players, config, rounds)
@@ -94,10 +106,14 @@ def test_pazzaparola_points_equal_round_winners(count, target, data):
         for player in players:
             assert standings.totals[player] == sum(player in r["winners"] for r in standings.rounds)
         for entry in standings.rounds:
-            assert entry["winners"] and all(entry["scores"][w] == max(entry["scores"].values()) for w in entry["winners"])
+            assert entry["winners"] and all(
+                entry["scores"][w] == max(entry["scores"].values()) for w in entry["winners"]
+            )
         if standings.over:
             assert standings.winners == [p for p in players if standings.totals[p] >= target]
-            assert max(PAZZAPAROLA.standings(players, {"target": target}, rounds[:-1]).totals.values()) < target
+            assert (
+                max(PAZZAPAROLA.standings(players, {"target": target}, rounds[:-1]).totals.values()) < target
+            )
             break
 
 

@@ -21,8 +21,15 @@ def lost(*losers, penalties=None) -> dict:
 
 @pytest.mark.parametrize(
     "settings, deck",
-    [({}, 36), ({"length": "short"}, 24), ({"length": "medium"}, 36), ({"length": "long"}, 67),
-     ({"deck": 10}, 10), ({"length": "short", "deck": 50}, 50), ({"deck": None}, 36)],
+    [
+        ({}, 36),
+        ({"length": "short"}, 24),
+        ({"length": "medium"}, 36),
+        ({"length": "long"}, 67),
+        ({"deck": 10}, 10),
+        ({"length": "short", "deck": 50}, 50),
+        ({"deck": None}, 36),
+    ],
 )
 def test_deck_sizes(settings, deck):
     assert GAME.settings(settings, P)["deck"] == deck
@@ -48,7 +55,10 @@ def test_then_from_the_removed_pile_then_nothing():
     # deck 3: reveal + two from the deck, then the removed pile (69 cards) pays the penalty.
     standings = GAME.standings(P, {"deck": 3}, [lost("Ann", "Bob", "Cy", penalties=["Cy"])])
     assert standings.rounds[0]["cards"] == {"Ann": 1, "Bob": 1, "Cy": 2}
-    assert GAME.piles(P, {"deck": 3}, [lost("Ann", "Bob", "Cy", penalties=["Cy"])]) == {"deck": 0, "removed": 68}
+    assert GAME.piles(P, {"deck": 3}, [lost("Ann", "Bob", "Cy", penalties=["Cy"])]) == {
+        "deck": 0,
+        "removed": 68,
+    }
 
 
 def test_nothing_is_taken_when_both_piles_are_empty():
@@ -92,7 +102,9 @@ def test_penalty_of_a_loser_counts_twice():
 def test_check_round_normalises_penalties():
     settings = GAME.settings({}, P)
     assert GAME.check_round(P, settings, {"losers": ["bob"], "at": "t"}, 1) == {
-        "losers": ["Bob"], "penalties": [], "at": "t"
+        "losers": ["Bob"],
+        "penalties": [],
+        "at": "t",
     }
 
 

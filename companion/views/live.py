@@ -1,0 +1,110 @@
+"""Following a match live: the polled standings, the table view, sharing and the pencil."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, Response, abort, redirect, request, url_for
+from markupsafe import Markup
+from sqlalchemy import select
+
+from .. import matches as service
+from ..extensions import db
+from ..models import Match
+from ..serve import lan_address
+from ..web import render
+from .matches import PENCIL_COOKIE, _match_or_404, _pencil_cookie, is_scorekeeper, match_context
+
+bp = Blueprint("live", __name__, url_prefix="/matches")
+
+
+def etag_of(version: int) -> str:
+    """The entity tag of a match at a version: every write changes it."""
+    return f'"v{version}"'
+
+
+def public_url(endpoint: str, **values) -> str:
+    """An absolute URL that other phones at the table can open (not 'localhost')."""
+    url = url_for(endpoint, _external=True, **values)
+    host = request.host.split(":")[0]
+    if host in ("localhost", "127.0.0.1", "::1"):
+        url = url.replace(f"//{host}", f"//{lan_address()}", 1)
+    return url
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code of `text` as inline SVG, drawn in the text colour so it reads in every theme."""
+    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff")
+    return Markup(svg)
+
+
+@bp.get("/<int:match_id>/live")
+def live(match_id: int):
+    """The standings and rounds for a polling viewer; 304 with no body when nothing changed."""
+    version = db.session.scalar(select(Match.version).where(Match.id == match_id))
+    if version is None:
+        abort(404)
+    tag = etag_of(version)
+    if tag in request.headers.get("If-None-Match", ""):
+        response = Response(status=304)
+    else:
+        match = _match_or_404(match_id)
+        view = "table" if request.args.get("view") == "table" else "page"
+        template = "_table_live.html" if view == "table" else "_live.html"
+        response = render(template, **match_context(match))
+    response.headers["ETag"] = tag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/<int:match_id>/table")
+def table(match_id: int):
+    """The big, dark scoreboard for a phone or tablet lying in the middle of the table."""
+    match = _match_or_404(match_id)
+    return render("table.html", **match_context(match))
+
+
+@bp.get("/<int:match_id>/share")
+def share(match_id: int):
+    """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
+    match = _match_or_404(match_id)
+    viewer = public_url("matches.show", match_id=match.id)
+    owner = service.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    return render(
+        "share.html", **match_context(match, viewer_url=viewer, viewer_qr=qr_svg(viewer), owner=owner)
+    )
+
+
+@bp.post("/<int:match_id>/pencil/offer")
+def offer_pencil(match_id: int):
+    """Show a single-use QR code with which another phone takes the pencil."""
+    match = _match_or_404(match_id)
+    if not is_scorekeeper(match):
+        abort(403, "Only the scorekeeper's phone can give the pencil.")
+    code = service.offer_pencil(match)
+    link = public_url("live.pencil", match_id=match.id, code=code)
+    return render("share.html", fragment="_pencil_offer.html", **match_context(match, pencil_url=link, pencil_qr=qr_svg(link)))
+
+
+@bp.route("/<int:match_id>/pencil", methods=["GET", "POST"])
+def pencil(match_id: int):
+    """The page a scanned pencil code opens, and its Take the pencil button."""
+    match = _match_or_404(match_id)
+    code = request.values.get("code", "")
+    if request.method == "GET":
+        return render("pencil.html", **match_context(match, code=code))
+    try:
+        token = service.take_pencil(match, code)
+    except service.Conflict as conflict:
+        return render("pencil.html", status=409, **match_context(match, code="", errors={"pencil": str(conflict)}))
+    return _pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
+
+
+@bp.post("/<int:match_id>/pencil/back")
+def reclaim(match_id: int):
+    """The phone that started the match takes the pencil back."""
+    match = _match_or_404(match_id)
+    try:
+        service.reclaim_pencil(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    except service.Conflict as conflict:
+        abort(403, str(conflict))
+    return redirect(url_for("matches.show", match_id=match.id))
