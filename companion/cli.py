@@ -17,6 +17,7 @@ from .extensions import db
 from .games import score_match
 from .games.base import RuleError
 from .models import Match
+from .seed import seed_command
 
 
 def _read_json(path: str) -> Any:
@@ -94,5 +95,5 @@ def export_command(match_id: int | None, out: str | None) -> None:
 
 def init_app(app: Flask) -> None:
     """Register the commands on the app's `flask` CLI."""
-    for command in (score_command, import_command, export_command):
+    for command in (score_command, import_command, export_command, seed_command):
         app.cli.add_command(command)

@@ -234,7 +234,7 @@ def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
                 results.append(import_match(document))
             except RuleError as error:
                 if len(documents) > 1:
-                    raise RuleError(f"match {index}: {error}", field=error.field) from error
+                    raise RuleError(f"match {index}: {error}") from error
                 raise
         db.session.commit()
         return results

@@ -293,6 +293,10 @@ class Game:
         except json.JSONDecodeError:
             raise RuleError("the round could not be read (not valid JSON)", field="round") from None
 
+    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, str]:
+        """The form fields that `round_from_form` reads back as this round (to prefill a correction)."""
+        return {"round": json.dumps(round, ensure_ascii=False)}
+
     # --- hooks for each game -------------------------------------------------------------
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import name_key
+from .base import name_key, show
 from .pazaak import LIMIT, decide_set
 
 TABLE_SIZE = 9
@@ -194,7 +194,7 @@ def _check_player(state: TableState, player: Any) -> None:
     names = state.players
     keys = [name_key(n) for n in names]
     if not isinstance(player, str) or name_key(player) not in keys:
-        raise TableError(f"{player!r} is not playing this set")
+        raise TableError(f"{show(player)} is not playing this set")
     seat = state.seats[keys.index(name_key(player))]
     if seat.stood:
         raise TableError(f"{seat.name} has stood")

@@ -172,3 +172,10 @@ def test_round_from_form_reads_json():
         with pytest.raises(RuleError, match=words) as caught:
             game.round_from_form(form, ["Ann", "Bob"], {})
         assert caught.value.field == "round"
+
+
+@pytest.mark.parametrize("slug", sorted(REGISTRY))
+def test_form_from_round_round_trips(slug):
+    game = REGISTRY[slug]
+    data = {"winner": None, "losers": ["Ann"], "at": "t", "note": "caf\u00e9"}
+    assert game.round_from_form(game.form_from_round(data, ["Ann", "Bob"], {}), ["Ann", "Bob"], {}) == data

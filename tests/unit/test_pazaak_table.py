@@ -299,3 +299,8 @@ def test_damaged_state_is_refused(damage):
     damage(data)
     with pytest.raises(TableError, match="damaged"):
         TableState.from_dict(data)
+
+
+def test_a_stranger_cannot_play():
+    with pytest.raises(TableError, match='^"Cy" is not playing this set$'):
+        apply(new_table(P), draw(3, player="Cy"))
