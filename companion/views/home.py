@@ -1,13 +1,15 @@
 """Home page: matches in progress, a new match, the way to the history."""
 
-from flask import Blueprint, make_response, redirect, request, url_for
+import json
+
+from flask import Blueprint, current_app, make_response, redirect, request, send_from_directory, url_for
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..games import REGISTRY
 from ..models import Match, Seat
-from ..web import render
+from ..web import asset, render
 
 bp = Blueprint("home", __name__)
 
@@ -25,11 +27,59 @@ def index():
     return render("home.html", playing=playing, games=REGISTRY)
 
 
-@bp.post("/language")
-def language():
-    """Remember the language chosen with the switch."""
-    lang = request.form.get("lang", "en")
-    response = make_response(redirect(request.referrer or url_for("home.index")))
-    if lang in ("en", "it"):
-        response.set_cookie("lang", lang, max_age=60 * 60 * 24 * 365, samesite="Lax")
+PREFERENCES = {"theme": ("light", "dark", "black"), "lang": ("en", "it")}
+YEAR = 60 * 60 * 24 * 365
+
+
+@bp.route("/preferences", methods=["GET", "POST"])
+def preferences():
+    """Theme and language for this phone, kept in cookies (empty: follow the system)."""
+    if request.method == "GET":
+        current = {key: request.cookies.get(key, "") for key in PREFERENCES}
+        return render("preferences.html", **current)
+    response = make_response(redirect(url_for("home.preferences")))
+    for key, allowed in PREFERENCES.items():
+        value = request.form.get(key, "")
+        if value in allowed:
+            response.set_cookie(key, value, max_age=YEAR, samesite="Lax")
+        else:
+            response.delete_cookie(key)
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    """The page the service worker shows when the server cannot be reached."""
+    return render("offline.html")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest that makes the app installable on a phone's home screen."""
+    data = {
+        "name": "Table companion",
+        "short_name": "Companion",
+        "description": "Scores for Pazzaparola, Burraco PAROLE, Topic_ and Pazaak at the table.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0f172a",
+        "theme_color": "#0f172a",
+        "icons": [
+            {"src": asset("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": asset("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": asset("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = make_response(json.dumps(data))
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the root so that it may look after every page."""
+    response = send_from_directory(current_app.static_folder, "js/sw.js", max_age=0)
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Cache-Control"] = "no-cache"
     return response

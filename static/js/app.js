@@ -47,3 +47,54 @@
     });
   });
 })();
+
+// Installable app: the service worker keeps the shell for a clear offline page.
+(function () {
+  "use strict";
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    });
+  }
+})();
+
+// Keep the screen on during a match, where the browser allows it (HTTPS or localhost).
+(function () {
+  "use strict";
+  var lock = null;
+  var wanted = localStorage.getItem("wake") !== "off";
+
+  function show(button) {
+    button.setAttribute("aria-pressed", lock ? "true" : "false");
+    button.textContent = lock ? button.dataset.on : button.dataset.off;
+  }
+  function acquire(button) {
+    if (!("wakeLock" in navigator) || !wanted) { show(button); return; }
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      lock.addEventListener("release", function () { lock = null; show(button); });
+      show(button);
+    }).catch(function () { lock = null; show(button); });
+  }
+  htmx.onLoad(function (root) {
+    var button = root.querySelector ? root.querySelector("[data-wake]") : null;
+    if (!button) return;
+    if (!("wakeLock" in navigator)) {
+      button.disabled = true;
+      button.textContent = button.dataset.unsupported;
+      return;
+    }
+    button.addEventListener("click", function () {
+      wanted = !lock;
+      localStorage.setItem("wake", wanted ? "on" : "off");
+      if (lock) { lock.release(); } else { acquire(button); }
+    });
+    // The tools are redrawn after every save: keep the lock we hold, just show it.
+    if (lock) { show(button); } else { acquire(button); }
+  });
+  // The browser drops the lock when the page is hidden; take it again on return.
+  document.addEventListener("visibilitychange", function () {
+    var button = document.querySelector("[data-wake]");
+    if (button && document.visibilityState === "visible" && !lock) acquire(button);
+  });
+})();

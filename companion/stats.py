@@ -1,0 +1,323 @@
+"""Read-only queries for the history and the players: SQL aggregates, a fixed number of queries a page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from flask_sqlalchemy.pagination import Pagination
+from sqlalchemy import and_, case, func, select
+from sqlalchemy.orm import aliased, raiseload, selectinload
+
+from .extensions import db
+from .games import REGISTRY, get_game
+from .models import Match, Player, Round, Seat, name_key
+
+PER_PAGE = 20
+FORM_LENGTH = 10
+FINISHED = "finished"
+
+# --- History ---------------------------------------------------------------------------
+
+
+def _day(text: str | None) -> date | None:
+    """An ISO date (YYYY-MM-DD) from a form field; ValueError when it is not one."""
+    return date.fromisoformat(text) if text else None
+
+
+@dataclass
+class HistoryFilter:
+    """What the history shows: the filters of its GET form, all optional and combinable."""
+
+    game: str = ""
+    player: int | None = None
+    q: str = ""
+    start: date | None = None
+    end: date | None = None
+    page: int = 1
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, str]) -> HistoryFilter:
+        """The filters of a query string; a value that makes no sense is dropped with a message."""
+        found = cls(q=" ".join(args.get("q", "").split())[:40])
+        game = args.get("game", "")
+        found.game = game if game in REGISTRY else ""
+        player = args.get("player", "")
+        found.player = int(player) if player.isdigit() else None
+        for name in ("from", "to"):
+            try:
+                setattr(found, "start" if name == "from" else "end", _day(args.get(name, "").strip()))
+            except ValueError:
+                found.errors[name] = "Not a date: use the form YYYY-MM-DD."
+        page = args.get("page", "1")
+        found.page = max(int(page), 1) if page.isdigit() else 1
+        return found
+
+    def args(self, **changes: Any) -> dict[str, Any]:
+        """The query string of these filters (empty ones left out), with `changes` applied."""
+        values = {
+            "game": self.game,
+            "player": self.player,
+            "q": self.q,
+            "from": self.start.isoformat() if self.start else None,
+            "to": self.end.isoformat() if self.end else None,
+            "page": self.page if self.page > 1 else None,
+        }
+        values.update(changes)
+        return {key: value for key, value in values.items() if value not in (None, "", 1)}
+
+    @property
+    def active(self) -> bool:
+        """Whether any filter narrows the history."""
+        return bool(self.game or self.player or self.q or self.start or self.end)
+
+
+def _filtered(statement, filters: HistoryFilter):
+    """The statement narrowed by the filters, each one an indexed condition on the match."""
+    if filters.game:
+        statement = statement.where(Match.game == filters.game)
+    if filters.player is not None:
+        statement = statement.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == filters.player)))
+    if filters.q:
+        # The roster is searched (a few dozen names), then the seats by their player index:
+        # a LIKE over every seat's name would scan the largest table on each keystroke.
+        found = select(Player.id).where(Player.key.contains(name_key(filters.q), autoescape=True))
+        statement = statement.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id.in_(found))))
+    if filters.start:
+        statement = statement.where(Match.started_at >= datetime.combine(filters.start, time()))
+    if filters.end:
+        statement = statement.where(Match.started_at < datetime.combine(filters.end + timedelta(days=1), time()))
+    return statement
+
+
+def history(filters: HistoryFilter, per_page: int = PER_PAGE) -> Pagination:
+    """One page of matches, newest first, with their seats: three queries whatever the page holds."""
+    statement = (
+        select(Match)
+        .options(selectinload(Match.seats), raiseload(Match.seats, Seat.player), raiseload(Match.rounds))
+        .order_by(Match.started_at.desc(), Match.id.desc())
+    )
+    return db.paginate(_filtered(statement, filters), page=filters.page, per_page=per_page, error_out=False)
+
+
+def roster() -> list[Player]:
+    """Everyone in the roster, by name."""
+    return list(db.session.scalars(select(Player).order_by(Player.key)))
+
+
+# --- Records ---------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """One player's finished matches of one game, and the game's own figures."""
+
+    game: str
+    played: int = 0
+    won: int = 0
+    # Sums of the seats' cached totals and of the matches' round counts, for the figures.
+    total: int = 0
+    rounds: int = 0
+    words: list[tuple[int, str | None]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The game's name as printed on its box."""
+        return get_game(self.game).name
+
+    @property
+    def win_rate(self) -> float:
+        """The share of matches won, 0 to 1."""
+        return self.won / self.played if self.played else 0.0
+
+    def figures(self) -> dict[str, Any]:
+        """The game-specific figures, keyed by what they are (the page labels them)."""
+        if self.game == "pazzaparola":
+            if not self.words:
+                return {}
+            best = max(self.words, key=lambda scored: scored[0])
+            average = sum(score for score, _ in self.words) / len(self.words)
+            return {"best_word": best[1] or "—", "best_word_score": best[0], "average_word": round(average, 1)}
+        if self.game == "burraco":
+            return {"average_hand": round(self.total / self.rounds)} if self.rounds else {}
+        if self.game == "topic":
+            return {"average_cards": round(self.total / self.played, 1)} if self.played else {}
+        if self.game == "pazaak":
+            return {"sets_won": self.total}
+        return {}
+
+
+def _won() -> Any:
+    """1 for a won seat, 0 otherwise, to be summed."""
+    return func.sum(case((Seat.won, 1), else_=0))
+
+
+def _record_columns() -> list[Any]:
+    """Played, won, summed totals and summed round counts of a group of finished seats."""
+    return [
+        func.count(Seat.id),
+        _won(),
+        func.coalesce(func.sum(Seat.total), 0),
+        func.coalesce(func.sum(Match.summary["rounds"].as_integer()), 0),
+    ]
+
+
+def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
+    """Every roster entry with its record (of one game, or of all of them): one query."""
+    seats = select(Seat.player_id, *_record_columns()).join(Match, Match.id == Seat.match_id)
+    seats = seats.where(Match.status == FINISHED).group_by(Seat.player_id)
+    if game:
+        seats = seats.where(Match.game == game)
+    records = seats.subquery()
+    rows = db.session.execute(
+        select(Player, *list(records.c)[1:])
+        .outerjoin(records, records.c.player_id == Player.id)
+        .order_by(Player.key)
+    )  # fmt: skip
+    return [
+        (player, Record(game or "", played or 0, won or 0, total or 0, rounds or 0))
+        for player, played, won, total, rounds in rows
+    ]
+
+
+@dataclass
+class Rival:
+    """Another player met across the table: matches together and the wins of each."""
+
+    player_id: int
+    name: str
+    together: int
+    mine: int
+    theirs: int
+
+
+@dataclass
+class FormEntry:
+    """One finished match in a player's recent form."""
+
+    match_id: int
+    game: str
+    started_at: datetime
+    won: bool
+    shared: bool
+
+
+@dataclass
+class Profile:
+    """Everything a player's page shows."""
+
+    player: Player
+    records: list[Record]
+    rivals: list[Rival]
+    form: list[FormEntry]
+    playing: int
+
+    @property
+    def overall(self) -> Record:
+        """The records of every game added up."""
+        return Record(
+            "",
+            played=sum(r.played for r in self.records),
+            won=sum(r.won for r in self.records),
+        )
+
+
+def _records(player_id: int) -> list[Record]:
+    """The player's record per game, in registry order: one aggregate query."""
+    rows = db.session.execute(
+        select(Match.game, *_record_columns())
+        .join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player_id, Match.status == FINISHED)
+        .group_by(Match.game)
+    )
+    found = {game: Record(game, played, won, total, rounds) for game, played, won, total, rounds in rows}
+    return [found[slug] for slug in REGISTRY if slug in found]
+
+
+def _word_scores(player_id: int) -> list[tuple[int, str | None]]:
+    """The word score and word of each Pazzaparola round the player finished: one query."""
+    from .games.pazzaparola import word_score
+
+    rows = db.session.execute(
+        select(Seat.name, Round.data)
+        .join(Round, Round.match_id == Seat.match_id)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Seat.player_id == player_id, Match.game == "pazzaparola", Match.status == FINISHED)
+    )
+    scores = []
+    for name, data in rows:
+        row = data["rows"][name]
+        scores.append((word_score(row["used"], row["unused"]), row.get("word")))
+    return scores
+
+
+def _rivals(player_id: int) -> list[Rival]:
+    """Head to head against everyone met in a finished match: one self-join query."""
+    other = aliased(Seat)
+    rows = db.session.execute(
+        select(other.player_id, Player.name, func.count(Seat.id), _won(), func.sum(case((other.won, 1), else_=0)))
+        .join(other, and_(other.match_id == Seat.match_id, other.player_id != Seat.player_id))
+        .join(Match, Match.id == Seat.match_id)
+        .join(Player, Player.id == other.player_id)
+        .where(Seat.player_id == player_id, Match.status == FINISHED)
+        .group_by(other.player_id, Player.name)
+        .order_by(func.count(Seat.id).desc(), Player.name)
+    )
+    return [Rival(*row) for row in rows]
+
+
+def _form(player_id: int) -> list[FormEntry]:
+    """The player's last finished matches, newest first: one query."""
+    rows = db.session.execute(
+        select(Match.id, Match.game, Match.started_at, Seat.won, Match.summary)
+        .join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player_id, Match.status == FINISHED)
+        .order_by(Match.started_at.desc(), Match.id.desc())
+        .limit(FORM_LENGTH)
+    )
+    return [
+        FormEntry(match_id, game, started, won, won and len(summary.get("winners", [])) > 1)
+        for match_id, game, started, won, summary in rows
+    ]
+
+
+def _playing(player_id: int) -> int:
+    """How many matches the player has in progress."""
+    return db.session.scalar(
+        select(func.count(Seat.id)).join(Match, Match.id == Seat.match_id)
+        .where(Seat.player_id == player_id, Match.status != FINISHED)
+    ) or 0  # fmt: skip
+
+
+def profile(player: Player) -> Profile:
+    """A player's records per game, head to head and recent form: five queries, however many matches."""
+    records = _records(player.id)
+    # Always asked, so the page costs the same queries whether or not the player has any.
+    words = _word_scores(player.id)
+    for record in records:
+        if record.game == "pazzaparola":
+            record.words = words
+    return Profile(player, records, _rivals(player.id), _form(player.id), _playing(player.id))
+
+
+def running_totals(match: Match) -> list[dict[str, int]]:
+    """Each side's total before the first round and after each round, by the game's own scoring.
+
+    The stored rounds are replayed once through the game's tally (not `standings` per
+    prefix, which would be quadratic in the rounds of a long Topic_ match).
+    """
+    game = get_game(match.game)
+    players = match.player_names
+    settings = game.settings(match.settings, players)
+    tally = game.begin(game.sides(players, settings), settings)
+    totals = [dict(tally.totals)]
+    for number, stored in enumerate(match.rounds, start=1):
+        game.play(tally, players, settings, game.check_round(players, settings, stored.data, number))
+        totals.append(dict(tally.totals))
+    return totals
+
+
+__all__ = ["HistoryFilter", "Profile", "Record", "history", "leaderboard", "profile", "roster"]

@@ -1,0 +1,60 @@
+// Service worker: keeps the app shell and static files so a lost connection shows a clear page.
+"use strict";
+
+var SHELL = "companion-shell-v1";
+var OFFLINE_URL = "/offline";
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(SHELL).then(function (cache) {
+      return cache.addAll([OFFLINE_URL, "/manifest.webmanifest"]);
+    }).then(function () { return self.skipWaiting(); })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (key) { return key !== SHELL; })
+        .map(function (key) { return caches.delete(key); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+
+  // Static files have fingerprinted names: once cached they are right forever.
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(
+      caches.match(request).then(function (hit) {
+        return hit || fetch(request).then(function (response) {
+          if (response.ok) {
+            var copy = response.clone();
+            caches.open(SHELL).then(function (cache) { cache.put(request, copy); });
+          }
+          return response;
+        });
+      })
+    );
+    return;
+  }
+
+  // Pages always come from the server (scores must be current); offline, the last copy or the offline page.
+  if (request.mode === "navigate") {
+    event.respondWith(
+      fetch(request).then(function (response) {
+        var copy = response.clone();
+        caches.open(SHELL).then(function (cache) { cache.put(request, copy); });
+        return response;
+      }).catch(function () {
+        return caches.match(request).then(function (hit) {
+          return hit || caches.match(OFFLINE_URL);
+        });
+      })
+    );
+  }
+});
