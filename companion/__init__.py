@@ -95,11 +95,13 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
 
     web.init_app(app)
 
-    from .views import home, live, matches
+    from .views import history, home, live, matches, players
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(players.bp)
 
     from . import cli
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
@@ -93,7 +94,21 @@ def export_command(match_id: int | None, out: str | None) -> None:
         click.echo(text)
 
 
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False))
+@with_appcontext
+def backup_command(file: str) -> None:
+    """Write a consistent copy of the SQLite database to FILE, even while the server runs."""
+    from .backup import backup_to, sqlite_path
+
+    source = sqlite_path(current_app)
+    if source is None:
+        _fail("backup copies the SQLite database; for PostgreSQL use pg_dump")
+    backup_to(source, Path(file))
+    click.echo(f"backup written to {file}")
+
+
 def init_app(app: Flask) -> None:
     """Register the commands on the app's `flask` CLI."""
-    for command in (score_command, import_command, export_command, seed_command):
+    for command in (score_command, import_command, export_command, seed_command, backup_command):
         app.cli.add_command(command)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 
 import segno
 from flask import Flask
 from waitress import serve as waitress_serve
+
+from .backup import keep_daily_backups
+from .tls import ensure_certificate
 
 
 def lan_address() -> str:
@@ -21,10 +25,47 @@ def lan_address() -> str:
 
 
 def serve(app: Flask) -> None:
-    """Listen on all interfaces, port PORT (5000), and print the address with its QR code."""
+    """Listen on all interfaces, port PORT (5000), and print the address with its QR code.
+
+    HTTPS=1 serves over TLS with a self-signed certificate (through gunicorn, since
+    waitress has no TLS): phones allow the service worker and wake lock only there.
+    """
     port = int(os.environ.get("PORT", "5000"))
     threads = int(os.environ.get("THREADS", "8"))
-    url = f"http://{lan_address()}:{port}/"
+    https = os.environ.get("HTTPS", "") not in ("", "0")
+    address = lan_address()
+    url = f"{'https' if https else 'http'}://{address}:{port}/"
+    keep_daily_backups(app)
     print(f"\nTable companion: open {url} on the phones at the table.\n", flush=True)
     segno.make(url, error="m").terminal(compact=True)
-    waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion")
+    if https:
+        cert, key = ensure_certificate(Path(app.instance_path), [address])
+        print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
+        serve_tls(app, port, threads, cert, key)
+    else:
+        waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion")
+
+
+def serve_tls(app: Flask, port: int, threads: int, cert: Path, key: Path) -> None:
+    """Serve over HTTPS with gunicorn, one process with threads, like waitress does."""
+    from gunicorn.app.base import BaseApplication
+
+    class TlsServer(BaseApplication):
+        """gunicorn driven from Python instead of its command line."""
+
+        def load_config(self) -> None:
+            options = {
+                "bind": f"0.0.0.0:{port}",
+                "workers": 1,
+                "threads": threads,
+                "certfile": str(cert),
+                "keyfile": str(key),
+                "accesslog": None,
+            }
+            for name, value in options.items():
+                self.cfg.set(name, value)
+
+        def load(self) -> Flask:
+            return app
+
+    TlsServer().run()

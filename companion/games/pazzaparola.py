@@ -11,9 +11,11 @@ from .base import (
     best,
     items,
     mapping,
+    name_key,
     optional_text,
     per_name,
     resolve,
+    show,
     whole,
 )
 
@@ -100,3 +102,116 @@ class Pazzaparola(Game):
         last = replay.tally.rounds[-1]["winners"] if replay.tally.rounds else []
         # Round 1 and a tied round both fall back to the eldest, as the rulebook does after a tie.
         return last[0] if len(last) == 1 else replay.settings["eldest"]
+
+    # --- the web form: settings on the new-match page, a round on the match page ---------
+
+    # Settings whose errors the settings partial shows next to its own fields.
+    setting_fields: ClassVar[tuple[str, ...]] = ("cards", "target", "eldest")
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings the new-match form carries; blank fields keep their defaults."""
+        raw: dict[str, Any] = {}
+        for key, what in (("cards", "cards per player"), ("target", "victory points to win")):
+            text = _first(form, key).strip()
+            if text:
+                raw[key] = _number(text, what, field=key)
+        eldest = " ".join(_first(form, "eldest").split())
+        if eldest:
+            raw["eldest"] = eldest
+        return raw
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The round the entry form carries: the theme, and per seat a word and its card chips.
+
+        The lower row is what is left of the deal; a row holding more chips than cards is
+        sent with an empty lower row so the rules refuse it with their own message.
+        """
+        cards = self.settings(settings, players)["cards"]
+        round: dict[str, Any] = _with_text({}, "theme", _first(form, "theme"))
+        rows: dict[str, Any] = {}
+        for index, name in enumerate(players):
+            used = [
+                _number(raw, "a card's points", field=name) for raw in _getlist(form, f"used-{index}")
+            ]
+            row = _with_text({}, "word", _first(form, f"word-{index}"))
+            rows[name] = {**row, "used": used, "unused": max(cards - len(used), 0)}
+        if not any(row["used"] for row in rows.values()):
+            raise RuleError("nothing was entered: tap the points of each word's cards first", field="round")
+        round["rows"] = rows
+        return round
+
+    def form_from_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """The entry form's fields for a stored round, exactly what `round_from_form` reads back."""
+        rows = {name_key(str(key)): row for key, row in (round.get("rows") or {}).items()}
+        form = {"theme": [round.get("theme") or ""]}
+        for index, name in enumerate(players):
+            row = rows.get(name_key(name)) or {}
+            form[f"word-{index}"] = [row.get("word") or ""]
+            form[f"used-{index}"] = [str(points) for points in row.get("used") or []]
+        return form
+
+    def entry_step(
+        self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]
+    ) -> dict[str, Any]:
+        """The entry as last sent (or empty): each row's chips, live word score and the leaders.
+
+        It draws the page, so it reads anything without raising: a chip that is not a
+        number counts for nothing here and is refused by `round_from_form` on save.
+        """
+        cards = settings.get("cards") if isinstance(settings.get("cards"), int) else self.defaults["cards"]
+        rows = []
+        for index, name in enumerate(players):
+            chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]
+            points = [int(raw) for raw in chips if raw.isdigit()]
+            rows.append(
+                {
+                    "index": index,
+                    "name": name,
+                    "word": _first(form, f"word-{index}"),
+                    "chips": chips,
+                    "unused": cards - len(chips),
+                    "score": word_score(points, cards - len(chips)),
+                }
+            )
+        entered = any(row["chips"] for row in rows)
+        active = _first(form, "active")
+        return {
+            "cards": cards,
+            "theme": _first(form, "theme"),
+            "rows": rows,
+            # Before any chip every score is the same; a point for everyone would only be noise.
+            "leaders": best({row["name"]: row["score"] for row in rows}) if entered else [],
+            "active": int(active) if active.isdigit() and int(active) < len(players) else 0,
+        }
+
+
+def _getlist(form: Any, key: str) -> list[str]:
+    """Every value of a form field, from a MultiDict or a plain dict of lists (or of strings)."""
+    if hasattr(form, "getlist"):
+        return [str(v) for v in form.getlist(key)]
+    value = form.get(key) if hasattr(form, "get") else None
+    if value is None:
+        return []
+    return [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+
+
+def _first(form: Any, key: str) -> str:
+    """The first value of a form field, or the empty string."""
+    values = _getlist(form, key)
+    return values[0] if values else ""
+
+
+def _number(text: str, what: str, *, field: str) -> int:
+    """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
+    text = text.strip()
+    if not (text.isascii() and text.lstrip("-").isdigit()):
+        raise RuleError(f"{what} must be a whole number, got {show(text)}", field=field)
+    return int(text)
+
+
+def _with_text(target: dict[str, Any], key: str, text: str) -> dict[str, Any]:
+    """`target` with `key` set to the trimmed text, left out when blank (as in the match files)."""
+    text = text.strip()
+    return {**target, key: text} if text else target

@@ -1,0 +1,73 @@
+"""Roster writes: rename a player, merge two roster entries of one person; one transaction each."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .extensions import db
+from .games.base import NAME_MAX
+from .models import Player, Seat, name_key
+
+
+class RosterError(ValueError):
+    """A roster change refused, with the form field it concerns."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def _other_with_key(key: str, player_id: int) -> Player | None:
+    """Another roster entry whose name is the same ignoring case and spaces."""
+    return db.session.scalar(select(Player).where(Player.key == key, Player.id != player_id))
+
+
+def rename_player(player: Player, raw_name: str) -> Player:
+    """Give a roster entry a new name; the seats keep the names the matches were played with."""
+    name = " ".join((raw_name or "").split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise RosterError("name", f"A name has 1 to {NAME_MAX} characters.")
+    key = name_key(name)
+    if _other_with_key(key, player.id) is not None:
+        raise RosterError("name", f"{name} is already in the roster (names are compared ignoring case).")
+    try:
+        player.name, player.key = name, key
+        db.session.commit()
+    except IntegrityError:
+        # Someone took the name between the check and the write.
+        db.session.rollback()
+        raise RosterError("name", f"{name} is already in the roster (names are compared ignoring case).") from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return player
+
+
+def merge_players(keep: Player, other_id: int | None) -> Player:
+    """Move every seat of another entry of the same person to `keep`, then drop that entry.
+
+    Refused when both entries sat in the same match: one person cannot have held two seats.
+    """
+    other = db.session.get(Player, other_id) if other_id is not None else None
+    if other is None or other.id == keep.id:
+        raise RosterError("other", "Pick another roster entry to merge into this one.")
+    both = (
+        select(func.count())
+        .select_from(Seat)
+        .where(Seat.player_id == keep.id, Seat.match_id.in_(select(Seat.match_id).where(Seat.player_id == other.id)))
+    )
+    shared = db.session.scalar(both) or 0
+    if shared:
+        raise RosterError(
+            "other", f"{keep.name} and {other.name} played {shared} match(es) together, so they are two people."
+        )
+    try:
+        db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))
+        db.session.delete(other)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return keep

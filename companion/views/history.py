@@ -1,0 +1,155 @@
+"""History: every match, filtered and paginated; export of the whole history; import of match files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from datetime import datetime
+
+from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from .. import matches as service
+from ..charts import series_colour, totals_chart
+from ..exchange import match_document
+from ..extensions import db
+from ..games import REGISTRY
+from ..games.base import RuleError
+from ..models import Match
+from ..stats import HistoryFilter, history, roster, running_totals
+from ..web import render
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+
+# Matches loaded per query while an export streams out, so memory stays flat at any size.
+EXPORT_BATCH = 500
+CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total")
+
+
+@bp.app_template_global()
+def match_duration(match: Match) -> str | None:
+    """How long a match has lasted: start to finish, or to its latest round while it goes on."""
+    end = match.finished_at or (match.rounds[-1].created_at if match.rounds else None)
+    if end is None or end < match.started_at:
+        return None
+    minutes = round((end - match.started_at).total_seconds() / 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+bp.add_app_template_global(totals_chart, "totals_chart")
+bp.add_app_template_global(series_colour, "series_colour")
+
+
+def _history_page(filters: HistoryFilter, status: int = 200, import_error: str | None = None):
+    """The history page (or its results alone for an htmx filter change), built in one place."""
+    return render(
+        "history.html",
+        fragment="_history_results.html",
+        status=status,
+        filters=filters,
+        page=history(filters),
+        games=REGISTRY,
+        roster=roster(),
+        import_error=import_error,
+    )
+
+
+@bp.get("")
+def index():
+    """Every match, newest first, narrowed by the filters in the query string."""
+    return _history_page(HistoryFilter.from_args(request.args))
+
+
+def _all_matches() -> Iterator[Match]:
+    """Every match with its seats and rounds, oldest first, loaded a batch at a time."""
+    last = 0
+    while True:
+        batch = db.session.scalars(
+            select(Match)
+            .options(selectinload(Match.seats), selectinload(Match.rounds))
+            .where(Match.id > last)
+            .order_by(Match.id)
+            .limit(EXPORT_BATCH)
+        ).all()
+        if not batch:
+            return
+        yield from batch
+        last = batch[-1].id
+        db.session.expunge_all()
+
+
+def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
+    """A streamed attachment."""
+    response = Response(stream_with_context(chunks), mimetype=mimetype)
+    response.headers["Content-Disposition"] = f"attachment; filename={filename}"
+    return response
+
+
+def _stamp() -> str:
+    """Today's date for an export's file name."""
+    return datetime.now().strftime("%Y-%m-%d")
+
+
+@bp.get("/export.json")
+def export_json():
+    """The whole history as one JSON list of match files."""
+
+    def chunks() -> Iterator[str]:
+        yield "["
+        for index, match in enumerate(_all_matches()):
+            yield ("," if index else "") + "\n" + json.dumps(match_document(match), ensure_ascii=False)
+        yield "\n]\n"
+
+    return _download(chunks(), "application/json", f"companion-history-{_stamp()}.json")
+
+
+@bp.get("/export.csv")
+def export_csv():
+    """One line per round per side: the round's score (the change of the side's total) and the total."""
+
+    def chunks() -> Iterator[str]:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(CSV_HEADER)
+        for match in _all_matches():
+            totals = running_totals(match)
+            date = match.started_at.date().isoformat()
+            for number, (before, after) in enumerate(zip(totals, totals[1:]), start=1):
+                for side, total in after.items():
+                    writer.writerow((match.id, match.game, date, number, side, total - before[side], total))
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+        yield buffer.getvalue()
+
+    return _download(chunks(), "text/csv", f"companion-history-{_stamp()}.csv")
+
+
+def _read_upload() -> list:
+    """The uploaded match files as a list of documents; RuleError when it is not one."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        raise RuleError("choose a match file (.json) to import", field="file")
+    try:
+        document = json.loads(upload.read().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RuleError(f"the file is not valid JSON ({error})", field="file") from None
+    documents = document if isinstance(document, list) else [document]
+    if not documents:
+        raise RuleError("the file holds no match", field="file")
+    return documents
+
+
+@bp.post("/import")
+def import_file():
+    """Store the matches of an uploaded JSON file: all of them, or none with the reason."""
+    try:
+        results = service.import_matches(_read_upload())
+    except RuleError as error:
+        return _history_page(HistoryFilter(), status=422, import_error=str(error))
+    created = sum(1 for _, new in results if new)
+    flash(f"Imported {created} match(es); {len(results) - created} already stored.")
+    return redirect(url_for("history.index"))

@@ -1,0 +1,71 @@
+"""Players: the roster with each one's record, a player's page, renaming and merging entries."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, request, url_for
+
+from ..extensions import db
+from ..games import REGISTRY
+from ..models import Player
+from ..roster import RosterError, merge_players, rename_player
+from ..stats import leaderboard, profile, roster
+from ..web import render
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+@bp.get("")
+def index():
+    """Everyone in the roster with their record, of all games or of the game picked."""
+    game = request.args.get("game", "")
+    game = game if game in REGISTRY else ""
+    return render("players.html", rows=leaderboard(game or None), game=game, games=REGISTRY)
+
+
+def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
+    """A player's page, built in one place for the page and for a refused form."""
+    return render(
+        "player.html",
+        status=status,
+        player=player,
+        profile=profile(player),
+        roster=roster(),
+        games=REGISTRY,
+        errors=errors or {},
+        form=form or {},
+    )
+
+
+@bp.get("/<int:player_id>")
+def show(player_id: int):
+    """A player's records per game, head to head and recent form."""
+    return _player_page(db.get_or_404(Player, player_id))
+
+
+@bp.post("/<int:player_id>/rename")
+def rename(player_id: int):
+    """Rename a roster entry; a bad or taken name is refused next to the field."""
+    player = db.get_or_404(Player, player_id)
+    try:
+        rename_player(player, request.form.get("name", ""))
+    except RosterError as error:
+        db.session.refresh(player)
+        return _player_page(player, 422, {error.field: error.message}, request.form)
+    flash(f"Renamed to {player.name}.")
+    return redirect(url_for("players.show", player_id=player.id))
+
+
+@bp.post("/<int:player_id>/merge")
+def merge(player_id: int):
+    """Merge another roster entry of the same person into this one."""
+    player = db.get_or_404(Player, player_id)
+    other_id = request.form.get("other", type=int)
+    other = db.session.get(Player, other_id) if other_id else None
+    # Read before the merge: the other entry is gone afterwards.
+    other_name = other.name if other else ""
+    try:
+        merge_players(player, other_id)
+    except RosterError as error:
+        return _player_page(player, 422, {error.field: error.message}, request.form)
+    flash(f"Merged {other_name} into {player.name}.")
+    return redirect(url_for("players.show", player_id=player.id))
