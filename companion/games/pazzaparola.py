@@ -160,7 +160,8 @@ class Pazzaparola(Game):
         It draws the page, so it reads anything without raising: a chip that is not a
         number counts for nothing here and is refused by `round_from_form` on save.
         """
-        cards = settings.get("cards") if isinstance(settings.get("cards"), int) else self.defaults["cards"]
+        cards = (settings or {}).get("cards")
+        cards = cards if isinstance(cards, int) and not isinstance(cards, bool) else self.defaults["cards"]
         rows = []
         for index, name in enumerate(players):
             chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]

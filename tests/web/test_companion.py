@@ -1,0 +1,227 @@
+"""Web tests of the table companion: live following, the pencil, undo/redo, corrections."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from werkzeug.datastructures import MultiDict
+
+from companion.extensions import db
+from companion.games import get_game
+from companion.models import Match, Round, RoundChange
+from tests.conftest import csrf_token
+
+HTMX = {"HX-Request": "true"}
+TOPIC_ROUNDS = [{"losers": ["Bob"]}, {"losers": ["Cy"], "penalties": ["Ann"]}, {"losers": ["Ann"]}]
+
+
+@pytest.fixture
+def match_id(client):
+    """A Topic_ match of Ann, Bob and Cy started by `client`, which holds its pencil."""
+    token = csrf_token(client, "/matches/new")
+    data = {"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
+    response = client.post("/matches/new", data=data)
+    assert response.status_code == 302
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def form_for(app, round_data, number, token):
+    """The entry form a scorekeeper's page would send for this round."""
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        fields = get_game("topic").form_from_round(round_data, match.player_names, match.settings)
+    pairs = []
+    for key, values in fields.items():
+        pairs += [(key, v) for v in values] if isinstance(values, list) else [(key, values)]
+    form = MultiDict(pairs)
+    form.add("number", str(number))
+    form.add("csrf_token", token)
+    return form
+
+
+def save(client, app, round_data, number):
+    token = csrf_token(client, "/matches/1")
+    return client.post("/matches/1/rounds", data=form_for(app, round_data, number, token), headers=HTMX)
+
+
+def stored_rounds(app):
+    with app.app_context():
+        return [r.data for r in db.session.scalars(select(Round).order_by(Round.number))]
+
+
+def test_save_answers_with_entry_and_out_of_band_standings(client, app, match_id):
+    response = save(client, app, TOPIC_ROUNDS[0], 1)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'id="standings"' in html and 'hx-swap-oob="true"' in html
+    assert 'class="readback' in html and ">Undo<" in html
+    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"]]
+
+
+def test_double_tap_stores_the_round_once(client, app, match_id):
+    first = save(client, app, TOPIC_ROUNDS[0], 1)
+    second = save(client, app, TOPIC_ROUNDS[0], 1)
+    assert first.status_code == 200 and second.status_code == 200
+    assert len(stored_rounds(app)) == 1
+
+
+def test_a_different_round_on_a_stale_page_is_a_conflict(client, app, match_id):
+    save(client, app, TOPIC_ROUNDS[0], 1)
+    stale = save(client, app, {"losers": ["Cy"]}, 1)
+    assert stale.status_code == 409
+    assert "this round changed meanwhile" in stale.get_data(as_text=True)
+    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"]]
+
+
+def test_undo_and_redo_several_steps(client, app, match_id):
+    for number, data in enumerate(TOPIC_ROUNDS, start=1):
+        assert save(client, app, data, number).status_code == 200
+    token = csrf_token(client, "/matches/1")
+    for _ in range(2):
+        assert client.post("/matches/1/undo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
+    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"]]
+    assert client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
+    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"], ["Cy"]]
+    assert stored_rounds(app)[1]["penalties"] == ["Ann"]
+    assert client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
+    assert len(stored_rounds(app)) == 3
+    nothing = client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token})
+    assert nothing.status_code == 409 and "nothing to redo" in nothing.get_data(as_text=True)
+    assert nothing.headers["HX-Retarget"] == "#banner"
+
+
+def test_a_new_round_empties_the_redo_stack(client, app, match_id):
+    save(client, app, TOPIC_ROUNDS[0], 1)
+    token = csrf_token(client, "/matches/1")
+    client.post("/matches/1/undo", headers={**HTMX, "X-CSRFToken": token})
+    save(client, app, {"losers": ["Cy"]}, 1)
+    response = client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token})
+    assert response.status_code == 409
+    assert [r["losers"] for r in stored_rounds(app)] == [["Cy"]]
+
+
+def test_correction_rescores_and_keeps_the_old_values(client, app, match_id):
+    for number, data in enumerate(TOPIC_ROUNDS, start=1):
+        save(client, app, data, number)
+    page = client.get("/matches/1/rounds/1")
+    assert page.status_code == 200
+    token = csrf_token(client, "/matches/1/rounds/1")
+    form = form_for(app, {"losers": ["Cy"]}, 1, token)
+    form.add("revision", "0")
+    response = client.post("/matches/1/rounds/1", data=form)
+    assert response.status_code in (200, 302)
+    assert stored_rounds(app)[0]["losers"] == ["Cy"]
+    with app.app_context():
+        change = db.session.scalar(select(RoundChange))
+        assert change.action == "correct" and change.before["losers"] == ["Bob"]
+        assert change.after["losers"] == ["Cy"]
+        match = db.session.get(Match, 1)
+        assert match.summary["totals"] == {"Ann": 2, "Bob": 0, "Cy": 2}
+    log = client.get("/matches/1/changes").get_data(as_text=True)
+    assert "Round 1 corrected" in log and "Bob" in log
+
+
+def test_two_editors_of_one_round_the_second_is_refused(client, app, match_id):
+    save(client, app, TOPIC_ROUNDS[0], 1)
+    token = csrf_token(client, "/matches/1/rounds/1")
+    first = form_for(app, {"losers": ["Cy"]}, 1, token)
+    first.add("revision", "0")
+    second = form_for(app, {"losers": ["Ann"]}, 1, token)
+    second.add("revision", "0")
+    assert client.post("/matches/1/rounds/1", data=first).status_code in (200, 302)
+    refused = client.post("/matches/1/rounds/1", data=second)
+    assert refused.status_code == 409
+    assert "this round changed meanwhile" in refused.get_data(as_text=True)
+    assert stored_rounds(app)[0]["losers"] == ["Cy"]
+
+
+def test_viewer_cannot_write_and_gets_a_clear_403(client, app, match_id):
+    viewer = app.test_client()
+    token = csrf_token(viewer, "/matches/1")
+    page = viewer.get("/matches/1").get_data(as_text=True)
+    assert "Only the scorekeeper" in page and "data-live" in page
+    for path in ("/matches/1/rounds", "/matches/1/undo", "/matches/1/redo", "/matches/1/entry", "/matches/1/delete"):
+        response = viewer.post(path, data=form_for(app, TOPIC_ROUNDS[0], 1, token))
+        assert response.status_code == 403, path
+        assert "scorekeeper" in response.get_data(as_text=True)
+    assert stored_rounds(app) == []
+
+
+def test_live_poll_is_304_when_nothing_changed(client, app, match_id):
+    viewer = app.test_client()
+    first = viewer.get("/matches/1/live", headers=HTMX)
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and 'id="standings"' in first.get_data(as_text=True)
+    unchanged = viewer.get("/matches/1/live", headers={**HTMX, "If-None-Match": tag})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    save(client, app, TOPIC_ROUNDS[0], 1)
+    changed = viewer.get("/matches/1/live", headers={**HTMX, "If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+
+
+def test_pencil_is_handed_over_and_taken_back(client, app, match_id):
+    token = csrf_token(client, "/matches/1/share")
+    offer = client.post("/matches/1/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
+    html = offer.get_data(as_text=True)
+    assert offer.status_code == 200 and "<svg" in html
+    link = html.split('id="pencil-link"')[0].rsplit('href="', 1)[1].split('"')[0]
+    code = link.split("code=")[1]
+
+    other = app.test_client()
+    other_token = csrf_token(other, f"/matches/1/pencil?code={code}")
+    taken = other.post("/matches/1/pencil", data={"csrf_token": other_token, "code": code})
+    assert taken.status_code == 302
+    assert save(other, app, TOPIC_ROUNDS[0], 1).status_code == 200
+    assert save(client, app, TOPIC_ROUNDS[1], 2).status_code == 403
+    reused = app.test_client()
+    reused_token = csrf_token(reused, "/matches/1")
+    assert reused.post("/matches/1/pencil", data={"csrf_token": reused_token, "code": code}).status_code == 409
+
+    back = client.post("/matches/1/pencil/back", data={"csrf_token": csrf_token(client, "/matches/1/share")})
+    assert back.status_code == 302
+    assert save(client, app, TOPIC_ROUNDS[1], 2).status_code == 200
+    assert save(other, app, TOPIC_ROUNDS[2], 3).status_code == 403
+    assert len(stored_rounds(app)) == 2
+
+
+def test_share_page_has_the_viewer_qr(client, match_id):
+    html = client.get("/matches/1/share").get_data(as_text=True)
+    assert "<svg" in html and "/matches/1" in html
+
+
+def test_delete_after_confirmation(client, app, match_id):
+    assert "Delete this match?" in client.get("/matches/1/delete").get_data(as_text=True)
+    response = client.post("/matches/1/delete", data={"csrf_token": csrf_token(client, "/matches/1/delete")})
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Match.id))) == 0
+
+
+def test_play_again_seats_the_same_players(client, app, match_id):
+    response = client.post("/matches/1/again", data={"csrf_token": csrf_token(client, "/matches/1")})
+    assert response.status_code == 302
+    with app.app_context():
+        again = db.session.get(Match, 2)
+        assert again.player_names == ["Ann", "Bob", "Cy"] and again.settings == db.session.get(Match, 1).settings
+
+
+def test_manifest_and_service_worker_are_served(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+    icons = manifest.get_json()["icons"]
+    assert {"192x192", "512x512"} <= {icon["sizes"] for icon in icons}
+    for icon in icons:
+        assert client.get(icon["src"]).status_code == 200
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.headers["Service-Worker-Allowed"] == "/"
+    assert "caches.open" in worker.get_data(as_text=True)
+    assert "No connection" in client.get("/offline").get_data(as_text=True)
+
+
+def test_theme_preference_sets_the_page_theme(client):
+    token = csrf_token(client, "/preferences")
+    client.post("/preferences", data={"csrf_token": token, "theme": "black", "lang": ""})
+    html = client.get("/").get_data(as_text=True)
+    assert 'data-theme="dark" class="theme-black"' in html
+    client.post("/preferences", data={"csrf_token": token, "theme": "", "lang": ""})
+    assert "data-theme" not in client.get("/").get_data(as_text=True).split("<head>")[0]
