@@ -8,7 +8,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, case, func, literal, select
 from sqlalchemy.orm import aliased, raiseload, selectinload
 
 from .extensions import db
@@ -67,7 +67,9 @@ class HistoryFilter:
             "page": self.page if self.page > 1 else None,
         }
         values.update(changes)
-        return {key: value for key, value in values.items() if value not in (None, "", 1)}
+        if values["page"] == 1:
+            values["page"] = None
+        return {key: value for key, value in values.items() if value not in (None, "")}
 
     @property
     def active(self) -> bool:
@@ -155,19 +157,21 @@ def _won() -> Any:
     return func.sum(case((Seat.won, 1), else_=0))
 
 
-def _record_columns() -> list[Any]:
-    """Played, won, summed totals and summed round counts of a group of finished seats."""
-    return [
-        func.count(Seat.id),
-        _won(),
-        func.coalesce(func.sum(Seat.total), 0),
-        func.coalesce(func.sum(Match.summary["rounds"].as_integer()), 0),
-    ]
+def _record_columns(game: str | None) -> list[Any]:
+    """Played, won, summed totals and summed round counts of a group of finished seats.
+
+    The round counts come out of each match's JSON summary, which costs a parse per
+    row: only Burraco's average hand needs them, so other groups skip it.
+    """
+    rounds = Match.summary["rounds"].as_integer() if game in (None, "burraco") else literal(0)
+    return [func.count(Seat.id), _won(), func.coalesce(func.sum(Seat.total), 0), func.coalesce(func.sum(rounds), 0)]
 
 
 def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
     """Every roster entry with its record (of one game, or of all of them): one query."""
-    seats = select(Seat.player_id, *_record_columns()).join(Match, Match.id == Seat.match_id)
+    # Totals of different games do not add up, so the all-games board only counts wins.
+    columns = _record_columns(game) if game else [func.count(Seat.id), _won(), literal(0), literal(0)]
+    seats = select(Seat.player_id, *columns).join(Match, Match.id == Seat.match_id)
     seats = seats.where(Match.status == FINISHED).group_by(Seat.player_id)
     if game:
         seats = seats.where(Match.game == game)
@@ -228,7 +232,7 @@ class Profile:
 def _records(player_id: int) -> list[Record]:
     """The player's record per game, in registry order: one aggregate query."""
     rows = db.session.execute(
-        select(Match.game, *_record_columns())
+        select(Match.game, *_record_columns(None))
         .join(Seat, Seat.match_id == Match.id)
         .where(Seat.player_id == player_id, Match.status == FINISHED)
         .group_by(Match.game)

@@ -6,7 +6,9 @@ import os
 import re
 import shutil
 import threading
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,10 +22,41 @@ from companion.extensions import db
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 
 
+SERVER_URL = os.environ.get("DATABASE_URL", "")
+
+
+@contextmanager
+def fresh_database() -> Iterator[str | None]:
+    """A new, empty PostgreSQL database on the DATABASE_URL server for one test, or None for SQLite."""
+    if not SERVER_URL.startswith(("postgres://", "postgresql://")):
+        yield None
+        return
+    import psycopg
+
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    admin_url = SERVER_URL
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = SERVER_URL.rsplit("/", 1)[0]
+    try:
+        yield f"postgresql+psycopg://{base.split('://', 1)[1]}/{name}"
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app on a fresh SQLite file (or the DATABASE_URL server), migrated to head."""
-    application = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """Where this test's data lives: a fresh SQLite file, or a fresh PostgreSQL database."""
+    with fresh_database() as url:
+        yield url or f"sqlite:///{tmp_path / 'instance' / 'companion.sqlite'}"
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    """The app on its own empty database, migrated to head as on a first start."""
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    application = create_app(config, instance_path=str(tmp_path / "instance"))
     yield application
     with application.app_context():
         db.session.remove()

@@ -108,12 +108,18 @@ def test_import_stores_once_and_round_trips(runner, app, tmp_path):
     assert exported[0]["players"] == TOPIC["players"]
 
     from companion import create_app
+    from tests.conftest import fresh_database
 
-    empty = create_app({"TESTING": True}, instance_path=str(tmp_path / "second"))
-    second = empty.test_cli_runner()
-    assert second.invoke(args=["import", str(out1)]).exit_code == 0
-    out2 = tmp_path / "out2.json"
-    assert second.invoke(args=["export", "--out", str(out2)]).exit_code == 0
+    with fresh_database() as url:
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'second.sqlite'}"}
+        empty = create_app(config, instance_path=str(tmp_path / "second"))
+        second = empty.test_cli_runner()
+        imported = second.invoke(args=["import", str(out1)])
+        assert imported.exit_code == 0 and "imported" in imported.stdout
+        out2 = tmp_path / "out2.json"
+        assert second.invoke(args=["export", "--out", str(out2)]).exit_code == 0
+        with empty.app_context():
+            db.engine.dispose()
     assert json.loads(out2.read_text()) == exported
 
 

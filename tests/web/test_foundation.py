@@ -131,5 +131,8 @@ def test_secret_key_is_generated_once_in_the_instance_folder(app):
     with open(key_file) as handle:
         kept = handle.read().strip()
     assert len(kept) == 64 and kept == app.config["SECRET_KEY"]
-    again = create_app({"TESTING": True}, instance_path=app.instance_path)
+    again = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]},
+        instance_path=app.instance_path,
+    )
     assert again.config["SECRET_KEY"] == kept

@@ -1,0 +1,164 @@
+// Pazzaparola: the settings steppers, and the round entry's chips, shared keypad and live scores.
+(function () {
+  "use strict";
+  // Every page loads this file; one set of delegated listeners serves every swap of the entry.
+  if (window.pazzaparolaReady) return;
+  window.pazzaparolaReady = true;
+
+  function each(root, selector, fn) {
+    Array.prototype.forEach.call(root.querySelectorAll(selector), fn);
+  }
+
+  // --- settings: −/+ steppers ---------------------------------------------------------
+  function step(button) {
+    var group = button.closest(".pz-stepper");
+    var input = group.querySelector(".pz-step-value");
+    var lo = parseInt(group.dataset.min, 10);
+    var hi = parseInt(group.dataset.max, 10);
+    var value = parseInt(input.value, 10);
+    value = Math.min(hi, Math.max(lo, (isNaN(value) ? lo : value) + parseInt(button.dataset.step, 10)));
+    input.value = String(value);
+    each(group, "[data-step]", function (b) {
+      b.disabled = b.dataset.step < 0 ? value <= lo : value >= hi;
+    });
+  }
+
+  // --- round entry ----------------------------------------------------------------------
+  function rowsOf(entry) {
+    return Array.prototype.slice.call(entry.querySelectorAll(".pz-row"));
+  }
+
+  function activeRow(entry) {
+    return entry.querySelector(".pz-row.pz-active") || entry.querySelector(".pz-row");
+  }
+
+  function activate(row, scroll) {
+    var entry = row.closest(".pz-entry");
+    rowsOf(entry).forEach(function (other) {
+      var on = other === row;
+      other.classList.toggle("pz-active", on);
+      other.querySelector(".pz-pick").setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    entry.querySelector(".pz-active-field").value = row.dataset.index;
+    entry.querySelector(".pz-active-name").textContent = row.dataset.name;
+    if (scroll) row.scrollIntoView({ block: "nearest" });
+  }
+
+  // Mirrors the chip markup of _entry.html, hidden input included, so a save posts it.
+  function addChip(row, points) {
+    var chip = document.createElement("button");
+    chip.type = "button";
+    chip.className = "pz-chip";
+    chip.setAttribute("aria-label", row.dataset.chipLabel.replace("{points}", points));
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "used-" + row.dataset.index;
+    input.value = String(points);
+    chip.appendChild(input);
+    chip.appendChild(document.createTextNode(String(points)));
+    var chips = row.querySelector(".pz-chips");
+    chips.insertBefore(chip, chips.querySelector(".pz-empty"));
+    changed(row);
+  }
+
+  // The server's message was about the row as it was sent; once the row changes it is stale.
+  function changed(row) {
+    var stale = row.querySelector(".pz-server-error");
+    if (stale) stale.remove();
+    refresh(row.closest(".pz-entry"));
+  }
+
+  function refresh(entry) {
+    var cards = parseInt(entry.dataset.cards, 10);
+    var entered = false;
+    var scored = rowsOf(entry).map(function (row) {
+      var inputs = row.querySelectorAll(".pz-chip input");
+      var sum = 0;
+      Array.prototype.forEach.call(inputs, function (input) {
+        var points = parseInt(input.value, 10);
+        if (!isNaN(points)) sum += points;
+      });
+      var unused = cards - inputs.length;
+      if (inputs.length) entered = true;
+      row.querySelector(".pz-unused").textContent = String(unused);
+      row.querySelector(".pz-score-num").textContent = String(sum - unused);
+      row.querySelector(".pz-empty").hidden = inputs.length > 0;
+      row.querySelector(".pz-too-many").hidden = unused >= 0 || !!row.querySelector(".pz-server-error");
+      return { row: row, score: sum - unused };
+    });
+    var top = Math.max.apply(null, scored.map(function (s) { return s.score; }));
+    var names = [];
+    scored.forEach(function (s) {
+      var lead = entered && s.score === top;
+      s.row.classList.toggle("pz-lead", lead);
+      s.row.querySelector(".pz-star").hidden = !lead;
+      if (lead) names.push(s.row.dataset.name);
+    });
+    var tie = names.length > 1 ? " (" + entry.dataset.tie + ")" : "";
+    entry.querySelector(".pz-point").textContent = names.length ? "★ " + names.join(", ") + tie : "";
+  }
+
+  // The "other value" keypad: up to two digit taps compose 0–99.
+  function composing(entry, on) {
+    entry.querySelector(".pz-keys").hidden = on;
+    entry.querySelector(".pz-compose").hidden = !on;
+    setComposed(entry, "");
+  }
+
+  function setComposed(entry, text) {
+    entry.querySelector(".pz-composed").textContent = text;
+    entry.querySelector(".pz-add").disabled = text === "";
+  }
+
+  function onEntryClick(entry, target) {
+    var button = target.closest("button");
+    var row = target.closest(".pz-row");
+    var composed = entry.querySelector(".pz-composed").textContent;
+    if (button && button.classList.contains("pz-chip")) {
+      button.remove();
+      activate(row, false);
+      changed(row);
+    } else if (row) {
+      if (!row.classList.contains("pz-active")) activate(row, false);
+    } else if (!button) {
+      return;
+    } else if (button.dataset.points) {
+      addChip(activeRow(entry), parseInt(button.dataset.points, 10));
+    } else if (button.classList.contains("pz-next")) {
+      var rows = rowsOf(entry);
+      activate(rows[(rows.indexOf(activeRow(entry)) + 1) % rows.length], true);
+    } else if (button.classList.contains("pz-other")) {
+      composing(entry, true);
+    } else if (button.dataset.digit) {
+      if (composed.length < 2) setComposed(entry, String(parseInt(composed + button.dataset.digit, 10)));
+    } else if (button.classList.contains("pz-back")) {
+      setComposed(entry, composed.slice(0, -1));
+    } else if (button.classList.contains("pz-cancel")) {
+      composing(entry, false);
+    } else if (button.classList.contains("pz-add") && composed !== "") {
+      addChip(activeRow(entry), parseInt(composed, 10));
+      composing(entry, false);
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element)) return;
+    var stepButton = target.closest(".pz-stepper [data-step]");
+    if (stepButton) {
+      step(stepButton);
+      return;
+    }
+    var entry = target.closest(".pz-entry");
+    if (entry) onEntryClick(entry, target);
+  });
+
+  // Enter (Go/Done on a phone) in the theme or a word closes the keyboard instead of saving.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key === "Enter" && target instanceof HTMLInputElement && target.closest(".pz-entry")) {
+      event.preventDefault();
+      target.blur();
+    }
+  });
+})();
