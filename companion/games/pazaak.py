@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from .base import (
@@ -19,6 +20,10 @@ from .base import (
 
 LIMIT = 20
 HAND_SIZE = 4
+SETS_RANGE = (1, 10)
+# Form fields: one `hand:<name>` list per player on the new-match form; a round's seat-indexed fields.
+HAND_FIELD = "hand:"
+TIE = "tie"
 # The side cards a player can hold, as labelled in settings["hands"] and on the calculator.
 HAND_CARDS = (
     *(f"+{n}" for n in range(1, 7)),
@@ -77,6 +82,8 @@ class Pazaak(Game):
     min_players = 2
     max_players = 2
     defaults: ClassVar[dict[str, Any]] = {"sets": 3, "hands": None}
+    # The new-match form shows the errors of these settings next to their own fields.
+    setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """Set wins needed, and each player's (optional) four hand cards for the UI."""
@@ -144,6 +151,190 @@ class Pazaak(Game):
         """Who starts the next set: seat 1 starts set 1, then the start alternates (tied sets too)."""
         replay = self.replay(players, settings, rounds)
         return None if replay.over else replay.players[len(replay.rounds) % 2]
+
+
+    # --- the web forms ---------------------------------------------------------------------
+
+    def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The settings part of the new-match form after the tap it carries (an `action` field).
+
+        Taps: `pazaak-sets:+1`/`-1`, `pazaak-for:<seat>` (whose hand the palette fills),
+        `pazaak-card:<label>` (add to that hand), `pazaak-drop:<seat>:<position>`.
+        Returns `sets` (a number, or the text as sent when unreadable), `hands` {name: labels},
+        `picking` (a name or None) and `open` (whether the hand picker is worth showing open).
+        """
+        sets = _first(form, "sets")
+        hands = {name: _values(form, HAND_FIELD + name)[:HAND_SIZE] for name in players}
+        picking = _first(form, "pazaak_for")
+        picking = picking if picking in hands else _with_room(hands, players)
+        verb, _, arg = (_first(form, "action") or "").partition(":")
+        if verb == "pazaak-sets":
+            current = _number(sets)
+            base = self.defaults["sets"] if current is None else current
+            sets = str(min(max(base + (1 if arg == "+1" else -1), SETS_RANGE[0]), SETS_RANGE[1]))
+        elif verb == "pazaak-for" and (seat := _seat(arg, players)) is not None:
+            picking = players[seat]
+        elif verb == "pazaak-card" and arg in HAND_CARDS and picking is not None:
+            if len(hands[picking]) < HAND_SIZE:
+                hands[picking].append(arg)
+            if len(hands[picking]) == HAND_SIZE:
+                # A full hand hands the palette on, so eight taps note both hands.
+                picking = _with_room(hands, players, after=picking) or picking
+        elif verb == "pazaak-drop":
+            seat_text, _, position = arg.partition(":")
+            seat = _seat(seat_text, players)
+            if seat is not None and position.isdigit() and int(position) < len(hands[players[seat]]):
+                picking = players[seat]
+                del hands[picking][int(position)]
+        number = _number(sets)
+        return {
+            "sets": self.defaults["sets"] if sets is None else (sets if number is None else number),
+            "hands": hands,
+            "picking": picking,
+            "open": (verb.startswith("pazaak-") and verb != "pazaak-sets") or any(hands.values()),
+        }
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings from the new-match form: set wins needed and any hand cards noted."""
+        settings: dict[str, Any] = {}
+        sets = _first(form, "sets")
+        if sets is not None and sets.strip():
+            number = _number(sets)
+            if number is None:
+                raise RuleError(f"the set wins needed must be a whole number, got {show(sets)}", field="sets")
+            settings["sets"] = number
+        hands = {name: _values(form, HAND_FIELD + name) for name in players}
+        if any(hands.values()):
+            settings["hands"] = {name: cards for name, cards in hands.items() if cards}
+        return settings
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """A set from the match page: the calculator's table (`source=table`) or the fields of a set.
+
+        The fields: `winner` (a seat index, or "tie"), `total-0`/`total-1` with `filled` (seat
+        indices) and `tiebreaker` (a seat index or empty), `cards` (JSON, the cards played) and
+        `extra` (JSON, any other keys the stored round carried, kept through a correction).
+        """
+        if _first(form, "source") == "table":
+            from .pazaak_table import set_round  # the calculator imports this module
+
+            return set_round(_first(form, "table"), players)
+        round = _json_field(form, "extra", dict)
+        winner = _first(form, "winner")
+        if winner is not None:
+            round["winner"] = None if winner == TIE else _named(winner, players, "winner")
+        if any(_first(form, f"total-{seat}") is not None for seat in range(len(players))):
+            round["totals"] = {name: _form_total(form, seat, name) for seat, name in enumerate(players)}
+            round["filled"] = [_named(seat, players, "filled") for seat in _values(form, "filled")]
+            tiebreaker = _first(form, "tiebreaker")
+            round["tiebreaker"] = _named(tiebreaker, players, "tiebreaker") if tiebreaker else None
+        if _first(form, "cards") is not None:
+            round["cards"] = _json_field(form, "cards", dict)
+        if "winner" not in round and "totals" not in round:
+            raise RuleError("tap who won the set, or play it on the calculator", field="winner")
+        return round
+
+    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, list[str]]:
+        """The fields `round_from_form` reads back as this set (to prefill a correction)."""
+        seat = {name: str(index) for index, name in enumerate(players)}
+        form: dict[str, list[str]] = {}
+        if "winner" in round:
+            form["winner"] = [TIE if round["winner"] is None else seat[round["winner"]]]
+        if round.get("totals") is not None:
+            for name in players:
+                form[f"total-{seat[name]}"] = [str(round["totals"][name])]
+            form["filled"] = [seat[name] for name in round.get("filled") or []]
+            form["tiebreaker"] = [seat[round["tiebreaker"]] if round.get("tiebreaker") else ""]
+        if "cards" in round:
+            form["cards"] = [json.dumps(round["cards"], ensure_ascii=False)]
+        extra = {key: value for key, value in round.items() if key not in ROUND_FIELDS}
+        if extra:
+            form["extra"] = [json.dumps(extra, ensure_ascii=False)]
+        return form
+
+    def entry_step(
+        self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The set calculator after the tap the form carries (see pazaak_table.calculator)."""
+        from .pazaak_table import calculator  # the calculator imports this module
+
+        starter = self.next_to_start(players, settings, rounds)
+        return calculator(form, players, settings, rounds, players.index(starter) if starter else 0)
+
+
+ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
+
+
+def _values(form: Any, key: str) -> list[str]:
+    """Every value posted under `key`, from a werkzeug MultiDict or a plain dict of lists."""
+    if not form:
+        return []
+    getlist = getattr(form, "getlist", None)
+    value = getlist(key) if getlist is not None else form.get(key, [])
+    return [str(v) for v in (value if isinstance(value, list | tuple) else [value])]
+
+
+def _first(form: Any, key: str) -> str | None:
+    """The first value posted under `key`, or None."""
+    values = _values(form, key)
+    return values[0] if values else None
+
+
+def _number(text: str | None) -> int | None:
+    """A whole number typed as text ("−3" with a true minus too), or None."""
+    if text is None:
+        return None
+    text = text.strip().replace("\u2212", "-")
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _seat(text: str | None, players: list[str]) -> int | None:
+    """A seat index sent by the page, or None when it names no seat."""
+    return int(text) if text is not None and text.isdigit() and int(text) < len(players) else None
+
+
+def _named(text: str | None, players: list[str], field: str) -> str:
+    """The player at a posted seat index."""
+    seat = _seat(text, players)
+    if seat is None:
+        raise RuleError(f"{show(text)} is not a seat of this match", field=field)
+    return players[seat]
+
+
+def _form_total(form: Any, seat: int, name: str) -> int:
+    """A player's table total from the correction form."""
+    text = _first(form, f"total-{seat}")
+    number = _number(text)
+    if number is None:
+        raise RuleError(f"the table total must be a whole number, got {show(text)}", field=name)
+    return number
+
+
+def _json_field(form: Any, key: str, kind: type) -> Any:
+    """A field carrying JSON of a given kind (empty when absent)."""
+    text = _first(form, key)
+    if not text:
+        return kind()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, kind):
+        raise RuleError(f"the {key} field could not be read", field="round")
+    return value
+
+
+def _with_room(hands: dict[str, list[str]], players: list[str], after: str | None = None) -> str | None:
+    """The next player (from `after`'s seat on, wrapping) whose hand has room for another card."""
+    start = players.index(after) + 1 if after in players else 0
+    for offset in range(len(players)):
+        name = players[(start + offset) % len(players)]
+        if len(hands[name]) < HAND_SIZE:
+            return name
+    return None
 
 
 def _total(name: str, value: Any) -> int:

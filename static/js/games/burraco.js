@@ -1,0 +1,198 @@
+// Burraco PAROLE: the on-screen keypad, the steppers, the pairs toggle and the live hand scores.
+(function () {
+  "use strict";
+
+  var MINUS = "\u2212";
+
+  // The total of a sum typed as counted ("25+10+5"); NaN when it is not digits and + only.
+  function sumOf(text) {
+    var compact = (text || "").replace(/\s+/g, "");
+    if (compact === "") return 0;
+    if (!/^[0-9]+(\+[0-9]+)*\+?$/.test(compact)) return NaN;
+    return compact.split("+").reduce(function (total, term) {
+      return total + (term === "" ? 0 : parseInt(term, 10));
+    }, 0);
+  }
+
+  function signed(n) {
+    if (isNaN(n)) return "?";
+    return n > 0 ? "+" + n : n < 0 ? MINUS + -n : "0";
+  }
+
+  function within(root, selector) {
+    var found = root.querySelectorAll ? Array.prototype.slice.call(root.querySelectorAll(selector)) : [];
+    if (root.matches && root.matches(selector)) found.unshift(root);
+    return found;
+  }
+
+  // --- keypad ---------------------------------------------------------------------------
+
+  // One keypad per block; a tap on a keyed field moves it right under that field.
+  function initKeypad(block, onChange) {
+    var pad = block.querySelector("[data-keypad]");
+    if (!pad) return;
+    var allowPlus = !!pad.querySelector('[data-key="+"]');
+    var active = null;
+
+    function fields() {
+      return Array.prototype.slice.call(block.querySelectorAll("[data-keyed]")).filter(function (f) {
+        return !f.disabled;
+      });
+    }
+    function showTotal(field) {
+      var box = field.closest(".burraco-keyed");
+      var out = box && box.querySelector("[data-keyed-total]");
+      if (!out) return;
+      // The total only adds something when the text is a sum.
+      out.textContent = field.value.indexOf("+") >= 0 ? "= " + (isNaN(sumOf(field.value)) ? "?" : sumOf(field.value)) : "";
+    }
+    function activate(field) {
+      if (active) active.classList.remove("burraco-active");
+      active = field;
+      if (!field) {
+        pad.hidden = true;
+        return;
+      }
+      field.classList.add("burraco-active");
+      var anchor = field.closest(".burraco-keyed, .burraco-setting") || field;
+      anchor.insertAdjacentElement("afterend", pad);
+      pad.hidden = false;
+    }
+    function set(field, text) {
+      field.value = text;
+      showTotal(field);
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    function press(key) {
+      if (!active) return;
+      var text = active.value;
+      if (key === "back") text = text.slice(0, -1);
+      else if (key === "clear") text = "";
+      else if (key === "+") {
+        if (allowPlus && /[0-9]$/.test(text)) text += "+";
+      } else if (key === "next") {
+        var list = fields();
+        activate(list[list.indexOf(active) + 1] || null);
+        return;
+      } else if (/^[0-9]$/.test(key)) {
+        // A lone 0 is replaced, so "05" never shows.
+        text = (text === "0" ? "" : text) + key;
+      }
+      set(active, text);
+    }
+
+    pad.addEventListener("click", function (event) {
+      var key = event.target.closest("[data-key]");
+      if (key) press(key.dataset.key);
+    });
+    // Keep the field focused while keys are tapped, so no phone keyboard pops up.
+    pad.addEventListener("mousedown", function (event) { event.preventDefault(); });
+    fields().forEach(function (field) {
+      showTotal(field);
+      field.addEventListener("focus", function () { activate(field); });
+      field.addEventListener("click", function () { activate(field); });
+      // A desktop keyboard may type too; keep only what the keypad could have typed.
+      field.addEventListener("input", function () {
+        var clean = field.value.replace(allowPlus ? /[^0-9+]/g : /[^0-9]/g, "");
+        if (clean !== field.value) field.value = clean;
+        showTotal(field);
+        onChange();
+      });
+    });
+    return activate;
+  }
+
+  // --- steppers -------------------------------------------------------------------------
+
+  function initSteppers(block, onChange) {
+    within(block, "[data-stepper]").forEach(function (stepper) {
+      var value = stepper.querySelector("[data-stepper-value]");
+      var out = stepper.querySelector("[data-stepper-out]");
+      var step = parseInt(stepper.dataset.step || "1", 10);
+      var min = parseInt(stepper.dataset.min || "0", 10);
+      var max = parseInt(stepper.dataset.max || "999999", 10);
+      stepper.addEventListener("click", function (event) {
+        var button = event.target.closest("[data-delta]");
+        if (!button || value.disabled) return;
+        var current = parseInt(value.value, 10);
+        if (isNaN(current)) current = min;
+        var next = current + parseInt(button.dataset.delta, 10) * step;
+        // From an odd value such as 1005, a step of 500 goes to 1505 or 505.
+        value.value = String(Math.min(max, Math.max(min, next)));
+        if (out) out.textContent = value.value;
+        value.dispatchEvent(new Event("input", { bubbles: true }));
+        onChange();
+      });
+    });
+  }
+
+  // --- the hand being entered -----------------------------------------------------------
+
+  function initEntry(entry) {
+    var bonus = {
+      clean: parseInt(entry.dataset.clean, 10),
+      dirty: parseInt(entry.dataset.dirty, 10),
+      closing: parseInt(entry.dataset.closing, 10)
+    };
+    var form = entry.closest("form") || entry;
+
+    function number(side, name) {
+      var field = form.querySelector('[name="' + name + "_" + side.dataset.side + '"]');
+      return field ? (name === "table" || name === "hand" ? sumOf(field.value) : parseInt(field.value, 10) || 0) : 0;
+    }
+    function update() {
+      var closed = form.querySelector('input[name="closed_by"]:checked');
+      var closer = closed ? closed.value : "";
+      entry.querySelectorAll("[data-side]").forEach(function (side) {
+        var name = side.querySelector(".burraco-side-name").textContent;
+        var score = number(side, "table") - number(side, "hand") +
+          number(side, "clean") * bonus.clean + number(side, "dirty") * bonus.dirty +
+          (closer !== "" && closer === name ? bonus.closing : 0);
+        side.querySelector("[data-hand-score]").textContent = signed(score);
+        var total = side.querySelector("[data-new-total]");
+        if (total) total.textContent = isNaN(score) ? "?" : String(parseInt(side.dataset.total, 10) + score);
+      });
+    }
+
+    var activate = initKeypad(entry, update);
+    initSteppers(entry, update);
+    entry.addEventListener("change", update);
+    update();
+    // Start where a hand starts: the first side's table points, or the first refused field.
+    var first = entry.querySelector('[data-keyed][aria-invalid="true"]') || entry.querySelector("[data-keyed]");
+    if (activate && first && entry.hasAttribute("data-running")) activate(first);
+  }
+
+  // --- the new-match settings -------------------------------------------------------------
+
+  function initSettings(block) {
+    var teams = block.querySelector("[data-burraco-teams]");
+    var nolimit = block.querySelector("[data-nolimit]");
+    var hands = block.querySelector('[name="burraco_hands"]');
+    function update() {
+      var pairs = block.querySelector('input[name="burraco_mode"][value="pairs"]');
+      if (teams && pairs) teams.hidden = !pairs.checked;
+      if (nolimit && hands) {
+        hands.disabled = nolimit.checked;
+        hands.closest(".burraco-setting").classList.toggle("burraco-muted", nolimit.checked);
+      }
+    }
+    initKeypad(block, function () {});
+    initSteppers(block, function () {});
+    block.addEventListener("change", update);
+    update();
+  }
+
+  htmx.onLoad(function (root) {
+    within(root, "[data-burraco-entry]").forEach(function (entry) {
+      if (entry.dataset.ready) return;
+      entry.dataset.ready = "1";
+      initEntry(entry);
+    });
+    within(root, "[data-burraco-settings]").forEach(function (block) {
+      if (block.dataset.ready) return;
+      block.dataset.ready = "1";
+      initSettings(block);
+    });
+  });
+})();
