@@ -163,11 +163,11 @@ class Pazaak(Game):
         Returns `sets` (a number, or the text as sent when unreadable), `hands` {name: labels},
         `picking` (a name or None) and `open` (whether the hand picker is worth showing open).
         """
-        sets = _first(form, "sets")
-        hands = {name: _values(form, HAND_FIELD + name)[:HAND_SIZE] for name in players}
-        picking = _first(form, "pazaak_for")
+        sets = form_value(form, "sets")
+        hands = {name: form_values(form, HAND_FIELD + name)[:HAND_SIZE] for name in players}
+        picking = form_value(form, "pazaak_for")
         picking = picking if picking in hands else _with_room(hands, players)
-        verb, _, arg = (_first(form, "action") or "").partition(":")
+        verb, _, arg = (form_value(form, "action") or "").partition(":")
         if verb == "pazaak-sets":
             current = _number(sets)
             base = self.defaults["sets"] if current is None else current
@@ -197,13 +197,13 @@ class Pazaak(Game):
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: set wins needed and any hand cards noted."""
         settings: dict[str, Any] = {}
-        sets = _first(form, "sets")
+        sets = form_value(form, "sets")
         if sets is not None and sets.strip():
             number = _number(sets)
             if number is None:
                 raise RuleError(f"the set wins needed must be a whole number, got {show(sets)}", field="sets")
             settings["sets"] = number
-        hands = {name: _values(form, HAND_FIELD + name) for name in players}
+        hands = {name: form_values(form, HAND_FIELD + name) for name in players}
         if any(hands.values()):
             settings["hands"] = {name: cards for name, cards in hands.items() if cards}
         return settings
@@ -215,20 +215,20 @@ class Pazaak(Game):
         indices) and `tiebreaker` (a seat index or empty), `cards` (JSON, the cards played) and
         `extra` (JSON, any other keys the stored round carried, kept through a correction).
         """
-        if _first(form, "source") == "table":
+        if form_value(form, "source") == "table":
             from .pazaak_table import set_round  # the calculator imports this module
 
-            return set_round(_first(form, "table"), players)
+            return set_round(form_value(form, "table"), players)
         round = _json_field(form, "extra", dict)
-        winner = _first(form, "winner")
+        winner = form_value(form, "winner")
         if winner is not None:
             round["winner"] = None if winner == TIE else _named(winner, players, "winner")
-        if any(_first(form, f"total-{seat}") is not None for seat in range(len(players))):
+        if any(form_value(form, f"total-{seat}") is not None for seat in range(len(players))):
             round["totals"] = {name: _form_total(form, seat, name) for seat, name in enumerate(players)}
-            round["filled"] = [_named(seat, players, "filled") for seat in _values(form, "filled")]
-            tiebreaker = _first(form, "tiebreaker")
+            round["filled"] = [_named(seat, players, "filled") for seat in form_values(form, "filled")]
+            tiebreaker = form_value(form, "tiebreaker")
             round["tiebreaker"] = _named(tiebreaker, players, "tiebreaker") if tiebreaker else None
-        if _first(form, "cards") is not None:
+        if form_value(form, "cards") is not None:
             round["cards"] = _json_field(form, "cards", dict)
         if "winner" not in round and "totals" not in round:
             raise RuleError("tap who won the set, or play it on the calculator", field="winner")
@@ -265,7 +265,7 @@ class Pazaak(Game):
 ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
 
 
-def _values(form: Any, key: str) -> list[str]:
+def form_values(form: Any, key: str) -> list[str]:
     """Every value posted under `key`, from a werkzeug MultiDict or a plain dict of lists."""
     if not form:
         return []
@@ -274,9 +274,9 @@ def _values(form: Any, key: str) -> list[str]:
     return [str(v) for v in (value if isinstance(value, list | tuple) else [value])]
 
 
-def _first(form: Any, key: str) -> str | None:
+def form_value(form: Any, key: str) -> str | None:
     """The first value posted under `key`, or None."""
-    values = _values(form, key)
+    values = form_values(form, key)
     return values[0] if values else None
 
 
@@ -306,7 +306,7 @@ def _named(text: str | None, players: list[str], field: str) -> str:
 
 def _form_total(form: Any, seat: int, name: str) -> int:
     """A player's table total from the correction form."""
-    text = _first(form, f"total-{seat}")
+    text = form_value(form, f"total-{seat}")
     number = _number(text)
     if number is None:
         raise RuleError(f"the table total must be a whole number, got {show(text)}", field=name)
@@ -315,7 +315,7 @@ def _form_total(form: Any, seat: int, name: str) -> int:
 
 def _json_field(form: Any, key: str, kind: type) -> Any:
     """A field carrying JSON of a given kind (empty when absent)."""
-    text = _first(form, key)
+    text = form_value(form, key)
     if not text:
         return kind()
     try:

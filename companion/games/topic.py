@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from .base import Game, RuleError, Tally, best, name_list, show, whole
 
 BOX = 72
 LENGTHS = {"short": 24, "medium": 36, "long": 67}
+# The new-match form's fourth length chip: the deck size comes from the stepper.
+EXACT = "exact"
+# A tap on a deck stepper posts the setup form with `action` = this prefix and the step, e.g. "topic-deck:-10".
+STEP_ACTION = "topic-deck:"
+
+
+def form_values(form: Mapping[str, Any] | None, key: str) -> list[str]:
+    """Every non-blank value a form carries under `key`, trimmed.
+
+    Works for a werkzeug MultiDict, a plain dict of lists (`form_from_round`) and the
+    empty dict a fresh page gets.
+    """
+    if not form:
+        return []
+    getlist = getattr(form, "getlist", None)
+    if getlist is not None:
+        raw = getlist(key)
+    else:
+        raw = form.get(key)
+        raw = [] if raw is None else raw if isinstance(raw, (list, tuple)) else [raw]
+    return [text for text in (str(value).strip() for value in raw) if text]
+
+
+def form_value(form: Mapping[str, Any] | None, key: str) -> str:
+    """The first value a form carries under `key`, or ""."""
+    values = form_values(form, key)
+    return values[0] if values else ""
 
 
 class Topic(Game):
@@ -18,6 +46,10 @@ class Topic(Game):
     min_players = 2
     max_players = 10
     defaults: ClassVar[dict[str, Any]] = {"length": "medium", "deck": None}
+    # The settings the new-match page shows its own errors for.
+    setting_fields: ClassVar[tuple[str, ...]] = ("length", "deck")
+    lengths: ClassVar[dict[str, int]] = LENGTHS
+    box: ClassVar[int] = BOX
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """The game length, and the deck size it means unless `deck` gives one exactly."""
@@ -97,3 +129,74 @@ class Topic(Game):
         if replay.over or not replay.rounds:
             return None
         return replay.rounds[-1]["losers"][0]
+
+    def decks(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> list[int]:
+        """The cards left in the deck after each round, oldest first."""
+        replay = self.replay(players, settings, rounds)
+        tally = self.begin(replay.players, replay.settings)
+        left = []
+        for checked in replay.rounds:
+            self.play(tally, replay.players, replay.settings, checked)
+            left.append(tally.state["deck"])
+        return left
+
+    # --- the web forms -------------------------------------------------------------------
+
+    form_values = staticmethod(form_values)
+
+    def setup_choice(self, form: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The length chip and deck size the new-match form shows, after a tap on a deck stepper.
+
+        A stepper tap picks the exact deck and moves it by its step within 2..72; a deck that
+        cannot be read is shown as typed, so its error stays next to it.
+        """
+        length = form_value(form, "length") or "medium"
+        text = form_value(form, "deck")
+        try:
+            deck: int | str = int(text) if text else LENGTHS.get(length, LENGTHS["medium"])
+        except ValueError:
+            deck = text
+        action = form_value(form, "action")
+        if action.startswith(STEP_ACTION):
+            try:
+                step = int(action[len(STEP_ACTION):])
+            except ValueError:
+                step = 0
+            start = deck if isinstance(deck, int) else LENGTHS["medium"]
+            length, deck = EXACT, min(BOX, max(2, start + step))
+        return {"length": length, "deck": deck}
+
+    def settings_from_form(self, form: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
+        """The raw settings of the new-match form: a length chip, or the exact deck of the stepper."""
+        length = form_value(form, "length") or "medium"
+        if length != EXACT:
+            return {"length": length}
+        text = form_value(form, "deck")
+        try:
+            return {"deck": int(text)}
+        except ValueError:
+            raise RuleError(
+                f"the deck must be a whole number of cards from 2 to {BOX}, got {show(text)}", field="deck"
+            ) from None
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The round of the entry form: the tapped `loser`, or with `several` on the ticked `losers`; penalties.
+
+        Names are checked by check_round; only an empty choice is refused here, in words for the table.
+        """
+        several = bool(form_value(form, "several"))
+        losers = form_values(form, "losers" if several else "loser")
+        if not losers:
+            reason = "tick every player who lost, then Save" if several else "tap the player who lost"
+            raise RuleError(reason, field="losers")
+        return {"losers": losers, "penalties": form_values(form, "penalty")}
+
+    def form_from_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """The entry form's fields for a stored round (several-losers mode, so any number can be ticked)."""
+        return {
+            "several": ["on"],
+            "losers": [str(name) for name in round.get("losers") or []],
+            "penalty": [str(name) for name in round.get("penalties") or []],
+        }

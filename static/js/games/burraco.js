@@ -54,7 +54,7 @@
         return;
       }
       field.classList.add("burraco-active");
-      var anchor = field.closest(".burraco-keyed, .burraco-setting") || field;
+      var anchor = field.closest(".burraco-points, .burraco-setting") || field;
       anchor.insertAdjacentElement("afterend", pad);
       pad.hidden = false;
     }

@@ -1,0 +1,320 @@
+"""Web tests of the history: filters, pagination, fragments, exports, imports and query counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from contextlib import contextmanager
+
+import pytest
+from sqlalchemy import event, func, select
+
+from companion import matches as service
+from companion.exchange import match_document
+from companion.extensions import db
+from companion.models import Match, Player
+from companion.seed import seed
+from tests.conftest import csrf_token
+
+HTMX = {"HX-Request": "true"}
+
+
+def doc(uid, game, players, rounds, started, settings=None):
+    """A match file with an id and a start time."""
+    return {"format": "companion-match/1", "id": uid, "game": game, "players": players,
+            "settings": settings or {}, "rounds": rounds, "started": started}  # fmt: skip
+
+
+def row(word, used, unused):
+    """A Pazzaparola row."""
+    return {"word": word, "used": used, "unused": unused}
+
+
+# Four finished matches with figures worked out by hand (see test_players.py), and one in progress.
+SAMPLES = [
+    doc("pz", "pazzaparola", ["Ann", "Bob"], [
+        {"theme": "Animali", "rows": {"Ann": row("ZANZARA", [7, 2, 7, 2, 3], 3), "Bob": row("RE", [2, 2], 6)}},
+        {"rows": {"Ann": row("OCA", [1, 1, 1], 5), "Bob": row("GATTO", [9, 9, 9, 5], 4)}},
+        {"rows": {"Ann": row("QUIZ", [10, 10], 6), "Bob": row(None, [1], 7)}},
+    ], "2024-03-01T20:00:00Z", {"target": 2}),
+    doc("bu", "burraco", ["Ann", "Bob"], [
+        {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}}, "closed_by": "Ann"},
+        {"sides": {"Ann": {"table": 100, "hand": 20}, "Bob": {"table": 200, "hand": 0, "dirty": 1}}, "closed_by": "Bob"},
+    ], "2024-05-10T20:00:00Z", {"hands": 2}),
+    doc("to", "topic", ["Ann", "Bob", "Cy"], [
+        {"losers": ["Bob"]}, {"losers": ["Bob"]}, {"losers": ["Cy"]},
+    ], "2025-01-15T21:00:00Z", {"deck": 4}),
+    doc("pk", "pazaak", ["Ann", "Bob"], [
+        {"winner": "Ann"}, {"winner": None}, {"winner": "Bob"},
+        {"totals": {"Ann": 19, "Bob": 22}, "filled": [], "tiebreaker": None},
+    ], "2025-06-20T19:30:00Z", {"sets": 2}),
+    doc("on", "topic", ["Cy", "Di"], [{"losers": ["Di"]}], "2025-07-01T20:00:00Z"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def samples(app):
+    """The sample matches stored, as the import would store them."""
+    with app.app_context():
+        service.import_matches(SAMPLES)
+        return {m.uid: m.id for m in db.session.scalars(select(Match))}
+
+
+def listed(html: str) -> list[str]:
+    """The match page links of the history rows, in order."""
+    return re.findall(r'class="history-item" href="/matches/(\d+)"', html)
+
+
+def player_id(app, name: str) -> int:
+    """The roster id of a player."""
+    with app.app_context():
+        return db.session.scalar(select(Player.id).where(Player.name == name))
+
+
+def test_history_is_newest_first_with_game_players_winners_totals_and_state(client, samples):
+    html = client.get("/history").get_data(as_text=True)
+    assert listed(html) == [str(samples[uid]) for uid in ("on", "pk", "to", "bu", "pz")]
+    assert "5 matches" in html
+    burraco = html[html.index(f'/matches/{samples["bu"]}"') :]
+    burraco = burraco[: burraco.index("</li>")]
+    assert "Burraco PAROLE" in burraco and "10 May 2024" in burraco and "Ann, Bob" in burraco
+    assert re.search(r'class="total won">.*Ann <b>680</b>', burraco) and "Bob <b>450</b>" in burraco
+    assert "Finished" in burraco
+    playing = html[html.index(f'/matches/{samples["on"]}"') :]
+    assert "In progress" in playing[: playing.index("</li>")]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("game=topic", ["on", "to"]),
+        ("q=cy", ["on", "to"]),
+        ("q=AN", ["pk", "to", "bu", "pz"]),
+        ("q=nobody", []),
+        ("from=2025-01-01", ["on", "pk", "to"]),
+        ("to=2024-12-31", ["bu", "pz"]),
+        ("from=2024-05-10&to=2025-01-15", ["to", "bu"]),
+        ("game=topic&q=ann", ["to"]),
+        ("game=pazaak&from=2025-01-01&q=bob", ["pk"]),
+        ("game=chess", ["on", "pk", "to", "bu", "pz"]),
+    ],
+)
+def test_filters_combine(client, samples, query, expected):
+    html = client.get(f"/history?{query}").get_data(as_text=True)
+    assert listed(html) == [str(samples[uid]) for uid in expected]
+
+
+def test_player_filter_by_roster_entry(client, app, samples):
+    html = client.get(f"/history?player={player_id(app, 'Cy')}&game=topic").get_data(as_text=True)
+    assert listed(html) == [str(samples["on"]), str(samples["to"])]
+    assert f'<option value="{player_id(app, "Cy")}" selected>Cy</option>' in html
+
+
+def test_a_bad_date_is_named_and_ignored(client, samples):
+    response = client.get("/history?from=yesterday")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Not a date" in html and 'aria-invalid="true"' in html
+    assert len(listed(html)) == 5
+
+
+def test_htmx_gets_the_results_alone_and_the_pushed_url_a_full_page(client, samples):
+    fragment = client.get("/history?game=topic", headers=HTMX)
+    text = fragment.get_data(as_text=True)
+    assert "<html" not in text and "history-item" in text and 'role="search"' not in text
+    assert "HX-Request" in fragment.headers["Vary"]
+    page = client.get("/history?game=topic").get_data(as_text=True)
+    assert "<!doctype html>" in page.lower() and 'role="search"' in page
+    restored = client.get("/history?game=topic", headers={**HTMX, "HX-History-Restore-Request": "true"})
+    assert "<!doctype html>" in restored.get_data(as_text=True).lower()
+
+
+def test_filter_form_updates_as_you_type_and_works_without_js(client):
+    html = client.get("/history").get_data(as_text=True)
+    form = html[html.index('<form class="history-filters"') :]
+    form = form[: form.index(">")]
+    assert 'method="get"' in form and 'action="/history"' in form
+    assert 'hx-get="/history"' in form and 'hx-push-url="true"' in form and 'hx-target="#history-results"' in form
+    assert "input changed delay:250ms" in form and "hx-indicator" in form
+
+
+def test_pagination_keeps_the_filters(client, app):
+    with app.app_context():
+        seed(45, 7)
+        total = db.session.scalar(select(func.count(Match.id)).where(Match.game == "topic"))
+    first = client.get("/history").get_data(as_text=True)
+    assert len(listed(first)) == 20 and "page 1 of 3" in first
+    assert 'href="/history?page=2"' in first
+    last = client.get("/history?page=3").get_data(as_text=True)
+    assert len(listed(last)) == 5 and 'href="/history?page=2"' in last
+    assert not set(listed(first)) & set(listed(last))
+    filtered = client.get("/history?game=topic&page=1").get_data(as_text=True)
+    assert len(listed(filtered)) == min(total, 20)
+    if total > 20:
+        assert "/history?game=topic&amp;page=2" in filtered
+    beyond = client.get("/history?page=99").get_data(as_text=True)
+    assert listed(beyond) == [] and "Back to the first page" in beyond
+
+
+def test_json_export_is_every_match_file(client, app, samples):
+    response = client.get("/history/export.json")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    exported = json.loads(response.get_data(as_text=True))
+    with app.app_context():
+        stored = [match_document(m) for m in db.session.scalars(select(Match).order_by(Match.id))]
+    assert exported == json.loads(json.dumps(stored))
+    assert [d["id"] for d in exported] == ["pz", "bu", "to", "pk", "on"]
+
+
+def test_csv_export_one_line_per_round_per_side(client, samples):
+    response = client.get("/history/export.csv")
+    assert response.mimetype == "text/csv"
+    lines = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert lines[0] == ["match", "game", "date", "round", "side", "round score", "running total"]
+    burraco = [line for line in lines[1:] if line[0] == str(samples["bu"])]
+    assert burraco == [
+        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Ann", "600", "600"],
+        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Bob", "50", "50"],
+        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Ann", "80", "680"],
+        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Bob", "400", "450"],
+    ]
+    pazaak = [line[3:] for line in lines[1:] if line[0] == str(samples["pk"])]
+    assert pazaak[-2:] == [["4", "Ann", "1", "2"], ["4", "Bob", "0", "1"]]
+    # 3 + 2 + 3 + 4 + 1 rounds, one line per side each.
+    assert len(lines) - 1 == 3 * 2 + 2 * 2 + 3 * 3 + 4 * 2 + 1 * 2
+
+
+def _upload(client, content: bytes, name="history.json"):
+    token = csrf_token(client, "/history")
+    return client.post(
+        "/history/import",
+        data={"csrf_token": token, "file": (io.BytesIO(content), name)},
+        content_type="multipart/form-data",
+    )
+
+
+def _count(app) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count(Match.id)))
+
+
+def test_import_stores_a_file_once(client, app):
+    content = json.dumps(SAMPLES).encode()
+    first = _upload(client, content)
+    assert first.status_code == 302
+    assert "Imported 5 match(es); 0 already stored." in client.get("/history").get_data(as_text=True)
+    again = _upload(client, content)
+    assert again.status_code == 302
+    assert "Imported 0 match(es); 5 already stored." in client.get("/history").get_data(as_text=True)
+    assert _count(app) == 5
+
+
+def test_export_then_import_into_an_empty_database_round_trips(client, app, samples, tmp_path):
+    from companion import create_app
+
+    exported = client.get("/history/export.json").get_data()
+    other = create_app({"TESTING": True}, instance_path=str(tmp_path / "other"))
+    other_client = other.test_client()
+    assert _upload(other_client, exported).status_code == 302
+    assert json.loads(other_client.get("/history/export.json").get_data()) == json.loads(exported)
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"{not json", "the file is not valid JSON"),
+        (json.dumps([SAMPLES[0], {**SAMPLES[1], "id": "new", "game": "chess"}]).encode(), "match 2: game: unknown game"),
+        (json.dumps({**SAMPLES[2], "rounds": [{"losers": ["Zed"]}]}).encode(), "round 1: losers"),
+        (b"[]", "the file holds no match"),
+    ],
+)
+def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(client, app, content, reason):
+    response = _upload(client, content)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert reason in html
+    assert 'id="import-error"' in html and 'aria-describedby="import-error"' in html
+    assert _count(app) == 0
+
+
+def test_import_without_a_file_is_refused(client, app):
+    token = csrf_token(client, "/history")
+    response = client.post("/history/import", data={"csrf_token": token}, content_type="multipart/form-data")
+    assert response.status_code == 422 and "choose a match file" in response.get_data(as_text=True)
+
+
+def test_match_page_has_the_chart_and_the_duration(client, app, samples):
+    html = client.get(f"/matches/{samples['bu']}").get_data(as_text=True)
+    chart = html[html.index('<section class="chart"') :]
+    chart = chart[: chart.index("</section>")]
+    assert "<svg" in chart and 'class="totals-chart"' in chart and 'role="img"' in chart
+    assert "Totals after each of 2 rounds: Ann 680, Bob 450" in chart
+    # The CSP allows no inline script or style: the SVG must carry neither.
+    assert "<script" not in chart and "<style" not in chart and "style=" not in chart
+    assert "Duration" not in html or "min" in html
+
+
+def test_match_duration_reads_like_a_person(app):
+    from datetime import datetime
+
+    from companion.views.history import match_duration
+
+    with app.app_context():
+        match = Match(game="topic", started_at=datetime(2025, 1, 1, 20, 0), finished_at=datetime(2025, 1, 1, 21, 5))
+        assert match_duration(match) == "1 h 05 min"
+        match.finished_at = datetime(2025, 1, 1, 20, 42)
+        assert match_duration(match) == "42 min"
+        match.finished_at = None
+        assert match_duration(match) is None
+
+
+# --- Query counts ---------------------------------------------------------------------
+
+
+@contextmanager
+def counted(app):
+    """Count the SQL statements run while the block runs."""
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def _queries_per_page(app, client) -> dict[str, int]:
+    """The statements each history and player page runs."""
+    ann = player_id(app, "Alessandra")
+    pages = ["/history", f"/history?game=topic&player={ann}&from=2020-01-01", "/history?q=a&page=2",
+             f"/players/{ann}", "/players", "/players?game=burraco"]  # fmt: skip
+    found = {}
+    for url in pages:
+        client.get(url)  # warm: the first request of an app may load more (the session, the roster)
+        with counted(app) as statements:
+            assert client.get(url).status_code == 200
+        found[url] = len(statements)
+    return found
+
+
+def test_pages_run_the_same_queries_with_10_and_with_500_matches(app, client):
+    with app.app_context():
+        seed(10, 1)
+    few = _queries_per_page(app, client)
+    with app.app_context():
+        seed(490, 2)
+        assert db.session.scalar(select(func.count(Match.id))) == 500
+    many = _queries_per_page(app, client)
+    assert few == many
+    assert max(many.values()) <= 8
