@@ -53,6 +53,17 @@ def hand_card(value: Any) -> str:
     raise RuleError(f"{show(value)} is not a side card (one of {', '.join(HAND_CARDS)})")
 
 
+def card_class(label: str) -> str:
+    """The colour family of a side card: plus (blue), minus (red), pm (±, both) or gold."""
+    if label.startswith("+"):
+        return "plus"
+    if label.startswith("\u2212"):
+        return "minus"
+    if label.startswith("\u00b1") and label != "\u00b11/2":
+        return "pm"
+    return "gold"
+
+
 def decide_set(
     players: list[str], totals: dict[str, int], filled: list[str], tiebreaker: str | None
 ) -> tuple[str | None, str]:
@@ -192,7 +203,23 @@ class Pazaak(Game):
             "hands": hands,
             "picking": picking,
             "open": (verb.startswith("pazaak-") and verb != "pazaak-sets") or any(hands.values()),
+            "palette": [{"label": label, "cls": card_class(label)} for label in HAND_CARDS],
         }
+
+    @staticmethod
+    def field(form: Any, key: str) -> str:
+        """A form field's first value for a template ('' when absent)."""
+        return form_value(form, key) or ""
+
+    @staticmethod
+    def field_values(form: Any, key: str) -> list[str]:
+        """Every value of a form field, for a template."""
+        return form_values(form, key)
+
+    @staticmethod
+    def card_class(label: str) -> str:
+        """A side card's colour family, for a template."""
+        return card_class(label)
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: set wins needed and any hand cards noted."""

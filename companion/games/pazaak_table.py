@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import RuleError, name_key, show
-from .pazaak import HAND_CARDS, LIMIT, decide_set, form_value
+from .pazaak import HAND_CARDS, LIMIT, card_class, decide_set, form_value
 
 TABLE_SIZE = 9
 FLIPS = {"2&4": (2, 4), "3&6": (3, 6)}
@@ -388,17 +388,6 @@ def replay(players: list[str], starter: int, moves: list[Any]) -> TableState:
     for move in moves:
         state = apply(state, move)
     return state
-
-
-def card_class(label: str) -> str:
-    """The colour family of a side card: plus (blue), minus (red), pm (±, both) or gold."""
-    if label.startswith("+"):
-        return "plus"
-    if label.startswith(MINUS):
-        return "minus"
-    if label.startswith("\u00b1") and label != "\u00b11/2":
-        return "pm"
-    return "gold"
 
 
 def card_moves(label: str) -> list[dict[str, str]]:

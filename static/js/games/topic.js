@@ -1,0 +1,48 @@
+// Topic_ round entry: penalty cards are kept as hidden "penalty" fields of the form, so a save,
+// a redraw after an error and the correction page all read them back from the form itself.
+(function () {
+  "use strict";
+
+  function fieldsOf(entry) {
+    return entry.querySelector(".topic-penalty-fields");
+  }
+
+  function inputsFor(entry, name) {
+    return Array.prototype.filter.call(
+      fieldsOf(entry).querySelectorAll('input[name="penalty"]'),
+      function (input) { return input.value === name; }
+    );
+  }
+
+  // Redraw one player's badge and take-back button from the hidden fields.
+  function redraw(entry, name) {
+    var count = inputsFor(entry, name).length;
+    entry.querySelectorAll(".topic-penalty").forEach(function (slot) {
+      if (slot.dataset.topicName !== name) return;
+      slot.classList.toggle("topic-penalised", count > 0);
+      slot.querySelector(".topic-count").textContent = count ? String(count) : "";
+      slot.querySelector(".topic-penalty-drop").hidden = count === 0;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var add = event.target.closest("[data-topic-penalty]");
+    var drop = event.target.closest("[data-topic-unpenalty]");
+    var button = add || drop;
+    if (!button) return;
+    var entry = button.closest(".topic-entry");
+    if (!entry) return;
+    var name = add ? add.dataset.topicPenalty : drop.dataset.topicUnpenalty;
+    if (add) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "penalty";
+      input.value = name;
+      fieldsOf(entry).appendChild(input);
+    } else {
+      var inputs = inputsFor(entry, name);
+      if (inputs.length) inputs[inputs.length - 1].remove();
+    }
+    redraw(entry, name);
+  });
+})();

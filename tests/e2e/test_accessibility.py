@@ -1,0 +1,57 @@
+"""Accessibility in real Chromium: axe-core finds no serious or critical violation, keys work."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from companion.games import REGISTRY
+from tests.e2e.helpers import add_to_roster, start_match
+
+pytestmark = pytest.mark.e2e
+
+AXE = Axe()
+PLAYERS = {"pazzaparola": 4, "burraco": 4, "topic": 4, "pazaak": 2}
+
+
+def serious_violations(page: Page) -> list[str]:
+    """The serious and critical axe-core findings on the page, one line each."""
+    results = AXE.run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [", ".join(node["target"]) for node in violation["nodes"]][:3]
+            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_home_new_match_and_history_pass_axe(page: Page, live_server, scheme):
+    page.emulate_media(color_scheme=scheme)
+    for path in ("/", "/matches/new", "/history", "/preferences"):
+        page.goto(live_server.url + path)
+        assert serious_violations(page) == [], path
+
+
+@pytest.mark.parametrize("slug", list(REGISTRY))
+def test_each_game_match_page_passes_axe(page: Page, live_server, app, slug):
+    names = ["Ann", "Bob", "Cy", "Di"][: PLAYERS[slug]]
+    add_to_roster(app, *names)
+    start_match(page, live_server.url, REGISTRY[slug].name, names)
+    assert serious_violations(page) == []
+
+
+def test_new_match_can_be_made_with_the_keyboard(page: Page, live_server, app):
+    add_to_roster(app, "Ann", "Bob")
+    page.goto(live_server.url + "/matches/new")
+    page.get_by_role("button", name="Topic_", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Topic_", exact=True)).to_have_attribute("aria-pressed", "true")
+    for name in ("Ann", "Bob"):
+        page.get_by_role("button", name=f"+ {name}", exact=True).focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    page.get_by_role("button", name="Start Topic_").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Seat order")).to_contain_text("2. Bob")

@@ -1,0 +1,1 @@
+"""Reliability tests: real servers under load, crashes, hostile input, access, schema, backups."""

@@ -1,0 +1,259 @@
+"""A phone-like HTTP load client (standard library only) and the bookkeeping of what was acknowledged."""
+
+from __future__ import annotations
+
+import http.client
+import random
+import re
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games import get_game
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+NEXT_NUMBER = re.compile(r'name="number" value="(\d+)"')
+HTMX = {"HX-Request": "true"}
+
+# Pazzaparola with 8 seats and 20 victory points to win: the winner of round n is seat
+# (n - 1) % 8, so a match lasts 8 * 19 + 1 = 153 rounds, room for several seconds of load.
+# Its free-text theme carries a tag unique to each save, so every acknowledged save can be
+# found again in the database, and two clients never send identical rounds (which the
+# server would rightly answer as a double tap).
+LOAD_GAME = "pazzaparola"
+LOAD_PLAYERS = [f"P{seat}" for seat in range(1, 9)]
+LOAD_SETTINGS = {"cards": 8, "target": 20}
+
+
+@dataclass
+class Response:
+    """What came back: status, headers (lower-case names) and the body as text."""
+
+    status: int
+    headers: dict[str, str]
+    cookies: list[str]
+    text: str
+
+
+class Client:
+    """One phone: a kept-alive connection, its cookies, and the CSRF token of the last page."""
+
+    def __init__(self, base_url: str, timeout: float = 15):
+        parts = urllib.parse.urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.timeout = timeout
+        self.cookies: dict[str, str] = {}
+        self.csrf: str | None = None
+        self._connection: http.client.HTTPConnection | None = None
+
+    def close(self) -> None:
+        """Drop the connection (the next request opens a new one)."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def request(self, method: str, path: str, fields: Any = None, headers: dict[str, str] | None = None) -> Response:
+        """Send one request; raises OSError (or http.client errors) when the server is gone."""
+        body = urllib.parse.urlencode(fields, doseq=True) if fields is not None else None
+        sent = {"Connection": "keep-alive", **(headers or {})}
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if self._connection is None:
+            self._connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self._connection.request(method, path, body=body, headers=sent)
+            raw = self._connection.getresponse()
+            data = raw.read()
+        except BaseException:
+            self.close()
+            raise
+        set_cookies = raw.headers.get_all("Set-Cookie") or []
+        for line in set_cookies:
+            self._keep_cookie(line)
+        if raw.getheader("Connection", "").lower() == "close":
+            self.close()
+        text = data.decode("utf-8", "replace")
+        found = CSRF.search(text)
+        if found:
+            self.csrf = found.group(1) or found.group(2)
+        headers_ = {k.lower(): v for k, v in raw.getheaders()}
+        return Response(raw.status, headers_, set_cookies, text)
+
+    def _keep_cookie(self, line: str) -> None:
+        """Store or delete a cookie from a Set-Cookie header, as a browser would."""
+        pair, *attributes = [part.strip() for part in line.split(";")]
+        name, _, value = pair.partition("=")
+        expired = any(a.lower() in ("max-age=0",) or a.lower().startswith("expires=thu, 01 jan 1970") for a in attributes)
+        if expired:
+            self.cookies.pop(name, None)
+        else:
+            self.cookies[name] = value
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Response:
+        """GET a path."""
+        return self.request("GET", path, headers=headers)
+
+    def post(self, path: str, fields: Any, headers: dict[str, str] | None = None) -> Response:
+        """POST a form, adding the CSRF token of the last page seen."""
+        pairs = list(fields.items()) if isinstance(fields, dict) else list(fields)
+        if self.csrf and not any(key == "csrf_token" for key, _ in pairs):
+            pairs.append(("csrf_token", self.csrf))
+        return self.request("POST", path, pairs, headers)
+
+
+def load_round(number: int, tag: str) -> dict[str, Any]:
+    """The Pazzaparola round a load client saves as round `number`: seat (n-1) % 8 wins it."""
+    winner = LOAD_PLAYERS[(number - 1) % len(LOAD_PLAYERS)]
+    rows = {name: {"used": [9, 9] if name == winner else [1], "unused": 6 if name == winner else 7} for name in LOAD_PLAYERS}
+    return {"theme": tag, "rows": rows}
+
+
+def round_form(number: int, tag: str) -> list[tuple[str, str]]:
+    """The entry form the scorekeeper's page sends for that round, built by the game itself."""
+    fields = get_game(LOAD_GAME).form_from_round(load_round(number, tag), LOAD_PLAYERS, LOAD_SETTINGS)
+    pairs: list[tuple[str, str]] = []
+    for key, values in fields.items():
+        pairs += [(key, str(v)) for v in values] if isinstance(values, list) else [(key, str(values))]
+    return pairs + [("number", str(number))]
+
+
+@dataclass
+class LoadMatch:
+    """A match the load writes into, with the scorekeeper cookie every load client shares."""
+
+    id: int
+    cookie_name: str
+    cookie_value: str
+
+
+def start_match(base_url: str) -> LoadMatch:
+    """Start a load match through the new-match form, as the scorekeeper's phone does."""
+    client = Client(base_url)
+    client.get("/matches/new")
+    fields = [("game", LOAD_GAME), ("action", "start"), ("cards", "8"), ("target", "20")]
+    fields += [("seat", name) for name in LOAD_PLAYERS]
+    response = client.post("/matches/new", fields)
+    assert response.status == 302, (response.status, response.text[:500])
+    match_id = int(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
+    name = f"pencil_{match_id}"
+    client.close()
+    return LoadMatch(match_id, name, client.cookies[name])
+
+
+@dataclass
+class Ack:
+    """A save the server acknowledged with a 2xx: which match, which round, which tag."""
+
+    match_id: int
+    number: int
+    tag: str
+    at: float
+
+
+@dataclass
+class LoadResult:
+    """Everything the load saw, shared by its client threads."""
+
+    acks: list[Ack] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    server_errors: list[str] = field(default_factory=list)
+    connection_errors: int = 0
+    clients: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def acked_before(self, moment: float) -> list[Ack]:
+        """The saves acknowledged before a moment (time.monotonic())."""
+        with self.lock:
+            return [ack for ack in self.acks if ack.at < moment]
+
+
+class Load:
+    """Client threads saving rounds into the matches until stopped or out of time."""
+
+    def __init__(self, base_url: str, matches: list[LoadMatch], clients: int = 20, seconds: float = 8):
+        self.base_url = base_url
+        self.matches = matches
+        self.clients = clients
+        self.seconds = seconds
+        self.result = LoadResult(clients=clients)
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._client, args=(i,), daemon=True) for i in range(clients)]
+
+    def start(self) -> Load:
+        """Start every client thread."""
+        self.deadline = time.monotonic() + self.seconds
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def join(self) -> LoadResult:
+        """Wait for the clients to finish (at the deadline, or after stop())."""
+        for thread in self.threads:
+            thread.join(self.seconds + 60)
+        return self.result
+
+    def run(self) -> LoadResult:
+        """Start, and wait for the end."""
+        return self.start().join()
+
+    def _running(self) -> bool:
+        return not self.stop.is_set() and time.monotonic() < self.deadline
+
+    def _client(self, index: int) -> None:
+        """One phone: picks a match at random, saves the round it believes is next, learns from the answer."""
+        rng = random.Random(index)
+        client = Client(self.base_url)
+        for match in self.matches:
+            client.cookies[match.cookie_name] = match.cookie_value
+        believed: dict[int, int] = {}
+        open_matches = list(self.matches)
+        sequence = 0
+        while self._running() and open_matches:
+            match = rng.choice(open_matches)
+            try:
+                if client.csrf is None or match.id not in believed:
+                    page = client.get(f"/matches/{match.id}")
+                    self._count(page, "GET")
+                    found = NEXT_NUMBER.search(page.text)
+                    if page.status == 200 and not found:
+                        open_matches.remove(match)  # over: its page has no entry form any more
+                        continue
+                    if found:
+                        believed[match.id] = int(found.group(1))
+                    continue
+                number = believed[match.id]
+                sequence += 1
+                tag = f"c{index:02d}-{sequence:05d}"
+                response = client.post(f"/matches/{match.id}/rounds", round_form(number, tag), HTMX)
+            except (OSError, http.client.HTTPException):
+                # The server is gone (killed, or restarting): count it and try again shortly.
+                with self.result.lock:
+                    self.result.connection_errors += 1
+                client.csrf = None
+                believed.clear()
+                self.stop.wait(0.05)
+                continue
+            self._count(response, "POST")
+            if 200 <= response.status < 300:
+                with self.result.lock:
+                    self.result.acks.append(Ack(match.id, number, tag, time.monotonic()))
+            found = NEXT_NUMBER.search(response.text)
+            if found:
+                believed[match.id] = int(found.group(1))
+            elif response.status in (200, 409, 422):
+                believed.pop(match.id, None)
+            if response.status == 400:
+                client.csrf = None
+        client.close()
+
+    def _count(self, response: Response, method: str) -> None:
+        """Tally a status; keep the first lines of every 5xx."""
+        with self.result.lock:
+            self.result.statuses[response.status] += 1
+            if response.status >= 500:
+                self.result.server_errors.append(f"{method} {response.status}: {response.text[:300]}")

@@ -1,0 +1,160 @@
+"""Fixtures that run the real server as a separate process on a free port with its own instance folder."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from tests.conftest import fresh_database
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerProcess:
+    """`python app.py` (waitress, as `make run` serves) or gunicorn, started and killed like the real thing."""
+
+    def __init__(self, kind: str, instance: Path, database_url: str | None, log: Path):
+        self.kind = kind
+        self.instance = instance
+        self.database_url = database_url
+        self.log_path = log
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    @property
+    def sqlite_file(self) -> Path:
+        """Where the SQLite database lives when no DATABASE_URL is given."""
+        return self.instance / "companion.sqlite"
+
+    @property
+    def db_url(self) -> str:
+        """The SQLAlchemy URL of the server's database, for checks from the test."""
+        return self.database_url or f"sqlite:///{self.sqlite_file}"
+
+    def env(self) -> dict[str, str]:
+        """The server's environment: its instance folder, port, and database."""
+        env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), THREADS="8")
+        env.pop("DATABASE_URL", None)
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
+        return env
+
+    def command(self) -> list[str]:
+        """The command line, as the README and the issue give it."""
+        if self.kind == "waitress":
+            return [sys.executable, "app.py"]
+        return [str(BIN / "gunicorn"), "-w", "2", "--threads", "4", "-b", f"127.0.0.1:{self.port}", "app:app"]
+
+    def start(self, timeout: float = 60) -> ServerProcess:
+        """Start the server and wait until it answers."""
+        log = open(self.log_path, "ab")
+        # Its own process group, so gunicorn's workers go down with their master.
+        self.process = subprocess.Popen(
+            self.command(), cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        log.close()
+        self.starts += 1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"{self.kind} did not answer within {timeout} s:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server: no shutdown handler, no flush, as a power cut would."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        """A polite stop (SIGTERM), then SIGKILL if it lingers."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log(self) -> str:
+        """The tail of the server's output."""
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+
+def stored_rounds(db_url: str) -> dict[int, list[tuple[int, str]]]:
+    """Every stored round per match as (number, theme tag), read straight from the database."""
+    import json
+
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text('SELECT match_id, number, data FROM "round" ORDER BY match_id, number'))
+            found: dict[int, list[tuple[int, str]]] = {}
+            for match_id, number, data in rows:
+                data = json.loads(data) if isinstance(data, str) else data
+                found.setdefault(match_id, []).append((number, data.get("theme", "")))
+            return found
+    finally:
+        engine.dispose()
+
+
+def integrity_check(path: Path) -> str:
+    """SQLite's own verdict on a database file."""
+    import sqlite3
+
+    with sqlite3.connect(path) as connection:
+        verdict = connection.execute("PRAGMA integrity_check").fetchone()[0]
+    connection.close()
+    return verdict
+
+
+@pytest.fixture
+def server_database() -> Iterator[str | None]:
+    """A fresh PostgreSQL database for the server when the suite runs on PostgreSQL, else None (SQLite)."""
+    with fresh_database() as url:
+        yield url
+
+
+@pytest.fixture
+def start_server(tmp_path: Path, server_database: str | None):
+    """A factory: start_server("waitress" | "gunicorn") runs it; every server is stopped after the test."""
+    started: list[ServerProcess] = []
+
+    def start(kind: str = "waitress") -> ServerProcess:
+        instance = tmp_path / f"instance-{kind}"
+        instance.mkdir(exist_ok=True)
+        server = ServerProcess(kind, instance, server_database, tmp_path / f"{kind}.log")
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()

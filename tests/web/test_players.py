@@ -1,0 +1,144 @@
+"""Web tests of the players: records and figures against hand-computed values, rename and merge."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from companion.extensions import db
+from companion.models import Match, Player, Seat
+from tests.conftest import csrf_token
+from tests.web.test_history import player_id, samples  # noqa: F401  (the fixture)
+
+
+def card(html: str, game_name: str) -> str:
+    """The record card of one game on a player's page, as text without tags."""
+    start = html.index(f">{game_name}</span></h3>") + 1
+    text = html[start : html.index("</article>", start)]
+    return " ".join(re.sub(r"<[^>]+>", " ", text).split())
+
+
+def test_player_records_per_game_match_the_hand_computed_figures(client, app, samples):
+    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "4 matches, 4 won (100%)" in html
+    # ZANZARA 18, OCA −2, QUIZ 14: best 18, average 30 / 3.
+    assert card(html, "Pazzaparola") == (
+        "Pazzaparola Played 1 Won 1 Win rate 100% Best word ZANZARA (18) Average word 10.0"
+    )
+    # Hands of 600 and 80.
+    assert card(html, "Burraco PAROLE") == "Burraco PAROLE Played 1 Won 1 Win rate 100% Average hand 340"
+    assert card(html, "Topic_") == "Topic_ Played 1 Won 1 Win rate 100% Cards per game 0.0"
+    assert card(html, "Pazaak") == "Pazaak Played 1 Won 1 Win rate 100% Sets won 2"
+
+
+def test_a_loser_and_a_match_in_progress(client, app, samples):
+    bob = client.get(f"/players/{player_id(app, 'Bob')}").get_data(as_text=True)
+    assert "4 matches, 0 won (0%)" in bob
+    # RE −2, GATTO 28, no word −6.
+    assert card(bob, "Pazzaparola").endswith("Best word GATTO (28) Average word 6.7")
+    assert card(bob, "Burraco PAROLE").endswith("Average hand 225")
+    assert card(bob, "Topic_").endswith("Cards per game 2.0")
+    assert card(bob, "Pazaak").endswith("Sets won 1")
+    di = client.get(f"/players/{player_id(app, 'Di')}").get_data(as_text=True)
+    assert "0 matches, 0 won" in di and "1 in progress" in di and "No finished match yet." in di
+
+
+def test_head_to_head_and_recent_form(client, app, samples):
+    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    rivals = html[html.index('id="rivals-title"') :]
+    rows = re.findall(r'<th scope="row"><a href="/players/\d+">(\w+)</a></th>\s*'
+                      r'<td class="num">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>',
+                      rivals)  # fmt: skip
+    assert rows == [("Bob", "4", "4", "0"), ("Cy", "1", "1", "0")]
+    form = re.findall(r'class="form-chip (won|lost)" href="/matches/(\d+)"', html)
+    assert form == [("won", str(samples[uid])) for uid in ("pk", "to", "bu", "pz")]
+    cy = client.get(f"/players/{player_id(app, 'Cy')}").get_data(as_text=True)
+    assert re.findall(r'class="form-chip (won|lost)"', cy) == ["lost"]
+
+
+def test_roster_leaderboards(client, app, samples):
+    html = client.get("/players").get_data(as_text=True)
+    assert re.search(r">Ann</a></th>\s*<td class=\"num\">4</td>\s*<td class=\"num\">4</td>\s*<td class=\"num\">100%</td>", html)
+    assert re.search(r">Di</a></th>\s*<td class=\"num\">0</td>\s*<td class=\"num\">0</td>\s*<td class=\"num\">—</td>", html)
+    topic = client.get("/players?game=topic").get_data(as_text=True)
+    assert "Cards per game" in topic
+    assert re.search(r">Cy</a></th>\s*<td class=\"num\">1</td>\s*<td class=\"num\">0</td>\s*<td class=\"num\">0%</td>\s*<td class=\"num\">1.0</td>", topic)
+    burraco = client.get("/players?game=burraco").get_data(as_text=True)
+    assert re.search(r">Bob</a></th>(\s*<td[^>]*>[^<]*</td>){3}\s*<td class=\"num\">225</td>", burraco)
+
+
+def test_unknown_player_is_a_404(client):
+    assert client.get("/players/999").status_code == 404
+
+
+def _post(client, app, name, action, **data):
+    url = f"/players/{player_id(app, name)}"
+    token = csrf_token(client, url)
+    return client.post(f"{url}/{action}", data={"csrf_token": token, **data})
+
+
+def test_rename_keeps_the_names_matches_were_played_with(client, app, samples):
+    ann = player_id(app, "Ann")
+    response = _post(client, app, "Ann", "rename", name="  Anna   Maria ")
+    assert response.status_code == 302
+    page = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert "<h1>Anna Maria</h1>" in page and "Renamed to Anna Maria." in page
+    with app.app_context():
+        assert db.session.get(Player, ann).key == "anna maria"
+        assert set(db.session.scalars(select(Seat.name).where(Seat.player_id == ann))) == {"Ann"}
+    # The history still finds her matches by her new name.
+    assert "4 matches" in client.get("/history?q=maria").get_data(as_text=True)
+    assert _post(client, app, "Anna Maria", "rename", name="ANNA MARIA").status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("   ", "A name has 1 to 40 characters."), ("x" * 41, "A name has 1 to 40 characters."),
+     ("bob", "bob is already in the roster")],
+)  # fmt: skip
+def test_bad_rename_is_refused_next_to_the_field(client, app, samples, name, message):
+    response = _post(client, app, "Ann", "rename", name=name)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert f'<small id="rename-error" class="field-error">{message}' in html
+    with app.app_context():
+        assert db.session.get(Player, player_id(app, "Ann")).name == "Ann"
+
+
+def test_merge_moves_the_seats_and_drops_the_entry(client, app, samples):
+    with app.app_context():
+        from companion import matches as service
+
+        service.create_match("topic", ["ann ", "Zed"], {})  # seated as "ann": one roster entry, Ann
+        service.create_match("pazaak", ["Annie", "Zed"], {})
+    annie = player_id(app, "Annie")
+    response = _post(client, app, "Ann", "merge", other=str(annie))
+    assert response.status_code == 302
+    assert "Merged Annie into Ann." in client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Player, annie) is None
+        seats = db.session.scalars(select(Seat).where(Seat.player_id == player_id(app, "Ann")))
+        assert sorted(s.name for s in seats) == ["Ann", "Ann", "Ann", "Ann", "Annie", "ann"]
+
+
+@pytest.mark.parametrize(
+    ("other", "message"),
+    [("Bob", "Ann and Bob played 4 match(es) together, so they are two people."),
+     ("Ann", "Pick another roster entry"), (None, "Pick another roster entry")],
+)  # fmt: skip
+def test_bad_merge_is_refused_and_nothing_changes(client, app, samples, other, message):
+    before = _seat_owners(app)
+    response = _post(client, app, "Ann", "merge", other=str(player_id(app, other)) if other else "")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert f'<small id="merge-error" class="field-error">{message}' in html
+    assert _seat_owners(app) == before
+
+
+def _seat_owners(app):
+    with app.app_context():
+        return sorted(db.session.execute(select(Seat.id, Seat.player_id)).all()), db.session.scalar(
+            select(func.count(Player.id))
+        ), db.session.scalar(select(func.count(Match.id)))
