@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, ClassVar
 
@@ -31,6 +32,7 @@ SETTING_LABELS = {
     "dirty": "the dirty burraco bonus",
     "closing": "the closing bonus",
 }
+ENTRY_KEYS = ("table", "hand", "clean", "dirty")
 SUM_MAX_CHARS = 60
 DIGITS = re.compile(r"[0-9]{1,6}")
 
@@ -227,11 +229,18 @@ class Burraco(Game):
         return raw
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
-        """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer."""
+        """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer.
+
+        A form carrying the whole round as JSON in `round` (the base contract) is read as such.
+        """
+        if _field(form, "round"):
+            return super().round_from_form(form, players, settings)
         sides = self.sides(players, settings)
+        extra = _extra_from_form(form)
         entries = {}
         for number, side in enumerate(sides, start=1):
             entries[side] = {
+                **extra["sides"].get(side, {}),
                 "table": _sum_field(form, f"table_{number}", "points laid on the table"),
                 "hand": _sum_field(form, f"hand_{number}", "points left in hand"),
                 "clean": _whole_field(form, f"clean_{number}", "clean burraco", f"clean_{number}", 0),
@@ -242,20 +251,48 @@ class Burraco(Game):
             raise RuleError("tap who closed the hand, or Nobody", field="closed_by")
         if closer and closer not in sides:
             raise RuleError(f"{show(closer)} is not one of {', '.join(sides)}", field="closed_by")
-        return {"sides": entries, "closed_by": closer or None}
+        return {**extra["round"], "sides": entries, "closed_by": closer or None}
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
     ) -> dict[str, list[str]]:
-        """The entry form's fields for a stored hand: the inverse of `round_from_form`."""
+        """The entry form's fields for a stored hand: the inverse of `round_from_form`.
+
+        Keys the form has no field for (an imported round's time, notes on a side) ride
+        along in a hidden `extra` field, so a correction keeps them.
+        """
+        given = round.get("sides")
+        if not isinstance(given, dict):
+            return {key: [value] for key, value in super().form_from_round(round, players, settings).items()}
         form: dict[str, list[str]] = {}
-        given = round.get("sides") or {}
+        extra: dict[str, Any] = {"round": {}, "sides": {}}
+        extra["round"] = {k: v for k, v in round.items() if k not in ("sides", "closed_by")}
         for number, side in enumerate(self.sides(players, settings), start=1):
             entry = given.get(side) or {}
-            for key in ("table", "hand", "clean", "dirty"):
+            for key in ENTRY_KEYS:
                 form[f"{key}_{number}"] = [str(entry.get(key, 0))]
+            rest = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
+            if rest:
+                extra["sides"][side] = rest
         form["closed_by"] = [round.get("closed_by") or ""]
+        if extra["round"] or extra["sides"]:
+            form["extra"] = [json.dumps(extra, ensure_ascii=False)]
         return form
+
+
+def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
+    """The keys of a corrected round that the form has no field for (see `form_from_round`)."""
+    text = _field(form, "extra")
+    if not text:
+        return {"round": {}, "sides": {}}
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError:
+        extra = None
+    if not (isinstance(extra, dict) and isinstance(extra.get("round"), dict) and isinstance(extra.get("sides"), dict)
+            and all(isinstance(v, dict) for v in extra["sides"].values())):
+        raise RuleError("the round's extra details could not be read", field="round")
+    return extra
 
 
 def _entry(side: str, entry: Any) -> dict[str, Any]:

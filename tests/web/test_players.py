@@ -73,8 +73,8 @@ def test_unknown_player_is_a_404(client):
     assert client.get("/players/999").status_code == 404
 
 
-def _post(client, app, name, action, **data):
-    url = f"/players/{player_id(app, name)}"
+def _post(client, app, who, action, **data):
+    url = f"/players/{player_id(app, who)}"
     token = csrf_token(client, url)
     return client.post(f"{url}/{action}", data={"csrf_token": token, **data})
 
