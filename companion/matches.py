@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,6 +119,27 @@ def side_of(match: Match, player: str) -> str:
     return player
 
 
+@contextmanager
+def _writing(match: Match) -> Iterator[None]:
+    """One write to a match: under its lock, committed whole, or rolled back whole."""
+    try:
+        _lock(match)
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _append(match: Match, data: dict[str, Any]) -> Saved:
+    """Add the next round, checked by the rules, and re-score the match."""
+    game = get_game(match.game)
+    number = len(match.rounds) + 1
+    stored = Round(number=number, data=game.check_round(match.player_names, match.settings, data, number))
+    match.rounds.append(stored)
+    return Saved(stored, _refresh(match))
+
+
 def _refresh(match: Match) -> Standings:
     """Recompute the standings and keep the list-page caches and the status in step."""
     standings = standings_of(match)
@@ -139,34 +162,22 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None) ->
     moved on since, an identical repeat of the last round is answered as already saved
     (a double tap), and anything else is refused as a conflict.
     """
-    try:
-        _lock(match)
-        game = get_game(match.game)
+    with _writing(match):
         next_number = len(match.rounds) + 1
         if number is not None and number != next_number:
             last = match.rounds[-1] if match.rounds else None
-            if last is not None and number == last.number and _same_round(game, match, last.data, data, number):
-                db.session.rollback()
+            if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
             raise Conflict("this round changed meanwhile", last)
-        checked = game.check_round(match.player_names, match.settings, data, next_number)
-        rounds = [r.data for r in match.rounds] + [checked]
-        standings = game.standings(match.player_names, match.settings, rounds)
-        stored = Round(number=next_number, data=checked)
-        match.rounds.append(stored)
         match.redo = []
-        _refresh(match)
-        db.session.commit()
-        return Saved(stored, standings)
-    except BaseException:
-        db.session.rollback()
-        raise
+        return _append(match, data)
 
 
-def _same_round(game: Any, match: Match, stored: dict, data: dict, number: int) -> bool:
-    """Whether a submitted round is the one already stored (compared after checking)."""
+def _same_round(match: Match, stored: dict, data: dict) -> bool:
+    """Whether a submitted round is the last one stored (compared after checking)."""
     try:
-        return game.check_round(match.player_names, match.settings, data, number) == stored
+        game = get_game(match.game)
+        return game.check_round(match.player_names, match.settings, data, len(match.rounds)) == stored
     except RuleError:
         return False
 
@@ -245,8 +256,7 @@ def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
 
 def undo_last_round(match: Match) -> tuple[Round, Standings]:
     """Take back the last round; it goes on the redo stack and into the change log."""
-    try:
-        _lock(match)
+    with _writing(match):
         if not match.rounds:
             raise Conflict("there is no round to undo")
         last = match.rounds[-1]
@@ -255,35 +265,18 @@ def undo_last_round(match: Match) -> tuple[Round, Standings]:
         match.rounds.remove(last)
         db.session.delete(last)
         db.session.flush()
-        standings = _refresh(match)
-        db.session.commit()
-        return last, standings
-    except BaseException:
-        db.session.rollback()
-        raise
+        return last, _refresh(match)
 
 
 def redo_round(match: Match) -> Saved:
     """Put back the round undone most recently."""
-    try:
-        _lock(match)
+    with _writing(match):
         if not match.redo:
             raise Conflict("there is nothing to redo")
-        data = match.redo[-1]
-        game = get_game(match.game)
-        number = len(match.rounds) + 1
-        checked = game.check_round(match.player_names, match.settings, data, number)
-        standings = game.standings(match.player_names, match.settings, [r.data for r in match.rounds] + [checked])
-        stored = Round(number=number, data=checked)
-        match.rounds.append(stored)
+        saved = _append(match, match.redo[-1])
         match.redo = match.redo[:-1]
-        db.session.add(RoundChange(match_id=match.id, number=number, action="redo", after=checked))
-        _refresh(match)
-        db.session.commit()
-        return Saved(stored, standings)
-    except BaseException:
-        db.session.rollback()
-        raise
+        db.session.add(RoundChange(match_id=match.id, number=saved.round.number, action="redo", after=saved.round.data))
+        return saved
 
 
 def correct_round(match: Match, number: int, data: dict[str, Any], revision: int) -> Saved:
@@ -292,8 +285,7 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
     `revision` is the round's revision the editing page started from: if another phone
     corrected the round meanwhile, the correction is refused rather than overwriting it.
     """
-    try:
-        _lock(match)
+    with _writing(match):
         stored = next((r for r in match.rounds if r.number == number), None)
         if stored is None:
             raise RuleError(f"there is no round {number}", field="round")
@@ -301,16 +293,9 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
             raise Conflict("this round changed meanwhile", stored)
         game = get_game(match.game)
         checked = game.check_round(match.player_names, match.settings, data, number)
-        rounds = [checked if r.number == number else r.data for r in match.rounds]
-        standings = game.standings(match.player_names, match.settings, rounds)
         db.session.add(RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked))
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
-        _refresh(match)
-        db.session.commit()
-        return Saved(stored, standings)
-    except BaseException:
-        db.session.rollback()
-        raise
+        return Saved(stored, _refresh(match))
 
 
 def delete_match(match: Match) -> None:
