@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -68,7 +69,7 @@ def roster_players(names: list[str]) -> list[Player]:
     keys = [name_key(n) for n in names]
     found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
     players = []
-    for name, key in zip(names, keys):
+    for name, key in zip(names, keys, strict=True):
         player = found.get(key)
         if player is None:
             player = Player(name=" ".join(name.split()), key=key)
@@ -84,7 +85,7 @@ def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | 
     names = game.check_players(names)
     settings = game.settings(raw_settings, names)
     match = Match(game=game.slug, settings=settings)
-    for position, (name, player) in enumerate(zip(names, roster_players(names))):
+    for position, (name, player) in enumerate(zip(names, roster_players(names), strict=True)):
         match.seats.append(Seat(player=player, position=position, name=name))
     return match
 
@@ -189,7 +190,7 @@ def count_matches() -> int:
 
 def _parse_time(text: Any):
     """A match file's ISO 8601 time as a naive UTC datetime, or None when absent or unreadable."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     if not isinstance(text, str):
         return None
@@ -198,7 +199,7 @@ def _parse_time(text: Any):
     except ValueError:
         return None
     if moment.tzinfo:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment
 
 
@@ -293,7 +294,8 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
             raise Conflict("this round changed meanwhile", stored)
         game = get_game(match.game)
         checked = game.check_round(match.player_names, match.settings, data, number)
-        db.session.add(RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked))
+        change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
+        db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
         return Saved(stored, _refresh(match))
 

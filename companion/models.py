@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
@@ -14,7 +14,7 @@ from .extensions import db
 
 def utcnow() -> datetime:
     """The current time, timezone-aware, for default column values."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def name_key(name: str) -> str:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, render_template, request, url_for
+from flask import Flask, Response, current_app, g, has_request_context, render_template, request, url_for
 from flask_babel import get_locale, gettext
-from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -105,9 +105,33 @@ def _error_page(error: HTTPException) -> Response:
     return response
 
 
+def _count_queries(app: Flask) -> None:
+    """With COMPANION_COUNT_QUERIES=1, every response says how many SQL statements it ran (X-Queries)."""
+    from sqlalchemy import event
+
+    from .extensions import db
+
+    def counted(*_args: Any) -> None:
+        """One more statement for the request being served."""
+        if has_request_context():
+            g.queries = g.get("queries", 0) + 1
+
+    def header(response: Response) -> Response:
+        """The count, as a response header for the benchmark."""
+        response.headers["X-Queries"] = str(g.get("queries", 0))
+        return response
+
+    with app.app_context():
+        for engine in db.engines.values():
+            event.listen(engine, "before_cursor_execute", counted)
+    app.after_request(header)
+
+
 def init_app(app: Flask) -> None:
     """Attach the shared plumbing to the app."""
     app.after_request(_security_headers)
+    if os.environ.get("COMPANION_COUNT_QUERIES") == "1":
+        _count_queries(app)
     app.register_error_handler(HTTPException, _error_page)
     app.jinja_env.globals.update(asset=asset, game_assets=game_assets, game_players=game_players, get_locale=get_locale)
     app.jinja_env.trim_blocks = True

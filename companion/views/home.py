@@ -47,6 +47,12 @@ def preferences():
     return response
 
 
+@bp.get("/ping")
+def ping():
+    """A fixed short answer: the floor of the stack, which the benchmark compares against."""
+    return "pong", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+
 @bp.get("/offline")
 def offline():
     """The page the service worker shows when the server cannot be reached."""

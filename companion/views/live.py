@@ -82,7 +82,8 @@ def offer_pencil(match_id: int):
         abort(403, "Only the scorekeeper's phone can give the pencil.")
     code = service.offer_pencil(match)
     link = public_url("live.pencil", match_id=match.id, code=code)
-    return render("share.html", fragment="_pencil_offer.html", **match_context(match, pencil_url=link, pencil_qr=qr_svg(link)))
+    context = match_context(match, pencil_url=link, pencil_qr=qr_svg(link))
+    return render("share.html", fragment="_pencil_offer.html", **context)
 
 
 @bp.route("/<int:match_id>/pencil", methods=["GET", "POST"])
