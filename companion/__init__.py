@@ -20,8 +20,18 @@ def _secret_key(instance: Path) -> str:
     """The app's secret key: generated on first start, then kept in the instance folder."""
     key_file = instance / "secret_key"
     if not key_file.exists():
-        key_file.write_text(secrets.token_hex(32))
-        key_file.chmod(0o600)
+        # Written with mode 600 from the start under a private name, then linked into place:
+        # gunicorn workers starting together on a fresh folder must end up with one key
+        # (else a form signed by one worker is refused by the other), never read half a file.
+        temporary = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as new:
+            new.write(secrets.token_hex(32))
+        try:
+            os.link(temporary, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            temporary.unlink()
     return key_file.read_text().strip()
 
 
@@ -62,7 +72,9 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.config.from_mapping(
         SECRET_KEY=_secret_key(instance),
         SQLALCHEMY_DATABASE_URI=_database_url(instance),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # A pre-ping finds a dropped PostgreSQL connection; an SQLite file never drops one,
+        # and the ping would be a second statement on every request.
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": not _database_url(instance).startswith("sqlite")},
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
@@ -102,6 +114,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
+    live.init_app(app)
 
     from . import cli
 

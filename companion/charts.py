@@ -18,7 +18,9 @@ SERIES_COLOURS = (
     "#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f59f00",
     "#0ca678", "#e64980", "#7950f2", "#868e96", "#74b816",
 )  # fmt: skip
-WIDTH, HEIGHT = 420, 260
+WIDTH, HEIGHT = 400, 270
+# Drawn at about 1:1 on a phone, so this is close to the text size the eye gets.
+FONT = 15
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -69,7 +71,7 @@ def _strip(svg: str, label: str) -> str:
     root.set("role", "img")
     root.set("aria-label", label)
     root.set("font-family", "system-ui, sans-serif")
-    root.set("font-size", "13")
+    root.set("font-size", str(FONT))
     root.set("class", "totals-chart")
     title = ElementTree.Element(f"{SVG}title")
     title.text = label
@@ -77,7 +79,7 @@ def _strip(svg: str, label: str) -> str:
     return ElementTree.tostring(root, encoding="unicode")
 
 
-def totals_chart(match: Match, standings: Standings) -> Markup:
+def totals_chart(match: Match, standings: Standings, x_title: str = "Round") -> Markup:
     """Each side's running total after each round, as inline SVG that reads on a phone."""
     history = running_totals(match)
     sides = list(standings.totals)
@@ -97,8 +99,10 @@ def totals_chart(match: Match, standings: Standings) -> Markup:
         y_labels=_y_labels(min(values), max(values)),
         show_minor_x_labels=rounds <= 12,
         x_labels_major_every=max(1, math.ceil(rounds / 8)),
-        style=Style(background="transparent", plot_background="transparent", label_font_size=13,
-                    major_label_font_size=13, font_family="system-ui, sans-serif"),
+        x_title=x_title,
+        truncate_label=-1,
+        style=Style(background="transparent", plot_background="transparent", label_font_size=FONT,
+                    major_label_font_size=FONT, title_font_size=FONT, font_family="system-ui, sans-serif"),
     )  # fmt: skip
     chart.x_labels = [str(number) for number in range(rounds + 1)]
     for side in sides:

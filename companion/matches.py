@@ -96,7 +96,7 @@ def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | No
     token = secrets.token_urlsafe(32)
     match.scorekeeper_hash = match.owner_hash = hash_token(token)
     db.session.add(match)
-    _refresh(match)
+    rescore(match)
     db.session.commit()
     return match, token
 
@@ -138,10 +138,10 @@ def _append(match: Match, data: dict[str, Any]) -> Saved:
     number = len(match.rounds) + 1
     stored = Round(number=number, data=game.check_round(match.player_names, match.settings, data, number))
     match.rounds.append(stored)
-    return Saved(stored, _refresh(match))
+    return Saved(stored, rescore(match))
 
 
-def _refresh(match: Match) -> Standings:
+def rescore(match: Match) -> Standings:
     """Recompute the standings and keep the list-page caches and the status in step."""
     standings = standings_of(match)
     match.summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
@@ -229,7 +229,7 @@ def import_match(document: dict[str, Any]) -> tuple[Match, bool]:
         at = _parse_time(data.get("at"))
         match.rounds.append(Round(number=number, data=checked, created_at=at or match.started_at))
     db.session.add(match)
-    _refresh(match)
+    rescore(match)
     finished = _parse_time(document.get("finished"))
     if match.status == "finished" and finished:
         match.finished_at = finished
@@ -266,7 +266,7 @@ def undo_last_round(match: Match) -> tuple[Round, Standings]:
         match.rounds.remove(last)
         db.session.delete(last)
         db.session.flush()
-        return last, _refresh(match)
+        return last, rescore(match)
 
 
 def redo_round(match: Match) -> Saved:
@@ -297,7 +297,7 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
         change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
         db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
-        return Saved(stored, _refresh(match))
+        return Saved(stored, rescore(match))
 
 
 def delete_match(match: Match) -> None:
@@ -317,7 +317,7 @@ def change_log(match: Match) -> list[RoundChange]:
 
 def offer_pencil(match: Match) -> str:
     """A single-use code with which another phone can take the pencil."""
-    code = secrets.token_urlsafe(24)
+    code = secrets.token_urlsafe(32)
     match.handover_hash = hash_token(code)
     db.session.commit()
     return code

@@ -89,7 +89,7 @@ def _burraco_round(rng: random.Random, players: list[str], sides: list[str], set
     """Each side's cards laid and in hand, its burraco, and usually someone closing."""
     entries = {
         side: {
-            "table": 5 * rng.randint(10, 140),
+            "table": 5 * rng.randint(6, 80),
             "hand": 5 * rng.randint(0, 30),
             "clean": _weighted(rng, {0: 5, 1: 4, 2: 1}),
             "dirty": _weighted(rng, {0: 4, 1: 4, 2: 2}),
@@ -172,10 +172,10 @@ def _generate(rng: random.Random, now: datetime, playing: bool, player_ids: dict
         Seat(position=position, name=name, player_id=player_ids[name]) for position, name in enumerate(players)
     ]
     moment = started
-    for number, (data, step) in enumerate(zip(rounds, steps), start=1):
+    for number, (data, step) in enumerate(zip(rounds, steps, strict=True), start=1):
         moment += step
         match.rounds.append(Round(number=number, data=data, created_at=moment, updated_at=moment))
-    service._refresh(match)
+    service.rescore(match)
     if match.status == "finished":
         match.finished_at = moment
     return match
@@ -187,7 +187,7 @@ def _store(batch: list[Match]) -> None:
     match_rows = [{column: getattr(m, column) for column in columns} | {"version": len(m.rounds)} for m in batch]
     ids = db.session.scalars(insert(Match).returning(Match.id, sort_by_parameter_order=True), match_rows).all()
     seat_rows, round_rows = [], []
-    for match_id, match in zip(ids, batch):
+    for match_id, match in zip(ids, batch, strict=True):
         for seat in match.seats:
             seat_rows.append(
                 {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
@@ -213,7 +213,7 @@ def seed(count: int, seed_value: int | None = None, batch_size: int = 1000) -> i
         # The roster may already spell a name otherwise; seats keep the generated spelling.
         roster = service.roster_players(ROSTER)
         db.session.flush()
-        player_ids = {name: player.id for name, player in zip(ROSTER, roster)}
+        player_ids = {name: player.id for name, player in zip(ROSTER, roster, strict=True)}
         playing_every = 100
         batch: list[Match] = []
         for index in range(count):
@@ -231,8 +231,9 @@ def seed(count: int, seed_value: int | None = None, batch_size: int = 1000) -> i
 
 
 @click.command("seed")
-@click.option("--matches", "count", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="How many matches to add.")
+@click.option(
+    "--matches", "count", type=click.IntRange(min=1), default=1000, show_default=True, help="How many matches to add."
+)
 @click.option("--seed", "seed_value", type=int, default=None, help="A fixed random seed, for the same data every time.")
 @with_appcontext
 def seed_command(count: int, seed_value: int | None) -> None:

@@ -16,8 +16,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
+from hypothesis import HealthCheck, settings
+
 from companion import create_app
 from companion.extensions import db
+
+# Speed is measured by the benchmark, never by tests: a loaded machine must not fail a property.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 

@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Iterator
 from datetime import datetime
+from itertools import pairwise
 
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from sqlalchemy import select
@@ -117,7 +118,7 @@ def export_csv():
         for match in _all_matches():
             totals = running_totals(match)
             date = match.started_at.date().isoformat()
-            for number, (before, after) in enumerate(zip(totals, totals[1:]), start=1):
+            for number, (before, after) in enumerate(pairwise(totals), start=1):
                 for side, total in after.items():
                     writer.writerow((match.id, match.game, date, number, side, total - before[side], total))
             yield buffer.getvalue()

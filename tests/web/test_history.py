@@ -40,8 +40,10 @@ SAMPLES = [
         {"rows": {"Ann": row("QUIZ", [10, 10], 6), "Bob": row(None, [1], 7)}},
     ], "2024-03-01T20:00:00Z", {"target": 2}),
     doc("bu", "burraco", ["Ann", "Bob"], [
-        {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}}, "closed_by": "Ann"},
-        {"sides": {"Ann": {"table": 100, "hand": 20}, "Bob": {"table": 200, "hand": 0, "dirty": 1}}, "closed_by": "Bob"},
+        {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}},
+         "closed_by": "Ann"},
+        {"sides": {"Ann": {"table": 100, "hand": 20}, "Bob": {"table": 200, "hand": 0, "dirty": 1}},
+         "closed_by": "Bob"},
     ], "2024-05-10T20:00:00Z", {"hands": 2}),
     doc("to", "topic", ["Ann", "Bob", "Cy"], [
         {"losers": ["Bob"]}, {"losers": ["Bob"]}, {"losers": ["Cy"]},
@@ -54,12 +56,17 @@ SAMPLES = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def samples(app):
-    """The sample matches stored, as the import would store them."""
+def store_samples(app) -> dict[str, int]:
+    """Store the sample matches as the import would; their ids by match-file id."""
     with app.app_context():
         service.import_matches(SAMPLES)
         return {m.uid: m.id for m in db.session.scalars(select(Match))}
+
+
+@pytest.fixture
+def samples(app):
+    """The sample matches, stored."""
+    return store_samples(app)
 
 
 def listed(html: str) -> list[str]:
@@ -123,10 +130,10 @@ def test_a_bad_date_is_named_and_ignored(client, samples):
 def test_htmx_gets_the_results_alone_and_the_pushed_url_a_full_page(client, samples):
     fragment = client.get("/history?game=topic", headers=HTMX)
     text = fragment.get_data(as_text=True)
-    assert "<html" not in text and "history-item" in text and 'role="search"' not in text
+    assert "<html" not in text and "history-item" in text and 'class="history-filters"' not in text
     assert "HX-Request" in fragment.headers["Vary"]
     page = client.get("/history?game=topic").get_data(as_text=True)
-    assert "<!doctype html>" in page.lower() and 'role="search"' in page
+    assert "<!doctype html>" in page.lower() and 'class="history-filters"' in page
     restored = client.get("/history?game=topic", headers={**HTMX, "HX-History-Restore-Request": "true"})
     assert "<!doctype html>" in restored.get_data(as_text=True).lower()
 
@@ -229,7 +236,7 @@ def test_export_then_import_into_an_empty_database_round_trips(client, app, samp
     ("content", "reason"),
     [
         (b"{not json", "the file is not valid JSON"),
-        (json.dumps([SAMPLES[0], {**SAMPLES[1], "id": "new", "game": "chess"}]).encode(), "match 2: game: unknown game"),
+        (json.dumps([SAMPLES[0], {**SAMPLES[1], "id": "x", "game": "chess"}]).encode(), "match 2: game: unknown game"),
         (json.dumps({**SAMPLES[2], "rounds": [{"losers": ["Zed"]}]}).encode(), "round 1: losers"),
         (b"[]", "the file holds no match"),
     ],
