@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .base import Game, RuleError, Tally, best, name_list, show, whole
+from .base import Game, RuleError, Tally, best, mapping, name_list, show, whole
 
 BOX = 72
 LENGTHS = {"short": 24, "medium": 36, "long": 67}
@@ -13,6 +14,8 @@ LENGTHS = {"short": 24, "medium": 36, "long": 67}
 EXACT = "exact"
 # A tap on a deck stepper posts the setup form with `action` = this prefix and the step, e.g. "topic-deck:-10".
 STEP_ACTION = "topic-deck:"
+# The round entry's own fields; a form with none of them is read as the base class's JSON `round`.
+ROUND_FIELDS = ("loser", "losers", "several", "penalty", "extra")
 
 
 def form_values(form: Mapping[str, Any] | None, key: str) -> list[str]:
@@ -182,21 +185,50 @@ class Topic(Game):
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round of the entry form: the tapped `loser`, or with `several` on the ticked `losers`; penalties.
 
-        Names are checked by check_round; only an empty choice is refused here, in words for the table.
+        `extra` (JSON) carries the keys of a corrected round that the form does not show, such as an
+        imported round's time. Names are checked by check_round; only an empty choice is refused here.
         """
+        if not any(form_values(form, key) for key in ROUND_FIELDS):
+            return super().round_from_form(form, players, settings)
         several = bool(form_value(form, "several"))
         losers = form_values(form, "losers" if several else "loser")
         if not losers:
             reason = "tick every player who lost, then Save" if several else "tap the player who lost"
             raise RuleError(reason, field="losers")
-        return {"losers": losers, "penalties": form_values(form, "penalty")}
+        round = {**self._extra(form), "losers": losers}
+        penalties = form_values(form, "penalty")
+        if penalties:
+            round["penalties"] = penalties
+        return round
+
+    @staticmethod
+    def _extra(form: Any) -> dict[str, Any]:
+        """The round's keys carried unchanged through a correction."""
+        text = form_value(form, "extra")
+        if not text:
+            return {}
+        try:
+            return mapping(json.loads(text), "the round's other keys", field="round")
+        except json.JSONDecodeError:
+            raise RuleError("the round's other keys could not be read (not valid JSON)", field="round") from None
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
     ) -> dict[str, list[str]]:
-        """The entry form's fields for a stored round (several-losers mode, so any number can be ticked)."""
-        return {
+        """The entry form's fields for a stored round, in several-losers mode so any number can be ticked.
+
+        The exact inverse of round_from_form: whatever the form does not show (an empty or null
+        `penalties`, an imported round's time) rides along in `extra`.
+        """
+        extra = {key: value for key, value in round.items() if key not in ("losers", "penalties")}
+        penalties = round.get("penalties")
+        if "penalties" in round and not penalties:
+            extra["penalties"] = penalties
+        fields = {
             "several": ["on"],
             "losers": [str(name) for name in round.get("losers") or []],
-            "penalty": [str(name) for name in round.get("penalties") or []],
+            "penalty": [str(name) for name in penalties or []],
         }
+        if extra:
+            fields["extra"] = [json.dumps(extra, ensure_ascii=False)]
+        return fields

@@ -1,0 +1,135 @@
+"""Browser test of Topic_ on a phone: a short game to its end, one tap per round, checked against `flask score`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import add_to_roster
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+# Counts the taps the person makes (trusted clicks), whatever element they land on.
+COUNT_TAPS = """() => {
+  window.topicTaps = 0;
+  document.addEventListener("click", (event) => { if (event.isTrusted) window.topicTaps += 1; }, true);
+}"""
+
+
+def start_topic(page: Page, base: str, players: list[str], deck_taps: list[str]) -> None:
+    """Tap through the new-match page: Topic_, the players, the Exact chip, the deck steppers, Start."""
+    page.goto(base + "/matches/new")
+    page.get_by_role("button", name="Topic_", exact=True).tap()
+    expect(page.get_by_role("button", name="Topic_", exact=True)).to_have_attribute("aria-pressed", "true")
+    for name in players:
+        page.get_by_role("button", name=f"+ {name}", exact=True).tap()
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    page.get_by_text("Exact", exact=True).tap()
+    deck = page.get_by_label("Cards in the deck")
+    expect(deck).to_be_visible()
+    for label in deck_taps:
+        before = deck.input_value()
+        page.get_by_role("button", name=label, exact=True).tap()
+        expect(deck).not_to_have_value(before)
+    page.get_by_role("button", name="Start Topic_").tap()
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+
+
+def loser(page: Page, name: str):
+    """The big one-tap button of a player in the round entry ("Bob / 2 cards")."""
+    return page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$"))
+
+
+def cards_of(page: Page, name: str):
+    """A player's tile in the cards-held list."""
+    return page.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text=name)
+
+
+def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, *PLAYERS)
+    # 36 by default: −10, −10, −10, +, + gives a deck of 8.
+    start_topic(page, live_server.url, PLAYERS, ["10 cards fewer"] * 3 + ["One card more"] * 2)
+    match_url = page.url
+    deck_left = page.locator("#topic-deck-left")
+    expect(deck_left).to_have_text("8")
+    expect(page.get_by_text("Anyone reveals the first card")).to_be_visible()
+
+    # Round 1: Bob lost. One tap, counted in the page.
+    page.evaluate(COUNT_TAPS)
+    loser(page, "Bob").tap()
+    expect(page.get_by_role("status").filter(has_text="Round 1:")).to_contain_text("Bob +1")
+    one_loser_taps = page.evaluate("window.topicTaps")
+    print(f"\ntaps for a one-loser round: {one_loser_taps}")
+    assert one_loser_taps == 1
+    expect(deck_left).to_have_text("7")
+    assert len(page.request.get(match_url + ".json").json()["rounds"]) == 1
+
+    # A wrong tap is taken back with one tap on the read-back's Undo, then entered again.
+    page.evaluate("window.topicTaps = 0")
+    page.get_by_role("status").get_by_role("button", name="Undo").tap()
+    expect(page.get_by_text("Round 1 taken back.")).to_be_visible()
+    assert page.evaluate("window.topicTaps") == 1
+    expect(deck_left).to_have_text("8")
+    assert page.request.get(match_url + ".json").json()["rounds"] == []
+    loser(page, "Bob").tap()
+    expect(deck_left).to_have_text("7")
+    expect(page.get_by_text("Bob reveals next")).to_be_visible()
+
+    # Round 2: a disputed word first (Cy's penalty card goes with the round), then Ann lost.
+    page.get_by_role("button", name="Penalty card for Cy", exact=True).tap()
+    expect(page.locator('.topic-penalty-fields input[value="Cy"]')).to_have_count(1)
+    loser(page, "Ann").tap()
+    expect(page.get_by_role("status").filter(has_text="Round 2:")).to_contain_text("Cy +1 (1 penalty)")
+    expect(deck_left).to_have_text("5")
+
+    # Round 3: two losers, one tap on the switch, a tick each, Save.
+    page.get_by_role("switch", name="Several losers").tap()
+    page.get_by_role("checkbox", name="Bob").tap()
+    page.get_by_role("checkbox", name="Cy").tap()
+    page.get_by_role("button", name="Save round 3").tap()
+    expect(page.get_by_role("status").filter(has_text="Round 3:")).to_contain_text("Bob +1 · Cy +1")
+    expect(deck_left).to_have_text("3")
+    expect(page.get_by_role("switch", name="Several losers")).not_to_be_checked()
+
+    # After round 3 the table penalises Bob's word: one tap, saved at once into round 3.
+    page.get_by_role("button", name="Penalty card for Bob in round 3").tap()
+    expect(deck_left).to_have_text("2")
+    expect(cards_of(page, "Bob")).to_contain_text("3")
+
+    # Round 4: Cy lost; the deck is down to 1 card, so the match ends by itself.
+    loser(page, "Cy").tap()
+    expect(page.get_by_text("The match is over")).to_be_visible()
+    expect(page.get_by_text("Ann wins!")).to_be_visible()
+    expect(deck_left).to_have_text("1")
+
+    # The page agrees with the engine run on the exported match file.
+    exported = page.request.get(match_url + ".json").json()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(exported))
+    result = runner.invoke(args=["score", str(path)])
+    assert result.exit_code == 0, result.output
+    score = json.loads(result.output)
+    assert score["over"] is True
+    assert score["winners"] == ["Ann"]
+    assert score["deck"] == 1
+    assert score["totals"] == {"Ann": 1, "Bob": 3, "Cy": 3}
+    for name, total in score["totals"].items():
+        expect(cards_of(page, name).locator(".big-num")).to_have_text(str(total))
+    expect(deck_left).to_have_text(str(score["deck"]))
+    assert [r["losers"] for r in exported["rounds"]] == [["Bob"], ["Ann"], ["Bob", "Cy"], ["Cy"]]
+    assert exported["rounds"][2]["penalties"] == ["Bob"]
+
+
+def test_a_double_tap_on_a_loser_stores_one_round(page: Page, live_server, app):
+    add_to_roster(app, *PLAYERS)
+    start_topic(page, live_server.url, PLAYERS, [])
+    loser(page, "Bob").dblclick()
+    expect(page.get_by_role("status").filter(has_text="Round 1:")).to_be_visible()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    assert len(page.request.get(page.url + ".json").json()["rounds"]) == 1
+    expect(page.locator("#topic-deck-left")).to_have_text("35")
