@@ -68,3 +68,31 @@ def test_shell_loads_offline_after_a_visit(page: Page, live_server, app):
     page.goto(live_server.url + "/history-never-visited")
     expect(page.get_by_role("heading", name="No connection to the scorekeeper's server")).to_be_visible()
     page.context.set_offline(False)
+
+
+def loser_button(page: Page, name: str):
+    """The Topic_ scorekeeper's one-tap button for a player who lost the round."""
+    return page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$"))
+
+
+def test_viewer_sees_saved_undone_and_redone_rounds_within_two_seconds(
+    page: Page, browser: Browser, live_server, app
+):
+    add_to_roster(app, "Ann", "Bob", "Cy")
+    start_match(page, live_server.url, "Topic_", ["Ann", "Bob", "Cy"])
+    viewer = phone(browser).new_page()
+    viewer.goto(page.url)
+    bob = viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")
+    expect(bob).to_contain_text("0")
+
+    loser_button(page, "Bob").click()
+    expect(page.get_by_role("status").filter(has_text="Round 1")).to_be_visible()
+    expect(bob).to_contain_text("1", timeout=2000)
+
+    page.get_by_role("button", name="↶ Undo").click()
+    expect(page.get_by_role("status").filter(has_text="Round 1 taken back")).to_be_visible()
+    expect(bob).to_contain_text("0", timeout=2000)
+
+    page.get_by_role("button", name="Redo").first.click()
+    expect(bob).to_contain_text("1", timeout=2000)
+    expect(viewer.locator("#entry form")).to_have_count(0)
