@@ -21,11 +21,9 @@ from .base import (
     whole,
 )
 
-
 # The page's field names: settings carry a prefix because the new-match form keeps the
 # fields of the game picked before, and Pazzaparola also has a `target`.
 SETTING = "burraco_{}"
-TEAM_DEFAULTS = ("Noi", "Voi")
 SETTING_LABELS = {
     "target": "the target",
     "clean": "the clean burraco bonus",
@@ -122,6 +120,8 @@ class Burraco(Game):
     }
     # Settings whose errors the Burraco settings partial shows next to their own field.
     setting_fields: ClassVar[tuple[str, ...]] = ("target", "hands", "clean", "dirty", "closing", "teams")
+    # The names the new-match form proposes for the pairs ("we" and "you").
+    team_names: ClassVar[tuple[str, str]] = ("Noi", "Voi")
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """Target, hand limit (null: none), bonus values and the optional pairs."""
@@ -202,7 +202,6 @@ class Burraco(Game):
         limit = self.settings(settings, self.check_players(players))["hands"]
         return None if limit is None else max(limit - len(rounds), 0)
 
-
     # --- the web page's forms ------------------------------------------------------------
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
@@ -213,7 +212,9 @@ class Burraco(Game):
         if _field(form, SETTING.format("nolimit")):
             raw["hands"] = None
         else:
-            raw["hands"] = _whole_field(form, SETTING.format("hands"), "the number of hands", "hands", 4)
+            raw["hands"] = _whole_field(
+                form, SETTING.format("hands"), "the number of hands", "hands", self.defaults["hands"]
+            )
         mode = _field(form, SETTING.format("mode")) or "alone"
         if mode not in ("alone", "pairs"):
             raise RuleError(f"choose alone or in pairs, got {show(mode)}", field="teams")
@@ -234,7 +235,7 @@ class Burraco(Game):
         A form carrying the whole round as JSON in `round` (the base contract) is read as such.
         """
         if _field(form, "round"):
-            return super().round_from_form(form, players, settings)
+            return super().round_from_form({"round": _field(form, "round")}, players, settings)
         sides = self.sides(players, settings)
         extra = _extra_from_form(form)
         entries = {}
@@ -265,8 +266,10 @@ class Burraco(Game):
         if not isinstance(given, dict):
             return {key: [value] for key, value in super().form_from_round(round, players, settings).items()}
         form: dict[str, list[str]] = {}
-        extra: dict[str, Any] = {"round": {}, "sides": {}}
-        extra["round"] = {k: v for k, v in round.items() if k not in ("sides", "closed_by")}
+        extra: dict[str, Any] = {
+            "round": {k: v for k, v in round.items() if k not in ("sides", "closed_by")},
+            "sides": {},
+        }
         for number, side in enumerate(self.sides(players, settings), start=1):
             entry = given.get(side) or {}
             for key in ENTRY_KEYS:
@@ -289,8 +292,13 @@ def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
         extra = json.loads(text)
     except json.JSONDecodeError:
         extra = None
-    if not (isinstance(extra, dict) and isinstance(extra.get("round"), dict) and isinstance(extra.get("sides"), dict)
-            and all(isinstance(v, dict) for v in extra["sides"].values())):
+    readable = (
+        isinstance(extra, dict)
+        and isinstance(extra.get("round"), dict)
+        and isinstance(extra.get("sides"), dict)
+        and all(isinstance(v, dict) for v in extra["sides"].values())
+    )
+    if not readable:
         raise RuleError("the round's extra details could not be read", field="round")
     return extra
 

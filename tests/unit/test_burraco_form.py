@@ -73,12 +73,23 @@ def test_empty_settings_form_gives_the_defaults():
 
 def test_settings_read_from_the_form():
     form = MultiDict(
-        {"burraco_target": "2005", "burraco_hands": "6", "burraco_clean": "300", "burraco_dirty": "150",
-         "burraco_closing": "50", "burraco_mode": "alone"}
+        {
+            "burraco_target": "2005",
+            "burraco_hands": "6",
+            "burraco_clean": "300",
+            "burraco_dirty": "150",
+            "burraco_closing": "50",
+            "burraco_mode": "alone",
+        }
     )
     raw = GAME.settings_from_form(form, THREE)
     assert GAME.settings(raw, THREE) == {
-        "target": 2005, "hands": 6, "clean": 300, "dirty": 150, "closing": 50, "teams": None
+        "target": 2005,
+        "hands": 6,
+        "clean": 300,
+        "dirty": 150,
+        "closing": 50,
+        "teams": None,
     }
 
 
@@ -131,8 +142,17 @@ def hand_form(closed_by: str | None = "", **fields: str) -> MultiDict:
 
 
 def test_a_hand_from_the_form_in_pairs():
-    form = hand_form("Noi", table_1="120+35", hand_1="", clean_1="1", dirty_1="0",
-                     table_2="40+10", hand_2="25", clean_2="0", dirty_2="1")
+    form = hand_form(
+        "Noi",
+        table_1="120+35",
+        hand_1="",
+        clean_1="1",
+        dirty_1="0",
+        table_2="40+10",
+        hand_2="25",
+        clean_2="0",
+        dirty_2="1",
+    )
     assert GAME.round_from_form(form, FOUR, PAIRS) == {
         "sides": {
             "Noi": {"table": 155, "hand": 0, "clean": 1, "dirty": 0},
@@ -182,9 +202,7 @@ def test_impossible_closings_are_refused_by_the_rules_naming_the_side(fields, re
 
 def test_a_plain_dict_of_lists_reads_like_a_multidict():
     form = {"table_1": ["25+10+5"], "clean_1": ["1"], "closed_by": ["Ann"]}
-    assert GAME.round_from_form(form, THREE, ALONE)["sides"]["Ann"] == {
-        "table": 40, "hand": 0, "clean": 1, "dirty": 0
-    }
+    assert GAME.round_from_form(form, THREE, ALONE)["sides"]["Ann"] == {"table": 40, "hand": 0, "clean": 1, "dirty": 0}
 
 
 # --- the correction form is the exact inverse ------------------------------------------
@@ -215,9 +233,44 @@ def test_form_from_round_round_trips(data):
 
 def test_form_from_round_of_a_stored_hand():
     stored = GAME.check_round(
-        FOUR, PAIRS, {"sides": {"noi": {"table": 120, "hand": 0, "clean": 1}, "Voi": {"table": 5, "hand": 40}},
-                      "closed_by": "NOI"}, 1
+        FOUR,
+        PAIRS,
+        {"sides": {"noi": {"table": 120, "hand": 0, "clean": 1}, "Voi": {"table": 5, "hand": 40}}, "closed_by": "NOI"},
+        1,
     )
     form = GAME.form_from_round(stored, FOUR, PAIRS)
     assert form["table_1"] == ["120"] and form["closed_by"] == ["Noi"] and form["hand_2"] == ["40"]
     assert GAME.round_from_form(form, FOUR, PAIRS) == stored
+
+
+def test_a_correction_keeps_the_keys_the_form_has_no_field_for():
+    stored = {
+        "sides": {
+            "Ann": {"table": 10, "hand": 0, "clean": 1, "dirty": 0, "words": ["CASSETTA"]},
+            "Bob": {"table": 0, "hand": 5, "clean": 0, "dirty": 0},
+            "Cy": {"table": 0, "hand": 0, "clean": 0, "dirty": 0},
+        },
+        "closed_by": "Ann",
+        "at": "2026-01-01T20:00:00Z",
+    }
+    form = GAME.form_from_round(stored, THREE, ALONE)
+    assert "extra" in form
+    form["table_2"] = ["30"]
+    corrected = GAME.round_from_form(form, THREE, ALONE)
+    assert corrected["at"] == stored["at"]
+    assert corrected["sides"]["Ann"]["words"] == ["CASSETTA"]
+    assert corrected["sides"]["Bob"]["table"] == 30
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"round": {}, "sides": []}', '{"round": 1, "sides": {}}'])
+def test_unreadable_extra_is_refused(text):
+    with pytest.raises(RuleError, match="extra details") as caught:
+        GAME.round_from_form({"extra": [text], "closed_by": [""]}, THREE, ALONE)
+    assert caught.value.field == "round"
+
+
+def test_a_round_posted_as_json_is_read_as_such():
+    assert GAME.round_from_form(MultiDict({"round": '{"sides": {}, "closed_by": null}'}), THREE, ALONE) == {
+        "sides": {},
+        "closed_by": None,
+    }

@@ -46,15 +46,23 @@
       // The total only adds something when the text is a sum.
       out.textContent = field.value.indexOf("+") >= 0 ? "= " + (isNaN(sumOf(field.value)) ? "?" : sumOf(field.value)) : "";
     }
+    // A digit typed first into a field that already holds a number replaces it, as on a
+    // calculator; + and ⌫ keep it, so a sum can be continued.
+    var fresh = false;
+    function setFresh(value) {
+      fresh = value;
+      if (active) active.classList.toggle("burraco-fresh", value);
+    }
     function activate(field) {
-      if (active) active.classList.remove("burraco-active");
+      if (active) active.classList.remove("burraco-active", "burraco-fresh");
       active = field;
       if (!field) {
         pad.hidden = true;
         return;
       }
       field.classList.add("burraco-active");
-      var anchor = field.closest(".burraco-points, .burraco-setting") || field;
+      setFresh(field.value !== "");
+      var anchor = field.closest(".burraco-keyed, .burraco-setting") || field;
       anchor.insertAdjacentElement("afterend", pad);
       pad.hidden = false;
     }
@@ -76,8 +84,9 @@
         return;
       } else if (/^[0-9]$/.test(key)) {
         // A lone 0 is replaced, so "05" never shows.
-        text = (text === "0" ? "" : text) + key;
+        text = (text === "0" || fresh ? "" : text) + key;
       }
+      setFresh(false);
       set(active, text);
     }
 
@@ -89,12 +98,13 @@
     pad.addEventListener("mousedown", function (event) { event.preventDefault(); });
     fields().forEach(function (field) {
       showTotal(field);
-      field.addEventListener("focus", function () { activate(field); });
-      field.addEventListener("click", function () { activate(field); });
+      field.addEventListener("focus", function () { if (field !== active) activate(field); });
+      field.addEventListener("click", function () { if (field !== active) activate(field); });
       // A desktop keyboard may type too; keep only what the keypad could have typed.
       field.addEventListener("input", function () {
         var clean = field.value.replace(allowPlus ? /[^0-9+]/g : /[^0-9]/g, "");
         if (clean !== field.value) field.value = clean;
+        if (field === active) setFresh(false);
         showTotal(field);
         onChange();
       });
@@ -135,6 +145,7 @@
       closing: parseInt(entry.dataset.closing, 10)
     };
     var form = entry.closest("form") || entry;
+    var hint = entry.querySelector("[data-closing-hint]");
 
     function number(side, name) {
       var field = form.querySelector('[name="' + name + "_" + side.dataset.side + '"]');
@@ -143,6 +154,7 @@
     function update() {
       var closed = form.querySelector('input[name="closed_by"]:checked');
       var closer = closed ? closed.value : "";
+      var warning = "";
       entry.querySelectorAll("[data-side]").forEach(function (side) {
         var name = side.querySelector(".burraco-side-name").textContent;
         var score = number(side, "table") - number(side, "hand") +
@@ -151,16 +163,34 @@
         side.querySelector("[data-hand-score]").textContent = signed(score);
         var total = side.querySelector("[data-new-total]");
         if (total) total.textContent = isNaN(score) ? "?" : String(parseInt(side.dataset.total, 10) + score);
+        if (closer !== "" && closer === name) warning = closingProblem(side, name);
       });
+      if (hint) {
+        hint.textContent = warning;
+        hint.hidden = !warning;
+      }
+    }
+    // The rules the server will apply to the closing side, said before Save is tapped.
+    function closingProblem(side, name) {
+      if (number(side, "clean") + number(side, "dirty") < 1) return hint.dataset.noBurraco.replace("{side}", name);
+      if (number(side, "hand") > 0) return hint.dataset.inHand.replace("{side}", name);
+      return "";
     }
 
     var activate = initKeypad(entry, update);
     initSteppers(entry, update);
     entry.addEventListener("change", update);
     update();
-    // Start where a hand starts: the first side's table points, or the first refused field.
-    var first = entry.querySelector('[data-keyed][aria-invalid="true"]') || entry.querySelector("[data-keyed]");
-    if (activate && first && entry.hasAttribute("data-running")) activate(first);
+    // After a refusal, show the reason (and the keypad on a refused number); otherwise
+    // start where a hand starts, on the first side's table points.
+    var error = entry.querySelector(".field-error");
+    if (error) {
+      var refused = entry.querySelector('[data-keyed][aria-invalid="true"]');
+      if (activate && refused) activate(refused);
+      error.scrollIntoView({ block: "center" });
+    } else if (activate && entry.hasAttribute("data-running")) {
+      activate(entry.querySelector("[data-keyed]"));
+    }
   }
 
   // --- the new-match settings -------------------------------------------------------------

@@ -1,0 +1,223 @@
+"""Browser tests of Burraco PAROLE on a phone: pairs to 1005, four hands alone, a refused closing."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import add_to_roster
+
+pytestmark = pytest.mark.e2e
+
+GAME = "Burraco PAROLE"
+
+
+def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False) -> int:
+    """From the home page by taps: pick Burraco, seat the players, optionally play in pairs, start."""
+    page.goto(base + "/")
+    page.get_by_role("button", name="New match").click()
+    page.get_by_role("button", name=GAME, exact=True).click()
+    expect(page.get_by_role("button", name=GAME, exact=True)).to_have_attribute("aria-pressed", "true")
+    for name in players:
+        page.get_by_role("button", name=f"+ {name}", exact=True).click()
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    if pairs:
+        page.get_by_role("radio", name="In pairs").click()
+        # The pairs proposed from the seats: 1 and 3 against 2 and 4.
+        expect(page.get_by_label("Team of Ann & Cy")).to_have_value("Noi")
+        expect(page.get_by_label("Team of Bob & Di")).to_have_value("Voi")
+    else:
+        expect(page.get_by_role("radio", name="In pairs")).to_be_disabled()
+    page.get_by_role("button", name=f"Start {GAME}").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def tap_keys(page: Page, text: str) -> None:
+    """Type a number or a sum on the on-screen keypad."""
+    keypad = page.get_by_role("group", name="Keypad")
+    for key in text:
+        keypad.get_by_role("button", name=key, exact=True).click()
+
+
+def enter_hand(page: Page, sides: dict[str, dict], closed_by: str | None) -> None:
+    """Fill one hand by taps: keypad points, burraco steppers, who closed."""
+    entry = page.locator("#entry")
+    for side, line in sides.items():
+        card = entry.get_by_role("group", name=side)
+        for label, key in (("Laid on the table", "table"), ("Left in hand", "hand")):
+            if line.get(key):
+                card.get_by_label(label).click()
+                tap_keys(page, line[key])
+                expect(card.get_by_label(label)).to_have_value(line[key])
+        for kind, key in (("Clean (pulito)", "clean"), ("Dirty (sporco)", "dirty")):
+            for _ in range(line.get(key, 0)):
+                card.get_by_role("button", name=f"One more {kind} for {side}").click()
+    entry.get_by_role("radio", name=closed_by or "Nobody", exact=True).click()
+
+
+def save(page: Page, number: int, readback: str) -> None:
+    """One tap on Save, then the read-back line of the hand."""
+    page.get_by_role("button", name=f"Save hand {number}").click()
+    expect(page.locator("#banner")).to_contain_text(readback)
+
+
+def engine_says(page: Page, base: str, match_id: int, runner, tmp_path) -> dict:
+    """What `flask score` computes for the match file the page offers."""
+    document = page.request.get(f"{base}/matches/{match_id}.json").json()
+    path = tmp_path / f"match-{match_id}.json"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(args=["score", str(path)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def expect_standings_match_engine(page: Page, scored: dict) -> None:
+    """Every total shown equals the engine's, and so do the winners."""
+    standings = page.locator("#standings")
+    for side, total in scored["totals"].items():
+        row = standings.get_by_role("row").filter(has=page.get_by_role("rowheader", name=re.compile(rf"^{side}\b")))
+        expect(row.locator("[data-total]")).to_have_text(str(total))
+    for side in scored["winners"]:
+        expect(standings.get_by_role("row").filter(has_text=side).get_by_label("winner")).to_be_visible()
+
+
+def test_a_pairs_match_reaches_1005_in_its_third_hand(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, "Ann", "Bob", "Cy", "Di")
+    match_id = start_burraco(page, live_server.url, ["Ann", "Bob", "Cy", "Di"], pairs=True)
+    standings = page.locator("#standings")
+    expect(standings).to_contain_text("Hand 1 of 4")
+    expect(standings).to_contain_text("Ann deals (Noi)")
+    expect(standings).to_contain_text("clean (pulito) 200")
+
+    enter_hand(
+        page,
+        {"Noi": {"table": "120+35+10", "clean": 1, "dirty": 1}, "Voi": {"table": "60", "hand": "25+15", "dirty": 1}},
+        "Noi",
+    )
+    # The sum shows its total, and each side's hand score is live before saving.
+    expect(page.locator("#entry").get_by_role("group", name="Noi")).to_contain_text("This hand +565")
+    expect(page.locator("#entry").get_by_role("group", name="Voi")).to_contain_text("This hand +120")
+    save(page, 1, "Hand 1: Noi 565 (closed), Voi 120")
+    expect(standings).to_contain_text("Hand 2 of 4")
+    expect(standings).to_contain_text("Bob deals (Voi)")
+
+    enter_hand(page, {"Noi": {"table": "80", "hand": "30"}, "Voi": {"table": "90+40", "clean": 1}}, "Voi")
+    save(page, 2, "Hand 2: Noi 50, Voi 430 (closed)")
+    expect(standings).to_contain_text("Hand 3 of 4")
+    expect(standings).to_contain_text("Cy deals (Noi)")
+    expect(standings.get_by_role("row").filter(has_text="Noi").locator("[data-total]")).to_have_text("615")
+    expect(standings.get_by_role("row").filter(has_text="Noi")).to_contain_text("390")
+
+    enter_hand(page, {"Noi": {"table": "150+45", "clean": 1}, "Voi": {"table": "40", "hand": "20"}}, "Noi")
+    save(page, 3, "Hand 3: Noi 495 (closed), Voi 20")
+    expect(page.get_by_text("Noi wins!")).to_be_visible()
+    expect(standings).to_contain_text("Target 1005 reached in hand 3.")
+    expect(page.get_by_text("The match is over")).to_be_visible()
+    # The hand-by-hand table tells clean from dirty burraco.
+    first = page.locator("#rounds").get_by_role("row").nth(1)
+    expect(first).to_contain_text("1 clean")
+    expect(first).to_contain_text("1 dirty")
+
+    scored = engine_says(page, live_server.url, match_id, runner, tmp_path)
+    assert scored["over"] and scored["winners"] == ["Noi"] and scored["totals"] == {"Noi": 1110, "Voi": 570}
+    expect_standings_match_engine(page, scored)
+
+
+def test_three_players_end_after_four_hands_without_reaching_the_target(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, "Ann", "Bob", "Cy")
+    page.goto(live_server.url + "/")
+    match_id = start_burraco(page, live_server.url, ["Ann", "Bob", "Cy"])
+    standings = page.locator("#standings")
+    hands = [
+        (
+            {
+                "Ann": {"table": "100", "clean": 1},
+                "Bob": {"table": "50", "hand": "20"},
+                "Cy": {"table": "30", "hand": "10"},
+            },
+            "Ann",
+            "Hand 1: Ann 400 (closed), Bob 30, Cy 20",
+        ),
+        (
+            {"Ann": {"hand": "35"}, "Bob": {"table": "80", "dirty": 1}, "Cy": {"table": "60"}},
+            "Bob",
+            "Hand 2: Ann -35, Bob 280 (closed), Cy 60",
+        ),
+        (
+            {"Ann": {"table": "40"}, "Bob": {"table": "20", "hand": "15"}, "Cy": {"table": "70", "clean": 1}},
+            None,
+            "Hand 3: Ann 40, Bob 5, Cy 270",
+        ),
+        (
+            {"Ann": {"table": "10"}, "Bob": {"hand": "40"}, "Cy": {"table": "55+20", "dirty": 1}},
+            "Cy",
+            "Hand 4: Ann 10, Bob -40, Cy 275 (closed)",
+        ),
+    ]
+    dealers = ["Ann", "Bob", "Cy", "Ann"]
+    for number, (sides, closer, readback) in enumerate(hands, start=1):
+        expect(standings).to_contain_text(f"Hand {number} of 4")
+        expect(standings).to_contain_text(f"{dealers[number - 1]} deals")
+        enter_hand(page, sides, closer)
+        save(page, number, readback)
+
+    expect(page.get_by_text("Cy wins!")).to_be_visible()
+    expect(standings).to_contain_text("All 4 hands played; nobody reached 1005.")
+    scored = engine_says(page, live_server.url, match_id, runner, tmp_path)
+    assert scored["over"] and scored["winners"] == ["Cy"]
+    assert scored["totals"] == {"Ann": 415, "Bob": 275, "Cy": 625}
+    assert max(scored["totals"].values()) < 1005
+    expect_standings_match_engine(page, scored)
+
+
+def test_a_closing_without_a_burraco_is_refused_and_nothing_is_stored(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, "Ann", "Bob", "Cy")
+    match_id = start_burraco(page, live_server.url, ["Ann", "Bob", "Cy"])
+    enter_hand(page, {"Ann": {"table": "90"}, "Bob": {"table": "40", "hand": "5+5"}}, "Ann")
+    # The page warns before Save; the server refuses anyway if Save is tapped.
+    expect(page.get_by_text("Ann has no burraco yet: closing needs one.")).to_be_visible()
+    page.get_by_role("button", name="Save hand 1").click()
+
+    card = page.locator("#entry").get_by_role("group", name="Ann")
+    expect(card.get_by_role("alert")).to_have_text("closed the hand without having made a burraco")
+    # What was typed is all still there.
+    expect(card.get_by_label("Laid on the table")).to_have_value("90")
+    expect(page.locator("#entry").get_by_role("group", name="Bob").get_by_label("Left in hand")).to_have_value("5+5")
+    expect(page.locator("#entry").get_by_role("radio", name="Ann", exact=True)).to_be_checked()
+    expect(page.locator("#standings")).to_contain_text("Hand 1 of 4")
+    scored = engine_says(page, live_server.url, match_id, runner, tmp_path)
+    assert scored["rounds"] == [] and scored["totals"] == {"Ann": 0, "Bob": 0, "Cy": 0}
+
+    # Adding the burraco the scorekeeper forgot makes the hand valid.
+    card.get_by_role("button", name="One more Clean (pulito) for Ann").click()
+    expect(card).to_contain_text("This hand +390")
+    expect(page.get_by_text("Ann has no burraco yet: closing needs one.")).to_be_hidden()
+    save(page, 1, "Hand 1: Ann 390 (closed), Bob 30, Cy 0")
+    expect_standings_match_engine(page, engine_says(page, live_server.url, match_id, runner, tmp_path))
+
+
+def test_settings_are_set_by_keypad_and_steppers_and_kept_with_the_match(page: Page, live_server, app):
+    add_to_roster(app, "Ann", "Bob")
+    page.goto(live_server.url + "/matches/new?game=burraco")
+    for name in ("Ann", "Bob"):
+        page.get_by_role("button", name=f"+ {name}", exact=True).click()
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    target = page.get_by_label("Target", exact=True)
+    target.click()
+    # The first digit replaces the value shown, as on a calculator.
+    tap_keys(page, "2005")
+    expect(target).to_have_value("2005")
+    page.get_by_role("button", name="Raise: Hands").click()
+    expect(page.get_by_label("Hands", exact=True)).to_have_value("5")
+    page.get_by_role("button", name="Lower: Closing (chiusura)").click()
+    expect(page.get_by_label("Closing (chiusura)", exact=True)).to_have_value("50")
+    page.get_by_role("button", name=f"Start {GAME}").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page.locator("#standings")).to_contain_text("Hand 1 of 5")
+    expect(page.locator("#standings")).to_contain_text(
+        "To 2005 · 5 hands · clean (pulito) 200 · dirty (sporco) 100 · closing (chiusura) 50"
+    )
