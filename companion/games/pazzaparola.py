@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, ClassVar
 
 from .base import (
@@ -18,6 +20,10 @@ from .base import (
     show,
     whole,
 )
+
+# What the entry form edits; any other key of a stored round or row passes through `extra`.
+ROUND_FIELDS = ("theme", "rows")
+ROW_FIELDS = ("word", "used", "unused")
 
 
 def word_score(used: list[int], unused: int) -> int:
@@ -43,9 +49,7 @@ class Pazzaparola(Game):
             "eldest": None if eldest is None else resolve(eldest, players, "eldest"),
         }
 
-    def normalise_round(
-        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
+    def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The theme and every player's two rows; the cards must add up to the deal."""
         optional_text(round.get("theme"), "the theme", field="theme")
         if "rows" not in round:
@@ -69,14 +73,10 @@ class Pazzaparola(Game):
         except RuleError as error:
             raise RuleError(error.reason, field=name) from None
         if len(used) + unused != cards:
-            raise RuleError(
-                f"{len(used) + unused} cards in the rows, but each player has {cards}", field=name
-            )
+            raise RuleError(f"{len(used) + unused} cards in the rows, but each player has {cards}", field=name)
         return {**row, "used": used, "unused": unused}
 
-    def play(
-        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
+    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """Every player with the round's highest word score takes a victory point."""
         scores = {name: word_score(row["used"], row["unused"]) for name, row in round["rows"].items()}
         winners = best(scores)
@@ -92,9 +92,7 @@ class Pazzaparola(Game):
         """Everyone at or above the target: reaching it together is a tie for victory."""
         return [name for name, points in tally.totals.items() if points >= settings["target"]]
 
-    def next_to_start(
-        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
-    ) -> str | None:
+    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
         """Who announces first: last round's sole winner, else the eldest (None: ask the table)."""
         replay = self.replay(players, settings, rounds)
         if replay.over:
@@ -124,37 +122,48 @@ class Pazzaparola(Game):
         """The round the entry form carries: the theme, and per seat a word and its card chips.
 
         The lower row is what is left of the deal; a row holding more chips than cards is
-        sent with an empty lower row so the rules refuse it with their own message.
+        sent with an empty lower row so the rules refuse it with their own message. A form
+        carrying the whole round as JSON in `round` (the base contract) is read as such.
         """
+        if _first(form, "round"):
+            return super().round_from_form({"round": _first(form, "round")}, players, settings)
         cards = self.settings(settings, players)["cards"]
-        round: dict[str, Any] = _with_text({}, "theme", _first(form, "theme"))
+        extra = _extra_from_form(form)
         rows: dict[str, Any] = {}
         for index, name in enumerate(players):
-            used = [
-                _number(raw, "a card's points", field=name) for raw in _getlist(form, f"used-{index}")
-            ]
-            row = _with_text({}, "word", _first(form, f"word-{index}"))
+            used = [_number(raw, "a card's points", field=name) for raw in _getlist(form, f"used-{index}")]
+            row = _with_text(extra["rows"].get(name, {}), "word", _first(form, f"word-{index}"))
             rows[name] = {**row, "used": used, "unused": max(cards - len(used), 0)}
         if not any(row["used"] for row in rows.values()):
             raise RuleError("nothing was entered: tap the points of each word's cards first", field="round")
-        round["rows"] = rows
-        return round
+        return {**_with_text(extra["round"], "theme", _first(form, "theme")), "rows": rows}
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
     ) -> dict[str, list[str]]:
-        """The entry form's fields for a stored round, exactly what `round_from_form` reads back."""
-        rows = {name_key(str(key)): row for key, row in (round.get("rows") or {}).items()}
+        """The entry form's fields for a stored round, exactly what `round_from_form` reads back.
+
+        Keys the form has no field for (an imported round's time, a note on a row) ride
+        along in a hidden `extra` field, so a correction keeps them.
+        """
+        given = round.get("rows")
+        if not isinstance(given, dict):
+            return {key: [value] for key, value in super().form_from_round(round, players, settings).items()}
+        rows = {name_key(str(key)): row for key, row in given.items() if isinstance(row, dict)}
         form = {"theme": [round.get("theme") or ""]}
+        extra: dict[str, Any] = {"round": _without(round, ROUND_FIELDS), "rows": {}}
         for index, name in enumerate(players):
             row = rows.get(name_key(name)) or {}
             form[f"word-{index}"] = [row.get("word") or ""]
             form[f"used-{index}"] = [str(points) for points in row.get("used") or []]
+            rest = _without(row, ROW_FIELDS)
+            if rest:
+                extra["rows"][name] = rest
+        if extra["round"] or extra["rows"]:
+            form["extra"] = [json.dumps(extra, ensure_ascii=False)]
         return form
 
-    def entry_step(
-        self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]
-    ) -> dict[str, Any]:
+    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
         """The entry as last sent (or empty): each row's chips, live word score and the leaders.
 
         It draws the page, so it reads anything without raising: a chip that is not a
@@ -165,7 +174,7 @@ class Pazzaparola(Game):
         rows = []
         for index, name in enumerate(players):
             chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]
-            points = [int(raw) for raw in chips if raw.isdigit()]
+            points = [int(raw) for raw in chips if raw.isascii() and raw.isdigit()]
             rows.append(
                 {
                     "index": index,
@@ -181,6 +190,7 @@ class Pazzaparola(Game):
         return {
             "cards": cards,
             "theme": _first(form, "theme"),
+            "extra": _first(form, "extra"),
             "rows": rows,
             # Before any chip every score is the same; a point for everyone would only be noise.
             "leaders": best({row["name"]: row["score"] for row in rows}) if entered else [],
@@ -207,9 +217,33 @@ def _first(form: Any, key: str) -> str:
 def _number(text: str, what: str, *, field: str) -> int:
     """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
     text = text.strip()
-    if not (text.isascii() and text.lstrip("-").isdigit()):
+    if not re.fullmatch(r"-?[0-9]+", text):
         raise RuleError(f"{what} must be a whole number, got {show(text)}", field=field)
     return int(text)
+
+
+def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
+    """The keys of a corrected round that the form has no field for, from its hidden `extra`."""
+    text = _first(form, "extra")
+    if not text:
+        return {"round": {}, "rows": {}}
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError:
+        extra = None
+    round = extra.get("round") if isinstance(extra, dict) else None
+    rows = extra.get("rows") if isinstance(extra, dict) else None
+    if not isinstance(round, dict) or not isinstance(rows, dict):
+        raise RuleError("the round's other details could not be read", field="round")
+    return {
+        "round": _without(round, ROUND_FIELDS),
+        "rows": {name: _without(row, ROW_FIELDS) for name, row in rows.items() if isinstance(row, dict)},
+    }
+
+
+def _without(given: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """`given` less the keys the form itself edits."""
+    return {k: v for k, v in given.items() if k not in keys}
 
 
 def _with_text(target: dict[str, Any], key: str, text: str) -> dict[str, Any]:

@@ -114,6 +114,9 @@
     var button = target.closest("button");
     var row = target.closest(".pz-row");
     var composed = entry.querySelector(".pz-composed").textContent;
+    // The last save's read-back gives its room back to the keypad once the next round begins.
+    var readback = entry.querySelector(".pz-saved");
+    if (readback) readback.remove();
     if (button && button.classList.contains("pz-chip")) {
       button.remove();
       activate(row, false);

@@ -1,0 +1,192 @@
+"""Browser tests of Pazzaparola on a phone: the rulebook's round within the tap budget, a match to a tie for victory."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.helpers import add_to_roster
+
+pytestmark = pytest.mark.e2e
+
+BEATLES = ["John", "Ringo", "Paul", "George"]
+# The rulebook's example round: John's ZANZARA is 7+2+7+2+3 − 3 = 18; five cards each, the
+# others' values picked to give its Ringo 14, Paul 10 and George 9.
+RULEBOOK = {
+    "John": [7, 2, 7, 2, 3],
+    "Ringo": [5, 3, 3, 3, 3],
+    "Paul": [3, 3, 3, 2, 2],
+    "George": [3, 3, 2, 2, 2],
+}
+TAP_BUDGET = 26
+
+
+class Taps:
+    """Every tap the test makes, counted, so a round's cost at the table can be measured."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.count = 0
+
+    def __call__(self, target: Locator) -> None:
+        target.click()
+        self.count += 1
+
+    def button(self, name: str) -> None:
+        """Tap the button with exactly this accessible name."""
+        self(self.page.get_by_role("button", name=name, exact=True))
+
+
+def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int = 3, eldest: str | None = None):
+    """From the home page by taps: seat the players, step the victory points, pick the eldest, start."""
+    page.goto(base + "/")
+    page.get_by_role("button", name="New match").click()
+    page.get_by_role("button", name="Pazzaparola", exact=True).click()
+    for name in players:
+        page.get_by_role("button", name=f"+ {name}", exact=True).click()
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    victory = page.get_by_label("Victory points to win", exact=True)
+    expect(page.get_by_label("Cards per player", exact=True)).to_have_value("8")
+    expect(victory).to_have_value("3")
+    for _ in range(abs(target - 3)):
+        page.get_by_role("button", name=("More" if target > 3 else "Fewer") + " victory points to win").click()
+    expect(victory).to_have_value(str(target))
+    expect(page.get_by_role("radio", name="Not named")).to_be_checked()
+    if eldest:
+        page.get_by_role("radio", name=eldest).click()
+        expect(page.get_by_role("radio", name=eldest)).to_be_checked()
+    page.get_by_role("button", name="Start Pazzaparola").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+
+
+def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str | None = None) -> None:
+    """Tap each player's row (the first is already active), then the points of its cards."""
+    if theme:
+        page.get_by_label("Theme").fill(theme)
+    for position, (name, cards) in enumerate(rows.items()):
+        row = page.get_by_role("group", name=name, exact=True)
+        if position:
+            tap(row.get_by_role("button", name=name, exact=True))
+        expect(row.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
+        for points in cards:
+            if 1 <= points <= 10:
+                tap.button(str(points))
+            else:
+                tap.button("Other value")
+                for digit in str(points):
+                    tap.button(digit)
+                tap.button("Add")
+        expect(row.locator(".pz-chip")).to_have_count(len(cards))
+
+
+def score(page: Page, name: str) -> Locator:
+    """The live word score shown on a player's row."""
+    return page.get_by_role("group", name=name, exact=True).locator(".pz-score-num")
+
+
+def save(page: Page, tap: Taps, number: int) -> None:
+    """Tap Save and wait for the read-back of the round."""
+    tap.button(f"Save round {number}")
+    expect(page.locator(".readback")).to_contain_text(f"Round {number}:")
+
+
+def shown_totals(page: Page) -> dict[str, int]:
+    """The victory points in the standings panel, as the page shows them."""
+    totals = {}
+    for row in page.locator("#standings .pz-standings tbody tr").all():
+        name = row.get_by_role("rowheader").inner_text().replace("★", "").strip()
+        totals[name] = int(row.locator(".big-num").inner_text())
+    return totals
+
+
+def engine_standings(page: Page, runner, tmp_path) -> dict:
+    """`flask score` on the match file the page exports."""
+    match_id = page.url.rsplit("/", 1)[1]
+    document = page.request.get(page.url.rsplit("/", 2)[0] + f"/matches/{match_id}.json").json()
+    path = tmp_path / f"match-{match_id}.json"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(args=["score", str(path)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_rulebook_round_within_the_tap_budget(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, *BEATLES)
+    start_pazzaparola(page, live_server.url, BEATLES, eldest="Paul")
+    expect(page.locator(".pz-next-up")).to_contain_text("Paul announces first — the eldest.")
+    expect(page.locator(".pz-tray-head")).to_contain_text("John")
+
+    tap = Taps(page)
+    enter_round(page, tap, RULEBOOK)
+    for name, expected in zip(BEATLES, (18, 14, 10, 9), strict=True):
+        expect(score(page, name)).to_have_text(str(expected))
+    expect(page.locator(".pz-point")).to_have_text("★ John")
+    expect(page.get_by_role("group", name="John", exact=True).locator(".pz-unused")).to_have_text("3")
+    save(page, tap, 1)
+
+    print(f"\nPazzaparola: 4 players x 5 cards entered in {tap.count} taps (budget {TAP_BUDGET})")
+    assert tap.count == 24  # 20 chips + 3 row switches + Save
+    assert tap.count <= TAP_BUDGET
+    expect(page.locator(".readback")).to_contain_text("Round 1: John 18 ★, Ringo 14, Paul 10, George 9")
+    expect(page.locator(".pz-tray .pz-saved")).to_contain_text("Round 1: John 18 ★, Ringo 14, Paul 10, George 9")
+    expect(page.locator(".pz-next-up")).to_contain_text("John announces first — winner of round 1.")
+    expect(page.locator(".pz-chip")).to_have_count(0)
+    engine = engine_standings(page, runner, tmp_path)
+    assert engine["rounds"][0] == {"scores": {"John": 18, "Ringo": 14, "Paul": 10, "George": 9}, "winners": ["John"]}
+    assert shown_totals(page) == engine["totals"] == {"John": 1, "Ringo": 0, "Paul": 0, "George": 0}
+
+
+def test_a_match_to_three_ends_in_a_tie_for_victory(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, *BEATLES)
+    start_pazzaparola(page, live_server.url, BEATLES)
+    expect(page.locator(".pz-next-up")).to_contain_text("Ask the table: the eldest announces first.")
+    tap = Taps(page)
+
+    # Round 1, the rulebook's; a card typed in by mistake is taken back with a tap on its chip.
+    enter_round(page, tap, RULEBOOK, theme="Things that make you lose patience")
+    page.get_by_label("Word of John").fill("ZANZARA")
+    tap(page.get_by_role("button", name="Take back 2 from George").first)
+    expect(score(page, "George")).to_have_text("6")
+    tap.button("2")
+    expect(score(page, "George")).to_have_text("9")
+    save(page, tap, 1)
+
+    # Round 2: John and Ringo tie; the table is asked who announces, as no eldest was named.
+    enter_round(page, tap, {"John": [12, 4], "Ringo": [9, 7], "Paul": [3], "George": [0, 0]})
+    expect(page.locator(".pz-point")).to_have_text("★ John, Ringo (tie)")
+    save(page, tap, 2)
+    expect(page.locator(".readback")).to_contain_text("Round 2: John 10 ★, Ringo 10 ★, Paul -4, George -6")
+    expect(page.locator(".pz-next-up")).to_contain_text("Round 2 was a tie. Ask the table")
+
+    # Round 3: a row over the eight cards is refused next to it and nothing typed is lost.
+    enter_round(page, tap, {"John": [1], "Ringo": [5, 5, 5], "Paul": [1] * 9, "George": [2]})
+    expect(page.get_by_role("group", name="Paul", exact=True).locator(".pz-too-many")).to_be_visible()
+    tap.button("Save round 3")
+    paul = page.get_by_role("group", name="Paul", exact=True)
+    expect(paul.get_by_role("alert")).to_contain_text("9 cards in the rows, but each player has 8")
+    expect(page.locator(".pz-chip")).to_have_count(14)
+    tap(paul.get_by_role("button", name="Take back 1 from Paul").first)
+    expect(paul.get_by_role("alert")).to_have_count(0)
+    save(page, tap, 3)
+    expect(page.locator(".readback")).to_contain_text("Round 3: John -6, Ringo 10 ★, Paul 8, George -5")
+    expect(page.locator(".pz-next-up")).to_contain_text("Ringo announces first — winner of round 3.")
+
+    # Round 4: John and Ringo tie again and both reach 3: a tie for victory.
+    enter_round(page, tap, {"John": [10, 10], "Ringo": [9, 9, 1], "Paul": [4], "George": [5]})
+    save(page, tap, 4)
+    expect(page.locator(".result")).to_have_text("Tie for victory: John, Ringo")
+    expect(page.locator(".pz-next-up")).to_have_count(0)
+    expect(page.locator(".pz-entry")).to_have_count(0)
+    expect(page.locator("#rounds tbody")).to_have_count(4)
+    expect(page.locator("#rounds")).to_contain_text("ZANZARA")
+
+    engine = engine_standings(page, runner, tmp_path)
+    assert engine["over"] is True and engine["winners"] == ["John", "Ringo"]
+    assert shown_totals(page) == engine["totals"] == {"John": 3, "Ringo": 3, "Paul": 0, "George": 0}
+    for name in engine["winners"]:
+        expect(page.locator("#standings .pz-standings").get_by_role("row", name=re.compile(name))).to_contain_text(
+            "won"
+        )
