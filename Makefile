@@ -36,6 +36,10 @@ test: chromium
 test-quick: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -m "not e2e"
 
+# The performance benchmark against the budgets of issue 11 (about 6-10 minutes); figures in bench/results.json.
+bench: $(VENV)/.dev-installed chromium
+	$(BIN)/python bench/run.py
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 

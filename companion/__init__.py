@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from werkzeug.routing import IntegerConverter
 
 from .extensions import babel, compress, csrf, db, htmx, migrate
 
@@ -33,6 +34,15 @@ def _secret_key(instance: Path) -> str:
         finally:
             temporary.unlink()
     return key_file.read_text().strip()
+
+
+class RowId(IntegerConverter):
+    """An `<int:…>` URL part that fits an INTEGER column; a larger one is a 404, not a database error."""
+
+    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
+        # SQLite refuses integers over 2**63 - 1 (OverflowError) and PostgreSQL's INTEGER ends at 2**31 - 1.
+        kwargs.setdefault("max", 2**31 - 1)
+        super().__init__(url_map, *args, **kwargs)
 
 
 def _database_url(instance: Path) -> str:
@@ -67,6 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         template_folder=str(root / "templates"),
         static_folder=str(root / "static"),
     )
+    app.url_map.converters["int"] = RowId
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(

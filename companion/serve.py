@@ -42,11 +42,27 @@ def serve(app: Flask) -> None:
         cert, key = ensure_certificate(Path(app.instance_path), [address])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
         serve_tls(app, port, threads, cert, key)
+    elif os.environ.get("SERVER") == "gunicorn":
+        serve_tls(app, port, threads, None, None)
     else:
-        waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion")
+        # Every phone following a match keeps its connection open: a club evening of 100
+        # tables is 800 of them. waitress stops accepting at 100 by default, and its select()
+        # loop cannot watch more than 1024 sockets, so poll() and a higher limit.
+        connections = int(os.environ.get("CONNECTIONS", "2000"))
+        waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion",
+                       connection_limit=connections, asyncore_use_poll=True)  # fmt: skip
 
 
-def serve_tls(app: Flask, port: int, threads: int, cert: Path, key: Path) -> None:
+def fresh_connections(app: Flask) -> None:
+    """In a forked worker: open its own database connections, never use the parent's."""
+    from .extensions import db
+
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose(close=False)
+
+
+def serve_tls(app: Flask, port: int, threads: int, cert: Path | None, key: Path | None) -> None:
     """Serve over HTTPS with gunicorn, one process with threads, like waitress does."""
     from gunicorn.app.base import BaseApplication
 
@@ -56,12 +72,15 @@ def serve_tls(app: Flask, port: int, threads: int, cert: Path, key: Path) -> Non
         def load_config(self) -> None:
             options = {
                 "bind": f"0.0.0.0:{port}",
-                "workers": 1,
+                "workers": int(os.environ.get("WORKERS", "1")),
+                "post_fork": lambda _server, _worker: fresh_connections(app),
                 "threads": threads,
-                "certfile": str(cert),
-                "keyfile": str(key),
                 "accesslog": None,
+                "keepalive": 30,
+                "worker_connections": 4000,
             }
+            if cert and key:
+                options.update(certfile=str(cert), keyfile=str(key))
             for name, value in options.items():
                 self.cfg.set(name, value)
 

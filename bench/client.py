@@ -1,0 +1,131 @@
+"""A small keep-alive HTTP client on http.client, with cookies, and the app's setup steps."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import re
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+import brotli
+
+ACCEPT = {"Accept-Encoding": "br, gzip", "Accept-Language": "en"}
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+@dataclass
+class Reply:
+    """One response as it came over the wire: status, headers, the (compressed) body, the time."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    seconds: float
+
+    @property
+    def queries(self) -> int | None:
+        """The server's count of SQL statements (COMPANION_COUNT_QUERIES=1), if it sent one."""
+        value = self.headers.get("x-queries")
+        return int(value) if value is not None else None
+
+    def text(self) -> str:
+        """The body decompressed and decoded."""
+        encoding = self.headers.get("content-encoding", "")
+        data = self.body
+        if encoding == "br":
+            data = brotli.decompress(data)
+        elif encoding == "gzip":
+            data = gzip.decompress(data)
+        return data.decode("utf-8")
+
+
+@dataclass
+class Client:
+    """One phone: a keep-alive connection and its cookies."""
+
+    port: int
+    cookies: dict[str, str] = field(default_factory=dict)
+    csrf: str = ""
+
+    def __post_init__(self) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None) -> Reply:
+        """Send one request and read the whole response; time from write to last byte."""
+        sent = dict(ACCEPT)
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        sent.update(headers or {})
+        began = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=body, headers=sent)
+            response = self.conn.getresponse()
+            data = response.read()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            raise
+        seconds = time.perf_counter() - began
+        for raw in response.msg.get_all("Set-Cookie") or []:
+            name, _, rest = raw.partition("=")
+            value = rest.split(";", 1)[0]
+            if value and "max-age=0" not in raw.lower():
+                self.cookies[name.strip()] = value
+            else:
+                self.cookies.pop(name.strip(), None)
+        headers_out = {k.lower(): v for k, v in response.getheaders()}
+        return Reply(response.status, headers_out, data, seconds)
+
+    def get(self, path: str, headers: dict | None = None) -> Reply:
+        """GET a path."""
+        return self.request("GET", path, headers=headers)
+
+    def post(self, path: str, fields: list[tuple[str, str]], headers: dict | None = None) -> Reply:
+        """POST a form (with this phone's CSRF token)."""
+        return self.request("POST", path, body=urlencode([("csrf_token", self.csrf), *fields]), headers=headers)
+
+    def fetch_csrf(self) -> None:
+        """Open the new-match page once, as a phone would, for the session and its CSRF token."""
+        reply = self.get("/matches/new")
+        found = CSRF.search(reply.text())
+        assert found, "no CSRF token on /matches/new"
+        self.csrf = found.group(1) or found.group(2)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+
+def create_match(client: Client, length: str = "medium", players: list[str] = PLAYERS) -> int:
+    """Start a Topic_ match from the new-match form; this phone gets the pencil. Returns its id."""
+    if not client.csrf:
+        client.fetch_csrf()
+    fields = [("game", "topic"), *[("seat", name) for name in players], ("length", length), ("action", "start")]
+    reply = client.post("/matches/new", fields)
+    location = reply.headers.get("location") or reply.headers.get("hx-location") or ""
+    found = re.search(r"/matches/(\d+)", location)
+    assert reply.status in (302, 303, 200) and found, f"match not created: {reply.status} {location}"
+    return int(found.group(1))
+
+
+def round_fields(number: int, players: list[str] = PLAYERS) -> list[tuple[str, str]]:
+    """The entry form of a Topic_ round (the next player in turn is the slowest), as the page posts it."""
+    from companion.games import get_game
+
+    loser = players[number % len(players)]
+    form = get_game("topic").form_from_round({"losers": [loser]}, players, {"length": "medium"})
+    fields = [(key, value) for key, values in form.items() for value in values]
+    return [*fields, ("number", str(number))]
+
+
+HX = {"HX-Request": "true"}
+
+
+def save_round(client: Client, match_id: int, number: int) -> Reply:
+    """The scorekeeper's tap on Save: the htmx POST, answered with the saved-round fragment."""
+    headers = {**HX, "HX-Target": "entry", "X-CSRFToken": client.csrf}
+    return client.post(f"/matches/{match_id}/rounds", round_fields(number), headers=headers)

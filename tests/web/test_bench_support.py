@@ -1,0 +1,119 @@
+"""What the benchmark (bench/run.py) relies on: the floor route, the query counter, compression,
+the unchanged-poll fast path and small htmx fragments."""
+
+from __future__ import annotations
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from companion import create_app
+from companion.games import get_game
+from tests.conftest import csrf_token
+
+HTMX = {"HX-Request": "true"}
+COMPRESSED = {"Accept-Encoding": "br, gzip"}
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+
+
+def start_match(client) -> tuple[int, str]:
+    """A Topic_ match started by `client` (which holds its pencil); its id and the CSRF token."""
+    token = csrf_token(client, "/matches/new")
+    data = {"csrf_token": token, "game": "topic", "seat": PLAYERS, "action": "start"}
+    response = client.post("/matches/new", data=data)
+    assert response.status_code == 302
+    return int(response.headers["Location"].rsplit("/", 1)[1]), token
+
+
+def save(client, match_id: int, number: int, token: str):
+    """The htmx Save of round `number`, the next player in turn the slowest."""
+    fields = get_game("topic").form_from_round({"losers": [PLAYERS[number % 4]]}, PLAYERS, {})
+    form = MultiDict([(key, value) for key, values in fields.items() for value in values])
+    form.add("number", str(number))
+    form.add("csrf_token", token)
+    return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **COMPRESSED})
+
+
+def test_ping_is_a_fixed_short_text(client):
+    response = client.get("/ping")
+    assert response.status_code == 200
+    assert response.get_data(as_text=True) == "pong"
+    assert response.mimetype == "text/plain"
+
+
+def test_no_query_count_unless_asked(client):
+    assert "X-Queries" not in client.get("/ping").headers
+
+
+@pytest.fixture
+def counting_client(tmp_path, database_url, monkeypatch):
+    """A client of an app built with COMPANION_COUNT_QUERIES=1."""
+    monkeypatch.setenv("COMPANION_COUNT_QUERIES", "1")
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(tmp_path / "instance")
+    )
+    return app.test_client()
+
+
+def test_query_count_header_when_asked(counting_client):
+    assert counting_client.get("/ping").headers["X-Queries"] == "0"
+    match_id, _ = start_match(counting_client)
+    live = counting_client.get(f"/matches/{match_id}/live", headers=HTMX)
+    assert int(live.headers["X-Queries"]) >= 2
+    unchanged = counting_client.get(
+        f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": live.headers["ETag"]}
+    )
+    assert unchanged.status_code == 304
+    assert unchanged.headers["X-Queries"] == "1"
+
+
+def test_unchanged_poll_is_304_also_for_the_compressed_tag(client):
+    """Flask-Compress sends the tag as "v3:br"; a browser sends that back, and it must still be a 304."""
+    match_id, token = start_match(client)
+    for number in (1, 2, 3):
+        assert save(client, match_id, number, token).status_code == 200
+    viewer = client.application.test_client()
+    first = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED})
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "br"
+    sent_back = first.headers["ETag"]
+    assert sent_back.endswith(':br"')
+    for tag in (sent_back, '"v3"', 'W/"v3"'):
+        again = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED, "If-None-Match": tag})
+        assert again.status_code == 304, tag
+        assert again.data == b""
+        assert again.headers["ETag"] == '"v3"'
+        assert again.headers["Content-Security-Policy"]
+    assert save(client, match_id, 4, token).status_code == 200
+    changed = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": '"v3"'})
+    assert changed.status_code == 200 and changed.headers["ETag"] == '"v4"'
+
+
+def test_unknown_match_poll_is_404_even_with_a_tag(client):
+    assert client.get("/matches/999/live", headers={**HTMX, "If-None-Match": '"v0"'}).status_code == 404
+
+
+@pytest.mark.parametrize("path", ["vendor/htmx/htmx.min.js", "vendor/pico/pico.min.css", "css/app.css", "js/app.js"])
+def test_static_files_go_out_compressed_and_cached_for_a_year(client, path):
+    response = client.get(f"/static/{path}?v=1", headers=COMPRESSED)
+    assert response.status_code == 200
+    assert response.headers["Content-Encoding"] in ("br", "gzip")
+    assert int(response.headers["Content-Length"]) == len(response.data)
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+    assert "Accept-Encoding" in response.headers["Vary"]
+
+
+def test_main_htmx_fragments_are_under_4_kb_compressed(client):
+    match_id, token = start_match(client)
+    sizes = {}
+    for number in range(1, 13):
+        saved = save(client, match_id, number, token)
+        assert saved.status_code == 200
+    sizes["save"] = len(saved.data)
+    csrf = {"X-CSRFToken": token}
+    sizes["undo"] = len(client.post(f"/matches/{match_id}/undo", headers={**HTMX, **COMPRESSED, **csrf}).data)
+    sizes["redo"] = len(client.post(f"/matches/{match_id}/redo", headers={**HTMX, **COMPRESSED, **csrf}).data)
+    viewer = client.application.test_client()
+    sizes["live"] = len(viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED}).data)
+    sizes["table"] = len(viewer.get(f"/matches/{match_id}/live?view=table", headers={**HTMX, **COMPRESSED}).data)
+    sizes["history"] = len(viewer.get("/history?game=topic", headers={**HTMX, **COMPRESSED}).data)
+    for name, size in sizes.items():
+        assert 0 < size < 4 * 1024, (name, size)
