@@ -163,7 +163,6 @@ class Pazaak(Game):
         replay = self.replay(players, settings, rounds)
         return None if replay.over else replay.players[len(replay.rounds) % 2]
 
-
     # --- the web forms ---------------------------------------------------------------------
 
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
@@ -261,7 +260,9 @@ class Pazaak(Game):
             raise RuleError("tap who won the set, or play it on the calculator", field="winner")
         return round
 
-    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, list[str]]:
+    def form_from_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
         """The fields `round_from_form` reads back as this set (to prefill a correction)."""
         seat = {name: str(index) for index, name in enumerate(players)}
         form: dict[str, list[str]] = {}

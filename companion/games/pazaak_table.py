@@ -344,7 +344,8 @@ def read_state(text: str | None, players: list[str]) -> TableState:
         raise TableError("the calculator state is damaged; start the set again") from None
     if [name_key(n) for n in state.players] != [name_key(n) for n in players]:
         raise TableError("the calculator state is damaged; start the set again")
-    return replace(state, seats=tuple(replace(seat, name=name) for seat, name in zip(state.seats, players)))
+    seats = tuple(replace(seat, name=name) for seat, name in zip(state.seats, players, strict=True))
+    return replace(state, seats=seats)
 
 
 def set_round(text: str | None, players: list[str]) -> dict[str, Any]:
@@ -394,7 +395,7 @@ def card_moves(label: str) -> list[dict[str, str]]:
     """The buttons that play a side card: one, or one per sign (and value) it can be played as."""
     if label in ("D", "Flip 2&4", "Flip 3&6"):
         move = "double" if label == "D" else "flip:" + label.split()[1]
-        return [{"move": move, "text": label, "aria": "Double" if label == "D" else label}]
+        return [{"move": move, "text": label, "aria": "Double" if label == "D" else label, "cls": None}]
     if label == "T\u00b11":
         return [_sign_move("tiebreaker:{s}", "Tiebreaker", 1, sign) for sign in "+-"]
     if label == "\u00b11/2":
@@ -402,17 +403,19 @@ def card_moves(label: str) -> list[dict[str, str]]:
     n = int(label[1:])
     if label.startswith("\u00b1"):
         return [_sign_move(f"plusminus:{n}:{{s}}", label, n, sign) for sign in "+-"]
-    return [{"move": f"{'plus' if label.startswith('+') else 'minus'}:{n}", "text": label, "aria": label}]
+    return [{"move": f"{'plus' if label.startswith('+') else 'minus'}:{n}", "text": label, "aria": label, "cls": None}]
 
 
 def _sign_move(pattern: str, name: str, n: int, sign: str) -> dict[str, str]:
     """The button of a card played with a chosen sign, e.g. "±3 as −3"."""
     text = _signed(n if sign == "+" else -n)
-    return {"move": pattern.replace("{s}", sign), "text": text, "aria": f"{name} as {text}"}
+    # ± halves take the colour of the sign they play; gold cards keep their own.
+    cls = None if name.startswith(("T", "\u00b11/2")) else ("plus" if sign == "+" else "minus")
+    return {"move": pattern.replace("{s}", sign), "text": text, "aria": f"{name} as {text}", "cls": cls}
 
 
 PALETTE = [{"label": label, "cls": card_class(label), "moves": card_moves(label)} for label in HAND_CARDS]
-KEYPAD = [{"move": f"draw:{n}", "text": str(n), "aria": f"Draw {n}"} for n in range(1, 11)]
+KEYPAD = [{"move": f"draw:{n}", "text": str(n), "aria": f"Draw {n}", "cls": "main"} for n in range(1, 11)]
 
 
 def held_label(label: Any) -> str | None:
@@ -429,7 +432,8 @@ def played_hand_cards(rounds: list[dict[str, Any]], state: TableState) -> dict[s
     used: dict[str, Counter] = {name: Counter() for name in state.players}
     for round in rounds:
         cards = round.get("cards") if isinstance(round, dict) else None
-        for who, labels in (cards.items() if isinstance(cards, dict) else ()):
+        entries = cards.items() if isinstance(cards, dict) else ()
+        for who, labels in entries:
             name = keys.get(name_key(who)) if isinstance(who, str) else None
             if name and isinstance(labels, list):
                 used[name].update(filter(None, map(held_label, labels)))
@@ -452,8 +456,12 @@ def hand_view(hand: list[str], used: Counter) -> list[dict[str, Any]]:
 def card_view(card: Card) -> dict[str, Any]:
     """How a card on the table is drawn: its current value big, what kind of card it is small."""
     if card.kind == "main":
-        return {"big": _signed(card.value) if card.value < 0 else str(card.value), "tag": None,
-                "cls": "main", "flipped": card.value != card.face}
+        return {
+            "big": _signed(card.value) if card.value < 0 else str(card.value),
+            "tag": None,
+            "cls": "main",
+            "flipped": card.value != card.face,
+        }
     held = card.hand or held_label(card.label) or card.label
     if held.startswith("Flip"):
         return {"big": "\u21c4", "tag": held[5:], "cls": "gold", "flipped": False}
@@ -505,19 +513,22 @@ def _view(
     seats = []
     for index, seat in enumerate(state.seats):
         filled = len(seat.cards) == TABLE_SIZE and seat.total <= LIMIT
-        seats.append({
-            "index": index,
-            "name": seat.name,
-            "cards": [card_view(card) for card in seat.cards],
-            "empty": TABLE_SIZE - len(seat.cards),
-            "total": seat.total,
-            "stood": seat.stood,
-            "bust": state.over and seat.total > LIMIT,
-            "filled": filled,
-            "turn": not state.over and index == state.turn,
-            "starter": index == state.starter,
-            "hand": hand_view(hands.get(seat.name) or [], used[seat.name]),
-        })
+        seats.append(
+            {
+                "index": index,
+                "name": seat.name,
+                "cards": [card_view(card) for card in seat.cards],
+                "empty": TABLE_SIZE - len(seat.cards),
+                "total": seat.total,
+                "total_text": str(seat.total).replace("-", MINUS),
+                "stood": seat.stood,
+                "bust": state.over and seat.total > LIMIT,
+                "filled": filled,
+                "turn": not state.over and index == state.turn,
+                "starter": index == state.starter,
+                "hand": hand_view(hands.get(seat.name) or [], used[seat.name]),
+            }
+        )
     current = seats[state.turn]
     return {
         "state": state,

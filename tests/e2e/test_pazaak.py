@@ -1,0 +1,138 @@
+"""Browser test of Pazaak on a phone: a match to three set wins played by taps on the set calculator."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import add_to_roster
+
+pytestmark = pytest.mark.e2e
+
+# The palette spells out the two cards whose printed label is a letter.
+PALETTE_NAMES = {"D": "Double", "T±1": "Tiebreaker ±1"}
+
+
+def start_pazaak(page: Page, base: str, hands: dict[str, list[str]]) -> None:
+    """Seat Ann and Bob, note their hand cards from the palette, and start; all by taps."""
+    page.goto(base + "/")
+    page.get_by_role("button", name="New match").click()
+    page.get_by_role("button", name="Pazaak", exact=True).click()
+    expect(page.get_by_role("button", name="Pazaak", exact=True)).to_have_attribute("aria-pressed", "true")
+    for name in hands:
+        page.get_by_role("button", name=f"+ {name}", exact=True).click()
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    expect(page.get_by_label("Sets to win")).to_have_text("3")
+    page.get_by_text("Hand cards (optional)").click()
+    for name, cards in hands.items():
+        owner = page.get_by_role("button", name=name, exact=True)
+        if owner.get_attribute("aria-pressed") != "true":  # the palette starts on the first seat
+            owner.click()
+            expect(owner).to_have_attribute("aria-pressed", "true")
+        for label in cards:
+            page.get_by_role("button", name=PALETTE_NAMES.get(label, label), exact=True).click()
+            expect(page.get_by_role("button", name=f"Remove {label} from {name}’s hand")).to_be_visible()
+    page.get_by_role("button", name="Start Pazaak").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+
+
+def tap(page: Page, *names: str) -> None:
+    """Tap calculator buttons one after another, each time waiting for the table to change."""
+    moves = page.locator('input[name="moves"]')
+    for name in names:
+        before = moves.input_value()
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(moves).not_to_have_value(before)
+
+
+def refused(page: Page, name: str, reason: str) -> None:
+    """Tap a button the rules forbid: the reason shows and the table stays as it was."""
+    table = page.locator('input[name="table"]').input_value()
+    page.get_by_role("button", name=name, exact=True).click()
+    expect(page.get_by_role("alert")).to_have_text(f"Refused: {reason}")
+    expect(page.locator('input[name="table"]')).to_have_value(table)
+
+
+def total(page: Page, name: str):
+    return page.get_by_label(f"{name}’s total")
+
+
+def save_set(page: Page, number: int, readback: str) -> None:
+    page.get_by_role("button", name=f"Save set {number}").click()
+    expect(page.locator("#banner")).to_contain_text(readback)
+    expect(page.get_by_role("heading", name=f"Set {number + 1} · calculator")).to_be_visible()
+
+
+def test_match_to_three_set_wins_by_taps_equals_flask_score(page: Page, live_server, app, runner, tmp_path):
+    add_to_roster(app, "Ann", "Bob")
+    start_pazaak(page, live_server.url, {"Ann": ["+3", "D"], "Bob": ["T±1", "+6"]})
+    expect(page.get_by_text("Set 1: Ann starts.")).to_be_visible()
+
+    # Set 1: Ann stands automatically at 20; Bob plays on alone and busts.
+    tap(page, "Draw 10", "End turn", "Draw 9", "End turn", "Draw 10")
+    expect(total(page, "Ann")).to_have_text("20")
+    expect(page.get_by_role("region", name="Ann’s table")).to_contain_text("stood")
+    refused(page, "Ann: +3", "Ann has stood")
+    tap(page, "Draw 10", "End turn", "Draw 5")
+    expect(total(page, "Bob")).to_have_text("24")
+    tap(page, "End turn")
+    expect(page.get_by_role("status").filter(has_text="wins the set")).to_have_text("Ann wins the set: Bob bust at 24.")
+    save_set(page, 1, "Set 1: Ann wins (Ann 20, Bob 24)")
+
+    # Set 2, Bob starts: both stand on 9, a tied set.
+    expect(page.get_by_role("status").filter(has_text="to play")).to_have_text("Bob to play")
+    tap(page, "Draw 9", "Stand", "Draw 9", "Stand")
+    expect(page.get_by_text("Tied set at 9: it counts for no one.")).to_be_visible()
+    save_set(page, 2, "Set 2: tied")
+
+    # Set 3, Ann starts: Ann doubles a 5 to stand on 18; Bob ties with his Tiebreaker and wins the tie.
+    tap(page, "Draw 8", "End turn", "Draw 10", "End turn", "Draw 5", "Ann: Double")
+    expect(total(page, "Ann")).to_have_text("18")
+    tap(page, "Stand", "Draw 7", "Bob: Tiebreaker as +1")
+    refused(page, "Bob: +6", "only one side card per turn")
+    tap(page, "Stand")
+    expect(page.get_by_text("Bob wins the tie at 18 with the Tiebreaker.")).to_be_visible()
+    save_set(page, 3, "Set 3: Bob wins (Ann 18, Bob 18 · tiebreaker)")
+    # Hand cards played in earlier sets stay greyed out for the rest of the match.
+    expect(page.get_by_role("button", name="Ann: Double (played)")).to_be_disabled()
+    expect(page.get_by_role("button", name="Bob: Tiebreaker as +1 (played)")).to_be_disabled()
+    expect(page.get_by_role("button", name="Ann: +3", exact=True)).to_be_enabled()
+
+    # Set 4, Bob starts: recorded with one tap.
+    page.get_by_role("button", name="Ann won", exact=True).click()
+    expect(page.locator("#banner")).to_contain_text("Set 4: Ann wins")
+
+    # Set 5, Ann starts: Ann's +3 makes 20, Bob stands on 19.
+    tap(page, "Draw 10", "End turn", "Draw 10", "End turn", "Draw 7", "Ann: +3", "Draw 9", "Stand")
+    expect(page.get_by_text("Ann wins the set, 20 to 19.")).to_be_visible()
+    page.get_by_role("button", name="Save set 5").click()
+    expect(page.get_by_text("Ann wins!")).to_be_visible()
+    expect(page.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
+
+    # The standings on the page are what `flask score` computes for the exported match.
+    match_id = re.search(r"/matches/(\d+)$", page.url).group(1)
+    document = page.request.get(f"{live_server.url}/matches/{match_id}.json").json()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(args=["score", str(path)])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.output)
+    assert scored["over"] and scored["winners"] == ["Ann"]
+    assert scored["totals"] == {"Ann": 3, "Bob": 1}
+    standings = page.locator("#standings .pazaak-standings tbody tr")
+    for row, (name, sets) in zip(standings.all(), scored["totals"].items(), strict=True):
+        expect(row.get_by_role("rowheader")).to_contain_text(name)
+        expect(row.get_by_role("cell")).to_have_text(f"{sets}/3")
+    rows = page.locator("#rounds tbody tr")
+    expect(rows).to_have_count(len(scored["rounds"]))
+    for row, entry in zip(rows.all(), scored["rounds"], strict=True):
+        if entry["winner"] is None:
+            expect(row.get_by_role("rowheader")).to_contain_text("tied")
+        else:
+            expect(row.get_by_label("won the set")).to_have_count(1)
+            column = 1 + list(scored["totals"]).index(entry["winner"])
+            expect(row.get_by_role("cell").nth(column - 1)).to_contain_text("✓")
+    assert [r.get("cards") is not None for r in document["rounds"]] == [True, True, True, False, True]
