@@ -25,7 +25,9 @@ class Base(DeclarativeBase):
     )
 
 
-db = SQLAlchemy(model_class=Base)
+# A session lives for one request; what it just committed is what it shows, so reloading
+# every object after each commit would only cost queries.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
 htmx = Htmx()

@@ -12,6 +12,7 @@ from datetime import UTC
 from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .extensions import db
 from .games import get_game
@@ -107,9 +108,10 @@ def _lock(match: Match) -> None:
     The UPDATE makes SQLite take its write lock and PostgreSQL lock the row, so two
     writers of one match run one after the other and round numbers never collide.
     """
-    db.session.execute(update(Match).where(Match.id == match.id).values(version=Match.version + 1))
-    db.session.refresh(match)
-    db.session.expire(match, ["rounds"])
+    bump = update(Match).where(Match.id == match.id).values(version=Match.version + 1).returning(Match.version)
+    set_committed_value(match, "version", db.session.execute(bump).scalar_one())
+    # What another writer may have changed before we held the lock is read again.
+    db.session.expire(match, ["rounds", "redo"])
 
 
 def side_of(match: Match, player: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -28,17 +29,21 @@ def rename_player(player: Player, raw_name: str) -> Player:
     """Give a roster entry a new name; the seats keep the names the matches were played with."""
     name = " ".join((raw_name or "").split())
     if not 1 <= len(name) <= NAME_MAX:
-        raise RosterError("name", f"A name has 1 to {NAME_MAX} characters.")
+        raise RosterError("name", gettext("A name has 1 to %(max)s characters.", max=NAME_MAX))
     key = name_key(name)
     if _other_with_key(key, player.id) is not None:
-        raise RosterError("name", f"{name} is already in the roster (names are compared ignoring case).")
+        raise RosterError(
+            "name", gettext("%(name)s is already in the roster (names are compared ignoring case).", name=name)
+        )
     try:
         player.name, player.key = name, key
         db.session.commit()
     except IntegrityError:
         # Someone took the name between the check and the write.
         db.session.rollback()
-        raise RosterError("name", f"{name} is already in the roster (names are compared ignoring case).") from None
+        raise RosterError(
+            "name", gettext("%(name)s is already in the roster (names are compared ignoring case).", name=name)
+        ) from None
     except BaseException:
         db.session.rollback()
         raise
@@ -52,7 +57,7 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     """
     other = db.session.get(Player, other_id) if other_id is not None else None
     if other is None or other.id == keep.id:
-        raise RosterError("other", "Pick another roster entry to merge into this one.")
+        raise RosterError("other", gettext("Pick another roster entry to merge into this one."))
     both = (
         select(func.count())
         .select_from(Seat)
@@ -61,7 +66,13 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     shared = db.session.scalar(both) or 0
     if shared:
         raise RosterError(
-            "other", f"{keep.name} and {other.name} played {shared} match(es) together, so they are two people."
+            "other",
+            gettext(
+                "%(keep)s and %(other)s played %(n)s match(es) together, so they are two people.",
+                keep=keep.name,
+                other=other.name,
+                n=shared,
+            ),
         )
     try:
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))

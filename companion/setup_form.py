@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY
@@ -51,11 +52,11 @@ class Draft:
         """Seat one more player, refusing blanks, over-long names and repeats."""
         name = " ".join(name.split())
         if not name:
-            self.errors[field_name] = "Type a name first."
+            self.errors[field_name] = gettext("Type a name first.")
         elif len(name) > 40:
-            self.errors[field_name] = "A name has at most 40 characters."
+            self.errors[field_name] = gettext("A name has at most 40 characters.")
         elif name_key(name) in {name_key(s) for s in self.seats}:
-            self.errors[field_name] = f"{name} already has a seat."
+            self.errors[field_name] = gettext("%(name)s already has a seat.", name=name)
         else:
             self.seats.append(name)
             return True

@@ -10,6 +10,7 @@ from datetime import datetime
 from itertools import pairwise
 
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
+from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -133,14 +134,14 @@ def _read_upload() -> list:
     """The uploaded match files as a list of documents; RuleError when it is not one."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        raise RuleError("choose a match file (.json) to import", field="file")
+        raise RuleError(gettext("choose a match file (.json) to import"), field="file")
     try:
         document = json.loads(upload.read().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RuleError(f"the file is not valid JSON ({error})", field="file") from None
+        raise RuleError(gettext("the file is not valid JSON (%(error)s)", error=error), field="file") from None
     documents = document if isinstance(document, list) else [document]
     if not documents:
-        raise RuleError("the file holds no match", field="file")
+        raise RuleError(gettext("the file holds no match"), field="file")
     return documents
 
 
@@ -152,5 +153,6 @@ def import_file():
     except RuleError as error:
         return _history_page(HistoryFilter(), status=422, import_error=str(error))
     created = sum(1 for _, new in results if new)
-    flash(f"Imported {created} match(es); {len(results) - created} already stored.")
+    stored = len(results) - created
+    flash(gettext("Imported %(created)s match(es); %(stored)s already stored.", created=created, stored=stored))
     return redirect(url_for("history.index"))

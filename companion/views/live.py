@@ -9,6 +9,7 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 from sqlalchemy import bindparam, select
 from werkzeug.http import parse_etags
@@ -141,7 +142,7 @@ def offer_pencil(match_id: int):
     """Show a single-use QR code with which another phone takes the pencil."""
     match = _match_or_404(match_id)
     if not is_scorekeeper(match):
-        abort(403, "Only the scorekeeper's phone can give the pencil.")
+        abort(403, gettext("Only the scorekeeper's phone can give the pencil."))
     code = service.offer_pencil(match)
     link = public_url("live.pencil", match_id=match.id, code=code)
     context = match_context(match, pencil_url=link, pencil_qr=qr_svg(link))

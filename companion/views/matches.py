@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
+from flask_babel import gettext
 from htmx_flask import make_response
 from sqlalchemy import select
 
@@ -71,14 +72,15 @@ def is_scorekeeper(match: Match) -> bool:
     return service.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
 
 
-def match_context(match: Match, form=None, **extra):
+def match_context(match: Match, form=None, standings=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
     `entry` is the state of the game's round-entry tool (the Pazaak set calculator keeps
     its table there), worked out by the game from the form the page sent back.
     """
     game = get_game(match.game)
-    standings = service.standings_of(match)
+    if standings is None:
+        standings = service.standings_of(match)
     step = getattr(game, "entry_step", None)
     extra.setdefault("errors", {})
     entry = step(form or {}, match.player_names, match.settings, [r.data for r in match.rounds]) if step else {}
@@ -104,7 +106,7 @@ def _editable(match_id: int) -> Match:
     """The match, if this device holds its pencil; a clear 403 page otherwise."""
     match = _match_or_404(match_id)
     if not is_scorekeeper(match):
-        abort(403, "Only the scorekeeper's phone can change this match. Ask them to give you the pencil.")
+        abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
 
 
@@ -136,10 +138,7 @@ def save_round(match_id: int):
     except service.Conflict as conflict:
         context = match_context(match, form=request.form, errors={"round": str(conflict)})
         return render("match.html", fragment="_round_entry.html", status=409, **context)
-    context = match_context(match, saved=saved)
-    if not wants_fragment():
-        return redirect(url_for("matches.show", match_id=match.id))
-    return render("match.html", fragment="_round_saved.html", **context)
+    return _after_change(match, saved=saved)
 
 
 @bp.post("/<int:match_id>/entry")
@@ -159,11 +158,13 @@ def export(match_id: int):
     return response
 
 
-def _after_change(match: Match, saved=None, undone=None):
+def _after_change(match: Match, saved=None, undone=None, standings=None):
     """The answer to a save, undo or redo: the entry again, standings and banner out of band."""
-    context = match_context(match, saved=saved, undone=undone)
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
+    if saved is not None:
+        standings = saved.standings
+    context = match_context(match, standings=standings, saved=saved, undone=undone)
     return render("match.html", fragment="_round_saved.html", **context)
 
 
@@ -172,10 +173,10 @@ def undo(match_id: int):
     """Take back the last round."""
     match = _editable(match_id)
     try:
-        undone, _ = service.undo_last_round(match)
+        undone, standings = service.undo_last_round(match)
     except service.Conflict as conflict:
         abort(409, str(conflict))
-    return _after_change(match, undone=undone)
+    return _after_change(match, undone=undone, standings=standings)
 
 
 @bp.post("/<int:match_id>/redo")
@@ -195,7 +196,7 @@ def correct(match_id: int, number: int):
     match = _editable(match_id)
     stored = next((r for r in match.rounds if r.number == number), None)
     if stored is None:
-        abort(404, f"This match has no round {number}.")
+        abort(404, gettext("This match has no round %(n)s.", n=number))
     game = get_game(match.game)
     if request.method == "GET":
         form = game.form_from_round(stored.data, match.player_names, match.settings)
@@ -238,7 +239,7 @@ def delete(match_id: int):
     """
     match = _match_or_404(match_id)
     if match.owner_hash and not is_scorekeeper(match):
-        abort(403, "Only the scorekeeper's phone can delete this match.")
+        abort(403, gettext("Only the scorekeeper's phone can delete this match."))
     if request.method == "GET":
         return render("delete.html", **match_context(match))
     service.delete_match(match)

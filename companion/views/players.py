@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import gettext
 
 from ..extensions import db
 from ..games import REGISTRY
@@ -51,15 +52,26 @@ def rename(player_id: int):
     except RosterError as error:
         db.session.refresh(player)
         return _player_page(player, 422, {error.field: error.message}, request.form)
-    flash(f"Renamed to {player.name}.")
+    flash(gettext("Renamed to %(name)s.", name=player.name))
     return redirect(url_for("players.show", player_id=player.id))
+
+
+def _row_id(text: str) -> int:
+    """A posted id that fits an INTEGER column; ValueError (read as no choice) otherwise.
+
+    A huge number would otherwise reach the database and fail there (a 500), not be refused.
+    """
+    value = int(text)
+    if not 0 < value < 2**31:
+        raise ValueError(text)
+    return value
 
 
 @bp.post("/<int:player_id>/merge")
 def merge(player_id: int):
     """Merge another roster entry of the same person into this one."""
     player = db.get_or_404(Player, player_id)
-    other_id = request.form.get("other", type=int)
+    other_id = request.form.get("other", type=_row_id)
     other = db.session.get(Player, other_id) if other_id else None
     # Read before the merge: the other entry is gone afterwards.
     other_name = other.name if other else ""
@@ -67,5 +79,5 @@ def merge(player_id: int):
         merge_players(player, other_id)
     except RosterError as error:
         return _player_page(player, 422, {error.field: error.message}, request.form)
-    flash(f"Merged {other_name} into {player.name}.")
+    flash(gettext("Merged %(other)s into %(name)s.", other=other_name, name=player.name))
     return redirect(url_for("players.show", player_id=player.id))
