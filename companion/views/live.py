@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import segno
-from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
-from flask_babel import gettext
+from flask import Blueprint, Flask, Response, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from sqlalchemy import bindparam, select
 from werkzeug.http import parse_etags
@@ -100,6 +102,30 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg)
 
 
+_RENDERED: OrderedDict[tuple, str] = OrderedDict()
+_RENDERED_LOCK = threading.Lock()
+_RENDERED_MAX = 512
+
+
+def _viewer_html(match: Match, template: str) -> str:
+    """A viewer's live fragment, drawn once per match version and language for all viewers.
+
+    Seven phones follow each table: when a round is saved they all ask within a second
+    for the same fragment, which holds nothing personal (no form, no token), so it is
+    drawn for the first and copied for the others.
+    """
+    key = (match.id, match.version, template, str(get_locale()))
+    with _RENDERED_LOCK:
+        html = _RENDERED.get(key)
+    if html is None:
+        html = render_template(template, **match_context(match))
+        with _RENDERED_LOCK:
+            _RENDERED[key] = html
+            while len(_RENDERED) > _RENDERED_MAX:
+                _RENDERED.popitem(last=False)
+    return html
+
+
 @bp.get("/<int:match_id>/live")
 def live(match_id: int):
     """The standings and rounds for a polling viewer; 304 with no body when nothing changed."""
@@ -111,9 +137,12 @@ def live(match_id: int):
         response = Response(status=304)
     else:
         match = _match_or_404(match_id)
-        view = "table" if request.args.get("view") == "table" else "page"
-        template = "_table_live.html" if view == "table" else "_live.html"
-        response = render(template, **match_context(match))
+        template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
+        if is_scorekeeper(match):
+            response = render(template, **match_context(match))
+        else:
+            response = current_app.make_response(_viewer_html(match, template))
+            response.vary.add("HX-Request")
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -225,3 +225,16 @@ def test_theme_preference_sets_the_page_theme(client):
     assert 'data-theme="dark" class="theme-black"' in html
     client.post("/preferences", data={"csrf_token": token, "theme": "", "lang": ""})
     assert "data-theme" not in client.get("/").get_data(as_text=True).split("<head>")[0]
+
+
+def test_viewers_share_one_drawing_of_the_live_fragment_without_tokens(client, app, match_id):
+    save(client, app, TOPIC_ROUNDS[0], 1)
+    first, second = app.test_client(), app.test_client()
+    one = first.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    two = second.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    assert one == two and "csrf" not in one.lower() and "pencil" not in one.lower()
+    save(client, app, TOPIC_ROUNDS[1], 2)
+    three = first.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    assert three != one
+    italian = app.test_client().get("/matches/1/live", headers={**HTMX, "Accept-Language": "it"})
+    assert italian.status_code == 200
