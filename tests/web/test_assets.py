@@ -1,0 +1,42 @@
+"""The app's own stylesheets and scripts travel as one fingerprinted, compressed file each."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import brotli
+
+
+def bundle_urls(client):
+    html = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/bundle/[0-9a-f]+\.css)"', html).group(1)
+    js = re.search(r'src="(/bundle/[0-9a-f]+\.js)"', html).group(1)
+    return css, js
+
+
+def test_one_stylesheet_and_one_script_of_the_app_per_page(client):
+    html = client.get("/").get_data(as_text=True)
+    assert len(re.findall(r'<link rel="stylesheet"', html)) == 2  # Pico and the bundle
+    assert len(re.findall(r"<script ", html)) == 2  # htmx and the bundle
+    assert "/static/css/" not in html and "/static/js/" not in html
+
+
+def test_bundles_hold_every_game_and_are_cached_for_a_year(client, app):
+    css, js = bundle_urls(client)
+    response = client.get(css, headers={"Accept-Encoding": "br"})
+    assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
+    assert "immutable" in response.headers["Cache-Control"] and "max-age=31536000" in response.headers["Cache-Control"]
+    text = brotli.decompress(response.data).decode()
+    for name in ("app.css", "history.css", "burraco.css", "pazaak.css", "pazzaparola.css", "topic.css"):
+        assert f"/* {name} */" in text
+    assert text.index("app.css") < text.index("pazaak.css")
+    script = gzip.decompress(client.get(js, headers={"Accept-Encoding": "gzip"}).data).decode()
+    for name in ("app.js", "burraco.js", "pazzaparola.js", "topic.js"):
+        assert f"/* {name} */" in script
+    assert client.get(js).headers["Content-Type"].startswith("text/javascript")
+
+
+def test_a_stale_or_unknown_bundle_is_not_found(client):
+    assert client.get("/bundle/000000000000.css").status_code == 404
+    assert client.get("/bundle/000000000000.exe").status_code == 404
