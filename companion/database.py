@@ -16,5 +16,8 @@ def upgrade_database(app: Flask) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             upgrade()
+            from .matches import refresh_stale_caches
+
+            refresh_stale_caches()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)

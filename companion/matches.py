@@ -143,19 +143,52 @@ def _append(match: Match, data: dict[str, Any]) -> Saved:
     return Saved(stored, rescore(match))
 
 
+# Bump when a cache kept by `rescore` changes meaning or gains a column: matches stored
+# before are rescored on the next start (see refresh_stale_caches).
+CACHE_VERSION = 1
+
+
 def rescore(match: Match) -> Standings:
     """Recompute the standings and keep the list-page caches and the status in step."""
-    standings = standings_of(match)
+    game = get_game(match.game)
+    rounds = [r.data for r in match.rounds]
+    standings = game.standings(match.player_names, match.settings, rounds)
     match.summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
+    match.cache_version = CACHE_VERSION
     for seat in match.seats:
         side = side_of(match, seat.name)
         seat.total = standings.totals.get(side)
         seat.won = side in standings.winners
+        scores = game.round_scores(standings, rounds, side)
+        seat.score_sum = sum(score for score, _ in scores) if scores else None
+        seat.score_count = len(scores) if scores else None
+        best = max(scores, key=lambda scored: scored[0]) if scores else (None, None)
+        seat.best_score, seat.best_label = best[0], (best[1] or None) and best[1][:80]
     if standings.over and match.status != "finished":
         match.status, match.finished_at = "finished", utcnow()
     elif not standings.over and match.status == "finished":
         match.status, match.finished_at = "playing", None
     return standings
+
+
+def refresh_stale_caches(batch: int = 500) -> int:
+    """Rescore the matches whose caches predate this release; returns how many there were."""
+    refreshed = 0
+    while True:
+        stale = db.session.scalars(
+            select(Match).where(Match.cache_version < CACHE_VERSION).order_by(Match.id).limit(batch)
+        ).all()
+        if not stale:
+            return refreshed
+        for match in stale:
+            try:
+                rescore(match)
+            except RuleError:
+                # A match the rules no longer accept keeps its rounds; it is marked so it
+                # is not read again on every start, and its page will say what is wrong.
+                match.cache_version = CACHE_VERSION
+        db.session.commit()
+        refreshed += len(stale)
 
 
 def save_round(match: Match, data: dict[str, Any], number: int | None = None) -> Saved:

@@ -54,6 +54,9 @@ class Match(db.Model):
     uid: Mapped[str] = mapped_column(String(80), unique=True, default=lambda: uuid4().hex)
     # A cache of the engine's verdict for list pages; rebuilt by the service on every write.
     summary: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Which generation of the caches (summary, seat totals and figures) this match holds;
+    # matches from before a new cache was added are rescored on start.
+    cache_version: Mapped[int] = mapped_column(default=0, index=True)
     # Rounds taken back by undo, newest last, for redo; a new round empties it.
     redo: Mapped[list[Any]] = mapped_column(JSON, default=list)
 
@@ -93,6 +96,12 @@ class Seat(db.Model):
     # Caches of the engine's verdict, kept by the service, so records are SQL aggregates.
     total: Mapped[int | None]
     won: Mapped[bool] = mapped_column(default=False)
+    # The seat's per-round scores summed and counted, and its best round with what it was
+    # scored with (a Pazzaparola word): the records' averages and bests without reading rounds.
+    score_sum: Mapped[int | None]
+    score_count: Mapped[int | None]
+    best_score: Mapped[int | None]
+    best_label: Mapped[str | None] = mapped_column(String(80))
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats", lazy="joined")

@@ -183,7 +183,7 @@ def _generate(rng: random.Random, now: datetime, playing: bool, player_ids: dict
 
 def _store(batch: list[Match]) -> None:
     """Insert a batch of generated matches with three bulk statements, not one per object."""
-    columns = ("game", "settings", "status", "started_at", "finished_at", "uid", "summary")
+    columns = ("game", "settings", "status", "started_at", "finished_at", "uid", "summary", "cache_version")
     match_rows = [{column: getattr(m, column) for column in columns} | {"version": len(m.rounds)} for m in batch]
     ids = db.session.scalars(insert(Match).returning(Match.id, sort_by_parameter_order=True), match_rows).all()
     seat_rows, round_rows = [], []
@@ -191,7 +191,8 @@ def _store(batch: list[Match]) -> None:
         for seat in match.seats:
             seat_rows.append(
                 {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
-                 "name": seat.name, "total": seat.total, "won": seat.won}
+                 "name": seat.name, "total": seat.total, "won": seat.won, "score_sum": seat.score_sum,
+                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label}
             )  # fmt: skip
         for rnd in match.rounds:
             round_rows.append(

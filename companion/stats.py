@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased, raiseload, selectinload
 
 from .extensions import db
 from .games import REGISTRY, get_game
-from .models import Match, Player, Round, Seat, name_key
+from .models import Match, Player, Seat, name_key
 
 PER_PAGE = 20
 FORM_LENGTH = 10
@@ -120,10 +120,12 @@ class Record:
     game: str
     played: int = 0
     won: int = 0
-    # Sums of the seats' cached totals and of the matches' round counts, for the figures.
+    # Sums of the seats' cached totals and round scores, and the best round, for the figures.
     total: int = 0
-    rounds: int = 0
-    words: list[tuple[int, str | None]] = field(default_factory=list)
+    score_sum: int = 0
+    score_count: int = 0
+    best_score: int | None = None
+    best_label: str | None = None
 
     @property
     def name(self) -> str:
@@ -138,13 +140,12 @@ class Record:
     def figures(self) -> dict[str, Any]:
         """The game-specific figures, keyed by what they are (the page labels them)."""
         if self.game == "pazzaparola":
-            if not self.words:
+            if not self.score_count:
                 return {}
-            best = max(self.words, key=lambda scored: scored[0])
-            average = sum(score for score, _ in self.words) / len(self.words)
-            return {"best_word": best[1] or "—", "best_word_score": best[0], "average_word": round(average, 1)}
+            average = round(self.score_sum / self.score_count, 1)
+            return {"best_word": self.best_label or "—", "best_word_score": self.best_score, "average_word": average}
         if self.game == "burraco":
-            return {"average_hand": round(self.total / self.rounds)} if self.rounds else {}
+            return {"average_hand": round(self.score_sum / self.score_count)} if self.score_count else {}
         if self.game == "topic":
             return {"average_cards": round(self.total / self.played, 1)} if self.played else {}
         if self.game == "pazaak":
@@ -157,20 +158,22 @@ def _won() -> Any:
     return func.sum(case((Seat.won, 1), else_=0))
 
 
-def _record_columns(game: str | None) -> list[Any]:
-    """Played, won, summed totals and summed round counts of a group of finished seats.
-
-    The round counts come out of each match's JSON summary, which costs a parse per
-    row: only Burraco's average hand needs them, so other groups skip it.
-    """
-    rounds = Match.summary["rounds"].as_integer() if game in (None, "burraco") else literal(0)
-    return [func.count(Seat.id), _won(), func.coalesce(func.sum(Seat.total), 0), func.coalesce(func.sum(rounds), 0)]
+def _record_columns() -> list[Any]:
+    """Played, won, and the summed caches of a group of finished seats (see Record)."""
+    return [
+        func.count(Seat.id),
+        _won(),
+        func.coalesce(func.sum(Seat.total), 0),
+        func.coalesce(func.sum(Seat.score_sum), 0),
+        func.coalesce(func.sum(Seat.score_count), 0),
+        func.max(Seat.best_score),
+    ]
 
 
 def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
     """Every roster entry with its record (of one game, or of all of them): one query."""
     # Totals of different games do not add up, so the all-games board only counts wins.
-    columns = _record_columns(game) if game else [func.count(Seat.id), _won(), literal(0), literal(0)]
+    columns = _record_columns() if game else [func.count(Seat.id), _won(), *[literal(0)] * 3, literal(None)]
     seats = select(Seat.player_id, *columns).join(Match, Match.id == Seat.match_id)
     seats = seats.where(Match.status == FINISHED).group_by(Seat.player_id)
     if game:
@@ -182,8 +185,8 @@ def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
         .order_by(Player.key)
     )  # fmt: skip
     return [
-        (player, Record(game or "", played or 0, won or 0, total or 0, rounds or 0))
-        for player, played, won, total, rounds in rows
+        (player, Record(game or "", played or 0, won or 0, total or 0, score_sum or 0, count or 0, best))
+        for player, played, won, total, score_sum, count, best in rows
     ]
 
 
@@ -232,30 +235,25 @@ class Profile:
 def _records(player_id: int) -> list[Record]:
     """The player's record per game, in registry order: one aggregate query."""
     rows = db.session.execute(
-        select(Match.game, *_record_columns(None))
+        select(Match.game, *_record_columns())
         .join(Seat, Seat.match_id == Match.id)
         .where(Seat.player_id == player_id, Match.status == FINISHED)
         .group_by(Match.game)
     )
-    found = {game: Record(game, played, won, total, rounds) for game, played, won, total, rounds in rows}
+    found = {row[0]: Record(*row) for row in rows}
     return [found[slug] for slug in REGISTRY if slug in found]
 
 
-def _word_scores(player_id: int) -> list[tuple[int, str | None]]:
-    """The word score and word of each Pazzaparola round the player finished: one query."""
-    from .games.pazzaparola import word_score
-
-    rows = db.session.execute(
-        select(Seat.name, Round.data)
-        .join(Round, Round.match_id == Seat.match_id)
+def _best_word(player_id: int) -> str | None:
+    """The word of the player's best Pazzaparola round in a finished match: one query."""
+    return db.session.scalar(
+        select(Seat.best_label)
         .join(Match, Match.id == Seat.match_id)
         .where(Seat.player_id == player_id, Match.game == "pazzaparola", Match.status == FINISHED)
+        .where(Seat.best_score.is_not(None))
+        .order_by(Seat.best_score.desc(), Match.started_at)
+        .limit(1)
     )
-    scores = []
-    for name, data in rows:
-        row = data["rows"][name]
-        scores.append((word_score(row["used"], row["unused"]), row.get("word")))
-    return scores
 
 
 def _rivals(player_id: int) -> list[Rival]:
@@ -300,10 +298,10 @@ def profile(player: Player) -> Profile:
     """A player's records per game, head to head and recent form: five queries, however many matches."""
     records = _records(player.id)
     # Always asked, so the page costs the same queries whether or not the player has any.
-    words = _word_scores(player.id)
+    best_word = _best_word(player.id)
     for record in records:
         if record.game == "pazzaparola":
-            record.words = words
+            record.best_label = best_word
     return Profile(player, records, _rivals(player.id), _form(player.id), _playing(player.id))
 
 

@@ -274,6 +274,16 @@ class Game:
                 raise error.in_round(number) from None
         return Replay(players, settings, checked, tally, self.is_over(tally, settings))
 
+    def round_scores(
+        self, standings: Standings, rounds: list[dict[str, Any]], side: str
+    ) -> list[tuple[int, str | None]]:
+        """A side's score in each round, with what it scored with (a word), for its records.
+
+        The default reads the per-round `scores` the standings carry; games whose rounds
+        have no score of their own (Topic_, Pazaak) have none.
+        """
+        return [(entry["scores"][side], None) for entry in standings.rounds if side in entry.get("scores", {})]
+
     def next_to_start(
         self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
     ) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from .base import (
     Game,
     RuleError,
+    Standings,
     Tally,
     best,
     items,
@@ -91,6 +92,15 @@ class Pazzaparola(Game):
     def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
         """Everyone at or above the target: reaching it together is a tie for victory."""
         return [name for name, points in tally.totals.items() if points >= settings["target"]]
+
+    def round_scores(
+        self, standings: Standings, rounds: list[dict[str, Any]], side: str
+    ) -> list[tuple[int, str | None]]:
+        """Each round's word score with the word itself, so a player's best word can be named."""
+        return [
+            (entry["scores"][side], rounds[index]["rows"][side].get("word"))
+            for index, entry in enumerate(standings.rounds)
+        ]
 
     def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
         """Who announces first: last round's sole winner, else the eldest (None: ask the table)."""

@@ -39,6 +39,12 @@ def test_seed_fills_the_database_with_matches_whose_caches_match_the_rules(runne
                 assert match.started_at <= stored.created_at
             if match.is_over:
                 assert match.finished_at == match.rounds[-1].created_at
+            # Every cache the service keeps (seat figures too) is what it would write itself.
+            assert match.cache_version == service.CACHE_VERSION
+            cached = [(s.total, s.won, s.score_sum, s.score_count, s.best_score, s.best_label) for s in match.seats]
+            service.rescore(match)
+            assert cached == [(s.total, s.won, s.score_sum, s.score_count, s.best_score, s.best_label) for s in match.seats]
+        db.session.rollback()
 
 
 def test_seed_is_repeatable_and_adds_to_what_is_there(runner, app):
