@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST_PORT ?= 5000
 
-.PHONY: run test test-quick chromium bench vendor lint clean
+.PHONY: run test test-quick chromium bench vendor lint clean translations
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -45,6 +45,10 @@ lint: $(VENV)/.dev-installed
 
 vendor:
 	scripts/vendor.sh
+
+# Italian: extract the messages (the template is not kept), merge them into the .po, compile the .mo (kept in the repo).
+translations: $(VENV)/.run-installed
+	$(BIN)/pybabel extract -F babel.cfg -k _l -o /tmp/messages.pot . && $(BIN)/pybabel update -i /tmp/messages.pot -d translations && $(BIN)/pybabel compile -d translations
 
 clean:
 	rm -rf $(VENV) .pytest_cache

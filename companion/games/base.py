@@ -291,21 +291,16 @@ class Game:
         return None
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
-        """The round a posted form carries as JSON in its `round` field; game pages may read richer fields.
+        """The round a game's entry form posted (`form` has `.get`/`.getlist`), before checking.
 
-        `form` is anything with `.get(name)` (a werkzeug MultiDict); checking is left to check_round.
+        Each game reads the fields its own `_entry.html` draws; malformed input is a
+        RuleError naming the field, never another exception.
         """
-        text = form.get("round")
-        if not text:
-            raise RuleError("nothing was entered", field="round")
-        try:
-            return mapping(json.loads(text), "a round", field="round")
-        except json.JSONDecodeError:
-            raise RuleError("the round could not be read (not valid JSON)", field="round") from None
+        raise NotImplementedError
 
-    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, str]:
-        """The form fields that `round_from_form` reads back as this round (to prefill a correction)."""
-        return {"round": json.dumps(round, ensure_ascii=False)}
+    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The entry form's fields for a stored round: `round_from_form` reads them back as it."""
+        raise NotImplementedError
 
     # --- hooks for each game -------------------------------------------------------------
 

@@ -230,12 +230,7 @@ class Burraco(Game):
         return raw
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
-        """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer.
-
-        A form carrying the whole round as JSON in `round` (the base contract) is read as such.
-        """
-        if _field(form, "round"):
-            return super().round_from_form({"round": _field(form, "round")}, players, settings)
+        """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer."""
         sides = self.sides(players, settings)
         extra = _extra_from_form(form)
         entries = {}
@@ -262,9 +257,7 @@ class Burraco(Game):
         Keys the form has no field for (an imported round's time, notes on a side) ride
         along in a hidden `extra` field, so a correction keeps them.
         """
-        given = round.get("sides")
-        if not isinstance(given, dict):
-            return {key: [value] for key, value in super().form_from_round(round, players, settings).items()}
+        given = round.get("sides") if isinstance(round.get("sides"), dict) else {}
         form: dict[str, list[str]] = {}
         extra: dict[str, Any] = {
             "round": {k: v for k, v in round.items() if k not in ("sides", "closed_by")},

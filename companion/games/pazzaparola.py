@@ -132,11 +132,8 @@ class Pazzaparola(Game):
         """The round the entry form carries: the theme, and per seat a word and its card chips.
 
         The lower row is what is left of the deal; a row holding more chips than cards is
-        sent with an empty lower row so the rules refuse it with their own message. A form
-        carrying the whole round as JSON in `round` (the base contract) is read as such.
+        sent with an empty lower row so the rules refuse it with their own message.
         """
-        if _first(form, "round"):
-            return super().round_from_form({"round": _first(form, "round")}, players, settings)
         cards = self.settings(settings, players)["cards"]
         extra = _extra_from_form(form)
         rows: dict[str, Any] = {}
@@ -156,9 +153,7 @@ class Pazzaparola(Game):
         Keys the form has no field for (an imported round's time, a note on a row) ride
         along in a hidden `extra` field, so a correction keeps them.
         """
-        given = round.get("rows")
-        if not isinstance(given, dict):
-            return {key: [value] for key, value in super().form_from_round(round, players, settings).items()}
+        given = round.get("rows") if isinstance(round.get("rows"), dict) else {}
         rows = {name_key(str(key)): row for key, row in given.items() if isinstance(row, dict)}
         form = {"theme": [round.get("theme") or ""]}
         extra: dict[str, Any] = {"round": _without(round, ROUND_FIELDS), "rows": {}}

@@ -188,8 +188,6 @@ class Topic(Game):
         `extra` (JSON) carries the keys of a corrected round that the form does not show, such as an
         imported round's time. Names are checked by check_round; only an empty choice is refused here.
         """
-        if not any(form_values(form, key) for key in ROUND_FIELDS):
-            return super().round_from_form(form, players, settings)
         several = bool(form_value(form, "several"))
         losers = form_values(form, "losers" if several else "loser")
         if not losers:

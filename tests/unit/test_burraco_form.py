@@ -267,10 +267,3 @@ def test_unreadable_extra_is_refused(text):
     with pytest.raises(RuleError, match="extra details") as caught:
         GAME.round_from_form({"extra": [text], "closed_by": [""]}, THREE, ALONE)
     assert caught.value.field == "round"
-
-
-def test_a_round_posted_as_json_is_read_as_such():
-    assert GAME.round_from_form(MultiDict({"round": '{"sides": {}, "closed_by": null}'}), THREE, ALONE) == {
-        "sides": {},
-        "closed_by": None,
-    }

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -205,13 +203,6 @@ def test_an_unreadable_extra_field_is_refused(extra):
     with pytest.raises(RuleError) as caught:
         GAME.round_from_form(form(used_0=[3], extra=extra), BEATLES, SETTINGS)
     assert caught.value.field == "round"
-
-
-def test_the_base_json_round_field_still_reads():
-    data = {"rows": {name: {"used": [], "unused": 8} for name in BEATLES}}
-    fields = GAME.form_from_round({"winner": None}, BEATLES, SETTINGS)
-    assert GAME.round_from_form(fields, BEATLES, SETTINGS) == {"winner": None}
-    assert GAME.round_from_form({"round": [json.dumps(data)]}, BEATLES, SETTINGS) == data
 
 
 # --- the live entry ---------------------------------------------------------------------------

@@ -118,11 +118,10 @@ def test_no_loser_is_an_error_on_the_losers(fields, words):
     assert words in caught.value.reason
 
 
-def test_a_form_without_entry_fields_is_read_as_json_like_the_base():
-    assert GAME.round_from_form(form(("round", '{"losers": ["Ann"]}')), P, {}) == {"losers": ["Ann"]}
-    with pytest.raises(RuleError, match="nothing was entered") as caught:
+def test_a_form_with_no_loser_is_refused_on_the_losers():
+    with pytest.raises(RuleError, match="tap the player who lost") as caught:
         GAME.round_from_form(form(("number", "2")), P, {})
-    assert caught.value.field == "round"
+    assert caught.value.field == "losers"
 
 
 @pytest.mark.parametrize("text", ["{", "[1]"])
