@@ -18,14 +18,15 @@ CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 NEXT_NUMBER = re.compile(r'name="number" value="(\d+)"')
 HTMX = {"HX-Request": "true"}
 
-# Pazzaparola with 8 seats and 20 victory points to win: the winner of round n is seat
-# (n - 1) % 8, so a match lasts 8 * 19 + 1 = 153 rounds, room for several seconds of load.
+# Pazzaparola with 8 seats and 5 victory points to win: the winner of round n is seat
+# (n - 1) % 8, so a match lasts 8 * 4 + 1 = 33 rounds, a long evening's match (every save
+# re-renders all rounds, so much longer matches would measure the templates, not the locks).
 # Its free-text theme carries a tag unique to each save, so every acknowledged save can be
 # found again in the database, and two clients never send identical rounds (which the
 # server would rightly answer as a double tap).
 LOAD_GAME = "pazzaparola"
 LOAD_PLAYERS = [f"P{seat}" for seat in range(1, 9)]
-LOAD_SETTINGS = {"cards": 8, "target": 20}
+LOAD_SETTINGS = {"cards": 8, "target": 5}
 
 
 @dataclass
@@ -88,7 +89,9 @@ class Client:
         """Store or delete a cookie from a Set-Cookie header, as a browser would."""
         pair, *attributes = [part.strip() for part in line.split(";")]
         name, _, value = pair.partition("=")
-        expired = any(a.lower() in ("max-age=0",) or a.lower().startswith("expires=thu, 01 jan 1970") for a in attributes)
+        expired = any(
+            a.lower() in ("max-age=0",) or a.lower().startswith("expires=thu, 01 jan 1970") for a in attributes
+        )
         if expired:
             self.cookies.pop(name, None)
         else:
@@ -109,7 +112,9 @@ class Client:
 def load_round(number: int, tag: str) -> dict[str, Any]:
     """The Pazzaparola round a load client saves as round `number`: seat (n-1) % 8 wins it."""
     winner = LOAD_PLAYERS[(number - 1) % len(LOAD_PLAYERS)]
-    rows = {name: {"used": [9, 9] if name == winner else [1], "unused": 6 if name == winner else 7} for name in LOAD_PLAYERS}
+    rows = {
+        name: {"used": [9, 9] if name == winner else [1], "unused": 6 if name == winner else 7} for name in LOAD_PLAYERS
+    }
     return {"theme": tag, "rows": rows}
 
 
@@ -135,7 +140,8 @@ def start_match(base_url: str) -> LoadMatch:
     """Start a load match through the new-match form, as the scorekeeper's phone does."""
     client = Client(base_url)
     client.get("/matches/new")
-    fields = [("game", LOAD_GAME), ("action", "start"), ("cards", "8"), ("target", "20")]
+    fields = [("game", LOAD_GAME), ("action", "start")]
+    fields += [(key, str(value)) for key, value in LOAD_SETTINGS.items()]
     fields += [("seat", name) for name in LOAD_PLAYERS]
     response = client.post("/matches/new", fields)
     assert response.status == 302, (response.status, response.text[:500])
@@ -173,11 +179,15 @@ class LoadResult:
 
 
 class Load:
-    """Client threads saving rounds into the matches until stopped or out of time."""
+    """Client threads saving rounds into the matches until stopped or out of time.
 
-    def __init__(self, base_url: str, matches: list[LoadMatch], clients: int = 20, seconds: float = 8):
+    `tables` holds one list of matches per table: the table's clients write into its first
+    match until that one is over, then into the next, as a table plays match after match.
+    """
+
+    def __init__(self, base_url: str, tables: list[list[LoadMatch]], clients: int = 20, seconds: float = 8):
         self.base_url = base_url
-        self.matches = matches
+        self.tables = tables
         self.clients = clients
         self.seconds = seconds
         self.result = LoadResult(clients=clients)
@@ -205,26 +215,35 @@ class Load:
         return not self.stop.is_set() and time.monotonic() < self.deadline
 
     def _client(self, index: int) -> None:
-        """One phone: picks a match at random, saves the round it believes is next, learns from the answer."""
+        """One phone: picks a table at random, saves the round it believes is next, learns from the answer."""
         rng = random.Random(index)
         client = Client(self.base_url)
-        for match in self.matches:
+        for match in (m for table in self.tables for m in table):
             client.cookies[match.cookie_name] = match.cookie_value
-        believed: dict[int, int] = {}
-        open_matches = list(self.matches)
+        # The next round number this phone believes each match is at; a first guess of 1 is
+        # corrected by the server's 409, which answers with the entry form of the round due.
+        believed: dict[int, int] = {match.id: 1 for table in self.tables for match in table}
+        playing = {table: 0 for table in range(len(self.tables))}
         sequence = 0
-        while self._running() and open_matches:
-            match = rng.choice(open_matches)
+        while self._running() and playing:
+            table = rng.choice(list(playing))
+            match = self.tables[table][playing[table]]
             try:
-                if client.csrf is None or match.id not in believed:
+                if client.csrf is None:
+                    # A small page, for the session cookie and its CSRF token.
+                    self._count(client.get("/offline"), "GET")
+                    continue
+                if match.id not in believed:
                     page = client.get(f"/matches/{match.id}")
                     self._count(page, "GET")
                     found = NEXT_NUMBER.search(page.text)
-                    if page.status == 200 and not found:
-                        open_matches.remove(match)  # over: its page has no entry form any more
-                        continue
                     if found:
                         believed[match.id] = int(found.group(1))
+                    elif page.status == 200:
+                        # Over: its page has no entry form any more; the table starts its next match.
+                        playing[table] += 1
+                        if playing[table] == len(self.tables[table]):
+                            del playing[table]
                     continue
                 number = believed[match.id]
                 sequence += 1
@@ -235,7 +254,6 @@ class Load:
                 with self.result.lock:
                     self.result.connection_errors += 1
                 client.csrf = None
-                believed.clear()
                 self.stop.wait(0.05)
                 continue
             self._count(response, "POST")
@@ -245,8 +263,10 @@ class Load:
             found = NEXT_NUMBER.search(response.text)
             if found:
                 believed[match.id] = int(found.group(1))
-            elif response.status in (200, 409, 422):
+            else:
                 believed.pop(match.id, None)
+                # No entry form in the answer (the match is over, or the page was refused):
+                # look at the match page before the next save.
             if response.status == 400:
                 client.csrf = None
         client.close()

@@ -109,21 +109,25 @@ class ServerProcess:
             return ""
 
 
-def stored_rounds(db_url: str) -> dict[int, list[tuple[int, str]]]:
-    """Every stored round per match as (number, theme tag), read straight from the database."""
+def stored_data(db_url: str) -> dict[tuple[int, int], dict]:
+    """Every stored round's data by (match id, number), read straight from the database."""
     import json
 
     engine = create_engine(db_url)
     try:
         with engine.connect() as connection:
             rows = connection.execute(text('SELECT match_id, number, data FROM "round" ORDER BY match_id, number'))
-            found: dict[int, list[tuple[int, str]]] = {}
-            for match_id, number, data in rows:
-                data = json.loads(data) if isinstance(data, str) else data
-                found.setdefault(match_id, []).append((number, data.get("theme", "")))
-            return found
+            return {(m, n): json.loads(d) if isinstance(d, str) else d for m, n, d in rows}
     finally:
         engine.dispose()
+
+
+def stored_rounds(db_url: str) -> dict[int, list[tuple[int, str]]]:
+    """Every stored round per match as (number, theme tag), in order of number."""
+    found: dict[int, list[tuple[int, str]]] = {}
+    for (match_id, number), data in stored_data(db_url).items():
+        found.setdefault(match_id, []).append((number, data.get("theme", "")))
+    return found
 
 
 def integrity_check(path: Path) -> str:

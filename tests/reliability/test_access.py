@@ -1,0 +1,278 @@
+"""Who may change what: CSRF on every write, the pencil on every match write, secrets that stay secret."""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import multiprocessing
+import re
+import stat
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from companion import create_app
+from companion import matches as service
+from companion.extensions import db
+from companion.models import Match
+from tests.conftest import csrf_token
+from tests.reliability.test_bad_input import dump
+
+ROOT = Path(__file__).resolve().parents[2]
+HTMX = {"HX-Request": "true"}
+TOPIC_ROUND = {"several": "on", "losers": "Bob"}
+
+
+def post_rules(app: Flask) -> list[tuple[str, str]]:
+    """(endpoint, rule) of every route that takes a POST, read from the app itself."""
+    return sorted((r.endpoint, r.rule) for r in app.url_map.iter_rules() if "POST" in (r.methods or ()))
+
+
+def concrete(rule: str, match_id: int, player_id: int) -> str:
+    """A rule with its arguments filled in: the match, its round 1, one of its players."""
+    path = rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
+    path = path.replace("<int:player_id>", str(player_id))
+    assert "<" not in path, f"a new kind of URL argument in {rule}: teach this test about it"
+    return path
+
+
+@pytest.fixture
+def match(app, client):
+    """A Topic_ match of Ann, Bob and Cy with one round; `client` is its scorekeeper. Returns (id, token)."""
+    token = csrf_token(client, "/matches/new")
+    response = client.post(
+        "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
+    )
+    assert response.status_code == 302
+    match_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    pencil = client.get_cookie(f"pencil_{match_id}").value
+    saved = client.post(
+        f"/matches/{match_id}/rounds", data={"csrf_token": token, "number": "1", **TOPIC_ROUND}, headers=HTMX
+    )
+    assert saved.status_code == 200
+    return match_id, pencil
+
+
+def first_player(app, match_id: int) -> int:
+    with app.app_context():
+        player_id = db.session.get(Match, match_id).seats[0].player_id
+        db.session.remove()
+    return player_id
+
+
+def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
+    match_id, _ = match
+    player_id = first_player(app, match_id)
+    rules = post_rules(app)
+    assert len(rules) >= 15, rules
+    before = dump(app)
+    for endpoint, rule in rules:
+        path = concrete(rule, match_id, player_id)
+        # The scorekeeper's own phone, with everything but the token: only CSRF stands in the way.
+        for headers, form in (({}, {}), ({"X-CSRFToken": "forged"}, {"csrf_token": "forged"})):
+            form = {**form, "number": "2", **TOPIC_ROUND, "name": "Zed", "theme": "dark"}
+            for extra in ({}, HTMX):
+                response = client.post(path, data=form, headers={**headers, **extra})
+                assert response.status_code == 400, f"{endpoint} {path}: {response.status_code}"
+                assert "CSRF" in response.get_data(as_text=True)
+    assert dump(app) == before
+
+
+# Match writes that need the pencil. `matches.again` starts a NEW match (as /matches/new
+# lets anyone do) and leaves this one as it is; `live.pencil` is taking the pencil with a
+# single-use code, which is checked on its own below.
+OPEN_MATCH_ROUTES = {"matches.again", "live.pencil"}
+
+
+@pytest.mark.parametrize("cookie", ["none", "forged", "other match"])
+def test_match_writes_need_the_scorekeeper_token(app, client, match, cookie):
+    match_id, pencil = match
+    stranger = app.test_client()
+    if cookie == "forged":
+        stranger.set_cookie(f"pencil_{match_id}", "A" * 43)
+    elif cookie == "other match":
+        # The real pencil of another match is no key to this one.
+        token = csrf_token(stranger, "/matches/new")
+        other = stranger.post(
+            "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["X", "Y"], "action": "start"}
+        )
+        other_id = int(other.headers["Location"].rsplit("/", 1)[1])
+        stranger.set_cookie(f"pencil_{match_id}", stranger.get_cookie(f"pencil_{other_id}").value)
+    # A viewer who followed the viewer link: the page, its session and its CSRF token.
+    page = stranger.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'name="number"' not in page, "a viewer is offered the round entry"
+    token = csrf_token(stranger, f"/matches/{match_id}")
+    player_id = first_player(app, match_id)
+    before = dump(app)
+    checked = 0
+    for endpoint, rule in post_rules(app):
+        if "<int:match_id>" not in rule or endpoint in OPEN_MATCH_ROUTES:
+            continue
+        path = concrete(rule, match_id, player_id)
+        for extra in ({}, HTMX):
+            form = {"csrf_token": token, "number": "2", "revision": "0", **TOPIC_ROUND}
+            response = stranger.post(path, data=form, headers=extra)
+            assert response.status_code == 403, f"{endpoint}: {response.status_code}"
+            assert "scorekeeper" in response.get_data(as_text=True) or "started the match" in response.get_data(
+                as_text=True
+            )
+        checked += 1
+    assert checked >= 7
+    assert dump(app) == before
+
+
+def test_taking_the_pencil_needs_the_single_use_code(app, client, match):
+    match_id, _ = match
+    stranger = app.test_client()
+    token = csrf_token(stranger, f"/matches/{match_id}")
+    with app.app_context():
+        code = service.offer_pencil(db.session.get(Match, match_id))
+        db.session.remove()
+    before = dump(app)
+    for guess in ("", "x", code[:-1], code + "x", "A" * len(code)):
+        response = stranger.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": guess})
+        assert response.status_code == 409
+    assert dump(app) == before
+    taken = stranger.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code})
+    assert taken.status_code == 302
+    again = app.test_client()
+    token = csrf_token(again, f"/matches/{match_id}")
+    assert again.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 409
+
+
+def test_play_again_leaves_the_match_alone(app, client, match):
+    match_id, _ = match
+    stranger = app.test_client()
+    token = csrf_token(stranger, f"/matches/{match_id}")
+    before = dump(app)
+    response = stranger.post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    assert response.status_code == 302
+    after = dump(app)
+    assert [row for row in after["match"] if row[0] == match_id] == [
+        row for row in before["match"] if row[0] == match_id
+    ]
+    assert [r for r in after["round"] if r[1] == match_id] == [r for r in before["round"] if r[1] == match_id]
+
+
+def unb64(token: str) -> bytes:
+    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+
+
+def test_tokens_are_long_and_random(app, client, match):
+    match_id, pencil = match
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43,}", pencil)
+    assert len(unb64(pencil)) >= 32
+    with app.app_context():
+        stored = db.session.get(Match, match_id)
+        assert stored.scorekeeper_hash == service.hash_token(pencil) != pencil
+        codes = {service.offer_pencil(stored) for _ in range(3)}
+        db.session.remove()
+    assert len(codes) == 3 and all(len(unb64(code)) >= 32 for code in codes)
+    other = app.test_client()
+    token = csrf_token(other, "/matches/new")
+    second = other.post(
+        "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob"], "action": "start"}
+    )
+    second_id = int(second.headers["Location"].rsplit("/", 1)[1])
+    assert other.get_cookie(f"pencil_{second_id}").value != pencil
+    assert len(app.config["SECRET_KEY"]) >= 64
+
+
+def test_tokens_are_compared_in_constant_time(app, client, match, monkeypatch):
+    match_id, pencil = match
+    calls = []
+    real = hmac.compare_digest
+
+    def spy(a, b):
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(service.hmac, "compare_digest", spy)
+    token = csrf_token(client, f"/matches/{match_id}")
+    with app.app_context():
+        stored = db.session.get(Match, match_id).scorekeeper_hash
+        db.session.remove()
+    client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token})
+    assert (service.hash_token(pencil), stored) in calls
+    calls.clear()
+    stranger = app.test_client()
+    stranger.set_cookie(f"pencil_{match_id}", "B" * 43)
+    assert (
+        stranger.post(
+            f"/matches/{match_id}/undo", headers={"X-CSRFToken": csrf_token(stranger, "/offline")}
+        ).status_code
+        == 403
+    )
+    assert (service.hash_token("B" * 43), stored) in calls
+
+
+def test_a_guessed_match_id_shows_only_what_is_public(app, client, match):
+    match_id, pencil = match
+    with app.app_context():
+        stored = db.session.get(Match, match_id)
+        code = service.offer_pencil(stored)  # a handover pending: its code must not leak either
+        secrets_ = [pencil, code, stored.scorekeeper_hash, stored.owner_hash, stored.handover_hash]
+        db.session.remove()
+    stranger = app.test_client()
+    gets = [r.rule for r in app.url_map.iter_rules() if "GET" in (r.methods or ()) and "<int:match_id>" in r.rule]
+    assert len(gets) >= 6
+    for rule in gets:
+        for extra in ({}, HTMX):
+            response = stranger.get(concrete(rule, match_id, 1), headers=extra)
+            body = response.get_data(as_text=True) + str(response.headers)
+            for secret in secrets_:
+                assert secret not in body, f"{rule} shows a secret"
+            assert "pencil_" not in response.headers.get("Set-Cookie", ""), rule
+    export = stranger.get(f"/matches/{match_id}.json").get_json()
+    assert not any("hash" in key for key in export)
+    assert stranger.get(f"/matches/{match_id + 1000}").status_code == 404
+
+
+def test_the_secret_key_is_generated_and_kept_in_the_instance_folder(tmp_path):
+    instance = tmp_path / "instance"
+    first = create_app({"AUTO_MIGRATE": False}, instance_path=str(instance))
+    key_file = instance / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert re.fullmatch(r"[0-9a-f]{64}", first.config["SECRET_KEY"])
+    assert key_file.read_text().strip() == first.config["SECRET_KEY"]
+    assert (
+        create_app({"AUTO_MIGRATE": False}, instance_path=str(instance)).config["SECRET_KEY"]
+        == first.config["SECRET_KEY"]
+    )
+    other = create_app({"AUTO_MIGRATE": False}, instance_path=str(tmp_path / "elsewhere"))
+    assert other.config["SECRET_KEY"] != first.config["SECRET_KEY"]
+
+
+def _key_in(folder: str) -> str:
+    from companion import _secret_key
+
+    return _secret_key(Path(folder))
+
+
+def test_workers_starting_together_agree_on_one_key(tmp_path):
+    # gunicorn's workers each build the app; on a fresh folder they must not write two keys.
+    with multiprocessing.get_context("fork").Pool(8) as pool:
+        keys = pool.map(_key_in, [str(tmp_path)] * 32)
+    assert len(set(keys)) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
+
+
+HARD_CODED = re.compile(r"""(SECRET_KEY|secret_key)["']?\s*[:=]\s*(b?["'][^"']{6,}["'])""")
+
+
+def test_no_secret_key_in_the_code():
+    checked = 0
+    for path in ROOT.rglob("*"):
+        parts = set(path.relative_to(ROOT).parts)
+        if parts & {".venv", "node_modules", ".git", "instance", "vendor", "__pycache__"} or not path.is_file():
+            continue
+        if (
+            path.suffix not in {".py", ".cfg", ".ini", ".toml", ".sh", ".env", ".js", ".html", ".json", ".md", ".txt"}
+            and path.name != "Makefile"
+        ):
+            continue
+        checked += 1
+        text = path.read_text(errors="replace")
+        assert not HARD_CODED.search(text), f"a hard-coded secret key in {path.relative_to(ROOT)}"
+    assert checked > 50

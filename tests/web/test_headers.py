@@ -1,0 +1,207 @@
+"""Security headers on pages, fragments, errors and static files, and no markup the CSP would block."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import csrf_token
+
+HTMX = {"HX-Request": "true"}
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+class InlineCode(HTMLParser):
+    """Collects what a strict CSP refuses: inline scripts, on… handlers, style attributes, eval-needing htmx."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[str] = []
+        self.htmx_config = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if (
+            tag == "script"
+            and not found.get("src")
+            and found.get("type") not in ("application/json", "application/ld+json")
+        ):
+            self.problems.append("an inline <script>")
+        if tag == "meta" and found.get("name") == "htmx-config":
+            # htmx configured from its meta tag, with its eval-based features off.
+            self.htmx_config = json.loads(found.get("content") or "{}").get("allowEval") is False
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.problems.append(f"<{tag} {name}=…>")
+            if name == "style":
+                self.problems.append(f"<{tag} style=…>")
+            # htmx evaluates these with Function(), which a CSP without 'unsafe-eval' forbids.
+            if name.startswith(("hx-on", "data-hx-on")) or name in ("hx-vars", "data-hx-vars"):
+                self.problems.append(f"<{tag} {name}=…> needs eval")
+            if name in ("hx-vals", "hx-headers") and (value or "").lstrip().startswith("js:"):
+                self.problems.append(f"<{tag} {name}='js:…'> needs eval")
+            if name in ("hx-trigger", "data-hx-trigger") and "[" in (value or ""):
+                self.problems.append(f"<{tag} {name}='…[filter]'> needs eval")
+
+
+def check_headers(response, what: str) -> None:
+    """The headers every response carries, whatever it is."""
+    csp = response.headers.get("Content-Security-Policy", "")
+    directives = {part.split()[0]: part.split()[1:] for part in csp.split(";") if part.strip()}
+    assert directives.get("script-src") == ["'self'"], f"{what}: script-src {directives.get('script-src')}"
+    assert "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp, what
+    assert directives.get("frame-ancestors") == ["'none'"], what
+    assert directives.get("object-src") == ["'none'"], what
+    assert "default-src" in directives, what
+    assert response.headers.get("X-Content-Type-Options") == "nosniff", what
+    assert response.headers.get("Referrer-Policy") in (
+        "same-origin",
+        "no-referrer",
+        "strict-origin-when-cross-origin",
+    ), what
+
+
+def check_markup(response, what: str, page: bool) -> None:
+    """No markup the CSP would block; a full page configures htmx through its meta tag."""
+    parser = InlineCode()
+    parser.feed(response.get_data(as_text=True))
+    assert not parser.problems, f"{what}: {sorted(set(parser.problems))}"
+    if page:
+        assert parser.htmx_config, f"{what}: no <meta name=htmx-config>"
+
+
+@pytest.fixture
+def scorekeeper(app, client):
+    """A Topic_ match with two rounds, a correction and a pending pencil offer; `client` keeps its score."""
+    token = csrf_token(client, "/matches/new")
+    start = client.post(
+        "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
+    )
+    match_id = int(start.headers["Location"].rsplit("/", 1)[1])
+    for number, loser in ((1, "Bob"), (2, "Cy")):
+        form = {"csrf_token": token, "number": str(number), "several": "on", "losers": loser}
+        assert client.post(f"/matches/{match_id}/rounds", data=form, headers=HTMX).status_code == 200
+    fix = {"csrf_token": token, "revision": "0", "several": "on", "losers": "Ann"}
+    assert client.post(f"/matches/{match_id}/rounds/1", data=fix).status_code in (200, 302)
+    return match_id, token
+
+
+def get_paths(app, match_id: int, player_id: int) -> list[str]:
+    """Every GET route of the app, with its arguments filled in."""
+    paths = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
+            continue
+        path = rule.rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
+        path = path.replace("<int:player_id>", str(player_id))
+        # Other arguments (an asset bundle's digest) are checked through the pages that link them.
+        if "<" not in path:
+            paths.append(path)
+    return sorted(paths)
+
+
+class Assets(HTMLParser):
+    """The scripts, stylesheets and icons a page links to on this site."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        url = found.get("src") if tag == "script" else found.get("href") if tag == "link" else None
+        if url and url.startswith("/"):
+            self.urls.add(url)
+
+
+def test_every_page_and_fragment(app, client, scorekeeper):
+    match_id, _ = scorekeeper
+    paths = get_paths(app, match_id, 1)
+    assert len(paths) >= 15
+    for path in paths:
+        for headers in ({}, HTMX):
+            response = client.get(path, headers=headers)
+            response.get_data()  # a streamed export runs to its end, and closes its context
+            response.close()
+            what = f"GET {path} {headers}"
+            assert response.status_code == 200, what
+            check_headers(response, what)
+            if response.mimetype == "text/html":
+                check_markup(
+                    response,
+                    what,
+                    page=not headers and response.get_data(as_text=True).lstrip().lower().startswith("<!doctype"),
+                )
+
+
+def test_write_answers_and_fragments(app, client, scorekeeper):
+    match_id, token = scorekeeper
+    answers = {
+        "save": client.post(
+            f"/matches/{match_id}/rounds",
+            data={"csrf_token": token, "number": "3", "several": "on", "losers": "Ann"},
+            headers=HTMX,
+        ),
+        "refused save": client.post(
+            f"/matches/{match_id}/rounds", data={"csrf_token": token, "number": "3"}, headers=HTMX
+        ),
+        "undo": client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token}),
+        "entry": client.post(f"/matches/{match_id}/entry", data={"csrf_token": token}, headers=HTMX),
+        "pencil offer": client.post(f"/matches/{match_id}/pencil/offer", data={"csrf_token": token}, headers=HTMX),
+        "setup tap": client.post(
+            "/matches/new", data={"csrf_token": token, "game": "topic", "action": "new", "new_name": "Di"}, headers=HTMX
+        ),
+        "preferences": client.post("/preferences", data={"csrf_token": token, "theme": "dark"}),
+    }
+    for what, response in answers.items():
+        assert response.status_code < 500, what
+        check_headers(response, what)
+        if response.mimetype == "text/html":
+            check_markup(response, what, page=False)
+
+
+def test_error_pages_and_fragments(app, client, scorekeeper):
+    match_id, _ = scorekeeper
+    viewer = app.test_client()
+    viewer_token = csrf_token(viewer, f"/matches/{match_id}")
+    errors = {
+        "404": lambda h: client.get("/no/such/page", headers=h),
+        "404 match": lambda h: client.get("/matches/999999", headers=h),
+        "405": lambda h: client.put("/", headers=h),
+        "400 csrf": lambda h: client.post(f"/matches/{match_id}/undo", headers=h),
+        "403 viewer": lambda h: viewer.post(f"/matches/{match_id}/undo", headers={**h, "X-CSRFToken": viewer_token}),
+        "409": lambda h: viewer.post(
+            f"/matches/{match_id}/pencil", data={"csrf_token": viewer_token, "code": "wrong"}, headers=h
+        ),
+    }
+    for what, call in errors.items():
+        for headers in ({}, HTMX):
+            response = call(headers)
+            label = f"{what} {headers}"
+            assert 400 <= response.status_code < 500, label
+            check_headers(response, label)
+            check_markup(response, label, page=not headers)
+
+
+def test_static_files(app, client):
+    files = [p for p in STATIC.rglob("*") if p.is_file() and p.suffix in (".css", ".js", ".svg", ".png")]
+    assert len(files) >= 5
+    for path in files:
+        response = client.get("/static/" + path.relative_to(STATIC).as_posix())
+        assert response.status_code == 200, path
+        check_headers(response, str(path))
+        response.close()
+    for path in ("/sw.js", "/manifest.webmanifest"):
+        check_headers(client.get(path), path)
+    # Whatever the pages really load (fingerprinted files, bundles) carries them too.
+    assets = Assets()
+    assets.feed(client.get("/").get_data(as_text=True))
+    assert len(assets.urls) >= 3, assets.urls
+    for url in sorted(assets.urls):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        check_headers(response, url)
+        response.close()
