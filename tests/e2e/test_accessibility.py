@@ -34,8 +34,10 @@ def test_home_new_match_and_history_pass_axe(page: Page, live_server, scheme):
         assert serious_violations(page) == [], path
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("slug", list(REGISTRY))
-def test_each_game_match_page_passes_axe(page: Page, live_server, app, slug):
+def test_each_game_match_page_passes_axe(page: Page, live_server, app, slug, scheme):
+    page.emulate_media(color_scheme=scheme)
     names = ["Ann", "Bob", "Cy", "Di"][: PLAYERS[slug]]
     add_to_roster(app, *names)
     start_match(page, live_server.url, REGISTRY[slug].name, names)
