@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any, ClassVar
 
+from . import forms
 from .base import (
     NAME_MAX,
     Game,
@@ -60,15 +61,8 @@ def evaluate_sum(text: Any) -> int:
 
 
 def _field(form: Any, name: str) -> str | None:
-    """The first value of a form field, from a MultiDict or a plain dict of lists or strings."""
-    getlist = getattr(form, "getlist", None)
-    if getlist is not None:
-        values = getlist(name)
-        return values[0] if values else None
-    value = form.get(name) if hasattr(form, "get") else None
-    if isinstance(value, list | tuple):
-        return value[0] if value else None
-    return value
+    """The first value of a form field, or None."""
+    return forms.first(form, name)
 
 
 def _whole_field(form: Any, name: str, what: str, field: str, default: int | None = None) -> int:
@@ -278,22 +272,7 @@ class Burraco(Game):
 
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
     """The keys of a corrected round that the form has no field for (see `form_from_round`)."""
-    text = _field(form, "extra")
-    if not text:
-        return {"round": {}, "sides": {}}
-    try:
-        extra = json.loads(text)
-    except json.JSONDecodeError:
-        extra = None
-    readable = (
-        isinstance(extra, dict)
-        and isinstance(extra.get("round"), dict)
-        and isinstance(extra.get("sides"), dict)
-        and all(isinstance(v, dict) for v in extra["sides"].values())
-    )
-    if not readable:
-        raise RuleError("the round's extra details could not be read", field="round")
-    return extra
+    return forms.extra_field(form, "sides")
 
 
 def _entry(side: str, entry: Any) -> dict[str, Any]:

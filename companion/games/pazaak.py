@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+from . import forms
 from .base import (
     Game,
     RuleError,
@@ -294,18 +295,13 @@ ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
 
 
 def form_values(form: Any, key: str) -> list[str]:
-    """Every value posted under `key`, from a werkzeug MultiDict or a plain dict of lists."""
-    if not form:
-        return []
-    getlist = getattr(form, "getlist", None)
-    value = getlist(key) if getlist is not None else form.get(key, [])
-    return [str(v) for v in (value if isinstance(value, list | tuple) else [value])]
+    """Every value posted under `key`."""
+    return forms.values(form, key)
 
 
 def form_value(form: Any, key: str) -> str | None:
     """The first value posted under `key`, or None."""
-    values = form_values(form, key)
-    return values[0] if values else None
+    return forms.first(form, key)
 
 
 def _number(text: str | None) -> int | None:
@@ -343,16 +339,7 @@ def _form_total(form: Any, seat: int, name: str) -> int:
 
 def _json_field(form: Any, key: str, kind: type) -> Any:
     """A field carrying JSON of a given kind (empty when absent)."""
-    text = form_value(form, key)
-    if not text:
-        return kind()
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        value = None
-    if not isinstance(value, kind):
-        raise RuleError(f"the {key} field could not be read", field="round")
-    return value
+    return forms.json_field(form, key, kind, f"the {key} field")
 
 
 def _with_room(hands: dict[str, list[str]], players: list[str], after: str | None = None) -> str | None:

@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any, ClassVar
 
+from . import forms
 from .base import (
     Game,
     RuleError,
@@ -204,19 +205,13 @@ class Pazzaparola(Game):
 
 
 def _getlist(form: Any, key: str) -> list[str]:
-    """Every value of a form field, from a MultiDict or a plain dict of lists (or of strings)."""
-    if hasattr(form, "getlist"):
-        return [str(v) for v in form.getlist(key)]
-    value = form.get(key) if hasattr(form, "get") else None
-    if value is None:
-        return []
-    return [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+    """Every value of a form field."""
+    return forms.values(form, key)
 
 
 def _first(form: Any, key: str) -> str:
     """The first value of a form field, or the empty string."""
-    values = _getlist(form, key)
-    return values[0] if values else ""
+    return forms.first(form, key, "") or ""
 
 
 def _number(text: str, what: str, *, field: str) -> int:
@@ -229,20 +224,10 @@ def _number(text: str, what: str, *, field: str) -> int:
 
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
     """The keys of a corrected round that the form has no field for, from its hidden `extra`."""
-    text = _first(form, "extra")
-    if not text:
-        return {"round": {}, "rows": {}}
-    try:
-        extra = json.loads(text)
-    except json.JSONDecodeError:
-        extra = None
-    round = extra.get("round") if isinstance(extra, dict) else None
-    rows = extra.get("rows") if isinstance(extra, dict) else None
-    if not isinstance(round, dict) or not isinstance(rows, dict):
-        raise RuleError("the round's other details could not be read", field="round")
+    extra = forms.extra_field(form, "rows")
     return {
-        "round": _without(round, ROUND_FIELDS),
-        "rows": {name: _without(row, ROW_FIELDS) for name, row in rows.items() if isinstance(row, dict)},
+        "round": _without(extra["round"], ROUND_FIELDS),
+        "rows": {name: _without(row, ROW_FIELDS) for name, row in extra["rows"].items()},
     }
 
 

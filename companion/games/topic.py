@@ -6,7 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .base import Game, RuleError, Tally, best, mapping, name_list, show, whole
+from . import forms
+from .base import Game, RuleError, Tally, best, name_list, show, whole
 
 BOX = 72
 LENGTHS = {"short": 24, "medium": 36, "long": 67}
@@ -19,20 +20,8 @@ ROUND_FIELDS = ("loser", "losers", "several", "penalty", "extra")
 
 
 def form_values(form: Mapping[str, Any] | None, key: str) -> list[str]:
-    """Every non-blank value a form carries under `key`, trimmed.
-
-    Works for a werkzeug MultiDict, a plain dict of lists (`form_from_round`) and the
-    empty dict a fresh page gets.
-    """
-    if not form:
-        return []
-    getlist = getattr(form, "getlist", None)
-    if getlist is not None:
-        raw = getlist(key)
-    else:
-        raw = form.get(key)
-        raw = [] if raw is None else raw if isinstance(raw, (list, tuple)) else [raw]
-    return [text for text in (str(value).strip() for value in raw) if text]
+    """Every non-blank value a form carries under `key`, trimmed."""
+    return [text for text in (value.strip() for value in forms.values(form, key)) if text]
 
 
 def form_value(form: Mapping[str, Any] | None, key: str) -> str:
@@ -202,13 +191,7 @@ class Topic(Game):
     @staticmethod
     def _extra(form: Any) -> dict[str, Any]:
         """The round's keys carried unchanged through a correction."""
-        text = form_value(form, "extra")
-        if not text:
-            return {}
-        try:
-            return mapping(json.loads(text), "the round's other keys", field="round")
-        except json.JSONDecodeError:
-            raise RuleError("the round's other keys could not be read (not valid JSON)", field="round") from None
+        return forms.json_field(form, "extra", dict, "the round's other keys")
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]

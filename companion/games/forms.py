@@ -1,0 +1,62 @@
+"""Reading posted entry forms in the games' rules modules: MultiDicts and plain dicts alike."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .base import RuleError
+
+
+def values(form: Any, key: str) -> list[str]:
+    """Every value posted under `key`, as text.
+
+    `form` is a werkzeug MultiDict (a posted form), a plain dict of lists or of strings
+    (what `form_from_round` builds), or empty/None for a fresh page.
+    """
+    if not form:
+        return []
+    getlist = getattr(form, "getlist", None)
+    if getlist is not None:
+        raw = getlist(key)
+    else:
+        raw = form.get(key)
+        raw = [] if raw is None else raw if isinstance(raw, list | tuple) else [raw]
+    return [str(value) for value in raw]
+
+
+def first(form: Any, key: str, default: str | None = None) -> str | None:
+    """The first value posted under `key`, or `default`."""
+    found = values(form, key)
+    return found[0] if found else default
+
+
+def json_field(form: Any, key: str, kind: type, what: str) -> Any:
+    """A hidden field carrying JSON of one kind (an empty one when absent); unreadable is a RuleError."""
+    text = first(form, key)
+    if not text:
+        return kind()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, kind):
+        raise RuleError(f"{what} could not be read", field="round")
+    return value
+
+
+def extra_field(form: Any, part: str) -> dict[str, dict[str, Any]]:
+    """The hidden `extra` of a corrected round: its own keys the form has no field for, and
+    per player or side (`part`: "rows", "sides") theirs — so a correction keeps, say, the
+    time an imported round carried. Absent: nothing extra."""
+    extra = json_field(form, "extra", dict, "the round's extra details")
+    if not extra:
+        return {"round": {}, part: {}}
+    readable = (
+        isinstance(extra.get("round"), dict)
+        and isinstance(extra.get(part), dict)
+        and all(isinstance(entry, dict) for entry in extra[part].values())
+    )
+    if not readable:
+        raise RuleError("the round's extra details could not be read", field="round")
+    return {"round": extra["round"], part: extra[part]}
