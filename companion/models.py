@@ -88,7 +88,7 @@ class Seat(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     position: Mapped[int]
     # The name as seated: the rounds refer to it, so renaming the roster entry later
     # (or merging two entries) never breaks a match that was already played.
@@ -138,3 +138,6 @@ class RoundChange(db.Model):
 
 Index("ix_match_status_started", Match.status, Match.started_at)
 Index("ix_match_game_started", Match.game, Match.started_at)
+# A player's seats by match, read from the index alone: the history's player filter and
+# every aggregate of a player's page start here.
+Index("ix_seat_player_match", Seat.player_id, Seat.match_id)

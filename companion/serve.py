@@ -1,4 +1,4 @@
-"""Serve the app with waitress on all interfaces and show phones where to find it."""
+"""Serve the app on all interfaces (gunicorn, or waitress) and show phones where to find it."""
 
 from __future__ import annotations
 
@@ -27,8 +27,12 @@ def lan_address() -> str:
 def serve(app: Flask) -> None:
     """Listen on all interfaces, port PORT (5000), and print the address with its QR code.
 
-    HTTPS=1 serves over TLS with a self-signed certificate (through gunicorn, since
-    waitress has no TLS): phones allow the service worker and wake lock only there.
+    gunicorn serves by default, WORKERS (2) processes of THREADS (8) threads: a club
+    evening of 100 tables keeps 800 phones polling, more than one Python process can
+    answer on its own (`make bench`: waitress alone held 50 tables, two gunicorn workers
+    100). All state is in the database, so the workers need nothing shared. SERVER=waitress
+    serves from one process instead. HTTPS=1 adds TLS with a self-signed certificate:
+    phones allow the service worker and wake lock only there.
     """
     port = int(os.environ.get("PORT", "5000"))
     threads = int(os.environ.get("THREADS", "8"))
@@ -41,9 +45,9 @@ def serve(app: Flask) -> None:
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), [address])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-        serve_tls(app, port, threads, cert, key)
-    elif os.environ.get("SERVER") == "gunicorn":
-        serve_tls(app, port, threads, None, None)
+        serve_gunicorn(app, port, threads, cert, key)
+    elif os.environ.get("SERVER", "gunicorn") == "gunicorn":
+        serve_gunicorn(app, port, threads, None, None)
     else:
         # Every phone following a match keeps its connection open: a club evening of 100
         # tables is 800 of them. waitress stops accepting at 100 by default, and its select()
@@ -62,8 +66,8 @@ def fresh_connections(app: Flask) -> None:
             engine.dispose(close=False)
 
 
-def serve_tls(app: Flask, port: int, threads: int, cert: Path | None, key: Path | None) -> None:
-    """Serve over HTTPS with gunicorn, one process with threads, like waitress does."""
+def serve_gunicorn(app: Flask, port: int, threads: int, cert: Path | None, key: Path | None) -> None:
+    """Serve with gunicorn's threaded workers, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
     class TlsServer(BaseApplication):
@@ -72,7 +76,7 @@ def serve_tls(app: Flask, port: int, threads: int, cert: Path | None, key: Path 
         def load_config(self) -> None:
             options = {
                 "bind": f"0.0.0.0:{port}",
-                "workers": int(os.environ.get("WORKERS", "1")),
+                "workers": int(os.environ.get("WORKERS", "2")),
                 "post_fork": lambda _server, _worker: fresh_connections(app),
                 "threads": threads,
                 "accesslog": None,

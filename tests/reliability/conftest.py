@@ -29,7 +29,7 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`python app.py` (waitress, as `make run` serves) or gunicorn, started and killed like the real thing."""
+    """`python app.py` as `make run` serves (gunicorn workers) or as SERVER=waitress, started and killed for real."""
 
     def __init__(self, kind: str, instance: Path, database_url: str | None, log: Path):
         self.kind = kind
@@ -54,6 +54,9 @@ class ServerProcess:
     def env(self) -> dict[str, str]:
         """The server's environment: its instance folder, port, and database."""
         env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), THREADS="8")
+        # Both kinds run `python app.py`, as `make run` does: by default gunicorn with two
+        # worker processes, or one waitress process.
+        env["SERVER"], env["WORKERS"] = ("waitress", "1") if self.kind == "waitress" else ("gunicorn", "2")
         env.pop("DATABASE_URL", None)
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
@@ -61,9 +64,7 @@ class ServerProcess:
 
     def command(self) -> list[str]:
         """The command line, as the README and the issue give it."""
-        if self.kind == "waitress":
-            return [sys.executable, "app.py"]
-        return [str(BIN / "gunicorn"), "-w", "2", "--threads", "4", "-b", f"127.0.0.1:{self.port}", "app:app"]
+        return [sys.executable, "app.py"]
 
     def start(self, timeout: float = 60) -> ServerProcess:
         """Start the server and wait until it answers."""
