@@ -1,4 +1,4 @@
-"""The app under test: seeded instance folders and `python app.py` (waitress) on a free port."""
+"""The app under test: seeded instance folders and `python app.py` (as `make run` serves) on a free port."""
 
 from __future__ import annotations
 
