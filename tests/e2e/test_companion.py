@@ -96,3 +96,39 @@ def test_viewer_sees_saved_undone_and_redone_rounds_within_two_seconds(
     page.get_by_role("button", name="Redo").first.click()
     expect(bob).to_contain_text("1", timeout=2000)
     expect(viewer.locator("#entry form")).to_have_count(0)
+
+
+def correct(tab: Page, untick: str, tick: str) -> None:
+    """On a Topic_ correction page: change who lost, then Save correction."""
+    form = tab.locator("form.correcting")
+    form.get_by_role("checkbox", name=untick, exact=True).click()
+    form.get_by_role("checkbox", name=tick, exact=True).click()
+    form.get_by_role("button", name="Save correction").click()
+
+
+def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_server, app):
+    add_to_roster(app, "Ann", "Bob", "Cy")
+    start_match(page, live_server.url, "Topic_", ["Ann", "Bob", "Cy"])
+    match_url = page.url
+    loser_button(page, "Bob").click()
+    expect(page.get_by_role("status").filter(has_text="Round 1")).to_be_visible()
+
+    # The same scorekeeper's phone with the round open twice (two tabs, or two hands).
+    other = page.context.new_page()
+    for tab in (page, other):
+        tab.goto(match_url + "/rounds/1")
+        expect(tab.get_by_role("heading", name="Correct round 1")).to_be_visible()
+
+    correct(page, untick="Bob", tick="Cy")
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page.locator("#rounds")).to_contain_text("corrected")
+
+    correct(other, untick="Bob", tick="Ann")
+    expect(other.get_by_role("alert")).to_contain_text("this round changed meanwhile")
+    # The refused page shows the round as it now stands, for the second editor to start from.
+    expect(other.get_by_role("heading", name="Correct round 1")).to_be_visible()
+
+    page.get_by_role("link", name="Change log").click()
+    expect(page.get_by_text("Round 1 corrected")).to_be_visible()
+    page.get_by_text("Before").first.click()
+    expect(page.locator(".change-log")).to_contain_text('"Bob"')
