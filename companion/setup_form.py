@@ -64,5 +64,4 @@ class Draft:
 
     def settings(self) -> dict[str, Any]:
         """The raw settings the game's own form fields carry, for the rules to check."""
-        reader = getattr(REGISTRY[self.game], "settings_from_form", None)
-        return reader(self.form, self.seats) if reader else {}
+        return REGISTRY[self.game].settings_from_form(self.form, self.seats)

@@ -290,6 +290,17 @@ class Game:
         """Who starts the next round, or None when the game is over or the table decides."""
         return None
 
+    # The settings the new-match form edits, so their errors show next to their own fields.
+    setting_fields: ClassVar[tuple[str, ...]] = ()
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings the game's own new-match fields posted, for `settings()` to check."""
+        raise NotImplementedError
+
+    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
+        """The state of the round-entry tool, worked out from what the page sent back (none by default)."""
+        return {}
+
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round a game's entry form posted (`form` has `.get`/`.getlist`), before checking.
 

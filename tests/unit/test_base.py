@@ -167,3 +167,4 @@ def test_every_game_reads_its_own_entry_form(slug):
     game = type(REGISTRY[slug])
     assert game.round_from_form is not Game.round_from_form
     assert game.form_from_round is not Game.form_from_round
+    assert game.settings_from_form is not Game.settings_from_form
