@@ -110,6 +110,19 @@ def roster() -> list[Player]:
     return list(db.session.scalars(select(Player).order_by(Player.key)))
 
 
+def in_progress(limit: int = 20) -> list[Match]:
+    """The matches being played, newest first, with their seats: two queries."""
+    return list(
+        db.session.scalars(
+            select(Match)
+            .where(Match.status == "playing")
+            .options(selectinload(Match.seats))
+            .order_by(Match.started_at.desc())
+            .limit(limit)
+        )
+    )
+
+
 # --- Records ---------------------------------------------------------------------------
 
 

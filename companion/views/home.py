@@ -3,12 +3,9 @@
 import json
 
 from flask import Blueprint, current_app, make_response, redirect, request, send_from_directory, url_for
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
-from ..extensions import db
+from .. import stats
 from ..games import REGISTRY
-from ..models import Match, Seat
 from ..web import asset, render
 
 bp = Blueprint("home", __name__)
@@ -17,14 +14,7 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index():
     """The home page."""
-    playing = db.session.scalars(
-        select(Match)
-        .where(Match.status == "playing")
-        .options(selectinload(Match.seats).joinedload(Seat.player))
-        .order_by(Match.started_at.desc())
-        .limit(20)
-    ).all()
-    return render("home.html", playing=playing, games=REGISTRY)
+    return render("home.html", playing=stats.in_progress(), games=REGISTRY)
 
 
 PREFERENCES = {"theme": ("light", "dark", "black"), "lang": ("en", "it")}

@@ -5,25 +5,20 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from htmx_flask import make_response
-from sqlalchemy import select
 
 from .. import matches as service
+from .. import stats
 from ..exchange import match_document
 from ..extensions import db
 from ..games import REGISTRY, get_game
 from ..games.base import RuleError
-from ..models import Match, Player
+from ..models import Match
 from ..setup_form import Draft
 from ..web import render, wants_fragment
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
 PENCIL_COOKIE = "pencil_{}"
-
-
-def _roster() -> list[Player]:
-    """Everyone in the roster, by name, to pick from when seating a match."""
-    return list(db.session.scalars(select(Player).order_by(Player.key)))
 
 
 def _setup_page(draft: Draft, status: int = 200):
@@ -35,7 +30,7 @@ def _setup_page(draft: Draft, status: int = 200):
         draft=draft,
         games=REGISTRY,
         game=REGISTRY[draft.game],
-        roster=_roster(),
+        roster=stats.roster(),
     )
 
 
