@@ -1,0 +1,1 @@
+"""The benchmark behind `make bench` (bench/run.py)."""

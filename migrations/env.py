@@ -1,3 +1,4 @@
+"""Alembic environment: migrations run on the app's own engine and models (Flask-Migrate)."""
 import logging
 from logging.config import fileConfig
 

@@ -1,0 +1,1 @@
+"""Browser tests in real Chromium at a phone viewport."""

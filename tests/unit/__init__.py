@@ -1,0 +1,1 @@
+"""Unit tests of the pure rules, without the app."""

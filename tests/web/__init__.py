@@ -1,0 +1,1 @@
+"""Web tests through the Flask test client."""
