@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask
 from playwright.sync_api import Page, expect
 
@@ -16,8 +18,8 @@ def add_to_roster(app: Flask, *names: str) -> None:
         db.session.commit()
 
 
-def start_match(page: Page, base: str, game_name: str, players: list[str]) -> None:
-    """From the home page, by taps alone: pick the game, seat the roster players, start."""
+def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> None:
+    """From the home page, by taps alone: pick the game and seat the roster players in order."""
     page.goto(base + "/")
     page.get_by_role("button", name="New match").click()
     page.get_by_role("button", name=game_name, exact=True).click()
@@ -25,5 +27,16 @@ def start_match(page: Page, base: str, game_name: str, players: list[str]) -> No
     for name in players:
         page.get_by_role("button", name=f"+ {name}", exact=True).click()
         expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+
+
+def press_start(page: Page, game_name: str) -> int:
+    """Start the match set up on the page; its id."""
     page.get_by_role("button", name=f"Start {game_name}").click()
-    expect(page).to_have_url(__import__("re").compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def start_match(page: Page, base: str, game_name: str, players: list[str]) -> int:
+    """From the home page, by taps alone: pick the game, seat the roster players, start."""
+    seat_players(page, base, game_name, players)
+    return press_start(page, game_name)

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import add_to_roster
+from tests.e2e.helpers import add_to_roster, press_start, seat_players
 
 pytestmark = pytest.mark.e2e
 
@@ -17,13 +17,7 @@ GAME = "Burraco PAROLE"
 
 def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False) -> int:
     """From the home page by taps: pick Burraco, seat the players, optionally play in pairs, start."""
-    page.goto(base + "/")
-    page.get_by_role("button", name="New match").click()
-    page.get_by_role("button", name=GAME, exact=True).click()
-    expect(page.get_by_role("button", name=GAME, exact=True)).to_have_attribute("aria-pressed", "true")
-    for name in players:
-        page.get_by_role("button", name=f"+ {name}", exact=True).click()
-        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    seat_players(page, base, GAME, players)
     if pairs:
         page.get_by_role("radio", name="In pairs").click()
         # The pairs proposed from the seats: 1 and 3 against 2 and 4.
@@ -31,9 +25,7 @@ def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False
         expect(page.get_by_label("Team of Bob & Di")).to_have_value("Voi")
     else:
         expect(page.get_by_role("radio", name="In pairs")).to_be_disabled()
-    page.get_by_role("button", name=f"Start {GAME}").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
-    return int(page.url.rsplit("/", 1)[1])
+    return press_start(page, GAME)
 
 
 def tap_keys(page: Page, text: str) -> None:
