@@ -10,9 +10,9 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from sqlalchemy import select
 
 from . import matches as service
+from . import stats
 from .exchange import match_document
 from .extensions import db
 from .games import score_match
@@ -85,7 +85,7 @@ def export_command(match_id: int | None, out: str | None) -> None:
             _fail(f"no match {match_id}")
         payload: Any = match_document(match)
     else:
-        payload = [match_document(m) for m in db.session.scalars(select(Match).order_by(Match.id))]
+        payload = [match_document(m) for m in stats.all_matches()]
     text = json.dumps(payload, ensure_ascii=False, indent=2)
     if out:
         with open(out, "w", encoding="utf-8") as handle:

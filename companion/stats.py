@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -336,3 +336,24 @@ def running_totals(match: Match) -> list[dict[str, int]]:
 
 
 __all__ = ["HistoryFilter", "Profile", "Record", "history", "leaderboard", "profile", "roster"]
+
+
+EXPORT_BATCH = 500
+
+
+def all_matches() -> Iterator[Match]:
+    """Every match with its seats and rounds, oldest first, loaded a batch at a time."""
+    last = 0
+    while True:
+        batch = db.session.scalars(
+            select(Match)
+            .options(selectinload(Match.seats), selectinload(Match.rounds))
+            .where(Match.id > last)
+            .order_by(Match.id)
+            .limit(EXPORT_BATCH)
+        ).all()
+        if not batch:
+            return
+        yield from batch
+        last = batch[-1].id
+        db.session.expunge_all()

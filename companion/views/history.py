@@ -11,23 +11,19 @@ from itertools import pairwise
 
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from .. import matches as service
 from ..charts import series_colour, totals_chart
 from ..exchange import match_document
-from ..extensions import db
 from ..games import REGISTRY
 from ..games.base import RuleError
 from ..models import Match
-from ..stats import HistoryFilter, history, roster, running_totals
+from ..stats import HistoryFilter, all_matches, history, roster, running_totals
 from ..web import render
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
 # Matches loaded per query while an export streams out, so memory stays flat at any size.
-EXPORT_BATCH = 500
 CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total")
 
 
@@ -65,24 +61,6 @@ def index():
     return _history_page(HistoryFilter.from_args(request.args))
 
 
-def _all_matches() -> Iterator[Match]:
-    """Every match with its seats and rounds, oldest first, loaded a batch at a time."""
-    last = 0
-    while True:
-        batch = db.session.scalars(
-            select(Match)
-            .options(selectinload(Match.seats), selectinload(Match.rounds))
-            .where(Match.id > last)
-            .order_by(Match.id)
-            .limit(EXPORT_BATCH)
-        ).all()
-        if not batch:
-            return
-        yield from batch
-        last = batch[-1].id
-        db.session.expunge_all()
-
-
 def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
     """A streamed attachment."""
     response = Response(stream_with_context(chunks), mimetype=mimetype)
@@ -101,7 +79,7 @@ def export_json():
 
     def chunks() -> Iterator[str]:
         yield "["
-        for index, match in enumerate(_all_matches()):
+        for index, match in enumerate(all_matches()):
             yield ("," if index else "") + "\n" + json.dumps(match_document(match), ensure_ascii=False)
         yield "\n]\n"
 
@@ -116,7 +94,7 @@ def export_csv():
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(CSV_HEADER)
-        for match in _all_matches():
+        for match in all_matches():
             totals = running_totals(match)
             date = match.started_at.date().isoformat()
             for number, (before, after) in enumerate(pairwise(totals), start=1):
