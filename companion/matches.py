@@ -35,6 +35,8 @@ class Saved:
     round: Round
     standings: Standings
     repeated: bool = False
+    # Whether saving it emptied the redo stack (a new round forgets the rounds undone).
+    cleared_redo: bool = False
 
 
 def hash_token(token: str) -> str:
@@ -108,10 +110,20 @@ def _lock(match: Match) -> None:
     The UPDATE makes SQLite take its write lock and PostgreSQL lock the row, so two
     writers of one match run one after the other and round numbers never collide.
     """
-    bump = update(Match).where(Match.id == match.id).values(version=Match.version + 1).returning(Match.version)
-    set_committed_value(match, "version", db.session.execute(bump).scalar_one())
-    # What another writer may have changed before we held the lock is read again.
-    db.session.expire(match, ["rounds", "redo"])
+    table = Match.__table__
+    # A Core statement: the ORM's bulk-update machinery costs more than the UPDATE itself.
+    # What another writer may have changed before we held the lock is read again: the redo
+    # stack comes back with the new version, the rounds are loaded when first used.
+    bump = (
+        update(table)
+        .where(table.c.id == match.id)
+        .values(version=table.c.version + 1)
+        .returning(table.c.version, table.c.redo)
+    )
+    version, redo = db.session.execute(bump).one()
+    set_committed_value(match, "version", version)
+    set_committed_value(match, "redo", redo)
+    db.session.expire(match, ["rounds"])
 
 
 def side_of(match: Match, player: str) -> str:
@@ -205,8 +217,10 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None) ->
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
             raise Conflict("this round changed meanwhile", last)
-        match.redo = []
-        return _append(match, data)
+        saved = _append(match, data)
+        if match.redo:
+            match.redo, saved.cleared_redo = [], True
+        return saved
 
 
 def _same_round(match: Match, stored: dict, data: dict) -> bool:

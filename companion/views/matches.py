@@ -133,7 +133,10 @@ def save_round(match_id: int):
     except service.Conflict as conflict:
         context = match_context(match, form=request.form, errors={"round": str(conflict)})
         return render("match.html", fragment="_round_entry.html", status=409, **context)
-    return _after_change(match, saved=saved)
+    # The page that sent round `number` shows every earlier round: unless the save changed
+    # more than the table (the first round, the end, an emptied redo), only the new row travels.
+    appended = not (saved.repeated or saved.cleared_redo or match.is_over or saved.round.number == 1)
+    return _after_change(match, saved=saved, appended=appended)
 
 
 @bp.post("/<int:match_id>/entry")
@@ -153,13 +156,13 @@ def export(match_id: int):
     return response
 
 
-def _after_change(match: Match, saved=None, undone=None, standings=None):
+def _after_change(match: Match, saved=None, undone=None, standings=None, appended=False):
     """The answer to a save, undo or redo: the entry again, standings and banner out of band."""
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
     if saved is not None:
         standings = saved.standings
-    context = match_context(match, standings=standings, saved=saved, undone=undone)
+    context = match_context(match, standings=standings, saved=saved, undone=undone, appended=appended)
     return render("match.html", fragment="_round_saved.html", **context)
 
 

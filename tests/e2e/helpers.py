@@ -40,3 +40,17 @@ def start_match(page: Page, base: str, game_name: str, players: list[str]) -> in
     """From the home page, by taps alone: pick the game, seat the roster players, start."""
     seat_players(page, base, game_name, players)
     return press_start(page, game_name)
+
+
+def rounds_rows(page: Page) -> list[str]:
+    """Each row of the match's rounds table as its text, folded or not, whitespace collapsed."""
+    return [" ".join(text.split()) for text in page.locator("#rounds tr").all_text_contents()]
+
+
+def expect_rounds_as_drawn_whole(page: Page) -> list[str]:
+    """The rounds table grown a row per save is the one a reload draws whole; returns its rows."""
+    grown = rounds_rows(page)
+    page.reload()
+    drawn = rounds_rows(page)
+    assert drawn == grown, (drawn, grown)
+    return grown

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import add_to_roster
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
 
@@ -136,3 +136,14 @@ def test_match_to_three_set_wins_by_taps_equals_flask_score(page: Page, live_ser
             column = 1 + list(scored["totals"]).index(entry["winner"])
             expect(row.get_by_role("cell").nth(column - 1)).to_contain_text("✓")
     assert [r.get("cards") is not None for r in document["rounds"]] == [True, True, True, False, True]
+
+
+def test_the_sets_table_grows_a_row_per_set_as_a_reload_draws_it(page: Page, live_server, app):
+    add_to_roster(app, "Ann", "Bob")
+    start_pazaak(page, live_server.url, {"Ann": [], "Bob": []})
+    for number, winner in enumerate(["Ann", "Bob", "Ann"], start=1):
+        page.get_by_role("button", name=f"{winner} won", exact=True).click()
+        expect(page.locator("#banner")).to_contain_text(f"Set {number}: {winner} wins")
+    rows = expect_rounds_as_drawn_whole(page)
+    assert [row.split()[0] for row in rows[1:]] == ["1", "2", "3"]
+    assert [page.locator("#rounds tbody tr").nth(i).get_by_label("won the set").count() for i in range(3)] == [1, 1, 1]

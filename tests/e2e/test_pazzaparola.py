@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.helpers import add_to_roster
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
 
@@ -190,3 +190,20 @@ def test_a_match_to_three_ends_in_a_tie_for_victory(page: Page, live_server, app
         expect(page.locator("#standings .pz-standings").get_by_role("row", name=re.compile(name))).to_contain_text(
             "won"
         )
+
+
+def test_the_rounds_table_grows_a_group_per_round_as_a_reload_draws_it(page: Page, live_server, app):
+    add_to_roster(app, *BEATLES)
+    start_pazzaparola(page, live_server.url, BEATLES)
+    tap = Taps(page)
+    enter_round(page, tap, RULEBOOK, theme="Animals")
+    save(page, tap, 1)
+    enter_round(page, tap, {"John": [2], "Paul": [9, 9], "George": [1], "Ringo": [3]})
+    save(page, tap, 2)
+    enter_round(page, tap, {"John": [5, 5], "Paul": [1], "George": [4], "Ringo": [2]})
+    save(page, tap, 3)
+    expect(page.locator("#rounds tbody")).to_have_count(3)
+    rows = expect_rounds_as_drawn_whole(page)
+    heads = [row for row in rows if row.startswith("Round")]
+    assert [head.split()[:2] for head in heads] == [["Round", "1"], ["Round", "2"], ["Round", "3"]]
+    assert "Animals" in heads[0]

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import add_to_roster
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
 
@@ -133,3 +133,16 @@ def test_a_double_tap_on_a_loser_stores_one_round(page: Page, live_server, app):
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert len(page.request.get(page.url + ".json").json()["rounds"]) == 1
     expect(page.locator("#topic-deck-left")).to_have_text("35")
+
+
+def test_the_rounds_table_grows_newest_first_as_a_reload_draws_it(page: Page, live_server, app):
+    add_to_roster(app, *PLAYERS)
+    start_topic(page, live_server.url, PLAYERS, [])
+    for number, name in enumerate(["Bob", "Ann", "Cy", "Bob"], start=1):
+        loser(page, name).tap()
+        expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
+    expect(page.locator("#topic-last-round")).to_contain_text("last: Bob +1")
+    expect(page.get_by_role("button", name="Penalty card for Ann in round 4")).to_be_visible()
+    rows = expect_rounds_as_drawn_whole(page)
+    assert [row.split()[0] for row in rows[1:]] == ["4", "3", "2", "1"]
+    assert rows[1].startswith("4 Bob +1 32")
