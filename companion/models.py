@@ -104,7 +104,7 @@ class Seat(db.Model):
     best_label: Mapped[str | None] = mapped_column(String(80))
 
     match: Mapped[Match] = relationship(back_populates="seats")
-    player: Mapped[Player] = relationship(back_populates="seats", lazy="joined")
+    player: Mapped[Player] = relationship(back_populates="seats")
 
 
 class Round(db.Model):
