@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, insert, inspect, select, update
+from sqlalchemy import Table, Update, bindparam, func, insert, inspect, select, update
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -105,23 +106,33 @@ def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | No
     return match, token
 
 
+# The statements of a save, built once: SQLAlchemy works out a statement's cache key on
+# every execution of a new statement object, which costs more than running it on SQLite.
+_MATCHES, _ROUNDS = Match.__table__, Round.__table__
+_LOCK = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"))
+    .values(version=_MATCHES.c.version + 1)
+    .returning(_MATCHES.c.version, _MATCHES.c.redo)
+)
+_INSERT_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
+
+
+@lru_cache(maxsize=64)
+def _cache_update(table: Table, columns: tuple[str, ...]) -> Update:
+    """The UPDATE of some columns of one row of a table, by its id."""
+    return update(table).where(table.c.id == bindparam("row_id")).values({c: bindparam(f"new_{c}") for c in columns})
+
+
 def _lock(match: Match) -> None:
     """Take the match's write lock before reading its rounds, by bumping its version.
 
     The UPDATE makes SQLite take its write lock and PostgreSQL lock the row, so two
     writers of one match run one after the other and round numbers never collide.
+    What another writer may have changed before we held the lock is read again: the redo
+    stack comes back with the new version, the rounds are loaded when first used.
     """
-    table = Match.__table__
-    # A Core statement: the ORM's bulk-update machinery costs more than the UPDATE itself.
-    # What another writer may have changed before we held the lock is read again: the redo
-    # stack comes back with the new version, the rounds are loaded when first used.
-    bump = (
-        update(table)
-        .where(table.c.id == match.id)
-        .values(version=table.c.version + 1)
-        .returning(table.c.version, table.c.redo)
-    )
-    version, redo = db.session.connection().execute(bump).one()
+    version, redo = db.session.connection().execute(_LOCK, {"match_id": match.id}).one()
     set_committed_value(match, "version", version)
     set_committed_value(match, "redo", redo)
     db.session.expire(match, ["rounds"])
@@ -154,8 +165,7 @@ def _append(match: Match, data: dict[str, Any]) -> Saved:
     checked = game.check_round(match.player_names, match.settings, data, number)
     now = utcnow()
     row = {"match_id": match.id, "number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0}
-    table = Round.__table__
-    row["id"] = db.session.connection().execute(insert(table).values(row).returning(table.c.id)).scalar_one()
+    row["id"] = db.session.connection().execute(_INSERT_ROUND, row).scalar_one()
     # Written at once and attached as stored, like the caches `rescore` writes (see _assign).
     stored = Round(**row)
     make_transient_to_detached(stored)
@@ -214,8 +224,8 @@ def _assign(row: Any, **values: Any) -> None:
         for name, value in changed.items():
             setattr(row, name, value)
         return
-    table = state.mapper.local_table
-    db.session.connection().execute(update(table).where(table.c.id == row.id).values(changed))
+    statement = _cache_update(state.mapper.local_table, tuple(changed))
+    db.session.connection().execute(statement, {"row_id": row.id, **{f"new_{c}": v for c, v in changed.items()}})
     for name, value in changed.items():
         set_committed_value(row, name, value)
 
