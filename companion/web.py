@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -215,17 +216,25 @@ def _count_queries(app: Flask) -> None:
     app.after_request(header)
 
 
+# The request being served and its translations, per thread (a ContextVar, like Flask's own
+# request context); a new request object means the visitor may have changed.
+_TRANSLATIONS: ContextVar[tuple[Any, Any] | None] = ContextVar("translations", default=None)
+
+
 def _request_translations() -> Any:
     """The visitor's translations, looked up once per request.
 
-    Flask-Babel finds them anew on every call (about 18 µs); a long rounds table asks for
-    dozens of strings, so templates go through this instead.
+    Flask-Babel finds them anew on every call (about 18 µs), and even reading them back from
+    `g` goes through two context proxies; a save's fragment asks for dozens of strings.
     """
     if not has_request_context():
         return get_translations()
-    translations = g.get("translations")
-    if translations is None:
-        translations = g.translations = get_translations()
+    current = request._get_current_object()  # type: ignore[attr-defined]
+    cached = _TRANSLATIONS.get()
+    if cached is not None and cached[0] is current:
+        return cached[1]
+    translations = get_translations()
+    _TRANSLATIONS.set((current, translations))
     return translations
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -178,6 +180,26 @@ class Standings:
         }
 
 
+# The replays remembered (see Game.replay): about the matches being played right now.
+REPLAYS_KEPT = 256
+_REPLAYS: OrderedDict[str, Replay] = OrderedDict()
+_REPLAYS_LOCK = threading.Lock()
+
+
+def _replay_key(slug: str, players: Any, settings: Any, rounds: Any) -> str | None:
+    """The replay's arguments as one string, or None when they are not plain JSON lists and objects.
+
+    Only what a match file or the database holds is remembered: a tuple would read as the
+    list it prints as, while the rules may refuse one and accept the other.
+    """
+    if type(players) is not list or type(rounds) is not list or not (settings is None or type(settings) is dict):
+        return None
+    try:
+        return json.dumps([slug, players, settings, rounds], sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+
+
 @dataclass
 class Tally:
     """The running count while a game's rounds are replayed; `state` holds game-specific counters."""
@@ -254,12 +276,34 @@ class Game:
             over=replay.over,
             winners=self.winners(tally, replay.settings) if replay.over else [],
             totals=dict(tally.totals),
-            rounds=tally.rounds,
+            rounds=list(tally.rounds),
             extra=self.extra(tally),
         )
 
     def replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
-        """Check everything and score the rounds one by one; a round after the end is an error."""
+        """Check everything and score the rounds one by one; a round after the end is an error.
+
+        A pure function, so a replay of the same match is remembered: one save asks for the
+        standings, the deck after each round and who starts next, each a replay of the same
+        rounds. The result is shared: callers only read it.
+        """
+        key = _replay_key(self.slug, players, settings, rounds)
+        if key is None:
+            return self._replay(players, settings, rounds)
+        with _REPLAYS_LOCK:
+            found = _REPLAYS.get(key)
+            if found is not None:
+                _REPLAYS.move_to_end(key)
+                return found
+        replayed = self._replay(players, settings, rounds)
+        with _REPLAYS_LOCK:
+            _REPLAYS[key] = replayed
+            if len(_REPLAYS) > REPLAYS_KEPT:
+                _REPLAYS.popitem(last=False)
+        return replayed
+
+    def _replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
+        """The replay itself."""
         players = self.check_players(players)
         settings = self.settings(settings, players)
         tally = self.begin(self.sides(players, settings), settings)
