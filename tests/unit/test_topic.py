@@ -116,3 +116,22 @@ def test_next_to_start_is_the_first_loser():
 
 def test_deck_left():
     assert GAME.deck_left(P, {"length": "short"}, [lost("Cy", "Ann")]) == 22
+
+
+def test_standings_of_the_same_rounds_twice_are_equal_and_independent():
+    rounds = [lost("Ann"), lost("Bob", "Cy")]
+    first = GAME.standings(P, {"deck": 10}, rounds)
+    first.rounds.append({"cards": {"Ann": 99}})
+    first.totals["Ann"] = 99
+    again = GAME.standings(P, {"deck": 10}, [lost("Ann"), lost("Bob", "Cy")])
+    assert again.totals == {"Ann": 1, "Bob": 1, "Cy": 1}
+    assert len(again.rounds) == 2
+    # The same rounds with one changed are replayed afresh, not read back.
+    changed = GAME.standings(P, {"deck": 10}, [lost("Ann"), lost("Cy")])
+    assert changed.totals == {"Ann": 1, "Bob": 0, "Cy": 1}
+
+
+def test_a_round_the_rules_refuse_is_refused_every_time():
+    for _ in range(2):
+        with pytest.raises(RuleError):
+            GAME.standings(P, {"deck": 10}, [lost("Zed")])
