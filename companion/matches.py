@@ -124,18 +124,37 @@ def _cache_update(table: Table, columns: tuple[str, ...]) -> Update:
     return update(table).where(table.c.id == bindparam("row_id")).values({c: bindparam(f"new_{c}") for c in columns})
 
 
+_MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id"))
+_SEATS_OF = select(Seat).where(Seat.match_id == bindparam("match_id")).order_by(Seat.position)
+_ROUNDS_OF = select(Round).where(Round.match_id == bindparam("match_id")).order_by(Round.number)
+
+
+def find_match(match_id: int) -> Match | None:
+    """The match with this id and its seats (every match page names its players), or None.
+
+    Read with statements built once rather than by the ORM's get and lazy load, which build
+    theirs anew on every call; a save and a viewer's poll start here.
+    """
+    match = db.session.execute(_MATCH_BY_ID, {"match_id": match_id}).scalar_one_or_none()
+    if match is not None and "seats" not in inspect(match).dict:
+        seats = db.session.execute(_SEATS_OF, {"match_id": match_id}).scalars().all()
+        set_committed_value(match, "seats", list(seats))
+    return match
+
+
 def _lock(match: Match) -> None:
     """Take the match's write lock before reading its rounds, by bumping its version.
 
     The UPDATE makes SQLite take its write lock and PostgreSQL lock the row, so two
     writers of one match run one after the other and round numbers never collide.
     What another writer may have changed before we held the lock is read again: the redo
-    stack comes back with the new version, the rounds are loaded when first used.
+    stack comes back with the new version, then the rounds.
     """
     version, redo = db.session.connection().execute(_LOCK, {"match_id": match.id}).one()
     set_committed_value(match, "version", version)
     set_committed_value(match, "redo", redo)
-    db.session.expire(match, ["rounds"])
+    rounds = db.session.execute(_ROUNDS_OF, {"match_id": match.id}).scalars().all()
+    set_committed_value(match, "rounds", list(rounds))
 
 
 def side_of(match: Match, player: str) -> str:

@@ -9,7 +9,6 @@ from htmx_flask import make_response
 from .. import matches as service
 from .. import stats
 from ..exchange import match_document
-from ..extensions import db
 from ..games import REGISTRY, get_game
 from ..games.base import RuleError
 from ..models import Match
@@ -59,7 +58,10 @@ def setup():
 
 def _match_or_404(match_id: int) -> Match:
     """The match with this id, or a 404 page."""
-    return db.get_or_404(Match, match_id)
+    match = service.find_match(match_id)
+    if match is None:
+        abort(404)
+    return match
 
 
 def is_scorekeeper(match: Match) -> bool:
