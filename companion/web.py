@@ -12,6 +12,9 @@ from typing import Any
 
 from flask import Flask, Response, abort, current_app, g, has_request_context, render_template, request, url_for
 from flask_babel import get_locale, get_translations, gettext
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -238,6 +241,25 @@ def _request_translations() -> Any:
     return translations
 
 
+@pass_eval_context
+def _template_gettext(eval_context: EvalContext, string: str, **variables: Any) -> str:
+    """`_()` in a template: translated, escaped when autoescaping, always %-formatted (Jinja's new style)."""
+    translated = _request_translations().ugettext(string)
+    if eval_context.autoescape:
+        translated = Markup(translated)
+    return translated % variables
+
+
+@pass_eval_context
+def _template_ngettext(eval_context: EvalContext, singular: str, plural: str, num: int, **variables: Any) -> str:
+    """`ngettext()` in a template, with `num` among the variables, as in Jinja's new style."""
+    variables.setdefault("num", num)
+    translated = _request_translations().ungettext(singular, plural, num)
+    if eval_context.autoescape:
+        translated = Markup(translated)
+    return translated % variables
+
+
 def init_app(app: Flask) -> None:
     """Attach the shared plumbing to the app."""
     app.jinja_env.install_gettext_callables(
@@ -245,6 +267,9 @@ def init_app(app: Flask) -> None:
         lambda singular, plural, n: _request_translations().ungettext(singular, plural, n),
         newstyle=True,
     )
+    # The same "new style" calls without their three layers of context lookups: a save's
+    # fragment makes a few dozen of them.
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
     app.after_request(_security_headers)
     app.after_request(_compressed_static)
     if os.environ.get("COMPANION_COUNT_QUERIES") == "1":
