@@ -1,6 +1,6 @@
 """`make bench`: what a table feels, measured against budgets, on this machine.
 
-Starts the app as `make run` serves it (`python app.py`, waitress) on a free port with a
+Starts the app as `make run` serves it (`python app.py`: gunicorn) on a free port with a
 temporary instance folder filled by `flask seed`, drives it over loopback from separate
 processes, prints the figures with PASS/FAIL per budget, writes bench/results.json and
 exits non-zero when a budget fails. Every latency is also given as a multiple of the
@@ -301,7 +301,7 @@ def main() -> int:
         result["seed_seconds"] = {"100": seed(small, 100), str(args.large): seed(large, args.large)}
         result["history"] = {}
         with Server(small, log, **server_env) as server:
-            say(f"Server (python app.py, waitress) on {server.url}, 100 matches")
+            say(f"Server (python app.py, as make run) on {server.url}, 100 matches")
             result["history"]["100"] = history_pages(server.port, args.seconds / 2)
             match_id, pencil, _ = demo_match(server.port)
             if "browser" not in skip:
