@@ -113,7 +113,7 @@ _LOCK = (
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("match_id"))
     .values(version=_MATCHES.c.version + 1)
-    .returning(_MATCHES.c.version, _MATCHES.c.redo)
+    .returning(_MATCHES.c.version, _MATCHES.c.redo, _MATCHES.c.status)
 )
 _INSERT_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
 
@@ -148,11 +148,11 @@ def _lock(match: Match) -> None:
     The UPDATE makes SQLite take its write lock and PostgreSQL lock the row, so two
     writers of one match run one after the other and round numbers never collide.
     What another writer may have changed before we held the lock is read again: the redo
-    stack comes back with the new version, then the rounds.
+    stack and the status come back with the new version, then the rounds.
     """
-    version, redo = db.session.connection().execute(_LOCK, {"match_id": match.id}).one()
-    set_committed_value(match, "version", version)
-    set_committed_value(match, "redo", redo)
+    version, redo, status = db.session.connection().execute(_LOCK, {"match_id": match.id}).one()
+    for name, value in (("version", version), ("redo", redo), ("status", status)):
+        set_committed_value(match, name, value)
     rounds = db.session.execute(_ROUNDS_OF, {"match_id": match.id}).scalars().all()
     set_committed_value(match, "rounds", list(rounds))
 
