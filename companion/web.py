@@ -74,6 +74,21 @@ BUNDLES = {
 BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
 
 
+def _minify(kind: str, text: str) -> str:
+    """A file's text without the comments and spaces the browser has no use for.
+
+    The sources keep their comments for whoever reads them; a phone would download and
+    parse them on every first load (about a fifth of each bundle, brotli-compressed).
+    """
+    if kind == "css":
+        import rcssmin
+
+        return rcssmin.cssmin(text)
+    import rjsmin
+
+    return rjsmin.jsmin(text)
+
+
 def _bundle_files(kind: str) -> list[Path]:
     """The files of a bundle, in order."""
     static = Path(current_app.static_folder or "")
@@ -85,8 +100,8 @@ def _bundle(kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]
     """A bundle's digest and its bytes plain, brotli and gzip: built once per change of its files."""
     import brotli
 
-    parts = [f"/* {path.name} */\n".encode() + path.read_bytes() for path in _bundle_files(kind)]
-    data = b"\n".join(parts)
+    parts = [f"/* {path.name} */\n{_minify(kind, path.read_text(encoding='utf-8'))}" for path in _bundle_files(kind)]
+    data = "\n".join(parts).encode()
     packed = {"": data, "br": brotli.compress(data, quality=11), "gzip": gzip.compress(data, 9, mtime=0)}
     return hashlib.sha256(data).hexdigest()[:12], packed
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 
 import brotli
 
@@ -40,3 +41,14 @@ def test_bundles_hold_every_game_and_are_cached_for_a_year(client, app):
 def test_a_stale_or_unknown_bundle_is_not_found(client):
     assert client.get("/bundle/000000000000.css").status_code == 404
     assert client.get("/bundle/000000000000.exe").status_code == 404
+
+
+def test_bundles_leave_the_sources_comments_and_spaces_behind(client, app):
+    css, js = bundle_urls(client)
+    static = Path(app.static_folder)
+    for url, sources in ((css, ["css/app.css", "css/history.css"]), (js, ["js/app.js"])):
+        text = brotli.decompress(client.get(url, headers={"Accept-Encoding": "br"}).data).decode()
+        for source in sources:
+            comment = re.search(r"/\* ([^*]{12,}?) \*/|// (.{12,})", (static / source).read_text()).group(0)
+            assert comment not in text, (source, comment)
+        assert "\n  " not in text
