@@ -57,3 +57,9 @@ def test_bundles_leave_the_sources_comments_and_spaces_behind(client, app):
             comment = re.search(r"/\* ([^*]{12,}?) \*/|// (.{12,})", (static / source).read_text()).group(0)
             assert comment not in text, (source, comment)
         assert "\n  " not in text
+
+
+def test_the_script_bundle_asks_to_be_compiled_as_it_streams_in(client):
+    _, js = bundle_urls(client)
+    script = client.get(js).get_data(as_text=True)
+    assert script.startswith("//# allFunctionsCalledOnLoad\n")
