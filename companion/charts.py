@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+from functools import lru_cache
 from xml.etree import ElementTree
 
 import pygal
@@ -32,6 +34,45 @@ def _y_labels(low: int, high: int) -> list[int]:
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= step)
     first = math.floor(low / step) * step
     return list(range(int(first), int(high) + int(step), int(step)))
+
+
+# pygal writes coordinates to 15 digits; a hundredth of a unit is far below a pixel.
+NUMBER = re.compile(r"-?\d+\.\d{3,}")
+# The classes the page reads (tests/e2e: `.series path.line`); pygal's others serve its
+# own stylesheet and script, which are dropped.
+KEPT_CLASSES = {"series", "line"}
+
+
+def _short(value: str) -> str:
+    """An attribute's numbers to two decimals."""
+    return NUMBER.sub(lambda m: f"{float(m.group()):.2f}".rstrip("0").rstrip("."), value)
+
+
+def _slim(parent: ElementTree.Element) -> None:
+    """Less for the phone to parse and lay out, the same picture.
+
+    Each dot sits alone in a group of its own: the dot takes the group's place. Invisible
+    backgrounds and groups left empty go.
+    """
+    for child in list(parent):
+        classes = child.get("class", "").split()
+        _slim(child)
+        index = list(parent).index(child)
+        if child.tag == f"{SVG}g" and "dots" in classes and not child.attrib.keys() - {"class"}:
+            parent.remove(child)
+            for position, grandchild in enumerate(child):
+                parent.insert(index + position, grandchild)
+        elif "background" in classes or (child.tag == f"{SVG}g" and len(child) == 0):
+            parent.remove(child)
+    for element in (parent, *parent):
+        kept = [c for c in element.get("class", "").split() if c in KEPT_CLASSES]
+        if kept:
+            element.set("class", " ".join(kept))
+        else:
+            element.attrib.pop("class", None)
+        for name, value in element.attrib.items():
+            if name in ("d", "x", "y", "cx", "cy", "transform"):
+                element.set(name, _short(value))
 
 
 def _strip(svg: str, label: str) -> str:
@@ -67,6 +108,7 @@ def _strip(svg: str, label: str) -> str:
             index = int(colour.split("-")[1]) % len(SERIES_COLOURS)
             element.set("stroke", SERIES_COLOURS[index])
             element.set("fill", SERIES_COLOURS[index])
+    _slim(root)
     root.attrib.pop("id", None)
     root.set("role", "img")
     root.set("aria-label", label)
@@ -82,9 +124,22 @@ def _strip(svg: str, label: str) -> str:
 def totals_chart(match: Match, standings: Standings, x_title: str = "Round") -> Markup:
     """Each side's running total after each round, as inline SVG that reads on a phone."""
     history = running_totals(match)
-    sides = list(standings.totals)
-    values = [total for step in history for total in step.values()]
-    rounds = len(history) - 1
+    sides = tuple(standings.totals)
+    lines = tuple(tuple(step[side] for step in history) for side in sides)
+    finals = tuple(standings.totals[side] for side in sides)
+    return Markup(_chart(sides, lines, finals, x_title))
+
+
+@lru_cache(maxsize=256)
+def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: tuple[int, ...], x_title: str) -> str:
+    """The chart of these lines, drawn once for every phone that opens the match as it stands.
+
+    pygal takes some 30 ms per chart, most of a match page's time on the server and so of
+    the wait before a phone can fetch anything else; the phones at a table open the same
+    match. Keyed by what is drawn, so a change to the match can never show a stale chart.
+    """
+    values = [total for line in lines for total in line]
+    rounds = len(lines[0]) - 1
     chart = pygal.Line(
         width=WIDTH,
         height=HEIGHT,
@@ -105,11 +160,11 @@ def totals_chart(match: Match, standings: Standings, x_title: str = "Round") -> 
                     major_label_font_size=FONT, title_font_size=FONT, font_family="system-ui, sans-serif"),
     )  # fmt: skip
     chart.x_labels = [str(number) for number in range(rounds + 1)]
-    for side in sides:
-        chart.add(side, [step[side] for step in history])
-    final = ", ".join(f"{side} {standings.totals[side]}" for side in sides)
+    for side, line in zip(sides, lines, strict=True):
+        chart.add(side, list(line))
+    final = ", ".join(f"{side} {total}" for side, total in zip(sides, finals, strict=True))
     label = f"Totals after each of {rounds} rounds: {final}"
-    return Markup(_strip(chart.render(is_unicode=True), label))
+    return _strip(chart.render(is_unicode=True), label)
 
 
 def series_colour(index: int) -> str:

@@ -27,8 +27,8 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
 
-  // Static files have fingerprinted names: once cached they are right forever.
-  if (url.pathname.indexOf("/static/") === 0) {
+  // Static files and the bundles have fingerprinted names: once cached they are right forever.
+  if (url.pathname.indexOf("/static/") === 0 || url.pathname.indexOf("/bundle/") === 0) {
     event.respondWith(
       caches.match(request).then(function (hit) {
         return hit || fetch(request).then(function (response) {

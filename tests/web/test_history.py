@@ -266,6 +266,30 @@ def test_match_page_has_the_chart(client, app, samples):
     assert "<script" not in chart and "<style" not in chart and "style=" not in chart
 
 
+def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, samples, monkeypatch):
+    from companion import charts
+
+    drawn = []
+    line = charts.pygal.Line
+    monkeypatch.setattr(charts.pygal, "Line", lambda *args, **kwargs: drawn.append(1) or line(*args, **kwargs))
+    charts._chart.cache_clear()
+
+    def chart() -> str:
+        html = client.get(f"/matches/{samples['on']}").get_data(as_text=True)
+        chart = html[html.index("<svg xmlns") :]
+        return chart[: chart.index("</svg>")]
+
+    first = chart()
+    assert chart() == first and len(drawn) == 1
+    assert "Totals after each of 1 rounds: Cy 0, Di 1" in first
+    # Two decimals at most, no wrapper group per dot, only the classes the page reads.
+    assert not re.search(r"\d\.\d{3}", first) and first.count("<circle") == 4
+    assert set(re.findall(r'class="([^"]+)"', first)) == {"totals-chart", "series", "line"}
+    with app.app_context():
+        service.save_round(db.session.get(Match, samples["on"]), {"losers": ["Cy"]})
+    assert "Totals after each of 2 rounds: Cy 1, Di 1" in chart() and len(drawn) == 2
+
+
 def test_match_duration_reads_like_a_person(app):
     from datetime import datetime
 
