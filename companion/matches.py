@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
+from . import records
 from .extensions import db
 from .games import get_game
 from .games.base import RuleError, Standings
@@ -150,6 +151,7 @@ CACHE_VERSION = 1
 
 def rescore(match: Match) -> Standings:
     """Recompute the standings and keep the list-page caches and the status in step."""
+    before = records.stored(match)
     game = get_game(match.game)
     rounds = [r.data for r in match.rounds]
     standings = game.standings(match.player_names, match.settings, rounds)
@@ -168,6 +170,7 @@ def rescore(match: Match) -> Standings:
         match.status, match.finished_at = "finished", utcnow()
     elif not standings.over and match.status == "finished":
         match.status, match.finished_at = "playing", None
+    records.follow(match, before)
     return standings
 
 
@@ -337,6 +340,7 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
 
 def delete_match(match: Match) -> None:
     """Remove a match with its rounds and change log."""
+    records.withdraw(match)
     db.session.delete(match)
     db.session.commit()
 

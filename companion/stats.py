@@ -8,12 +8,12 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import and_, case, func, literal, select
-from sqlalchemy.orm import aliased, raiseload, selectinload
+from sqlalchemy import case, func, literal, select
+from sqlalchemy.orm import raiseload, selectinload
 
 from .extensions import db
 from .games import REGISTRY, get_game
-from .models import Match, Player, Seat, name_key
+from .models import Match, Player, PlayerRecord, Rivalry, Seat, name_key
 
 PER_PAGE = 20
 FORM_LENGTH = 10
@@ -245,41 +245,27 @@ class Profile:
         )
 
 
-def _records(player_id: int) -> list[Record]:
-    """The player's record per game, in registry order: one aggregate query."""
+def _records(player_id: int) -> tuple[list[Record], int]:
+    """The player's record per game, in registry order, and the matches in progress: one query.
+
+    Read from the sums kept on every write (records.py), a row a game, not from the seats.
+    """
     rows = db.session.execute(
-        select(Match.game, *_record_columns())
-        .join(Seat, Seat.match_id == Match.id)
-        .where(Seat.player_id == player_id, Match.status == FINISHED)
-        .group_by(Match.game)
-    )
-    found = {row[0]: Record(*row) for row in rows}
-    return [found[slug] for slug in REGISTRY if slug in found]
-
-
-def _best_word(player_id: int) -> str | None:
-    """The word of the player's best Pazzaparola round in a finished match: one query."""
-    return db.session.scalar(
-        select(Seat.best_label)
-        .join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.game == "pazzaparola", Match.status == FINISHED)
-        .where(Seat.best_score.is_not(None))
-        .order_by(Seat.best_score.desc(), Match.started_at)
-        .limit(1)
-    )
+        select(PlayerRecord.game, PlayerRecord.played, PlayerRecord.won, PlayerRecord.total, PlayerRecord.score_sum,
+               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label, PlayerRecord.playing)
+        .where(PlayerRecord.player_id == player_id)
+    ).all()  # fmt: skip
+    found = {row[0]: Record(*row[:-1]) for row in rows if row.played}
+    return [found[slug] for slug in REGISTRY if slug in found], sum(row.playing for row in rows)
 
 
 def _rivals(player_id: int) -> list[Rival]:
-    """Head to head against everyone met in a finished match: one self-join query."""
-    other = aliased(Seat)
+    """Head to head against everyone met in a finished match, most met first: one query."""
     rows = db.session.execute(
-        select(other.player_id, Player.name, func.count(Seat.id), _won(), func.sum(case((other.won, 1), else_=0)))
-        .join(other, and_(other.match_id == Seat.match_id, other.player_id != Seat.player_id))
-        .join(Match, Match.id == Seat.match_id)
-        .join(Player, Player.id == other.player_id)
-        .where(Seat.player_id == player_id, Match.status == FINISHED)
-        .group_by(other.player_id, Player.name)
-        .order_by(func.count(Seat.id).desc(), Player.name)
+        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs)
+        .join(Player, Player.id == Rivalry.other_id)
+        .where(Rivalry.player_id == player_id, Rivalry.together > 0)
+        .order_by(Rivalry.together.desc(), Player.name)
     )
     return [Rival(*row) for row in rows]
 
@@ -299,23 +285,10 @@ def _form(player_id: int) -> list[FormEntry]:
     ]
 
 
-def _playing(player_id: int) -> int:
-    """How many matches the player has in progress."""
-    return db.session.scalar(
-        select(func.count(Seat.id)).join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.status != FINISHED)
-    ) or 0  # fmt: skip
-
-
 def profile(player: Player) -> Profile:
-    """A player's records per game, head to head and recent form: five queries, however many matches."""
-    records = _records(player.id)
-    # Always asked, so the page costs the same queries whether or not the player has any.
-    best_word = _best_word(player.id)
-    for record in records:
-        if record.game == "pazzaparola":
-            record.best_label = best_word
-    return Profile(player, records, _rivals(player.id), _form(player.id), _playing(player.id))
+    """A player's records per game, head to head and recent form: three queries, however many matches."""
+    records, playing = _records(player.id)
+    return Profile(player, records, _rivals(player.id), _form(player.id), playing)
 
 
 def running_totals(match: Match) -> list[dict[str, int]]:
