@@ -9,7 +9,7 @@ from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import case, func, literal, select
-from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .games import REGISTRY, get_game
@@ -77,17 +77,28 @@ class HistoryFilter:
         return bool(self.game or self.player or self.q or self.start or self.end)
 
 
-def _filtered(statement, filters: HistoryFilter):
+def _seated(players, ordered: bool):
+    """The condition that one of these players sat at the match.
+
+    A page read in date order probes each match's seat by the (match, player) index and
+    stops once the page is full; a count lists the players' seats once by the player index.
+    """
+    if ordered:
+        return select(Seat.id).where(Seat.match_id == Match.id, players).exists()
+    return Match.id.in_(select(Seat.match_id).where(players))
+
+
+def _filtered(statement, filters: HistoryFilter, ordered: bool):
     """The statement narrowed by the filters, each one an indexed condition on the match."""
     if filters.game:
         statement = statement.where(Match.game == filters.game)
     if filters.player is not None:
-        statement = statement.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == filters.player)))
+        statement = statement.where(_seated(Seat.player_id == filters.player, ordered))
     if filters.q:
         # The roster is searched (a few dozen names), then the seats by their player index:
         # a LIKE over every seat's name would scan the largest table on each keystroke.
         found = select(Player.id).where(Player.key.contains(name_key(filters.q), autoescape=True))
-        statement = statement.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id.in_(found))))
+        statement = statement.where(_seated(Seat.player_id.in_(found), ordered))
     if filters.start:
         statement = statement.where(Match.started_at >= datetime.combine(filters.start, time()))
     if filters.end:
@@ -95,14 +106,55 @@ def _filtered(statement, filters: HistoryFilter):
     return statement
 
 
-def history(filters: HistoryFilter, per_page: int = PER_PAGE) -> Pagination:
-    """One page of matches, newest first, with their seats: three queries whatever the page holds."""
-    statement = (
-        select(Match)
-        .options(selectinload(Match.seats), raiseload(Match.seats, Seat.player), raiseload(Match.rounds))
-        .order_by(Match.started_at.desc(), Match.id.desc())
-    )
-    return db.paginate(_filtered(statement, filters), page=filters.page, per_page=per_page, error_out=False)
+@dataclass(frozen=True)
+class HistoryRow:
+    """One match as its history row shows it, read as plain values rather than as ORM objects."""
+
+    id: int
+    game: str
+    status: str
+    started_at: datetime
+    summary: dict[str, Any]
+    player_names: list[str]
+
+
+class HistoryPage(Pagination):
+    """A page of the history: the rows it shows, and how many matches the filters find."""
+
+    def _query_items(self) -> list[HistoryRow]:
+        """The page's matches, newest first, and their players' names: two queries."""
+        filters = self._query_args["filters"]
+        columns = select(Match.id, Match.game, Match.status, Match.started_at, Match.summary)
+        matches = db.session.execute(
+            _filtered(columns, filters, ordered=True)
+            .order_by(Match.started_at.desc(), Match.id.desc())
+            .limit(self.per_page)
+            .offset(self._query_offset)
+        ).all()
+        names: dict[int, list[str]] = {match.id: [] for match in matches}
+        if matches:
+            seats = select(Seat.match_id, Seat.name).where(Seat.match_id.in_(names))
+            seats = seats.order_by(Seat.match_id, Seat.position)
+            for match_id, name in db.session.execute(seats):
+                names[match_id].append(name)
+        return [HistoryRow(*match, names[match.id]) for match in matches]
+
+    def _query_count(self) -> int:
+        """How many matches the filters find: read from the player's records when it can be."""
+        filters = self._query_args["filters"]
+        if filters.player is not None and not (filters.q or filters.start or filters.end):
+            # Every match a player sat at is in their records, finished or not, a row a game.
+            statement = select(func.coalesce(func.sum(PlayerRecord.played + PlayerRecord.playing), 0))
+            statement = statement.where(PlayerRecord.player_id == filters.player)
+            if filters.game:
+                statement = statement.where(PlayerRecord.game == filters.game)
+            return db.session.scalar(statement)
+        return db.session.scalar(_filtered(select(func.count(Match.id)), filters, ordered=False))
+
+
+def history(filters: HistoryFilter, per_page: int = PER_PAGE) -> HistoryPage:
+    """One page of matches, newest first, with their players: three queries whatever the page holds."""
+    return HistoryPage(page=filters.page, per_page=per_page, error_out=False, filters=filters)
 
 
 def roster() -> list[Player]:

@@ -132,7 +132,8 @@ def test_the_best_word_moves_back_when_its_match_changes_or_goes(app, client):
         service.redo_round(first)
         assert_exact()
         assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "ZANZARA"
-        service.correct_round(first, 1, pazzaparola_round({"Ann": ("CASA", [3, 1, 2, 1]), "Bob": ("GATTO", [9, 9, 9, 5])}), 0)
+        lower = pazzaparola_round({"Ann": ("CASA", [3, 1, 2, 1]), "Bob": ("GATTO", [9, 9, 9, 5])})
+        service.correct_round(first, 1, lower, 0)
         assert_exact()
         assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "ZUCCAZZ"
         service.delete_match(second)
