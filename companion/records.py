@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, inspect, or_, select, true, update
+from sqlalchemy import and_, bindparam, case, delete, func, inspect, or_, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
@@ -82,24 +82,30 @@ class Stake:
         }
 
 
+_seats, _matches = Seat.__table__.c, Match.__table__.c
+# Built once, in Core: on the save path, building the statement would cost more than running it.
+STORED_SEATS = (
+    select(_seats.id, _seats.player_id, _seats.won, _seats.total, _seats.score_sum, _seats.score_count,
+           _seats.best_score, _seats.best_label, _matches.status, _matches.started_at)
+    .join_from(Seat.__table__, Match.__table__, _matches.id == _seats.match_id)
+    .where(_seats.match_id == bindparam("match_id"))
+)  # fmt: skip
+
+
 def stored(match: Match) -> Stake | None:
     """What the match adds now, as the database holds it: read before a write changes it.
 
     Read from the database rather than from the objects, which may have been loaded before
     the writer took the match's lock. None for a match outside any session (the seed inserts
     its matches itself and rebuilds the records after); nothing for one not inserted yet.
+    No autoflush is needed: a rescore that changed what the match adds has flushed it.
     """
     state = inspect(match)
     if state.transient:
         return None
     if not state.has_identity:
         return Stake()
-    rows = db.session.execute(
-        select(Seat.id, Seat.player_id, Seat.won, Seat.total, Seat.score_sum, Seat.score_count, Seat.best_score,
-               Seat.best_label, Match.status, Match.started_at)
-        .join(Match, Match.id == Seat.match_id)
-        .where(Seat.match_id == match.id)
-    ).all()  # fmt: skip
+    rows = db.session.execute(STORED_SEATS, {"match_id": match.id}).all()
     stake = Stake(winners={} if rows and rows[0].status == FINISHED else None)
     for row in rows:
         best = Best(row.best_score, row.best_label, row.started_at, match.id) if row.best_score is not None else None
