@@ -8,7 +8,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import case, func, literal, select
+from sqlalchemy import func, literal, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
@@ -218,32 +218,17 @@ class Record:
         return {}
 
 
-def _won() -> Any:
-    """1 for a won seat, 0 otherwise, to be summed."""
-    return func.sum(case((Seat.won, 1), else_=0))
-
-
-def _record_columns() -> list[Any]:
-    """Played, won, and the summed caches of a group of finished seats (see Record)."""
-    return [
-        func.count(Seat.id),
-        _won(),
-        func.coalesce(func.sum(Seat.total), 0),
-        func.coalesce(func.sum(Seat.score_sum), 0),
-        func.coalesce(func.sum(Seat.score_count), 0),
-        func.max(Seat.best_score),
-    ]
-
-
 def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
-    """Every roster entry with its record (of one game, or of all of them): one query."""
+    """Every roster entry with its record (of one game, or of all of them): one query over the kept records."""
     # Totals of different games do not add up, so the all-games board only counts wins.
-    columns = _record_columns() if game else [func.count(Seat.id), _won(), *[literal(0)] * 3, literal(None)]
-    seats = select(Seat.player_id, *columns).join(Match, Match.id == Seat.match_id)
-    seats = seats.where(Match.status == FINISHED).group_by(Seat.player_id)
+    figures = (PlayerRecord.total, PlayerRecord.score_sum, PlayerRecord.score_count)
+    columns = [func.sum(column) for column in figures] if game else [literal(0)] * 3
+    best = func.max(PlayerRecord.best_score) if game else literal(None)
+    records = select(PlayerRecord.player_id, func.sum(PlayerRecord.played), func.sum(PlayerRecord.won), *columns, best)
+    records = records.group_by(PlayerRecord.player_id)
     if game:
-        seats = seats.where(Match.game == game)
-    records = seats.subquery()
+        records = records.where(PlayerRecord.game == game)
+    records = records.subquery()
     rows = db.session.execute(
         select(Player, *list(records.c)[1:])
         .outerjoin(records, records.c.player_id == Player.id)

@@ -12,6 +12,7 @@ from companion.extensions import db
 from companion.models import Match, Player, PlayerRecord, Rivalry, Seat
 from companion.roster import merge_players
 from companion.seed import seed
+from companion.stats import leaderboard
 from tests.web.test_history import SAMPLES, doc, row, store_samples
 
 RECORDS_REVISION_PARENT = "5ecf899cd77f"
@@ -190,3 +191,20 @@ def test_the_migration_counts_the_matches_already_stored(app):
         downgrade(revision=RECORDS_REVISION_PARENT)
         upgrade()
         assert kept() == expected
+
+
+def test_the_leaderboards_add_up_the_seats(app):
+    with app.app_context():
+        seed(60, 9)
+        service.create_match("burraco", ["Ann", "Bob"], {})
+        expected, _ = counted_from_the_seats()
+        for game in (None, "pazzaparola", "burraco", "topic", "pazaak"):
+            board = {player.id: record for player, record in leaderboard(game)}
+            for player_id, record in board.items():
+                mine = [f for (who, slug), f in expected.items() if who == player_id and game in (None, slug)]
+                assert (record.played, record.won) == (sum(f[1] for f in mine), sum(f[2] for f in mine))
+                if game:
+                    assert (record.total, record.score_sum, record.score_count) == tuple(
+                        sum(f[index] for f in mine) for index in (3, 4, 5)
+                    )
+                    assert record.best_score == max((f[6][0] for f in mine if f[6]), default=None)
