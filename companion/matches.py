@@ -16,6 +16,7 @@ from sqlalchemy import Table, Update, bindparam, func, insert, inspect, select, 
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
+from . import records
 from .extensions import db
 from .games import get_game
 from .games.base import RuleError, Standings
@@ -199,10 +200,14 @@ CACHE_VERSION = 1
 
 
 def rescore(match: Match) -> Standings:
-    """Recompute the standings and keep the list-page caches and the status in step."""
+    """Recompute the standings and keep the list-page caches, the status and the records in step."""
     game = get_game(match.game)
     rounds = [r.data for r in match.rounds]
     standings = game.standings(match.player_names, match.settings, rounds)
+    # A stored match that was being played and still is counts as one in progress for each
+    # of its players, before as after: its records have nothing to follow, nor to read.
+    stays_open = inspect(match).has_identity and match.status != "finished" and not standings.over
+    before = None if stays_open else records.stored(match)
     summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
     status = {"summary": summary, "cache_version": CACHE_VERSION}
     if standings.over and match.status != "finished":
@@ -223,6 +228,7 @@ def rescore(match: Match) -> Standings:
             best_score=best[0],
             best_label=(best[1] or None) and best[1][:80],
         )
+    records.follow(match, before)
     return standings
 
 
@@ -417,6 +423,7 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
 
 def delete_match(match: Match) -> None:
     """Remove a match with its rounds and change log."""
+    records.withdraw(match)
     db.session.delete(match)
     db.session.commit()
 

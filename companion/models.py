@@ -124,6 +124,40 @@ class Round(db.Model):
     match: Mapped[Match] = relationship(back_populates="rounds")
 
 
+class PlayerRecord(db.Model):
+    """One player's matches of one game, summed as they are written (see records.py).
+
+    A player's page reads these few rows instead of aggregating every seat the player
+    ever had; `rebuild` recounts them from the seats.
+    """
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    playing: Mapped[int] = mapped_column(default=0)
+    # The finished matches: how many, how many won, and the sums of their seats' caches.
+    played: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int] = mapped_column(default=0)
+    score_sum: Mapped[int] = mapped_column(default=0)
+    score_count: Mapped[int] = mapped_column(default=0)
+    # The best round of a finished match, the earliest one on a tie; which match it was
+    # tells a later change of that match that the best must be looked for again.
+    best_score: Mapped[int | None]
+    best_label: Mapped[str | None] = mapped_column(String(80))
+    best_started_at: Mapped[datetime | None]
+    best_match_id: Mapped[int | None]
+
+
+class Rivalry(db.Model):
+    """Two players' finished matches together and the wins of each, summed as they are written."""
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    together: Mapped[int] = mapped_column(default=0)
+    mine: Mapped[int] = mapped_column(default=0)
+    theirs: Mapped[int] = mapped_column(default=0)
+
+
 class RoundChange(db.Model):
     """The change log of a match: every correction, undo and redo with the values before."""
 

@@ -6,6 +6,7 @@ from flask_babel import gettext
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import records
 from .extensions import db
 from .games.base import NAME_MAX
 from .models import Player, Seat, name_key
@@ -76,6 +77,7 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
         )
     try:
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))
+        records.rebuild([keep.id, other.id])
         db.session.delete(other)
         db.session.commit()
     except BaseException:

@@ -8,12 +8,12 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import and_, case, func, literal, select
-from sqlalchemy.orm import aliased, raiseload, selectinload
+from sqlalchemy import func, literal, select
+from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .games import REGISTRY, get_game
-from .models import Match, Player, Seat, name_key
+from .models import Match, Player, PlayerRecord, Rivalry, Seat, name_key
 
 PER_PAGE = 20
 FORM_LENGTH = 10
@@ -77,17 +77,28 @@ class HistoryFilter:
         return bool(self.game or self.player or self.q or self.start or self.end)
 
 
-def _filtered(statement, filters: HistoryFilter):
+def _seated(players, ordered: bool):
+    """The condition that one of these players sat at the match.
+
+    A page read in date order probes each match's seat by the (match, player) index and
+    stops once the page is full; a count lists the players' seats once by the player index.
+    """
+    if ordered:
+        return select(Seat.id).where(Seat.match_id == Match.id, players).exists()
+    return Match.id.in_(select(Seat.match_id).where(players))
+
+
+def _filtered(statement, filters: HistoryFilter, ordered: bool):
     """The statement narrowed by the filters, each one an indexed condition on the match."""
     if filters.game:
         statement = statement.where(Match.game == filters.game)
     if filters.player is not None:
-        statement = statement.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == filters.player)))
+        statement = statement.where(_seated(Seat.player_id == filters.player, ordered))
     if filters.q:
         # The roster is searched (a few dozen names), then the seats by their player index:
         # a LIKE over every seat's name would scan the largest table on each keystroke.
         found = select(Player.id).where(Player.key.contains(name_key(filters.q), autoescape=True))
-        statement = statement.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id.in_(found))))
+        statement = statement.where(_seated(Seat.player_id.in_(found), ordered))
     if filters.start:
         statement = statement.where(Match.started_at >= datetime.combine(filters.start, time()))
     if filters.end:
@@ -95,14 +106,55 @@ def _filtered(statement, filters: HistoryFilter):
     return statement
 
 
-def history(filters: HistoryFilter, per_page: int = PER_PAGE) -> Pagination:
-    """One page of matches, newest first, with their seats: three queries whatever the page holds."""
-    statement = (
-        select(Match)
-        .options(selectinload(Match.seats), raiseload(Match.seats, Seat.player), raiseload(Match.rounds))
-        .order_by(Match.started_at.desc(), Match.id.desc())
-    )
-    return db.paginate(_filtered(statement, filters), page=filters.page, per_page=per_page, error_out=False)
+@dataclass(frozen=True)
+class HistoryRow:
+    """One match as its history row shows it, read as plain values rather than as ORM objects."""
+
+    id: int
+    game: str
+    status: str
+    started_at: datetime
+    summary: dict[str, Any]
+    player_names: list[str]
+
+
+class HistoryPage(Pagination):
+    """A page of the history: the rows it shows, and how many matches the filters find."""
+
+    def _query_items(self) -> list[HistoryRow]:
+        """The page's matches, newest first, and their players' names: two queries."""
+        filters = self._query_args["filters"]
+        columns = select(Match.id, Match.game, Match.status, Match.started_at, Match.summary)
+        matches = db.session.execute(
+            _filtered(columns, filters, ordered=True)
+            .order_by(Match.started_at.desc(), Match.id.desc())
+            .limit(self.per_page)
+            .offset(self._query_offset)
+        ).all()
+        names: dict[int, list[str]] = {match.id: [] for match in matches}
+        if matches:
+            seats = select(Seat.match_id, Seat.name).where(Seat.match_id.in_(names))
+            seats = seats.order_by(Seat.match_id, Seat.position)
+            for match_id, name in db.session.execute(seats):
+                names[match_id].append(name)
+        return [HistoryRow(*match, names[match.id]) for match in matches]
+
+    def _query_count(self) -> int:
+        """How many matches the filters find: read from the player's records when it can be."""
+        filters = self._query_args["filters"]
+        if filters.player is not None and not (filters.q or filters.start or filters.end):
+            # Every match a player sat at is in their records, finished or not, a row a game.
+            statement = select(func.coalesce(func.sum(PlayerRecord.played + PlayerRecord.playing), 0))
+            statement = statement.where(PlayerRecord.player_id == filters.player)
+            if filters.game:
+                statement = statement.where(PlayerRecord.game == filters.game)
+            return db.session.scalar(statement)
+        return db.session.scalar(_filtered(select(func.count(Match.id)), filters, ordered=False))
+
+
+def history(filters: HistoryFilter, per_page: int = PER_PAGE) -> HistoryPage:
+    """One page of matches, newest first, with their players: three queries whatever the page holds."""
+    return HistoryPage(page=filters.page, per_page=per_page, error_out=False, filters=filters)
 
 
 def roster() -> list[Player]:
@@ -166,32 +218,17 @@ class Record:
         return {}
 
 
-def _won() -> Any:
-    """1 for a won seat, 0 otherwise, to be summed."""
-    return func.sum(case((Seat.won, 1), else_=0))
-
-
-def _record_columns() -> list[Any]:
-    """Played, won, and the summed caches of a group of finished seats (see Record)."""
-    return [
-        func.count(Seat.id),
-        _won(),
-        func.coalesce(func.sum(Seat.total), 0),
-        func.coalesce(func.sum(Seat.score_sum), 0),
-        func.coalesce(func.sum(Seat.score_count), 0),
-        func.max(Seat.best_score),
-    ]
-
-
 def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
-    """Every roster entry with its record (of one game, or of all of them): one query."""
+    """Every roster entry with its record (of one game, or of all of them): one query over the kept records."""
     # Totals of different games do not add up, so the all-games board only counts wins.
-    columns = _record_columns() if game else [func.count(Seat.id), _won(), *[literal(0)] * 3, literal(None)]
-    seats = select(Seat.player_id, *columns).join(Match, Match.id == Seat.match_id)
-    seats = seats.where(Match.status == FINISHED).group_by(Seat.player_id)
+    figures = (PlayerRecord.total, PlayerRecord.score_sum, PlayerRecord.score_count)
+    columns = [func.sum(column) for column in figures] if game else [literal(0)] * 3
+    best = func.max(PlayerRecord.best_score) if game else literal(None)
+    records = select(PlayerRecord.player_id, func.sum(PlayerRecord.played), func.sum(PlayerRecord.won), *columns, best)
+    records = records.group_by(PlayerRecord.player_id)
     if game:
-        seats = seats.where(Match.game == game)
-    records = seats.subquery()
+        records = records.where(PlayerRecord.game == game)
+    records = records.subquery()
     rows = db.session.execute(
         select(Player, *list(records.c)[1:])
         .outerjoin(records, records.c.player_id == Player.id)
@@ -245,41 +282,27 @@ class Profile:
         )
 
 
-def _records(player_id: int) -> list[Record]:
-    """The player's record per game, in registry order: one aggregate query."""
+def _records(player_id: int) -> tuple[list[Record], int]:
+    """The player's record per game, in registry order, and the matches in progress: one query.
+
+    Read from the sums kept on every write (records.py), a row a game, not from the seats.
+    """
     rows = db.session.execute(
-        select(Match.game, *_record_columns())
-        .join(Seat, Seat.match_id == Match.id)
-        .where(Seat.player_id == player_id, Match.status == FINISHED)
-        .group_by(Match.game)
-    )
-    found = {row[0]: Record(*row) for row in rows}
-    return [found[slug] for slug in REGISTRY if slug in found]
-
-
-def _best_word(player_id: int) -> str | None:
-    """The word of the player's best Pazzaparola round in a finished match: one query."""
-    return db.session.scalar(
-        select(Seat.best_label)
-        .join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.game == "pazzaparola", Match.status == FINISHED)
-        .where(Seat.best_score.is_not(None))
-        .order_by(Seat.best_score.desc(), Match.started_at)
-        .limit(1)
-    )
+        select(PlayerRecord.game, PlayerRecord.played, PlayerRecord.won, PlayerRecord.total, PlayerRecord.score_sum,
+               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label, PlayerRecord.playing)
+        .where(PlayerRecord.player_id == player_id)
+    ).all()  # fmt: skip
+    found = {row[0]: Record(*row[:-1]) for row in rows if row.played}
+    return [found[slug] for slug in REGISTRY if slug in found], sum(row.playing for row in rows)
 
 
 def _rivals(player_id: int) -> list[Rival]:
-    """Head to head against everyone met in a finished match: one self-join query."""
-    other = aliased(Seat)
+    """Head to head against everyone met in a finished match, most met first: one query."""
     rows = db.session.execute(
-        select(other.player_id, Player.name, func.count(Seat.id), _won(), func.sum(case((other.won, 1), else_=0)))
-        .join(other, and_(other.match_id == Seat.match_id, other.player_id != Seat.player_id))
-        .join(Match, Match.id == Seat.match_id)
-        .join(Player, Player.id == other.player_id)
-        .where(Seat.player_id == player_id, Match.status == FINISHED)
-        .group_by(other.player_id, Player.name)
-        .order_by(func.count(Seat.id).desc(), Player.name)
+        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs)
+        .join(Player, Player.id == Rivalry.other_id)
+        .where(Rivalry.player_id == player_id, Rivalry.together > 0)
+        .order_by(Rivalry.together.desc(), Player.name)
     )
     return [Rival(*row) for row in rows]
 
@@ -299,23 +322,10 @@ def _form(player_id: int) -> list[FormEntry]:
     ]
 
 
-def _playing(player_id: int) -> int:
-    """How many matches the player has in progress."""
-    return db.session.scalar(
-        select(func.count(Seat.id)).join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.status != FINISHED)
-    ) or 0  # fmt: skip
-
-
 def profile(player: Player) -> Profile:
-    """A player's records per game, head to head and recent form: five queries, however many matches."""
-    records = _records(player.id)
-    # Always asked, so the page costs the same queries whether or not the player has any.
-    best_word = _best_word(player.id)
-    for record in records:
-        if record.game == "pazzaparola":
-            record.best_label = best_word
-    return Profile(player, records, _rivals(player.id), _form(player.id), _playing(player.id))
+    """A player's records per game, head to head and recent form: three queries, however many matches."""
+    records, playing = _records(player.id)
+    return Profile(player, records, _rivals(player.id), _form(player.id), playing)
 
 
 def running_totals(match: Match) -> list[dict[str, int]]:

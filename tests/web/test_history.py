@@ -14,7 +14,7 @@ from sqlalchemy import event, func, select
 from companion import matches as service
 from companion.exchange import match_document
 from companion.extensions import db
-from companion.models import Match, Player
+from companion.models import Match, Player, Seat
 from companion.seed import seed
 from tests.conftest import csrf_token
 
@@ -117,6 +117,33 @@ def test_player_filter_by_roster_entry(client, app, samples):
     html = client.get(f"/history?player={player_id(app, 'Cy')}&game=topic").get_data(as_text=True)
     assert listed(html) == [str(samples["on"]), str(samples["to"])]
     assert f'<option value="{player_id(app, "Cy")}" selected>Cy</option>' in html
+
+
+def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
+    with app.app_context():
+        seed(250, 8)
+        service.create_match("topic", ["Ann", "Bob"], {})  # in progress: counted and listed too
+        newest_first = (Match.started_at.desc(), Match.id.desc())
+        wanted = {}
+        for who in db.session.scalars(select(Player).where(Player.key.in_(["ann", "bob", "luca"]))):
+            for game in ("", "topic", "burraco"):
+                found = select(Match.id).where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == who.id)))
+                if game:
+                    found = found.where(Match.game == game)
+                wanted[who.id, game] = [str(match_id) for match_id in db.session.scalars(found.order_by(*newest_first))]
+    for (who, game), expected in wanted.items():
+        shown, page = [], 1
+        while True:
+            html = client.get(f"/history?player={who}&game={game}&page={page}").get_data(as_text=True)
+            if page == 1:
+                count = re.search(r'class="history-count">\s*(\d+) match', html)
+                assert (int(count.group(1)) if count else 0) == len(expected), (who, game)
+            if not listed(html):
+                break
+            shown += listed(html)
+            page += 1
+        assert shown == expected, (who, game)
+    assert max(len(expected) for expected in wanted.values()) > 20  # more than a page
 
 
 def test_a_bad_date_is_named_and_ignored(client, samples):

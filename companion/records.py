@@ -1,0 +1,300 @@
+"""Players' records per game and head to head, kept as running sums while matches are written."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, bindparam, case, delete, func, inspect, or_, select, true, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import aliased
+
+from .extensions import db
+from .models import Match, PlayerRecord, Rivalry, Seat
+
+FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Best:
+    """A seat's best round in a finished match, with what it was scored with."""
+
+    score: int
+    label: str | None
+    started_at: datetime
+    match_id: int
+
+    def beats(self, other: Best | None) -> bool:
+        """Whether this is the better best: the higher score, else the earlier match."""
+        if other is None:
+            return True
+        return (-self.score, self.started_at, self.match_id) < (-other.score, other.started_at, other.match_id)
+
+
+@dataclass(frozen=True)
+class Share:
+    """What one seat adds to its player's record of the match's game."""
+
+    playing: int = 0
+    played: int = 0
+    won: int = 0
+    total: int = 0
+    score_sum: int = 0
+    score_count: int = 0
+    best: Best | None = None
+
+
+NOTHING = Share()
+SUMS = tuple(f.name for f in fields(Share) if f.name != "best")
+BEST_COLUMNS = ("best_score", "best_label", "best_started_at", "best_match_id")
+RIVALRY_SUMS = ("together", "mine", "theirs")
+
+
+def _share(status: str, won: bool, total, score_sum, score_count, best: Best | None) -> Share:
+    """A seat's share: an open match counts as one in progress, a finished one adds its figures."""
+    if status != FINISHED:
+        return Share(playing=1)
+    return Share(played=1, won=int(bool(won)), total=total or 0, score_sum=score_sum or 0,
+                 score_count=score_count or 0, best=best)  # fmt: skip
+
+
+@dataclass
+class Stake:
+    """What one match adds to the records and to the head to head."""
+
+    shares: dict[int, Share] = field(default_factory=dict)
+    # Who won, by player, once the match is finished: the head to head counts finished matches only.
+    winners: dict[int, bool] | None = None
+    # Whose each seat is, as the database says: another writer (a roster merge) may have moved it.
+    owners: dict[int, int] = field(default_factory=dict)
+
+    def pairs(self) -> dict[tuple[int, int], tuple[int, int, int]]:
+        """Every two players who finished the match together: (together, mine, theirs) as seen by the first."""
+        if self.winners is None:
+            return {}
+        return {
+            (player, other): (1, int(won), int(self.winners[other]))
+            for player, won in self.winners.items()
+            for other in self.winners
+            if other != player
+        }
+
+
+_seats, _matches = Seat.__table__.c, Match.__table__.c
+# Built once, in Core: on the save path, building the statement would cost more than running it.
+STORED_SEATS = (
+    select(_seats.id, _seats.player_id, _seats.won, _seats.total, _seats.score_sum, _seats.score_count,
+           _seats.best_score, _seats.best_label, _matches.status, _matches.started_at)
+    .join_from(Seat.__table__, Match.__table__, _matches.id == _seats.match_id)
+    .where(_seats.match_id == bindparam("match_id"))
+)  # fmt: skip
+
+
+def stored(match: Match) -> Stake | None:
+    """What the match adds now, as the database holds it: read before a write changes it.
+
+    Read from the database rather than from the objects, which may have been loaded before
+    the writer took the match's lock. None for a match outside any session (the seed inserts
+    its matches itself and rebuilds the records after); nothing for one not inserted yet.
+    No autoflush is needed: a rescore that changed what the match adds has flushed it.
+    """
+    state = inspect(match)
+    if state.transient:
+        return None
+    if not state.has_identity:
+        return Stake()
+    rows = db.session.execute(STORED_SEATS, {"match_id": match.id}).all()
+    stake = Stake(winners={} if rows and rows[0].status == FINISHED else None)
+    for row in rows:
+        best = Best(row.best_score, row.best_label, row.started_at, match.id) if row.best_score is not None else None
+        stake.shares[row.player_id] = _share(row.status, row.won, row.total, row.score_sum, row.score_count, best)
+        stake.owners[row.id] = row.player_id
+        if stake.winners is not None:
+            stake.winners[row.player_id] = row.won
+    return stake
+
+
+def _current(match: Match, owners: dict[int, int]) -> Stake:
+    """What the match adds as its objects now hold it, just rescored."""
+    finished = match.status == FINISHED
+    stake = Stake(winners={} if finished else None)
+    for seat in match.seats:
+        player = owners.get(seat.id, seat.player_id)
+        best = None
+        if seat.best_score is not None:
+            best = Best(seat.best_score, seat.best_label, match.started_at, match.id)
+        stake.shares[player] = _share(match.status, seat.won, seat.total, seat.score_sum, seat.score_count, best)
+        if stake.winners is not None:
+            stake.winners[player] = seat.won
+    return stake
+
+
+def follow(match: Match, before: Stake | None) -> None:
+    """Bring the records in step with a match just rescored, given what it added before."""
+    if before is None:
+        return
+    if match.id is None:
+        # A new match: its id, and the ids of any player new to the roster, come with the insert.
+        db.session.flush()
+    _apply(match.game, match.id, before, _current(match, before.owners))
+
+
+def withdraw(match: Match) -> None:
+    """Take a match about to be deleted out of the records."""
+    # The match's write lock first, as every writer takes it (matches._lock), so what is
+    # taken out is what is stored when the match goes, not what a writer is changing.
+    table = Match.__table__
+    db.session.execute(update(table).where(table.c.id == match.id).values(version=table.c.version + 1))
+    before = stored(match)
+    if before is not None:
+        _apply(match.game, match.id, before, Stake())
+
+
+def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
+    """Add the difference between what a match added before and after a write."""
+    changed = []
+    for player in sorted(before.shares.keys() | after.shares.keys()):
+        old, new = before.shares.get(player, NOTHING), after.shares.get(player, NOTHING)
+        if old != new:
+            changed.append((player, old, new))
+    old_pairs, new_pairs = before.pairs(), after.pairs()
+    if not changed and old_pairs == new_pairs:
+        return
+    # The match's own rows are written first, so every writer locks seats before records
+    # (a roster merge too): two of them never wait for each other the other way round.
+    db.session.flush()
+    if changed:
+        rows = [
+            {"player_id": player, "game": game, **{name: getattr(new, name) - getattr(old, name) for name in SUMS}}
+            for player, old, new in changed
+        ]
+        _add(PlayerRecord, ("player_id", "game"), SUMS, rows)
+        candidates = {player: new.best for player, old, new in changed if old.best or new.best}
+        if candidates:
+            _keep_best(game, match_id, candidates)
+    rows = []
+    for pair in sorted(old_pairs.keys() | new_pairs.keys()):
+        old, new = old_pairs.get(pair, (0, 0, 0)), new_pairs.get(pair, (0, 0, 0))
+        delta = [b - a for a, b in zip(old, new, strict=True)]
+        if any(delta):
+            rows.append({"player_id": pair[0], "other_id": pair[1], **dict(zip(RIVALRY_SUMS, delta, strict=True))})
+    if rows:
+        _add(Rivalry, ("player_id", "other_id"), RIVALRY_SUMS, rows)
+
+
+def _add(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+    """Add each row's figures to the stored ones, inserting the rows not there yet.
+
+    An upsert that adds in the database, so writers of two matches of one player never
+    overwrite each other's counts; rows come sorted by key, so they lock in one order.
+    """
+    table = model.__table__
+    dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
+    insert = dialect.insert(table)
+    upsert = insert.on_conflict_do_update(
+        index_elements=list(keys), set_={name: table.c[name] + insert.excluded[name] for name in sums}
+    )
+    db.session.execute(upsert, rows)
+
+
+def _best_elsewhere(player_id: int, game: str, match_id: int) -> Best | None:
+    """The player's best round of the game in a finished match other than this one."""
+    row = db.session.execute(
+        select(Seat.best_score, Seat.best_label, Match.started_at, Match.id)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Seat.player_id == player_id, Match.game == game, Match.status == FINISHED, Match.id != match_id)
+        .where(Seat.best_score.is_not(None))
+        .order_by(Seat.best_score.desc(), Match.started_at, Match.id)
+        .limit(1)
+    ).first()
+    return Best(*row) if row else None
+
+
+def _keep_best(game: str, match_id: int, candidates: dict[int, Best | None]) -> None:
+    """Set each player's best after a match changed: its new best if better, or looked for again.
+
+    Only when the stored best came from this very match is it looked for among the other
+    matches; the rows are already locked by the sums just added.
+    """
+    table = PlayerRecord.__table__
+    rows = db.session.execute(
+        select(table.c.player_id, table.c.best_score, table.c.best_label, table.c.best_started_at,
+               table.c.best_match_id)
+        .where(table.c.player_id.in_(candidates), table.c.game == game)
+        .order_by(table.c.player_id)
+    ).all()  # fmt: skip
+    for player, score, label, started_at, best_match in rows:
+        current = Best(score, label, started_at, best_match) if score is not None else None
+        kept = current
+        if current is not None and current.match_id == match_id:
+            kept = _best_elsewhere(player, game, match_id)
+        candidate = candidates[player]
+        best = candidate if candidate is not None and candidate.beats(kept) else kept
+        if best != current:
+            values = (best.score, best.label, best.started_at, best.match_id) if best else (None,) * 4
+            db.session.execute(
+                update(table)
+                .where(table.c.player_id == player, table.c.game == game)
+                .values(dict(zip(BEST_COLUMNS, values, strict=True)))
+            )
+
+
+def rebuild(player_ids: Collection[int] | None = None) -> None:
+    """Recount the records and the head to head from the seats: everyone's, or some players' only.
+
+    For what the running sums cannot follow: the seed's bulk inserts and a roster merge.
+    """
+    ids = list(player_ids) if player_ids is not None else None
+    records, rivalries = PlayerRecord.__table__, Rivalry.__table__
+    db.session.execute(delete(records).where(records.c.player_id.in_(ids) if ids is not None else true()))
+    db.session.execute(
+        delete(rivalries).where(
+            or_(rivalries.c.player_id.in_(ids), rivalries.c.other_id.in_(ids)) if ids is not None else true()
+        )
+    )
+    mine = Seat.player_id.in_(ids) if ids is not None else true()
+    finished = Match.status == FINISHED
+    figures = (Seat.total, Seat.score_sum, Seat.score_count)
+    sums = db.session.execute(
+        select(Seat.player_id, Match.game, func.sum(case((finished, 0), else_=1)),
+               func.sum(case((finished, 1), else_=0)), func.sum(case((and_(finished, Seat.won), 1), else_=0)),
+               *[func.coalesce(func.sum(case((finished, column))), 0) for column in figures])
+        .join(Match, Match.id == Seat.match_id)
+        .where(mine)
+        .group_by(Seat.player_id, Match.game)
+    ).all()  # fmt: skip
+    # The best round of each player and game: the first of each group, by the order Best.beats uses.
+    ranked = (
+        select(Seat.player_id, Match.game, Seat.best_score, Seat.best_label, Match.started_at,
+               Match.id.label("match_id"),
+               func.row_number().over(partition_by=(Seat.player_id, Match.game),
+                                      order_by=(Seat.best_score.desc(), Match.started_at, Match.id)).label("rank"))
+        .join(Match, Match.id == Seat.match_id)
+        .where(mine, finished, Seat.best_score.is_not(None))
+        .subquery()
+    )  # fmt: skip
+    bests = {
+        (row.player_id, row.game): (row.best_score, row.best_label, row.started_at, row.match_id)
+        for row in db.session.execute(select(ranked).where(ranked.c.rank == 1))
+    }
+    rows = [
+        dict(zip(("player_id", "game", *SUMS, *BEST_COLUMNS), (*row, *bests.get((row[0], row[1]), (None,) * 4)),
+                 strict=True))
+        for row in sums
+    ]  # fmt: skip
+    if rows:
+        db.session.execute(records.insert(), rows)
+    other = aliased(Seat)
+    pairs = (
+        select(Seat.player_id, other.player_id, func.count(), func.sum(case((Seat.won, 1), else_=0)),
+               func.sum(case((other.won, 1), else_=0)))
+        .join(other, and_(other.match_id == Seat.match_id, other.player_id != Seat.player_id))
+        .join(Match, Match.id == Seat.match_id)
+        .where(finished)
+        .group_by(Seat.player_id, other.player_id)
+    )  # fmt: skip
+    if ids is not None:
+        pairs = pairs.where(or_(Seat.player_id.in_(ids), other.player_id.in_(ids)))
+    db.session.execute(rivalries.insert().from_select(["player_id", "other_id", *RIVALRY_SUMS], pairs))

@@ -1,0 +1,98 @@
+"""Matches of the same players finished and taken back at once on the real servers leave their records exact."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+from companion.extensions import db
+from companion.games import get_game
+from tests.reliability.client import HTMX, Client
+from tests.web.test_records import counted_from_the_seats, kept
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+# One victory point wins: the first round saved finishes the match.
+SETTINGS = {"cards": 8, "target": 1}
+MATCHES = 12
+
+
+def start(url: str) -> tuple[int, str, str]:
+    """A Pazzaparola match of the four players, started through the new-match form: its id and pencil cookie."""
+    client = Client(url)
+    client.get("/matches/new")
+    fields = [("game", "pazzaparola"), ("action", "start"), *[(k, str(v)) for k, v in SETTINGS.items()]]
+    response = client.post("/matches/new", fields + [("seat", name) for name in PLAYERS])
+    assert response.status == 302, (response.status, response.text[:300])
+    match_id = int(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
+    client.close()
+    return match_id, f"pencil_{match_id}", client.cookies[f"pencil_{match_id}"]
+
+
+def winning_round(winner: str) -> list[tuple[str, str]]:
+    """The entry form of a first round that `winner` takes with a two-card word."""
+    rows = {name: {"used": [9, 9] if name == winner else [1], "unused": 6 if name == winner else 7} for name in PLAYERS}
+    fields = get_game("pazzaparola").form_from_round({"rows": rows}, PLAYERS, SETTINGS)
+    pairs = []
+    for key, values in fields.items():
+        pairs += [(key, str(v)) for v in values] if isinstance(values, list) else [(key, str(values))]
+    return pairs + [("number", "1")]
+
+
+def all_at_once(url: str, matches: list[tuple[int, str, str]], send) -> list[int]:
+    """Each match's request sent by a phone of its own, all released together; the statuses."""
+    statuses: list[int] = [0] * len(matches)
+    ready = threading.Barrier(len(matches))
+
+    def phone(index: int) -> None:
+        match_id, cookie, pencil = matches[index]
+        client = Client(url)
+        client.cookies[cookie] = pencil
+        client.get("/offline")  # the session and its CSRF token
+        ready.wait()
+        statuses[index] = send(client, match_id, index).status
+        client.close()
+
+    threads = [threading.Thread(target=phone, args=(index,)) for index in range(len(matches))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return statuses
+
+
+def check_records(db_url: str, instance: Path) -> dict:
+    """The records as kept by the writers, after checking they are what the stored seats add up to."""
+    app = create_app({"SQLALCHEMY_DATABASE_URI": db_url, "AUTO_MIGRATE": False}, instance_path=str(instance))
+    with app.app_context():
+        try:
+            expected = counted_from_the_seats()
+            assert kept() == expected
+            return expected[0]
+        finally:
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["waitress", "gunicorn"])
+def test_matches_finished_and_undone_at_once_keep_the_records_exact(start_server, kind, tmp_path):
+    server = start_server(kind)
+    matches = [start(server.url) for _ in range(MATCHES)]
+
+    def finish(client: Client, match_id: int, index: int):
+        return client.post(f"/matches/{match_id}/rounds", winning_round(PLAYERS[index % len(PLAYERS)]), HTMX)
+
+    assert all_at_once(server.url, matches, finish) == [200] * MATCHES
+    records = check_records(server.db_url, tmp_path / "check")
+    assert sum(figures[1] for figures in records.values()) == MATCHES * len(PLAYERS)
+
+    def undo(client: Client, match_id: int, index: int):
+        return client.post(f"/matches/{match_id}/undo", [], HTMX)
+
+    half = matches[::2]
+    assert all_at_once(server.url, half, undo) == [200] * len(half)
+    records = check_records(server.db_url, tmp_path / "check")
+    assert sum(figures[1] for figures in records.values()) == (MATCHES - len(half)) * len(PLAYERS)

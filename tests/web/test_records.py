@@ -1,0 +1,210 @@
+"""The players' records and head to head kept beside the seats stay what the seats add up to, after every write."""
+
+from __future__ import annotations
+
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import select, update
+from sqlalchemy.orm import selectinload
+
+from companion import matches as service
+from companion import records
+from companion.extensions import db
+from companion.models import Match, Player, PlayerRecord, Rivalry, Seat
+from companion.roster import merge_players
+from companion.seed import seed
+from companion.stats import leaderboard
+from tests.web.test_history import SAMPLES, doc, row, store_samples
+
+RECORDS_REVISION_PARENT = "5ecf899cd77f"
+
+
+def counted_from_the_seats() -> tuple[dict, dict]:
+    """Every player's record per game and head to head, added up in Python from every seat."""
+    found: dict = {}
+    pairs: dict = {}
+    for match in db.session.scalars(select(Match).options(selectinload(Match.seats))):
+        finished = match.status == "finished"
+        for seat in match.seats:
+            record = found.setdefault((seat.player_id, match.game), {"sums": [0] * 6, "best": None})
+            if not finished:
+                record["sums"][0] += 1
+                continue
+            figures = (1, int(seat.won), seat.total or 0, seat.score_sum or 0, seat.score_count or 0)
+            record["sums"][1:] = [a + b for a, b in zip(record["sums"][1:], figures, strict=True)]
+            if seat.best_score is not None:
+                best = (seat.best_score, seat.best_label, match.started_at, match.id)
+                rank = (-best[0], best[2], best[3])
+                if record["best"] is None or rank < (-record["best"][0], record["best"][2], record["best"][3]):
+                    record["best"] = best
+            for other in match.seats:
+                if other.player_id != seat.player_id:
+                    pair = pairs.setdefault((seat.player_id, other.player_id), [0, 0, 0])
+                    pair[0], pair[1], pair[2] = pair[0] + 1, pair[1] + int(seat.won), pair[2] + int(other.won)
+    expected = {key: (*value["sums"], value["best"]) for key, value in found.items()}
+    return expected, {key: tuple(value) for key, value in pairs.items()}
+
+
+def kept() -> tuple[dict, dict]:
+    """The records and head to head as kept, leaving out the rows that add nothing."""
+    found = {}
+    for r in db.session.scalars(select(PlayerRecord)):
+        best = (r.best_score, r.best_label, r.best_started_at, r.best_match_id) if r.best_score is not None else None
+        sums = (r.playing, r.played, r.won, r.total, r.score_sum, r.score_count)
+        if any(sums) or best:
+            found[r.player_id, r.game] = (*sums, best)
+    pairs = {(r.player_id, r.other_id): (r.together, r.mine, r.theirs) for r in db.session.scalars(select(Rivalry))}
+    return found, {key: value for key, value in pairs.items() if any(value)}
+
+
+def assert_exact() -> None:
+    """The kept records are the seats' sums, and a rebuild from scratch changes nothing."""
+    db.session.expire_all()
+    expected = counted_from_the_seats()
+    assert kept() == expected
+    records.rebuild()
+    db.session.expire_all()
+    assert kept() == expected
+    db.session.rollback()
+
+
+def play_to_the_end(match: Match, rounds: list[dict]) -> None:
+    """Save rounds one by one, the records checked after each, until the match is over."""
+    for data in rounds:
+        service.save_round(match, data)
+        assert_exact()
+    assert match.status == "finished"
+
+
+def pazzaparola_round(words: dict[str, tuple[str | None, list[int]]]) -> dict:
+    """A Pazzaparola round of 8 cards a player."""
+    return {"rows": {name: row(word, used, 8 - len(used)) for name, (word, used) in words.items()}}
+
+
+def test_the_seed_and_the_import_keep_them_exact(app):
+    with app.app_context():
+        seed(60, 3)
+        assert_exact()
+    store_samples(app)
+    with app.app_context():
+        assert_exact()
+
+
+def test_save_undo_redo_correct_and_delete_keep_them_exact(app):
+    store_samples(app)
+    with app.app_context():
+        seed(20, 4)
+        match, _ = service.create_match("topic", ["Ann", "Bob", "Eve"], {"deck": 4})
+        assert_exact()
+        play_to_the_end(match, [{"losers": ["Bob"]}, {"losers": ["Eve"]}, {"losers": ["Bob"]}])
+        service.undo_last_round(match)
+        assert match.status == "playing"
+        assert_exact()
+        service.redo_round(match)
+        assert match.status == "finished"
+        assert_exact()
+        # The winner changes on a finished match.
+        service.correct_round(match, 1, {"losers": ["Ann"]}, 0)
+        assert_exact()
+        service.undo_last_round(match)
+        service.undo_last_round(match)
+        service.undo_last_round(match)
+        assert_exact()
+        service.delete_match(match)
+        assert_exact()
+        finished = db.session.scalars(select(Match).where(Match.status == "finished")).first()
+        service.delete_match(finished)
+        assert_exact()
+
+
+def test_the_best_word_moves_back_when_its_match_changes_or_goes(app, client):
+    # One victory point wins: a round is a whole match. ZANZARA and ZUCCAZZ both score 25 − 1.
+    target = {"target": 1}
+    with app.app_context():
+        first, _ = service.create_match("pazzaparola", ["Ann", "Bob"], target)
+        play_to_the_end(first, [pazzaparola_round({"Ann": ("ZANZARA", [7, 2, 7, 2, 3, 2, 2]), "Bob": ("RE", [2, 2])})])
+        second, _ = service.create_match("pazzaparola", ["Ann", "Bob"], target)
+        # The same score later on: the first match keeps the best word.
+        play_to_the_end(second, [pazzaparola_round({"Ann": ("ZUCCAZZ", [7, 2, 7, 2, 3, 2, 2]), "Bob": ("RE", [2, 2])})])
+        ann = db.session.scalar(select(Player).where(Player.key == "ann"))
+        assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "ZANZARA"
+        service.undo_last_round(first)
+        assert_exact()
+        assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "ZUCCAZZ"
+        service.redo_round(first)
+        assert_exact()
+        assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "ZANZARA"
+        lower = pazzaparola_round({"Ann": ("CASA", [3, 1, 2, 1]), "Bob": ("GATTO", [9, 9, 9, 5])})
+        service.correct_round(first, 1, lower, 0)
+        assert_exact()
+        assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "ZUCCAZZ"
+        service.delete_match(second)
+        assert_exact()
+        assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "CASA"
+        ann_id = ann.id
+    html = client.get(f"/players/{ann_id}").get_data(as_text=True)
+    assert "CASA (3)" in html
+
+
+def test_a_roster_merge_keeps_them_exact(app):
+    store_samples(app)
+    with app.app_context():
+        annie, _ = service.create_match("topic", ["Annie", "Bob"], {"deck": 4})
+        play_to_the_end(annie, [{"losers": ["Bob"]}, {"losers": ["Bob"]}, {"losers": ["Annie"]}])
+        service.create_match("pazaak", ["Annie", "Zed"], {})
+        assert_exact()
+        ann = db.session.scalar(select(Player).where(Player.key == "ann"))
+        merge_players(ann, db.session.scalar(select(Player.id).where(Player.key == "annie")))
+        assert_exact()
+
+
+def test_an_import_of_many_files_and_a_repeat_keep_them_exact(app):
+    more = [
+        doc("t2", "topic", ["Ann", "Cy", "Di"], [{"losers": ["Di"]}] * 3, "2025-08-01T20:00:00Z", {"deck": 4}),
+        doc("t3", "topic", ["Bob", "Di"], [{"losers": ["Bob"]}], "2025-08-02T20:00:00Z"),
+    ]
+    with app.app_context():
+        service.import_matches(SAMPLES + more)
+        assert_exact()
+        service.import_matches(more)
+        assert_exact()
+
+
+def test_stale_caches_rescored_on_start_keep_them_exact(app):
+    with app.app_context():
+        seed(30, 2)
+        # As a database from before the seat caches would hold them, counted as the migration counts.
+        db.session.execute(update(Match).values(cache_version=0, summary={}, status="playing"))
+        db.session.execute(update(Seat).values(total=None, won=False, score_sum=None, best_score=None))
+        records.rebuild()
+        db.session.commit()
+        assert service.refresh_stale_caches(batch=7) == 30
+        assert_exact()
+
+
+def test_the_migration_counts_the_matches_already_stored(app):
+    store_samples(app)
+    with app.app_context():
+        seed(40, 6)
+        db.session.commit()
+        expected = counted_from_the_seats()
+        db.session.remove()
+        downgrade(revision=RECORDS_REVISION_PARENT)
+        upgrade()
+        assert kept() == expected
+
+
+def test_the_leaderboards_add_up_the_seats(app):
+    with app.app_context():
+        seed(60, 9)
+        service.create_match("burraco", ["Ann", "Bob"], {})
+        expected, _ = counted_from_the_seats()
+        for game in (None, "pazzaparola", "burraco", "topic", "pazaak"):
+            board = {player.id: record for player, record in leaderboard(game)}
+            for player_id, record in board.items():
+                mine = [f for (who, slug), f in expected.items() if who == player_id and game in (None, slug)]
+                assert (record.played, record.won) == (sum(f[1] for f in mine), sum(f[2] for f in mine))
+                if game:
+                    assert (record.total, record.score_sum, record.score_count) == tuple(
+                        sum(f[index] for f in mine) for index in (3, 4, 5)
+                    )
+                    assert record.best_score == max((f[6][0] for f in mine if f[6]), default=None)
