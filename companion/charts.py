@@ -51,19 +51,20 @@ def _short(value: str) -> str:
 def _slim(parent: ElementTree.Element) -> None:
     """Less for the phone to parse and lay out, the same picture.
 
-    Each dot sits alone in a group of its own: the dot takes the group's place. Invisible
+    Groups that only held a class of pygal's (each dot has one of its own, each guide
+    line with its label another) give their place to what they hold; invisible
     backgrounds and groups left empty go.
     """
     for child in list(parent):
         classes = child.get("class", "").split()
         _slim(child)
         index = list(parent).index(child)
-        if child.tag == f"{SVG}g" and "dots" in classes and not child.attrib.keys() - {"class"}:
+        if "background" in classes or (child.tag == f"{SVG}g" and len(child) == 0):
+            parent.remove(child)
+        elif child.tag == f"{SVG}g" and not child.attrib:
             parent.remove(child)
             for position, grandchild in enumerate(child):
                 parent.insert(index + position, grandchild)
-        elif "background" in classes or (child.tag == f"{SVG}g" and len(child) == 0):
-            parent.remove(child)
     for element in (parent, *parent):
         kept = [c for c in element.get("class", "").split() if c in KEPT_CLASSES]
         if kept:

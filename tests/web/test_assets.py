@@ -63,3 +63,9 @@ def test_the_script_bundle_asks_to_be_compiled_as_it_streams_in(client):
     _, js = bundle_urls(client)
     script = client.get(js).get_data(as_text=True)
     assert script.startswith("//# allFunctionsCalledOnLoad\n")
+
+
+def test_pages_are_compressed_smaller_than_brotli_4_would(client):
+    response = client.get("/", headers={"Accept-Encoding": "br"})
+    assert response.headers["Content-Encoding"] == "br"
+    assert len(response.data) < len(brotli.compress(brotli.decompress(response.data), quality=4))
