@@ -114,7 +114,8 @@ def _viewer_html(match: Match, template: str) -> str:
     for the same fragment, which holds nothing personal (no form, no token), so it is
     drawn for the first and copied for the others.
     """
-    key = (match.id, match.version, template, str(get_locale()))
+    # By uid, not id: SQLite may give a deleted match's id to the next new match.
+    key = (match.uid, match.version, template, str(get_locale()))
     with _RENDERED_LOCK:
         html = _RENDERED.get(key)
     if html is None:
