@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import and_, bindparam, case, delete, func, inspect, or_, select, true, update
@@ -184,19 +185,26 @@ def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
         _add(Rivalry, ("player_id", "other_id"), RIVALRY_SUMS, rows)
 
 
+@lru_cache
+def _upsert(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], dialect_name: str) -> Any:
+    """The statement that adds a row's figures to the stored ones, inserting the row if not there yet.
+
+    Built once per table: building it costs more than running it.
+    """
+    table = model.__table__
+    insert = (postgresql if dialect_name == "postgresql" else sqlite).insert(table)
+    return insert.on_conflict_do_update(
+        index_elements=list(keys), set_={name: table.c[name] + insert.excluded[name] for name in sums}
+    )
+
+
 def _add(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
     """Add each row's figures to the stored ones, inserting the rows not there yet.
 
     An upsert that adds in the database, so writers of two matches of one player never
     overwrite each other's counts; rows come sorted by key, so they lock in one order.
     """
-    table = model.__table__
-    dialect = postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite
-    insert = dialect.insert(table)
-    upsert = insert.on_conflict_do_update(
-        index_elements=list(keys), set_={name: table.c[name] + insert.excluded[name] for name in sums}
-    )
-    db.session.execute(upsert, rows)
+    db.session.execute(_upsert(model, keys, sums, db.session.get_bind().dialect.name), rows)
 
 
 def _best_elsewhere(player_id: int, game: str, match_id: int) -> Best | None:
