@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
-
 from hypothesis import HealthCheck, settings
+from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.extensions import db

@@ -14,6 +14,10 @@ from companion.models import Match, Player
 from companion.seed import ROSTER, play_match
 
 
+def seat_figures(seat) -> tuple:
+    """The figures the service caches on a seat."""
+    return (seat.total, seat.won, seat.score_sum, seat.score_count, seat.best_score, seat.best_label)
+
 def test_seed_fills_the_database_with_matches_whose_caches_match_the_rules(runner, app):
     result = runner.invoke(args=["seed", "--matches", "120", "--seed", "5"])
     assert result.exit_code == 0, result.output
@@ -41,9 +45,9 @@ def test_seed_fills_the_database_with_matches_whose_caches_match_the_rules(runne
                 assert match.finished_at == match.rounds[-1].created_at
             # Every cache the service keeps (seat figures too) is what it would write itself.
             assert match.cache_version == service.CACHE_VERSION
-            cached = [(s.total, s.won, s.score_sum, s.score_count, s.best_score, s.best_label) for s in match.seats]
+            cached = [seat_figures(s) for s in match.seats]
             service.rescore(match)
-            assert cached == [(s.total, s.won, s.score_sum, s.score_count, s.best_score, s.best_label) for s in match.seats]
+            assert cached == [seat_figures(s) for s in match.seats]
         db.session.rollback()
 
 
