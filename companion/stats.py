@@ -329,25 +329,13 @@ def profile(player: Player) -> Profile:
 
 
 def running_totals(match: Match) -> list[dict[str, int]]:
-    """Each side's total before the first round and after each round, by the game's own scoring.
-
-    The stored rounds are replayed once through the game's tally (not `standings` per
-    prefix, which would be quadratic in the rounds of a long Topic_ match).
-    """
+    """Each side's total before the first round and after each round, by the game's own scoring."""
     game = get_game(match.game)
-    players = match.player_names
-    settings = game.settings(match.settings, players)
-    tally = game.begin(game.sides(players, settings), settings)
-    totals = [dict(tally.totals)]
-    for number, stored in enumerate(match.rounds, start=1):
-        game.play(tally, players, settings, game.check_round(players, settings, stored.data, number))
-        totals.append(dict(tally.totals))
-    return totals
+    rounds = [stored.data for stored in match.rounds]
+    return [dict(tally.totals) for tally in game.tallies(match.player_names, match.settings, rounds)]
 
 
-__all__ = ["HistoryFilter", "Profile", "Record", "history", "leaderboard", "profile", "roster"]
-
-
+# Matches loaded per query while an export streams out, so memory stays flat at any size.
 EXPORT_BATCH = 500
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -301,6 +301,18 @@ class Game:
             if len(_REPLAYS) > REPLAYS_KEPT:
                 _REPLAYS.popitem(last=False)
         return replayed
+
+    def tallies(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Iterator[Tally]:
+        """The tally before the first round, then after each round: one replay for a whole history.
+
+        The same tally object is yielded each time, updated: a caller copies what it keeps.
+        """
+        replay = self.replay(players, settings, rounds)
+        tally = self.begin(self.sides(replay.players, replay.settings), replay.settings)
+        yield tally
+        for checked in replay.rounds:
+            self.play(tally, replay.players, replay.settings, checked)
+            yield tally
 
     def _replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
         """The replay itself."""

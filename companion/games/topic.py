@@ -124,13 +124,7 @@ class Topic(Game):
 
     def decks(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> list[int]:
         """The cards left in the deck after each round, oldest first."""
-        replay = self.replay(players, settings, rounds)
-        tally = self.begin(replay.players, replay.settings)
-        left = []
-        for checked in replay.rounds:
-            self.play(tally, replay.players, replay.settings, checked)
-            left.append(tally.state["deck"])
-        return left
+        return [tally.state["deck"] for tally in self.tallies(players, settings, rounds)][1:]
 
     # --- the web forms -------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from ..web import render
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
-# Matches loaded per query while an export streams out, so memory stays flat at any size.
+# The columns of the rounds export, one row per round and side.
 CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total")
 
 
