@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
+from sqlalchemy import event
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -28,6 +29,23 @@ CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([
 
 
 SERVER_URL = os.environ.get("DATABASE_URL", "")
+
+
+@contextmanager
+def counted(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements run while the block runs."""
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
 
 
 @contextmanager

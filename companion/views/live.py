@@ -45,7 +45,9 @@ def shows_version(version: int, if_none_match: str | None) -> bool:
 
 
 LIVE_PATH = re.compile(r"/matches/(\d+)/live")
-VERSION = select(Match.version).where(Match.id == bindparam("match_id"))
+LIVE_STATE = select(Match.version, Match.uid).where(Match.id == bindparam("match_id"))
+# Where the middleware leaves the state it read for the view, which then need not read it again.
+LIVE_STATE_KEY = "companion.live_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
 
 
@@ -71,7 +73,9 @@ class UnchangedPolls:
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if found:
                 with self.engine.connect() as connection:
-                    version = connection.execute(VERSION, {"match_id": int(found.group(1))}).scalar()
+                    state = connection.execute(LIVE_STATE, {"match_id": int(found.group(1))}).one_or_none()
+                environ[LIVE_STATE_KEY] = state
+                version = state.version if state else None
                 if version is not None and shows_version(version, if_none_match):
                     headers = [("ETag", etag_of(version)), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
                     headers += list(SECURITY_HEADERS.items())
@@ -107,6 +111,18 @@ _RENDERED_LOCK = threading.Lock()
 _RENDERED_MAX = 512
 
 
+def _viewer_key(uid: str, version: int, template: str) -> tuple:
+    """What a viewer's live fragment depends on: the match (by uid, not id: SQLite may give
+    a deleted match's id to the next new match), its version, the fragment and the language."""
+    return (uid, version, template, str(get_locale()))
+
+
+def _drawn_for_viewers(key: tuple) -> str | None:
+    """The viewer fragment already drawn for this key, if any."""
+    with _RENDERED_LOCK:
+        return _RENDERED.get(key)
+
+
 def _viewer_html(match: Match, template: str) -> str:
     """A viewer's live fragment, drawn once per match version and language for all viewers.
 
@@ -114,10 +130,8 @@ def _viewer_html(match: Match, template: str) -> str:
     for the same fragment, which holds nothing personal (no form, no token), so it is
     drawn for the first and copied for the others.
     """
-    # By uid, not id: SQLite may give a deleted match's id to the next new match.
-    key = (match.uid, match.version, template, str(get_locale()))
-    with _RENDERED_LOCK:
-        html = _RENDERED.get(key)
+    key = _viewer_key(match.uid, match.version, template)
+    html = _drawn_for_viewers(key)
     if html is None:
         html = render_template(template, **match_context(match))
         with _RENDERED_LOCK:
@@ -129,16 +143,29 @@ def _viewer_html(match: Match, template: str) -> str:
 
 @bp.get("/<int:match_id>/live")
 def live(match_id: int):
-    """The standings and rounds for a polling viewer; 304 with no body when nothing changed."""
-    version = db.session.scalar(select(Match.version).where(Match.id == match_id))
-    if version is None:
+    """The standings and rounds for a polling viewer; 304 with no body when nothing changed.
+
+    After a save the table's seven viewers all ask for the new version: a phone without
+    the match's pencil gets the fragment drawn for the first of them without the match
+    being read again (its seats and rounds are two more queries and most of the work).
+    """
+    if LIVE_STATE_KEY in request.environ:
+        state = request.environ[LIVE_STATE_KEY]
+    else:
+        state = db.session.execute(LIVE_STATE, {"match_id": match_id}).one_or_none()
+    if state is None:
         abort(404)
+    version, uid = state
     tag = etag_of(version)
+    template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
+    viewer = request.cookies.get(PENCIL_COOKIE.format(match_id)) is None
     if shows_version(version, request.headers.get("If-None-Match")):
         response = Response(status=304)
+    elif viewer and (drawn := _drawn_for_viewers(_viewer_key(uid, version, template))) is not None:
+        response = current_app.make_response(drawn)
+        response.vary.add("HX-Request")
     else:
         match = _match_or_404(match_id)
-        template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
         if is_scorekeeper(match):
             response = render(template, **match_context(match))
         else:

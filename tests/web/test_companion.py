@@ -9,7 +9,7 @@ from werkzeug.datastructures import MultiDict
 from companion.extensions import db
 from companion.games import get_game
 from companion.models import Match, Round, RoundChange
-from tests.conftest import csrf_token
+from tests.conftest import counted, csrf_token
 
 HTMX = {"HX-Request": "true"}
 TOPIC_ROUNDS = [{"losers": ["Bob"]}, {"losers": ["Cy"], "penalties": ["Ann"]}, {"losers": ["Ann"]}]
@@ -238,3 +238,16 @@ def test_viewers_share_one_drawing_of_the_live_fragment_without_tokens(client, a
     assert three != one
     italian = app.test_client().get("/matches/1/live", headers={**HTMX, "Accept-Language": "it"})
     assert italian.status_code == 200
+
+
+def test_after_a_save_the_other_viewers_get_the_new_standings_from_one_query(client, app, match_id):
+    save(client, app, TOPIC_ROUNDS[0], 1)
+    first = app.test_client().get("/matches/1/live", headers={**HTMX, "If-None-Match": '"v0"'})
+    with counted(app) as statements:
+        second = app.test_client().get("/matches/1/live", headers={**HTMX, "If-None-Match": '"v0"'})
+    assert second.status_code == 200 and second.get_data() == first.get_data()
+    assert second.headers["ETag"] == first.headers["ETag"] != '"v0"'
+    assert len(statements) == 1
+    # The scorekeeper's phone still gets its own fragment, drawn for it.
+    keeper = client.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    assert keeper != first.get_data(as_text=True)

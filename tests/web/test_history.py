@@ -6,17 +6,16 @@ import csv
 import io
 import json
 import re
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 
 from companion import matches as service
 from companion.exchange import match_document
 from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
-from tests.conftest import csrf_token
+from tests.conftest import counted, csrf_token
 
 HTMX = {"HX-Request": "true"}
 
@@ -332,23 +331,6 @@ def test_match_duration_reads_like_a_person(app):
 
 
 # --- Query counts ---------------------------------------------------------------------
-
-
-@contextmanager
-def counted(app):
-    """Count the SQL statements run while the block runs."""
-    statements: list[str] = []
-
-    def count(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 def _queries_per_page(app, client) -> dict[str, int]:
