@@ -23,6 +23,16 @@ def test_one_stylesheet_and_one_script_per_page(client):
     assert "/static/css/" not in html and "/static/js/" not in html and "/static/vendor/" not in html
 
 
+def test_pages_name_their_bundles_in_a_preload_header_and_fragments_do_not(client):
+    css, js = bundle_urls(client)
+    for url in ("/", "/history", "/matches/new"):
+        link = client.get(url).headers.get("Link", "")
+        assert f"<{css}>; rel=preload; as=style" in link and f"<{js}>; rel=preload; as=script" in link, url
+    assert "Link" not in client.get("/history", headers={"HX-Request": "true", "HX-Boosted": "true"}).headers
+    assert "Link" not in client.get("/history?q=a", headers={"HX-Request": "true"}).headers
+    assert "Link" not in client.get("/no-such-page").headers
+
+
 def test_bundles_hold_every_game_and_are_cached_for_a_year(client, app):
     css, js = bundle_urls(client)
     response = client.get(css, headers={"Accept-Encoding": "br"})
