@@ -20,7 +20,7 @@ from .. import matches as service
 from ..extensions import db
 from ..models import Match
 from ..serve import lan_address
-from ..web import SECURITY_HEADERS, render
+from ..web import QUERIES_BEFORE_FLASK, SECURITY_HEADERS, render
 from .matches import PENCIL_COOKIE, _match_or_404, _pencil_cookie, is_scorekeeper, match_context
 
 bp = Blueprint("live", __name__, url_prefix="/matches")
@@ -75,6 +75,8 @@ class UnchangedPolls:
                 with self.engine.connect() as connection:
                     state = connection.execute(LIVE_STATE, {"match_id": int(found.group(1))}).one_or_none()
                 environ[LIVE_STATE_KEY] = state
+                if self.counting:
+                    environ[QUERIES_BEFORE_FLASK] = 1
                 version = state.version if state else None
                 if version is not None and shows_version(version, if_none_match):
                     headers = [("ETag", etag_of(version)), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]

@@ -64,6 +64,11 @@ def test_query_count_header_when_asked(counting_client):
     )
     assert unchanged.status_code == 304
     assert unchanged.headers["X-Queries"] == "1"
+    # A viewer's changed poll answered from the drawn fragment runs only the middleware's statement.
+    stale = {**HTMX, "If-None-Match": '"v-old"'}
+    counting_client.application.test_client().get(f"/matches/{match_id}/live", headers=stale)
+    changed = counting_client.application.test_client().get(f"/matches/{match_id}/live", headers=stale)
+    assert changed.status_code == 200 and changed.headers["X-Queries"] == "1"
 
 
 def test_unchanged_poll_is_304_also_for_the_compressed_tag(client):
