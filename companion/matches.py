@@ -12,7 +12,7 @@ from datetime import UTC
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Table, Update, bindparam, func, insert, inspect, select, update
+from sqlalchemy import Connection, Row, Table, Update, bindparam, func, insert, inspect, select, update
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -20,7 +20,7 @@ from . import records
 from .extensions import db
 from .games import get_game
 from .games.base import RuleError, Standings
-from .models import Match, Player, Round, RoundChange, Seat, name_key, utcnow
+from .models import FINISHED, Match, Player, Round, RoundChange, Seat, name_key, utcnow
 
 
 class Conflict(Exception):
@@ -126,6 +126,7 @@ def _cache_update(table: Table, columns: tuple[str, ...]) -> Update:
 
 
 _MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id"))
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid).where(_MATCHES.c.id == bindparam("match_id"))
 _SEATS_OF = select(Seat).where(Seat.match_id == bindparam("match_id")).order_by(Seat.position)
 _ROUNDS_OF = select(Round).where(Round.match_id == bindparam("match_id")).order_by(Round.number)
 
@@ -141,6 +142,14 @@ def find_match(match_id: int) -> Match | None:
         seats = db.session.execute(_SEATS_OF, {"match_id": match_id}).scalars().all()
         set_committed_value(match, "seats", list(seats))
     return match
+
+
+def live_state(match_id: int, connection: Connection | None = None) -> Row | None:
+    """A match's version and uid, or None: all a live poll needs to know whether it changed.
+
+    On `connection` when given: the live-poll middleware asks before Flask opens a session.
+    """
+    return (connection or db.session).execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
 
 
 def _lock(match: Match) -> None:
@@ -206,13 +215,13 @@ def rescore(match: Match) -> Standings:
     standings = game.standings(match.player_names, match.settings, rounds)
     # A stored match that was being played and still is counts as one in progress for each
     # of its players, before as after: its records have nothing to follow, nor to read.
-    stays_open = inspect(match).has_identity and match.status != "finished" and not standings.over
+    stays_open = inspect(match).has_identity and match.status != FINISHED and not standings.over
     before = None if stays_open else records.stored(match)
     summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
     status = {"summary": summary, "cache_version": CACHE_VERSION}
-    if standings.over and match.status != "finished":
-        status.update(status="finished", finished_at=utcnow())
-    elif not standings.over and match.status == "finished":
+    if standings.over and match.status != FINISHED:
+        status.update(status=FINISHED, finished_at=utcnow())
+    elif not standings.over and match.status == FINISHED:
         status.update(status="playing", finished_at=None)
     _assign(match, **status)
     for seat in match.seats:
@@ -422,10 +431,10 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
 
 
 def delete_match(match: Match) -> None:
-    """Remove a match with its rounds and change log."""
-    records.withdraw(match)
-    db.session.delete(match)
-    db.session.commit()
+    """Remove a match with its rounds and change log, under its lock like every write to it."""
+    with _writing(match):
+        records.withdraw(match)
+        db.session.delete(match)
 
 
 def change_log(match: Match) -> list[RoundChange]:

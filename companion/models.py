@@ -34,6 +34,10 @@ class Player(db.Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
 
+# A match's status once its game is over (else "playing").
+FINISHED = "finished"
+
+
 class Match(db.Model):
     """One match of one game; its standings are always derived from its rounds."""
 

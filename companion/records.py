@@ -13,9 +13,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
 from .extensions import db
-from .models import Match, PlayerRecord, Rivalry, Seat
-
-FINISHED = "finished"
+from .models import FINISHED, Match, PlayerRecord, Rivalry, Seat
 
 
 @dataclass(frozen=True)
@@ -143,11 +141,8 @@ def follow(match: Match, before: Stake | None) -> None:
 
 
 def withdraw(match: Match) -> None:
-    """Take a match about to be deleted out of the records."""
-    # The match's write lock first, as every writer takes it (matches._lock), so what is
-    # taken out is what is stored when the match goes, not what a writer is changing.
-    table = Match.__table__
-    db.session.execute(update(table).where(table.c.id == match.id).values(version=table.c.version + 1))
+    """Take a match about to be deleted out of the records; the caller holds the match's lock,
+    so what is taken out is what is stored when the match goes, not what a writer is changing."""
     before = stored(match)
     if before is not None:
         _apply(match.game, match.id, before, Stake())

@@ -13,11 +13,10 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .games import REGISTRY, get_game
-from .models import Match, Player, PlayerRecord, Rivalry, Seat, name_key
+from .models import FINISHED, Match, Player, PlayerRecord, Rivalry, Seat, name_key
 
 PER_PAGE = 20
 FORM_LENGTH = 10
-FINISHED = "finished"
 
 # --- History ---------------------------------------------------------------------------
 

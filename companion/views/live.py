@@ -13,7 +13,6 @@ import segno
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
-from sqlalchemy import bindparam, select
 from werkzeug.http import parse_etags
 
 from .. import matches as service
@@ -45,7 +44,6 @@ def shows_version(version: int, if_none_match: str | None) -> bool:
 
 
 LIVE_PATH = re.compile(r"/matches/(\d+)/live")
-LIVE_STATE = select(Match.version, Match.uid).where(Match.id == bindparam("match_id"))
 # Where the middleware leaves the state it read for the view, which then need not read it again.
 LIVE_STATE_KEY = "companion.live_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
@@ -73,7 +71,7 @@ class UnchangedPolls:
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if found:
                 with self.engine.connect() as connection:
-                    state = connection.execute(LIVE_STATE, {"match_id": int(found.group(1))}).one_or_none()
+                    state = service.live_state(int(found.group(1)), connection)
                 environ[LIVE_STATE_KEY] = state
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
@@ -154,7 +152,7 @@ def live(match_id: int):
     if LIVE_STATE_KEY in request.environ:
         state = request.environ[LIVE_STATE_KEY]
     else:
-        state = db.session.execute(LIVE_STATE, {"match_id": match_id}).one_or_none()
+        state = service.live_state(match_id)
     if state is None:
         abort(404)
     version, uid = state
