@@ -287,23 +287,25 @@ def _request_translations() -> Any:
     return translations
 
 
-@pass_eval_context
-def _template_gettext(eval_context: EvalContext, string: str, **variables: Any) -> str:
-    """`_()` in a template: translated, escaped when autoescaping, always %-formatted (Jinja's new style)."""
-    translated = _request_translations().ugettext(string)
+def _formatted(eval_context: EvalContext, translated: str, variables: dict[str, Any]) -> str:
+    """A translated string as Jinja's new style gives it: marked safe when autoescaping, so that
+    only the variables are escaped, and always %-formatted."""
     if eval_context.autoescape:
         translated = Markup(translated)
     return translated % variables
+
+
+@pass_eval_context
+def _template_gettext(eval_context: EvalContext, string: str, **variables: Any) -> str:
+    """`_()` in a template."""
+    return _formatted(eval_context, _request_translations().ugettext(string), variables)
 
 
 @pass_eval_context
 def _template_ngettext(eval_context: EvalContext, singular: str, plural: str, num: int, **variables: Any) -> str:
-    """`ngettext()` in a template, with `num` among the variables, as in Jinja's new style."""
+    """`ngettext()` in a template, with `num` among the variables."""
     variables.setdefault("num", num)
-    translated = _request_translations().ungettext(singular, plural, num)
-    if eval_context.autoescape:
-        translated = Markup(translated)
-    return translated % variables
+    return _formatted(eval_context, _request_translations().ungettext(singular, plural, num), variables)
 
 
 def init_app(app: Flask) -> None:
