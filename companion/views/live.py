@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -25,21 +27,37 @@ from .matches import PENCIL_COOKIE, _match_or_404, _pencil_cookie, is_scorekeepe
 bp = Blueprint("live", __name__, url_prefix="/matches")
 
 
-def etag_of(version: int) -> str:
-    """The entity tag of a match at a version: every write changes it."""
-    return f'"v{version}"'
+@lru_cache(maxsize=1024)
+def _identity(uid: str) -> str:
+    """A short, header-safe digest of a match's uid (an imported match's uid is any text)."""
+    return hashlib.blake2s(uid.encode(), digest_size=4).hexdigest()
 
 
-def shows_version(version: int, if_none_match: str | None) -> bool:
-    """Whether the viewer already shows this version of the match.
+def etag_of(version: int, uid: str) -> str:
+    """The entity tag of a match at a version: every write changes it.
 
-    Its If-None-Match carries the tag as the page set it ("v7") or as the last response
-    sent it: Flask-Compress turns a strong ETag into "v7:br" or "v7:gzip" when it
+    It names the match too: SQLite gives a new match the id of the newest one if that was
+    deleted, and a phone still following the deleted match must not be told "unchanged"
+    when the new one reaches the same version.
+    """
+    return f'"v{version}-{_identity(uid)}"'
+
+
+def live_etag(match: Match) -> str:
+    """The tag of the version a page shows, which its live block sends back when it polls."""
+    return etag_of(match.version, match.uid)
+
+
+def shows_version(version: int, uid: str, if_none_match: str | None) -> bool:
+    """Whether the viewer already shows this version of this match.
+
+    Its If-None-Match carries the tag as the page set it ("v7-…") or as the last response
+    sent it: Flask-Compress turns a strong ETag into "v7-…:br" or "v7-…:gzip" when it
     compresses, so the suffix of the content coding is ignored here.
     """
     if not if_none_match:
         return False
-    tag = etag_of(version).strip('"')
+    tag = etag_of(version, uid).strip('"')
     return any(seen.split(":", 1)[0] == tag for seen in parse_etags(if_none_match).as_set(include_weak=True))
 
 
@@ -75,9 +93,9 @@ class UnchangedPolls:
                 environ[LIVE_STATE_KEY] = state
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
-                version = state.version if state else None
-                if version is not None and shows_version(version, if_none_match):
-                    headers = [("ETag", etag_of(version)), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+                if state is not None and shows_version(state.version, state.uid, if_none_match):
+                    tag = etag_of(state.version, state.uid)
+                    headers = [("ETag", tag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
                     headers += list(SECURITY_HEADERS.items())
                     if self.counting:
                         headers.append(("X-Queries", "1"))
@@ -89,6 +107,7 @@ class UnchangedPolls:
 def init_app(app: Flask) -> None:
     """Answer unchanged live polls before Flask does (see UnchangedPolls)."""
     app.wsgi_app = UnchangedPolls(app)  # type: ignore[method-assign]
+    app.add_template_global(live_etag)
 
 
 def public_url(endpoint: str, **values) -> str:
@@ -156,10 +175,10 @@ def live(match_id: int):
     if state is None:
         abort(404)
     version, uid = state
-    tag = etag_of(version)
+    tag = etag_of(version, uid)
     template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
     viewer = request.cookies.get(PENCIL_COOKIE.format(match_id)) is None
-    if shows_version(version, request.headers.get("If-None-Match")):
+    if shows_version(version, uid, request.headers.get("If-None-Match")):
         response = Response(status=304)
     elif viewer and (drawn := _drawn_for_viewers(_viewer_key(uid, version, template))) is not None:
         response = current_app.make_response(drawn)
