@@ -6,12 +6,13 @@ import gzip
 import hashlib
 import os
 from contextvars import ContextVar
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, current_app, g, has_request_context, render_template, request, url_for
-from flask_babel import get_locale, get_translations, gettext
+from flask_babel import format_date, get_locale, get_translations, gettext
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
@@ -308,6 +309,11 @@ def _template_ngettext(eval_context: EvalContext, singular: str, plural: str, nu
     return _formatted(eval_context, _request_translations().ungettext(singular, plural, num), variables)
 
 
+def day(moment: date) -> str:
+    """A day as the visitor's language writes it short: "3 Jun 2026", "3 giu 2026"."""
+    return format_date(moment, "d MMM y")
+
+
 def init_app(app: Flask) -> None:
     """Attach the shared plumbing to the app."""
     app.jinja_env.install_gettext_callables(
@@ -326,5 +332,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _error_page)
     app.add_url_rule("/bundle/<digest>.<kind>", "bundle", _serve_bundle)
     app.jinja_env.globals.update(asset=asset, bundle_url=bundle_url, game_players=game_players, get_locale=get_locale)
+    app.jinja_env.filters["day"] = day
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

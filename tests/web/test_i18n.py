@@ -231,3 +231,14 @@ def test_the_catalog_holds_every_message_of_the_code():
     in_catalog = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in italian_catalog() if m.id}
     missing = sorted(text for _, text in in_code - in_catalog)
     assert not missing, f"not in the Italian catalog (run `make translations` and translate): {missing}"
+
+
+
+def test_dates_are_written_in_the_visitors_language(client, app):
+    """The history and a player's recent form give the day with the month as the page's language writes it."""
+    from tests.web.test_history import player_id, store_samples
+
+    store_samples(app)  # a Burraco match of Ann and Bob, started on 10 May 2024
+    for headers, day in (({}, "10 May 2024"), ({"Accept-Language": "it"}, "10 mag 2024")):
+        for path in ("/history", f"/players/{player_id(app, 'Ann')}"):
+            assert day in get(client, path, headers), (path, day)
