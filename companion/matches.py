@@ -20,7 +20,7 @@ from . import records
 from .extensions import db
 from .games import get_game
 from .games.base import RuleError, Standings
-from .models import FINISHED, Match, Player, Round, RoundChange, Seat, name_key, utcnow
+from .models import FINISHED, PLAYING, Match, Player, Round, RoundChange, Seat, name_key, utcnow
 
 
 class Conflict(Exception):
@@ -222,7 +222,7 @@ def rescore(match: Match) -> Standings:
     if standings.over and match.status != FINISHED:
         status.update(status=FINISHED, finished_at=utcnow())
     elif not standings.over and match.status == FINISHED:
-        status.update(status="playing", finished_at=None)
+        status.update(status=PLAYING, finished_at=None)
     _assign(match, **status)
     for seat in match.seats:
         side = side_of(match, seat.name)
@@ -361,7 +361,7 @@ def import_match(document: dict[str, Any]) -> tuple[Match, bool]:
     db.session.add(match)
     rescore(match)
     finished = _parse_time(document.get("finished"))
-    if match.status == "finished" and finished:
+    if match.status == FINISHED and finished:
         match.finished_at = finished
     db.session.flush()
     return match, True

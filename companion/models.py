@@ -34,8 +34,8 @@ class Player(db.Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
 
-# A match's status once its game is over (else "playing").
-FINISHED = "finished"
+# A match's status: being played, or over under its game's rules.
+PLAYING, FINISHED = "playing", "finished"
 
 
 class Match(db.Model):
@@ -44,7 +44,7 @@ class Match(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game: Mapped[str] = mapped_column(String(20), index=True)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    status: Mapped[str] = mapped_column(String(10), default="playing", index=True)
+    status: Mapped[str] = mapped_column(String(10), default=PLAYING, index=True)
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     finished_at: Mapped[datetime | None]
     # Bumped on every write: the ETag of the live views and the guard against lost updates.
@@ -79,7 +79,7 @@ class Match(db.Model):
     @property
     def is_over(self) -> bool:
         """Whether the match has ended under its game's rules."""
-        return self.status == "finished"
+        return self.status == FINISHED
 
 
 class Seat(db.Model):

@@ -17,7 +17,7 @@ from . import matches as service
 from . import records
 from .extensions import db
 from .games import get_game
-from .models import Match, Round, Seat, utcnow
+from .models import FINISHED, PLAYING, Match, Round, Seat, utcnow
 
 ROSTER = [
     "Alessandra", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Hugo",
@@ -167,7 +167,7 @@ def _generate(rng: random.Random, now: datetime, playing: bool, player_ids: dict
         # Club evenings start in the evening, on a day from two days to three years ago.
         day = (now - timedelta(days=rng.randint(2, 365 * YEARS))).date()
         started = datetime.combine(day, dtime(rng.randint(18, 22), rng.randint(0, 59)))
-    match = Match(game=game_slug, settings=settings, status="playing", started_at=started)
+    match = Match(game=game_slug, settings=settings, status=PLAYING, started_at=started)
     match.uid = UUID(int=rng.getrandbits(128), version=4).hex
     match.seats = [
         Seat(position=position, name=name, player_id=player_ids[name]) for position, name in enumerate(players)
@@ -177,7 +177,7 @@ def _generate(rng: random.Random, now: datetime, playing: bool, player_ids: dict
         moment += step
         match.rounds.append(Round(number=number, data=data, created_at=moment, updated_at=moment))
     service.rescore(match)
-    if match.status == "finished":
+    if match.status == FINISHED:
         match.finished_at = moment
     return match
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .games import REGISTRY, get_game
-from .models import FINISHED, Match, Player, PlayerRecord, Rivalry, Seat, name_key
+from .models import FINISHED, PLAYING, Match, Player, PlayerRecord, Rivalry, Seat, name_key
 
 PER_PAGE = 20
 FORM_LENGTH = 10
@@ -166,7 +166,7 @@ def in_progress(limit: int = 20) -> list[Match]:
     return list(
         db.session.scalars(
             select(Match)
-            .where(Match.status == "playing")
+            .where(Match.status == PLAYING)
             .options(selectinload(Match.seats))
             .order_by(Match.started_at.desc())
             .limit(limit)
