@@ -18,6 +18,7 @@ def seat_figures(seat) -> tuple:
     """The figures the service caches on a seat."""
     return (seat.total, seat.won, seat.score_sum, seat.score_count, seat.best_score, seat.best_label)
 
+
 def test_seed_fills_the_database_with_matches_whose_caches_match_the_rules(runner, app):
     result = runner.invoke(args=["seed", "--matches", "120", "--seed", "5"])
     assert result.exit_code == 0, result.output
