@@ -54,3 +54,49 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
     page.go_back()
     expect(page.get_by_label("Player", exact=True)).to_have_value(re.compile(r"\d+"))
     expect(page.locator(".history-item")).to_have_count(1)
+
+
+def _one_history_page(page: Page) -> None:
+    """The page holds one header, one heading, one filter form and one results block: none drawn inside another."""
+    expect(page.get_by_role("heading", name="History", exact=True)).to_have_count(1)
+    expect(page.locator("header.topbar")).to_have_count(1)
+    expect(page.locator("form.history-filters")).to_have_count(1)
+    expect(page.locator("#history-results")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Export and import")).to_have_count(1)
+
+
+def test_every_history_control_draws_one_page(page: Page, live_server, app):
+    with app.app_context():
+        seed(45, 7)
+        db.session.remove()
+    page.goto(live_server.url + "/history")
+    expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+
+    page.get_by_label("Game").select_option(label="Topic_")
+    expect(page).to_have_url(re.compile(r"game=topic"))
+    expect(page.locator(".history-item .game-tag").first).to_have_text("Topic_")
+    _one_history_page(page)
+
+    page.get_by_role("button", name="Clear").click()
+    expect(page).to_have_url(re.compile(r"/history$"))
+    expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+    expect(page.get_by_label("Game")).to_have_value("")
+    _one_history_page(page)
+
+    page.get_by_role("button", name="Older →").click()
+    expect(page.get_by_text("45 matches · page 2 of 3")).to_be_visible()
+    _one_history_page(page)
+
+    page.get_by_label("Search by player name").fill("zzz-nobody")
+    expect(page.get_by_text("No match found.")).to_be_visible()
+    _one_history_page(page)
+    page.get_by_role("link", name="Show every match").click()
+    expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+    _one_history_page(page)
+
+    page.go_back()
+    expect(page.get_by_label("Search by player name")).to_have_value("zzz-nobody")
+    _one_history_page(page)
+    page.go_back()
+    expect(page.get_by_text("45 matches · page 2 of 3")).to_be_visible()
+    _one_history_page(page)
