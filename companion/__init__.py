@@ -120,6 +120,8 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
 
     from . import web
 
+    # After Flask-Compress: their after-request hooks run in the reverse order, and the
+    # static files' own compression must come first (companion/web/assets.py).
     web.init_app(app)
 
     from .views import history, home, live, matches, players
@@ -129,7 +131,6 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
-    live.init_app(app)
 
     from . import cli
 

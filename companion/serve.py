@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 import segno
@@ -11,17 +10,8 @@ from flask import Flask
 from waitress import serve as waitress_serve
 
 from .backup import keep_daily_backups
+from .network import lan_address
 from .tls import ensure_certificate
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, from its host name, or loopback."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [info[4][0] for info in infos]
-    return next((a for a in addresses if not a.startswith("127.")), "127.0.0.1")
 
 
 def serve(app: Flask) -> None:

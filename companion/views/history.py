@@ -13,11 +13,9 @@ from flask import Blueprint, Response, flash, redirect, request, stream_with_con
 from flask_babel import gettext
 
 from .. import matches as service
-from ..charts import series_colour, totals_chart
 from ..exchange import match_document
 from ..games import REGISTRY
 from ..games.base import RuleError
-from ..models import Match
 from ..stats import HistoryFilter, all_matches, history, roster, running_totals
 from ..web import render
 
@@ -25,20 +23,6 @@ bp = Blueprint("history", __name__, url_prefix="/history")
 
 # The columns of the rounds export, one row per round and side.
 CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total")
-
-
-@bp.app_template_global()
-def match_duration(match: Match) -> str | None:
-    """How long a match has lasted: start to finish, or to its latest round while it goes on."""
-    end = match.finished_at or (match.rounds[-1].created_at if match.rounds else None)
-    if end is None or end < match.started_at:
-        return None
-    minutes = round((end - match.started_at).total_seconds() / 60)
-    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
-
-
-bp.add_app_template_global(totals_chart, "totals_chart")
-bp.add_app_template_global(series_colour, "series_colour")
 
 
 def _history_page(filters: HistoryFilter, status: int = 200, import_error: str | None = None):

@@ -53,10 +53,10 @@ def setup():
     except RuleError as error:
         draft.errors[error.field or "players"] = error.reason
         return _setup_page(draft, 422)
-    return _pencil_cookie(_go(url_for("matches.show", match_id=match.id)), match, token)
+    return set_pencil_cookie(_go(url_for("matches.show", match_id=match.id)), match, token)
 
 
-def _match_or_404(match_id: int) -> Match:
+def match_or_404(match_id: int) -> Match:
     """The match with this id, or a 404 page."""
     match = service.find_match(match_id)
     if match is None:
@@ -95,19 +95,19 @@ def match_context(match: Match, form=None, standings=None, **extra):
 @bp.get("/<int:match_id>")
 def show(match_id: int):
     """The match page: seats, standings, and round entry for the scorekeeper."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     return render("match.html", **match_context(match))
 
 
 def _editable(match_id: int) -> Match:
     """The match, if this device holds its pencil; a clear 403 page otherwise."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     if not is_scorekeeper(match):
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
 
 
-def _pencil_cookie(response, match: Match, token: str):
+def set_pencil_cookie(response, match: Match, token: str):
     """Store a match's scorekeeper token on this device."""
     response.set_cookie(
         PENCIL_COOKIE.format(match.id), token, max_age=60 * 60 * 24 * 365, httponly=True, samesite="Lax"
@@ -152,7 +152,7 @@ def entry_step(match_id: int):
 @bp.get("/<int:match_id>.json")
 def export(match_id: int):
     """The match as a match file."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     response = jsonify(match_document(match))
     response.headers["Content-Disposition"] = f"attachment; filename=match-{match.id}.json"
     return response
@@ -218,16 +218,16 @@ def correct(match_id: int, number: int):
 @bp.get("/<int:match_id>/changes")
 def changes(match_id: int):
     """The change log: corrections, undos and redos with the values before and after."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     return render("changes.html", **match_context(match, log=service.change_log(match)))
 
 
 @bp.post("/<int:match_id>/again")
 def again(match_id: int):
     """Start a new match with the same players, seats and settings."""
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     new_match, token = service.play_again(match)
-    return _pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
+    return set_pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
 
 
 @bp.route("/<int:match_id>/delete", methods=["GET", "POST"])
@@ -237,7 +237,7 @@ def delete(match_id: int):
     Only the pencil may delete a match; an imported match has no pencil, so the
     history's own delete is open for it.
     """
-    match = _match_or_404(match_id)
+    match = match_or_404(match_id)
     if match.owner_hash and not is_scorekeeper(match):
         abort(403, gettext("Only the scorekeeper's phone can delete this match."))
     if request.method == "GET":

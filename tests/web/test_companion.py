@@ -9,7 +9,7 @@ from werkzeug.datastructures import MultiDict
 from companion.extensions import db
 from companion.games import get_game
 from companion.models import Match, Round, RoundChange
-from companion.views.live import live_etag
+from companion.web.live import live_etag
 from tests.conftest import counted, csrf_token
 
 HTMX = {"HX-Request": "true"}

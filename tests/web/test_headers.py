@@ -205,3 +205,20 @@ def test_static_files(app, client):
         assert response.status_code == 200, url
         check_headers(response, url)
         response.close()
+
+
+def test_an_unchanged_poll_answered_before_flask_has_the_headers_flask_gives_it(app, client, scorekeeper):
+    """The live-poll middleware answers most requests of a club evening: the same headers as the view's own 304."""
+    from werkzeug.test import Client
+    from werkzeug.wrappers import Response
+
+    match_id, _ = scorekeeper
+    viewer = app.test_client()
+    tag = viewer.get(f"/matches/{match_id}/live", headers=HTMX).headers["ETag"]
+    poll = {**HTMX, "If-None-Match": tag, "Accept-Encoding": "br, gzip"}
+    before_flask = viewer.get(f"/matches/{match_id}/live", headers=poll)
+    # The app behind the middleware, as it answers when the middleware is not installed.
+    by_flask = Client(app.wsgi_app.flask, Response).get(f"/matches/{match_id}/live", headers=poll)
+    assert before_flask.status_code == by_flask.status_code == 304
+    check_headers(before_flask, "304 before Flask")
+    assert sorted(before_flask.headers.items()) == sorted(by_flask.headers.items())

@@ -319,7 +319,7 @@ def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, sa
 def test_match_duration_reads_like_a_person(app):
     from datetime import datetime
 
-    from companion.views.history import match_duration
+    from companion.web.display import match_duration
 
     with app.app_context():
         match = Match(game="topic", started_at=datetime(2025, 1, 1, 20, 0), finished_at=datetime(2025, 1, 1, 21, 5))

@@ -1,0 +1,38 @@
+"""Request plumbing shared by every view, one module per job, attached to the app by init_app."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_babel import get_locale
+
+from .. import charts
+from . import assets, display, fragments, headers, i18n, live, queries
+from .assets import asset, bundle_url
+from .fragments import render, wants_fragment
+
+__all__ = ["asset", "bundle_url", "init_app", "render", "wants_fragment"]
+
+
+def init_app(app: Flask) -> None:
+    """Attach the plumbing to the app; Flask-Compress must be bound already (see assets)."""
+    fragments.init_app(app)
+    headers.init_app(app)
+    assets.init_app(app)
+    i18n.init_app(app)
+    queries.init_app(app)
+    live.init_app(app)
+    # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
+    # renders whichever blueprint drew it.
+    app.jinja_env.globals.update(
+        asset=asset,
+        bundle_url=bundle_url,
+        get_locale=get_locale,
+        game_players=display.game_players,
+        match_duration=display.match_duration,
+        live_etag=live.live_etag,
+        totals_chart=charts.totals_chart,
+        series_colour=charts.series_colour,
+    )
+    app.jinja_env.filters["day"] = i18n.day
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True

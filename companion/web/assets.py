@@ -1,0 +1,195 @@
+"""Static files and the two bundles: fingerprinted URLs, minified bundles, compressed once, a year's cache."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Flask, Response, abort, current_app, request, url_for
+
+YEAR = 60 * 60 * 24 * 365
+
+# Every stylesheet and script of the pages, Pico and htmx first, in cascade and execution
+# order. A phone on a slow line pays a round trip and a set of headers per file, so they
+# travel as one file of each kind; and all of them load on every page, since a boosted
+# navigation swaps only the body.
+BUNDLES = {
+    "css": ("vendor/pico/pico.min.css", "css/app.css", "css/history.css", "css/games/*.css"),
+    "js": ("vendor/htmx/htmx.min.js", "js/app.js", "js/games/*.js"),
+}
+BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
+# V8's explicit compile hint (Chrome 136 and later): every function of the script is
+# compiled while it streams in, off the main thread, instead of on its first call. The
+# page calls most of them on load (htmx's start-up, the app's set-up): compiled lazily,
+# they kept the main thread of a 4x slower phone busy some 90 ms longer before the page
+# answered (`make bench`'s first load, traced). Other browsers read a comment.
+JS_HINT = "//# allFunctionsCalledOnLoad\n"
+
+
+def _static_file(path: str) -> Path:
+    """Where a static file lies on disk."""
+    return Path(current_app.static_folder or "") / path
+
+
+@lru_cache(maxsize=256)
+def _fingerprint(path: str, mtime: float) -> str:
+    """A short content hash of a static file, so a changed file gets a new URL."""
+    return hashlib.sha256(_static_file(path).read_bytes()).hexdigest()[:10]
+
+
+def asset(path: str) -> str:
+    """The fingerprinted URL of a static file, safe to cache for a year."""
+    return url_for("static", filename=path, v=_fingerprint(path, _static_file(path).stat().st_mtime))
+
+
+# --- compressed once ---------------------------------------------------------------------
+# Why not Flask-Compress, which compresses every other response: it compresses at the one
+# level set for pages drawn per request (brotli 5), and fingerprinted files are fetched once
+# and kept a year, so they are worth the slowest, smallest compression. At brotli 11 the
+# two bundles weigh 34.0 KB, at brotli 5 37.0 KB: 3 KB is some 60 ms of a first load at
+# 50 KB/s, whose budget is 2 s (the scorekeeper's match page took 1904 ms, `make bench` on
+# e6d64d1). Its cache (COMPRESS_CACHE_BACKEND) would keep its level 5 and be asked for every
+# page and fragment too; static files it compresses as streams, without a Content-Length.
+
+
+def _best_compression(data: bytes, encoding: str) -> bytes:
+    """Bytes compressed at the best ratio, for files compressed once and kept."""
+    import brotli
+
+    if encoding == "br":
+        return brotli.compress(data, quality=11)
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def _accepted_encoding() -> str:
+    """The better content coding this request accepts, "" for none."""
+    accepted = request.accept_encodings
+    return "br" if accepted["br"] else "gzip" if accepted["gzip"] else ""
+
+
+def _mark_encoding(response: Response, encoding: str) -> Response:
+    """Say which coding the bytes are in, and that another client may get another."""
+    if encoding:
+        response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+@lru_cache(maxsize=128)
+def _packed_static(path: str, mtime: float, encoding: str) -> bytes:
+    """A static file compressed once, kept while the file is unchanged."""
+    return _best_compression(_static_file(path).read_bytes(), encoding)
+
+
+def _compressed_static(response: Response) -> Response:
+    """Static files go out compressed once at the best ratio (see above), conditional on their ETag.
+
+    Registered after Flask-Compress, so it runs first and Flask-Compress leaves the
+    response alone once it carries a Content-Encoding.
+    """
+    if request.endpoint != "static" or response.status_code != 200 or "Content-Encoding" in response.headers:
+        return response
+    if response.mimetype not in current_app.config["COMPRESS_MIMETYPES"]:
+        return response
+    encoding = _accepted_encoding()
+    path = (request.view_args or {}).get("filename", "")
+    full = _static_file(path)
+    if not encoding or not full.is_file():
+        return response
+    response.direct_passthrough = False
+    response.set_data(_packed_static(path, full.stat().st_mtime, encoding))
+    _mark_encoding(response, encoding)
+    etag, weak = response.get_etag()
+    if etag:
+        response.set_etag(f"{etag}:{encoding}", weak=weak)
+    return response.make_conditional(request)
+
+
+# --- the bundles -------------------------------------------------------------------------
+
+
+def _minify(kind: str, name: str, text: str) -> str:
+    """A file's text without the comments and spaces the browser has no use for.
+
+    The sources keep their comments for whoever reads them; a phone would download and
+    parse them on every first load (about a fifth of each bundle, brotli-compressed).
+    The vendored files come minified already.
+    """
+    if name.endswith(f".min.{kind}"):
+        return text
+    if kind == "css":
+        import rcssmin
+
+        return rcssmin.cssmin(text)
+    import rjsmin
+
+    return rjsmin.jsmin(text)
+
+
+def _bundle_files(kind: str) -> list[Path]:
+    """The files of a bundle, in order."""
+    static = Path(current_app.static_folder or "")
+    return [path for pattern in BUNDLES[kind] for path in sorted(static.glob(pattern))]
+
+
+@lru_cache(maxsize=8)
+def _bundle(kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]:
+    """A bundle's digest and its bytes plain, brotli and gzip: built once per change of its files."""
+    files = _bundle_files(kind)
+    parts = [f"/* {path.name} */\n{_minify(kind, path.name, path.read_text(encoding='utf-8'))}" for path in files]
+    data = ((JS_HINT if kind == "js" else "") + "\n".join(parts)).encode()
+    packed = {"": data, **{encoding: _best_compression(data, encoding) for encoding in ("br", "gzip")}}
+    return hashlib.sha256(data).hexdigest()[:12], packed
+
+
+def _current_bundle(kind: str) -> tuple[str, dict[str, bytes]]:
+    """The bundle as its files are now."""
+    return _bundle(kind, tuple(path.stat().st_mtime for path in _bundle_files(kind)))
+
+
+def bundle_url(kind: str) -> str:
+    """The fingerprinted URL of the app's stylesheet or script bundle."""
+    digest, _ = _current_bundle(kind)
+    return url_for("bundle", digest=digest, kind=kind)
+
+
+def _serve_bundle(digest: str, kind: str) -> Response:
+    """A bundle, compressed once (see above) and cached by the phone for a year."""
+    if kind not in BUNDLES:
+        abort(404)
+    current, packed = _current_bundle(kind)
+    if digest != current:
+        abort(404)
+    encoding = _accepted_encoding()
+    response = _mark_encoding(current_app.response_class(packed[encoding], mimetype=BUNDLE_TYPES[kind]), encoding)
+    response.cache_control.public = True
+    response.cache_control.max_age = YEAR
+    response.cache_control.immutable = True
+    return response
+
+
+def _preload_bundles(response: Response) -> Response:
+    """A page names its stylesheet and script bundles in a Link header, ahead of its markup.
+
+    On a slow line the browser can ask for both as soon as the headers are in rather than
+    once it has taken in the page and parsed its head (`make bench`, first load). htmx
+    requests, boosted navigations included, keep the bundles they already run with.
+    """
+    page = request.method == "GET" and response.status_code == 200 and response.mimetype == "text/html"
+    if page and not request.htmx:
+        response.headers["Link"] = (
+            f"<{bundle_url('css')}>; rel=preload; as=style, <{bundle_url('js')}>; rel=preload; as=script"
+        )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """The bundles' route, the pages' preload header and the static files' compression.
+
+    Flask-Compress must be bound to the app before this (see _compressed_static).
+    """
+    app.add_url_rule("/bundle/<digest>.<kind>", "bundle", _serve_bundle)
+    app.after_request(_preload_bundles)
+    app.after_request(_compressed_static)

@@ -1,0 +1,23 @@
+"""What pages show beyond their data and markup: how many play a game, how long a match lasted."""
+
+from __future__ import annotations
+
+from flask_babel import gettext
+
+from ..models import Match
+
+
+def game_players(game) -> str:
+    """How many play a game, as a person would say it."""
+    if game.min_players == game.max_players:
+        return gettext("%(n)s players", n=game.min_players)
+    return gettext("%(min)s–%(max)s players", min=game.min_players, max=game.max_players)
+
+
+def match_duration(match: Match) -> str | None:
+    """How long a match has lasted: start to finish, or to its latest round while it goes on."""
+    end = match.finished_at or (match.rounds[-1].created_at if match.rounds else None)
+    if end is None or end < match.started_at:
+        return None
+    minutes = round((end - match.started_at).total_seconds() / 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
