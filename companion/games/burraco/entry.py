@@ -6,8 +6,8 @@ import json
 import re
 from typing import Any, ClassVar
 
-from .. import forms
 from ..base import Entry, Replay, RuleError, show
+from ..forms import extra_field, first
 
 # The page's field names: settings carry a prefix because the new-match form keeps the
 # fields of the game picked before, and Pazzaparola also has a `target`.
@@ -49,7 +49,7 @@ def evaluate_sum(text: Any) -> int:
 
 def _field(form: Any, name: str) -> str | None:
     """The first value of a form field, or None."""
-    return forms.first(form, name)
+    return first(form, name)
 
 
 def _whole_field(form: Any, name: str, what: str, field: str, default: int | None = None) -> int:
@@ -98,12 +98,12 @@ class BurracoEntry(Entry):
         if mode == "pairs":
             if len(players) != 4:
                 raise RuleError(f"pairs need exactly 4 players, {len(players)} are seated", field="teams")
-            first, second = (
+            team1, team2 = (
                 " ".join((_field(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2)
             )
-            if not first or not second:
+            if not team1 or not team2:
                 raise RuleError("give each team a name", field="teams")
-            raw["teams"] = {first: [players[0], players[2]], second: [players[1], players[3]]}
+            raw["teams"] = {team1: [players[0], players[2]], team2: [players[1], players[3]]}
         return raw
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +164,6 @@ class BurracoEntry(Entry):
 
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
     """The keys of a corrected round that the form has no field for (see `form_from_round`)."""
-    return forms.extra_field(form, "sides")
+    return extra_field(form, "sides")
 
 

@@ -8,8 +8,8 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from .. import forms
 from ..base import Entry, Replay, RuleError, name_key, show
+from ..forms import first, json_field, values
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
     ARROW,
@@ -178,12 +178,12 @@ ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
 
 def form_values(form: Any, key: str) -> list[str]:
     """Every value posted under `key`."""
-    return forms.values(form, key)
+    return values(form, key)
 
 
 def form_value(form: Any, key: str) -> str | None:
     """The first value posted under `key`, or None."""
-    return forms.first(form, key)
+    return first(form, key)
 
 
 def _number(text: str | None) -> int | None:
@@ -221,7 +221,7 @@ def _form_total(form: Any, seat: int, name: str) -> int:
 
 def _json_field(form: Any, key: str, kind: type) -> Any:
     """A field carrying JSON of a given kind (empty when absent)."""
-    return forms.json_field(form, key, kind, f"the {key} field")
+    return json_field(form, key, kind, f"the {key} field")
 
 
 def _with_room(hands: dict[str, list[str]], players: list[str], after: str | None = None) -> str | None:

@@ -6,8 +6,8 @@ import json
 import re
 from typing import Any, ClassVar
 
-from .. import forms
 from ..base import Entry, Replay, RuleError, best, name_key, show
+from ..forms import extra_field, first, values
 from .rules import word_score
 
 # What the entry form edits; any other key of a stored round or row passes through `extra`.
@@ -112,12 +112,12 @@ class PazzaparolaEntry(Entry):
 
 def _getlist(form: Any, key: str) -> list[str]:
     """Every value of a form field."""
-    return forms.values(form, key)
+    return values(form, key)
 
 
 def _first(form: Any, key: str) -> str:
     """The first value of a form field, or the empty string."""
-    return forms.first(form, key, "") or ""
+    return first(form, key, "") or ""
 
 
 def _number(text: str, what: str, *, field: str) -> int:
@@ -130,7 +130,7 @@ def _number(text: str, what: str, *, field: str) -> int:
 
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
     """The keys of a corrected round that the form has no field for, from its hidden `extra`."""
-    extra = forms.extra_field(form, "rows")
+    extra = extra_field(form, "rows")
     return {
         "round": _without(extra["round"], ROUND_FIELDS),
         "rows": {name: _without(row, ROW_FIELDS) for name, row in extra["rows"].items()},

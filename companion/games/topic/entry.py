@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from .. import forms
 from ..base import Entry, Replay, RuleError, show
+from ..forms import json_field, values
 from .rules import BOX, LENGTHS
 
 # The new-match form's fourth length chip: the deck size comes from the stepper.
@@ -19,13 +19,13 @@ ROUND_FIELDS = ("loser", "losers", "several", "penalty", "extra")
 
 def form_values(form: Any, key: str) -> list[str]:
     """Every non-blank value a form carries under `key`, trimmed."""
-    return [text for text in (value.strip() for value in forms.values(form, key)) if text]
+    return [text for text in (value.strip() for value in values(form, key)) if text]
 
 
 def form_value(form: Any, key: str) -> str:
     """The first value a form carries under `key`, or ""."""
-    values = form_values(form, key)
-    return values[0] if values else ""
+    found = form_values(form, key)
+    return found[0] if found else ""
 
 
 class TopicEntry(Entry):
@@ -93,7 +93,7 @@ class TopicEntry(Entry):
     @staticmethod
     def _extra(form: Any) -> dict[str, Any]:
         """The round's keys carried unchanged through a correction."""
-        return forms.json_field(form, "extra", dict, "the round's other keys")
+        return json_field(form, "extra", dict, "the round's other keys")
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
