@@ -7,21 +7,17 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.games import register, unregister
 from tests.e2e.helpers import add_to_roster, start_match
-from tests.fifth_game import game as fives
+from tests.fifth_game import registered
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    """Fives in the registry for the test, and out of it again afterwards."""
-    register(fives)
-    try:
+def fives_registered() -> Iterator[None]:
+    """Fives in the registry for one test, and out of it again afterwards."""
+    with registered():
         yield
-    finally:
-        unregister(fives.slug)
 
 
 def enter(page: Page, ann: str, bob: str) -> None:

@@ -11,23 +11,21 @@ from sqlalchemy import select
 
 from companion import create_app
 from companion.extensions import db
-from companion.games import REGISTRY, register, unregister
+from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
 from tests.conftest import csrf_token
 from tests.fifth_game import game as fives
+from tests.fifth_game import registered
 
 HTMX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob"]
 
 
 @pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
+def fives_registered() -> Iterator[None]:
     """Fives in the registry for one test, and out of it again afterwards."""
-    register(fives)
-    try:
+    with registered():
         yield
-    finally:
-        unregister(fives.slug)
 
 
 def start(client, target: str = "10") -> int:
