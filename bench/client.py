@@ -117,7 +117,7 @@ def round_fields(number: int, players: list[str] = PLAYERS) -> list[tuple[str, s
     from companion.games import get_game
 
     loser = players[number % len(players)]
-    form = get_game("topic").form_from_round({"losers": [loser]}, players, {"length": "medium"})
+    form = get_game("topic").entry.form_from_round({"losers": [loser]}, players, {"length": "medium"})
     fields = [(key, value) for key, values in form.items() for value in values]
     return [*fields, ("number", str(number))]
 

@@ -118,11 +118,12 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     compress.init_app(app)
     babel.init_app(app, locale_selector=_pick_locale)
 
-    from . import web
+    from . import game_templates, web
 
     # After Flask-Compress: their after-request hooks run in the reverse order, and the
     # static files' own compression must come first (companion/web/assets.py).
     web.init_app(app)
+    app.jinja_loader = game_templates.loader(app.jinja_loader)
 
     from .views import history, home, live, matches, players
 

@@ -168,11 +168,8 @@ def _lock(match: Match) -> None:
 
 
 def side_of(match: Match, player: str) -> str:
-    """The scoring side a player belongs to: their team in Burraco pairs, else themselves."""
-    for team, members in (match.settings.get("teams") or {}).items():
-        if player in members:
-            return team
-    return player
+    """The scoring side a player belongs to, as the game says: their team when it has teams."""
+    return get_game(match.game).side_of(match.settings, player)
 
 
 @contextmanager
@@ -225,7 +222,7 @@ def rescore(match: Match) -> Standings:
         status.update(status=PLAYING, finished_at=None)
     _assign(match, **status)
     for seat in match.seats:
-        side = side_of(match, seat.name)
+        side = game.side_of(match.settings, seat.name)
         scores = game.round_scores(standings, rounds, side)
         best = max(scores, key=lambda scored: scored[0]) if scores else (None, None)
         _assign(

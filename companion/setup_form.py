@@ -8,7 +8,7 @@ from typing import Any
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .games import REGISTRY
+from .games import REGISTRY, default_game
 from .models import name_key
 
 
@@ -16,7 +16,7 @@ from .models import name_key
 class Draft:
     """A match being set up: the game, the seats in order, and the game's settings fields."""
 
-    game: str = "pazzaparola"
+    game: str = field(default_factory=lambda: default_game().slug)
     seats: list[str] = field(default_factory=list)
     new_name: str = ""
     form: MultiDict = field(default_factory=MultiDict)
@@ -25,9 +25,9 @@ class Draft:
     @classmethod
     def from_form(cls, form: MultiDict) -> Draft:
         """Read the draft the page sent back."""
-        game = form.get("game", "pazzaparola")
+        game = form.get("game", "")
         if game not in REGISTRY:
-            game = "pazzaparola"
+            game = default_game().slug
         seats = [s.strip() for s in form.getlist("seat") if s.strip()]
         return cls(game=game, seats=seats, new_name=form.get("new_name", "").strip(), form=form)
 
@@ -64,4 +64,8 @@ class Draft:
 
     def settings(self) -> dict[str, Any]:
         """The raw settings the game's own form fields carry, for the rules to check."""
-        return REGISTRY[self.game].settings_from_form(self.form, self.seats)
+        return REGISTRY[self.game].entry.settings_from_form(self.form, self.seats)
+
+    def setup_view(self) -> dict[str, Any]:
+        """What the game's own part of the form draws, after the tap the form carries."""
+        return REGISTRY[self.game].entry.setup_view(self.form, self.seats)

@@ -202,19 +202,8 @@ class Record:
         return self.won / self.played if self.played else 0.0
 
     def figures(self) -> dict[str, Any]:
-        """The game-specific figures, keyed by what they are (the page labels them)."""
-        if self.game == "pazzaparola":
-            if not self.score_count:
-                return {}
-            average = round(self.score_sum / self.score_count, 1)
-            return {"best_word": self.best_label or "—", "best_word_score": self.best_score, "average_word": average}
-        if self.game == "burraco":
-            return {"average_hand": round(self.score_sum / self.score_count)} if self.score_count else {}
-        if self.game == "topic":
-            return {"average_cards": round(self.total / self.played, 1)} if self.played else {}
-        if self.game == "pazaak":
-            return {"sets_won": self.total}
-        return {}
+        """The game's own figures, keyed by what they are (its templates label them); none for all games."""
+        return get_game(self.game).record_figures(self) if self.game in REGISTRY else {}
 
 
 def leaderboard(game: str | None) -> list[tuple[Player, Record]]:

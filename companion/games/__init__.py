@@ -1,26 +1,40 @@
-"""The rules of the games, one module each, behind one registry; `score_match` checks a match file."""
+"""The games behind one registry, one package each; `score_match` checks a match file."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .base import Game, RuleError, Standings, mapping, show
-from .burraco import Burraco
-from .pazaak import Pazaak
-from .pazzaparola import Pazzaparola
-from .topic import Topic
+from . import burraco, pazaak, pazzaparola, topic
+from .base import Entry, Game, RuleError, Seeding, Standings, mapping, show
 
 FORMAT = "companion-match/1"
 
-# A fifth game is one more module and one more entry here.
-REGISTRY: dict[str, Game] = {game.slug: game for game in (Pazzaparola(), Burraco(), Topic(), Pazaak())}
+# A fifth game is one more package and one more entry here; the first game is the new-match default.
+REGISTRY: dict[str, Game] = {game.slug: game for game in (pazzaparola.game, burraco.game, topic.game, pazaak.game)}
+
+
+def register(game: Game) -> None:
+    """Add a game to the registry (one defined outside this package, such as the tests' fifth game)."""
+    if game.slug in REGISTRY:
+        raise ValueError(f"a game {game.slug!r} is registered already")
+    REGISTRY[game.slug] = game
+
+
+def unregister(slug: str) -> None:
+    """Take a game registered with `register` out of the registry again."""
+    REGISTRY.pop(slug, None)
 
 
 def get_game(slug: Any) -> Game:
-    """The rules of the game with this slug."""
+    """The game with this slug: its rules, with its `entry` adapter and `seed` data."""
     if isinstance(slug, str) and slug in REGISTRY:
         return REGISTRY[slug]
     raise RuleError(f"unknown game {show(slug)} (known games: {', '.join(REGISTRY)})", field="game")
+
+
+def default_game() -> Game:
+    """The game the new-match form starts on: the first of the registry."""
+    return next(iter(REGISTRY.values()))
 
 
 def score_match(data: Any) -> Standings:
@@ -36,4 +50,17 @@ def score_match(data: Any) -> Standings:
     return get_game(data["game"]).standings(data["players"], data.get("settings"), data["rounds"])
 
 
-__all__ = ["FORMAT", "REGISTRY", "Game", "RuleError", "Standings", "get_game", "score_match"]
+__all__ = [
+    "FORMAT",
+    "REGISTRY",
+    "Entry",
+    "Game",
+    "RuleError",
+    "Seeding",
+    "Standings",
+    "default_game",
+    "get_game",
+    "register",
+    "score_match",
+    "unregister",
+]

@@ -1,13 +1,12 @@
-"""The shared interface of the games' rules, their error type and validation helpers."""
+"""The shared interface of the games: rules, entry adapters and seed data; the error type and validators."""
 
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
+import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 NAME_MAX = 40
 
@@ -180,26 +179,6 @@ class Standings:
         }
 
 
-# The replays remembered (see Game.replay): about the matches being played right now.
-REPLAYS_KEPT = 256
-_REPLAYS: OrderedDict[str, Replay] = OrderedDict()
-_REPLAYS_LOCK = threading.Lock()
-
-
-def _replay_key(slug: str, players: Any, settings: Any, rounds: Any) -> str | None:
-    """The replay's arguments as one string, or None when they are not plain JSON lists and objects.
-
-    Only what a match file or the database holds is remembered: a tuple would read as the
-    list it prints as, while the rules may refuse one and accept the other.
-    """
-    if type(players) is not list or type(rounds) is not list or not (settings is None or type(settings) is dict):
-        return None
-    try:
-        return json.dumps([slug, players, settings, rounds], sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return None
-
-
 @dataclass
 class Tally:
     """The running count while a game's rounds are replayed; `state` holds game-specific counters."""
@@ -209,19 +188,38 @@ class Tally:
     state: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Replay:
-    """A match replayed: its checked seat list, settings and rounds, and the final tally."""
+    """A match replayed: its checked seat list, settings and rounds, the final tally, and the
+    game's own counters after each round (`states`, oldest first: the cards left in a deck)."""
 
     players: list[str]
     settings: dict[str, Any]
     rounds: list[dict[str, Any]]
     tally: Tally
     over: bool
+    states: list[dict[str, Any]]
+
+
+class RecordSums(Protocol):
+    """A player's kept sums over the finished matches of one game (see stats.Record)."""
+
+    played: int
+    won: int
+    total: int
+    score_sum: int
+    score_count: int
+    best_score: int | None
+    best_label: str | None
 
 
 class Game:
-    """One game's rules; subclasses fill in the hooks, the base replays the rounds."""
+    """One game's rules; subclasses fill in the hooks, the base replays the rounds.
+
+    The object the registry holds is the rules with the game's other parts attached by its
+    package: `entry`, the adapter between its web forms and its rounds, and `seed`, how
+    `flask seed` makes up matches of it. The rules themselves never call either.
+    """
 
     slug: ClassVar[str]
     name: ClassVar[str]
@@ -229,6 +227,10 @@ class Game:
     max_players: ClassVar[int]
     # Every settings key with its default; a key not listed here is an error.
     defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, entry: type[Entry] | None = None, seed: Seeding | None = None):
+        self.entry = (entry or Entry)(self)
+        self.seed = seed
 
     # --- the interface the web layer and CLI call -------------------------------------
 
@@ -269,7 +271,10 @@ class Game:
 
     def standings(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Standings:
         """Where the match stands after these rounds; a pure function of its arguments."""
-        replay = self.replay(players, settings, rounds)
+        return self.standings_of(self.replay(players, settings, rounds))
+
+    def standings_of(self, replay: Replay) -> Standings:
+        """The standings of a match already replayed."""
         tally = replay.tally
         return Standings(
             game=self.slug,
@@ -283,24 +288,24 @@ class Game:
     def replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
         """Check everything and score the rounds one by one; a round after the end is an error.
 
-        A pure function, so a replay of the same match is remembered: one save asks for the
-        standings, the deck after each round and who starts next, each a replay of the same
-        rounds. The result is shared: callers only read it.
+        Whoever needs several things of one match (its standings, who starts next, the deck
+        after each round) asks them all of one replay: nothing is remembered between calls.
         """
-        key = _replay_key(self.slug, players, settings, rounds)
-        if key is None:
-            return self._replay(players, settings, rounds)
-        with _REPLAYS_LOCK:
-            found = _REPLAYS.get(key)
-            if found is not None:
-                _REPLAYS.move_to_end(key)
-                return found
-        replayed = self._replay(players, settings, rounds)
-        with _REPLAYS_LOCK:
-            _REPLAYS[key] = replayed
-            if len(_REPLAYS) > REPLAYS_KEPT:
-                _REPLAYS.popitem(last=False)
-        return replayed
+        players = self.check_players(players)
+        settings = self.settings(settings, players)
+        tally = self.begin(self.sides(players, settings), settings)
+        checked: list[dict[str, Any]] = []
+        states: list[dict[str, Any]] = []
+        for number, raw in enumerate(items(rounds, "rounds", field="rounds"), start=1):
+            if self.is_over(tally, settings):
+                raise RuleError(f"the game was already over after round {number - 1}", round=number)
+            checked.append(self.check_round(players, settings, raw, number))
+            try:
+                tally.rounds.append(self.play(tally, players, settings, checked[-1]))
+            except RuleError as error:
+                raise error.in_round(number) from None
+            states.append(dict(tally.state))
+        return Replay(players, settings, checked, tally, self.is_over(tally, settings), states)
 
     def tallies(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Iterator[Tally]:
         """The tally before the first round, then after each round: one replay for a whole history.
@@ -314,60 +319,33 @@ class Game:
             self.play(tally, replay.players, replay.settings, checked)
             yield tally
 
-    def _replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
-        """The replay itself."""
-        players = self.check_players(players)
-        settings = self.settings(settings, players)
-        tally = self.begin(self.sides(players, settings), settings)
-        checked: list[dict[str, Any]] = []
-        for number, raw in enumerate(items(rounds, "rounds", field="rounds"), start=1):
-            if self.is_over(tally, settings):
-                raise RuleError(f"the game was already over after round {number - 1}", round=number)
-            checked.append(self.check_round(players, settings, raw, number))
-            try:
-                tally.rounds.append(self.play(tally, players, settings, checked[-1]))
-            except RuleError as error:
-                raise error.in_round(number) from None
-        return Replay(players, settings, checked, tally, self.is_over(tally, settings))
-
     def round_scores(
         self, standings: Standings, rounds: list[dict[str, Any]], side: str
     ) -> list[tuple[int, str | None]]:
         """A side's score in each round, with what it scored with (a word), for its records.
 
         The default reads the per-round `scores` the standings carry; games whose rounds
-        have no score of their own (Topic_, Pazaak) have none.
+        have no score of their own have none.
         """
         return [(entry["scores"][side], None) for entry in standings.rounds if side in entry.get("scores", {})]
+
+    def side_of(self, settings: dict[str, Any], player: str) -> str:
+        """The scoring side a seated player plays for: the player, unless the game has teams."""
+        return player
 
     def next_to_start(
         self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
     ) -> str | None:
         """Who starts the next round, or None when the game is over or the table decides."""
+        return self.starter(self.replay(players, settings, rounds))
+
+    def starter(self, replay: Replay) -> str | None:
+        """Who starts the round after a replayed match (None: the game is over or the table decides)."""
         return None
 
-    # The settings the new-match form edits, so their errors show next to their own fields.
-    setting_fields: ClassVar[tuple[str, ...]] = ()
-
-    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings the game's own new-match fields posted, for `settings()` to check."""
-        raise NotImplementedError
-
-    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
-        """The state of the round-entry tool, worked out from what the page sent back (none by default)."""
+    def record_figures(self, record: RecordSums) -> dict[str, Any]:
+        """The game's own figures of a player's record, keyed by what they are (the page labels them)."""
         return {}
-
-    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
-        """The round a game's entry form posted (`form` has `.get`/`.getlist`), before checking.
-
-        Each game reads the fields its own `_entry.html` draws; malformed input is a
-        RuleError naming the field, never another exception.
-        """
-        raise NotImplementedError
-
-    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
-        """The entry form's fields for a stored round: `round_from_form` reads them back as it."""
-        raise NotImplementedError
 
     # --- hooks for each game -------------------------------------------------------------
 
@@ -402,3 +380,79 @@ class Game:
     def extra(self, tally: Tally) -> dict[str, Any]:
         """Top-level keys the game adds to the standings."""
         return {}
+
+
+class Entry:
+    """A game's entry adapter: its web forms read into rounds and settings and back, the state
+    of its round-entry tool, and the data its templates draw, worked out before they render.
+
+    Everything here reads what a page sent without raising anything but RuleError; the
+    texts, CSS classes and labels of a game's pages belong here or in its templates, never
+    in its rules.
+    """
+
+    # The settings the new-match form edits, so their errors show next to their own fields.
+    setting_fields: ClassVar[tuple[str, ...]] = ()
+    # The folder of the game's templates when they are not the app's templates/games/<slug>/
+    # (a game defined outside the app, like the tests' fifth game).
+    template_folder: ClassVar[str | None] = None
+    # The record figure the players' board shows in a column of its own, if any.
+    board_figure: ClassVar[str | None] = None
+
+    def __init__(self, rules: Game):
+        self.rules = rules
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings the game's own new-match fields posted, for `settings()` to check."""
+        raise NotImplementedError
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The round a game's entry form posted (`form` has `.get`/`.getlist`), before checking.
+
+        Each game reads the fields its own `_entry.html` draws; malformed input is a
+        RuleError naming the field, never another exception.
+        """
+        raise NotImplementedError
+
+    def form_from_round(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The entry form's fields for a stored round: `round_from_form` reads them back as it."""
+        raise NotImplementedError
+
+    def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """What the game's part of the new-match form draws after the tap `form` carries (nothing by default)."""
+        return {}
+
+    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
+        """The state of the round-entry tool for a match given by its seats, settings and rounds."""
+        return self.step(form, self.rules.replay(players, settings, rounds))
+
+    def step(self, form: Any, replay: Replay) -> dict[str, Any]:
+        """The state of the round-entry tool, worked out from what the page sent back (none by default)."""
+        return {}
+
+    def match_view(self, replay: Replay) -> dict[str, Any]:
+        """What the game's match partials draw beyond the standings (who starts next, the deck...)."""
+        return {}
+
+
+class Seeding:
+    """How `flask seed` makes up realistic matches of one game; `rng` is a `random.Random`."""
+
+    # Weights of how many sit down to the game, and the minutes a round takes (low, high).
+    seats: ClassVar[dict[int, int]] = {}
+    minutes: ClassVar[tuple[float, float]] = (1, 5)
+
+    @staticmethod
+    def weighted(rng: random.Random, weights: dict[Any, int]) -> Any:
+        """One key of `weights`, drawn in proportion to its weight."""
+        return rng.choices(list(weights), weights=list(weights.values()))[0]
+
+    def settings(self, rng: random.Random, players: list[str]) -> dict[str, Any]:
+        """Settings as a scorekeeper would pick them: the defaults, unless the game says otherwise."""
+        return {}
+
+    def round(
+        self, rng: random.Random, players: list[str], sides: list[str], settings: dict[str, Any]
+    ) -> dict[str, Any]:
+        """One made-up round, already in the checked form the rules' `play` takes."""
+        raise NotImplementedError

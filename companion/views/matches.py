@@ -29,6 +29,7 @@ def _setup_page(draft: Draft, status: int = 200):
         draft=draft,
         games=REGISTRY,
         game=REGISTRY[draft.game],
+        setup=draft.setup_view(),
         roster=stats.roster(),
     )
 
@@ -72,22 +73,21 @@ def is_scorekeeper(match: Match) -> bool:
 def match_context(match: Match, form=None, standings=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
-    `entry` is the state of the game's round-entry tool (the Pazaak set calculator keeps
-    its table there), worked out by the game from the form the page sent back.
+    One replay of the rounds serves it all: the standings, `entry` (the state of the game's
+    round-entry tool, worked out from the form the page sent back) and `game_view` (what the
+    game's partials draw beyond the standings), both from the game's entry adapter.
     """
     game = get_game(match.game)
-    if standings is None:
-        standings = service.standings_of(match)
-    step = getattr(game, "entry_step", None)
+    replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
     extra.setdefault("errors", {})
-    entry = step(form or {}, match.player_names, match.settings, [r.data for r in match.rounds]) if step else {}
     return dict(
         match=match,
         game=game,
-        standings=standings,
+        standings=game.standings_of(replay) if standings is None else standings,
         scorekeeper=is_scorekeeper(match),
         form=form or {},
-        entry=entry,
+        entry=game.entry.step(form or {}, replay),
+        game_view=game.entry.match_view(replay),
         **extra,
     )
 
@@ -127,7 +127,7 @@ def save_round(match_id: int):
     game = get_game(match.game)
     number = request.form.get("number", type=int)
     try:
-        data = game.round_from_form(request.form, match.player_names, match.settings)
+        data = game.entry.round_from_form(request.form, match.player_names, match.settings)
         saved = service.save_round(match, data, number)
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": error.reason})
@@ -199,17 +199,17 @@ def correct(match_id: int, number: int):
         abort(404, gettext("This match has no round %(n)s.", n=number))
     game = get_game(match.game)
     if request.method == "GET":
-        form = game.form_from_round(stored.data, match.player_names, match.settings)
+        form = game.entry.form_from_round(stored.data, match.player_names, match.settings)
         return render("correct.html", **match_context(match, form=form, editing=stored))
     revision = request.form.get("revision", type=int)
     try:
-        data = game.round_from_form(request.form, match.player_names, match.settings)
+        data = game.entry.round_from_form(request.form, match.player_names, match.settings)
         service.correct_round(match, number, data, -1 if revision is None else revision)
     except RuleError as error:
         context = match_context(match, form=request.form, editing=stored, errors={error.field or "round": error.reason})
         return render("correct.html", status=422, **context)
     except service.Conflict as conflict:
-        current = game.form_from_round(conflict.current.data, match.player_names, match.settings)
+        current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
         context = match_context(match, form=current, editing=conflict.current, errors={"round": str(conflict)})
         return render("correct.html", status=409, **context)
     return _go(url_for("matches.show", match_id=match.id))

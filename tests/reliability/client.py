@@ -120,7 +120,7 @@ def load_round(number: int, tag: str) -> dict[str, Any]:
 
 def round_form(number: int, tag: str) -> list[tuple[str, str]]:
     """The entry form the scorekeeper's page sends for that round, built by the game itself."""
-    fields = get_game(LOAD_GAME).form_from_round(load_round(number, tag), LOAD_PLAYERS, LOAD_SETTINGS)
+    fields = get_game(LOAD_GAME).entry.form_from_round(load_round(number, tag), LOAD_PLAYERS, LOAD_SETTINGS)
     pairs: list[tuple[str, str]] = []
     for key, values in fields.items():
         pairs += [(key, str(v)) for v in values] if isinstance(values, list) else [(key, str(values))]

@@ -34,7 +34,7 @@ def start(url: str) -> tuple[int, str, str]:
 def winning_round(winner: str) -> list[tuple[str, str]]:
     """The entry form of a first round that `winner` takes with a two-card word."""
     rows = {name: {"used": [9, 9] if name == winner else [1], "unused": 6 if name == winner else 7} for name in PLAYERS}
-    fields = get_game("pazzaparola").form_from_round({"rows": rows}, PLAYERS, SETTINGS)
+    fields = get_game("pazzaparola").entry.form_from_round({"rows": rows}, PLAYERS, SETTINGS)
     pairs = []
     for key, values in fields.items():
         pairs += [(key, str(v)) for v in values] if isinstance(values, list) else [(key, str(values))]

@@ -126,9 +126,3 @@ def test_next_dealer_passes_clockwise_from_seat_one():
         "A",
     ]
     assert GAME.next_dealer(["A", "B", "C"], {"hands": 1}, [one]) is None
-
-
-def test_hands_left():
-    one = hand(None, A=entry(), B=entry())
-    assert GAME.hands_left(["A", "B"], {}, [one]) == 3
-    assert GAME.hands_left(["A", "B"], {"hands": None}, [one]) is None

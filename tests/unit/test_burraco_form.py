@@ -12,6 +12,7 @@ from companion.games.base import RuleError
 from companion.games.burraco import evaluate_sum
 
 GAME = get_game("burraco")
+ENTRY = GAME.entry
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]
 PAIRS = GAME.settings({"teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}, FOUR)
@@ -67,7 +68,7 @@ def test_evaluate_sum_equals_the_sum_of_its_terms(terms):
 
 
 def test_empty_settings_form_gives_the_defaults():
-    raw = GAME.settings_from_form(MultiDict(), THREE)
+    raw = ENTRY.settings_from_form(MultiDict(), THREE)
     assert GAME.settings(raw, THREE) == GAME.settings({}, THREE)
 
 
@@ -82,7 +83,7 @@ def test_settings_read_from_the_form():
             "burraco_mode": "alone",
         }
     )
-    raw = GAME.settings_from_form(form, THREE)
+    raw = ENTRY.settings_from_form(form, THREE)
     assert GAME.settings(raw, THREE) == {
         "target": 2005,
         "hands": 6,
@@ -95,12 +96,12 @@ def test_settings_read_from_the_form():
 
 def test_no_limit_means_hands_null():
     form = MultiDict({"burraco_hands": "4", "burraco_nolimit": "1"})
-    assert GAME.settings_from_form(form, THREE)["hands"] is None
+    assert ENTRY.settings_from_form(form, THREE)["hands"] is None
 
 
 def test_pairs_take_seats_one_and_three_against_two_and_four():
     form = MultiDict({"burraco_mode": "pairs", "burraco_team1": " Noi ", "burraco_team2": "Voi"})
-    raw = GAME.settings_from_form(form, FOUR)
+    raw = ENTRY.settings_from_form(form, FOUR)
     assert raw["teams"] == {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}
     assert GAME.sides(FOUR, GAME.settings(raw, FOUR)) == ["Noi", "Voi"]
 
@@ -118,12 +119,12 @@ def test_pairs_take_seats_one_and_three_against_two_and_four():
 )
 def test_unreadable_settings_name_their_field(fields, players, field, reason):
     with pytest.raises(RuleError, match=reason) as caught:
-        GAME.settings_from_form(MultiDict(fields), players)
+        ENTRY.settings_from_form(MultiDict(fields), players)
     assert caught.value.field == field
 
 
 def test_same_team_names_are_refused_by_the_rules():
-    raw = GAME.settings_from_form(
+    raw = ENTRY.settings_from_form(
         MultiDict({"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "NOI"}), FOUR
     )
     with pytest.raises(RuleError, match="different names"):
@@ -153,7 +154,7 @@ def test_a_hand_from_the_form_in_pairs():
         clean_2="0",
         dirty_2="1",
     )
-    assert GAME.round_from_form(form, FOUR, PAIRS) == {
+    assert ENTRY.round_from_form(form, FOUR, PAIRS) == {
         "sides": {
             "Noi": {"table": 155, "hand": 0, "clean": 1, "dirty": 0},
             "Voi": {"table": 50, "hand": 25, "clean": 0, "dirty": 1},
@@ -163,7 +164,7 @@ def test_a_hand_from_the_form_in_pairs():
 
 
 def test_blank_fields_count_as_zero_and_nobody_closed():
-    assert GAME.round_from_form(hand_form(""), THREE, ALONE) == {
+    assert ENTRY.round_from_form(hand_form(""), THREE, ALONE) == {
         "sides": {name: {"table": 0, "hand": 0, "clean": 0, "dirty": 0} for name in THREE},
         "closed_by": None,
     }
@@ -182,7 +183,7 @@ def test_blank_fields_count_as_zero_and_nobody_closed():
 )
 def test_malformed_hand_names_its_field(form, field, reason):
     with pytest.raises(RuleError, match=reason) as caught:
-        GAME.round_from_form(form, THREE, ALONE)
+        ENTRY.round_from_form(form, THREE, ALONE)
     assert caught.value.field == field
 
 
@@ -194,7 +195,7 @@ def test_malformed_hand_names_its_field(form, field, reason):
     ],
 )
 def test_impossible_closings_are_refused_by_the_rules_naming_the_side(fields, reason):
-    data = GAME.round_from_form(hand_form("Ann", **fields), THREE, ALONE)
+    data = ENTRY.round_from_form(hand_form("Ann", **fields), THREE, ALONE)
     with pytest.raises(RuleError, match=reason) as caught:
         GAME.check_round(THREE, ALONE, data, 1)
     assert caught.value.field == "Ann"
@@ -202,7 +203,7 @@ def test_impossible_closings_are_refused_by_the_rules_naming_the_side(fields, re
 
 def test_a_plain_dict_of_lists_reads_like_a_multidict():
     form = {"table_1": ["25+10+5"], "clean_1": ["1"], "closed_by": ["Ann"]}
-    assert GAME.round_from_form(form, THREE, ALONE)["sides"]["Ann"] == {"table": 40, "hand": 0, "clean": 1, "dirty": 0}
+    assert ENTRY.round_from_form(form, THREE, ALONE)["sides"]["Ann"] == {"table": 40, "hand": 0, "clean": 1, "dirty": 0}
 
 
 # --- the correction form is the exact inverse ------------------------------------------
@@ -225,10 +226,10 @@ def test_form_from_round_round_trips(data):
         "sides": {side: data.draw(entries) for side in sides},
         "closed_by": data.draw(st.sampled_from([None, *sides])),
     }
-    form = GAME.form_from_round(hand, players, settings)
+    form = ENTRY.form_from_round(hand, players, settings)
     assert all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in form.values())
-    assert GAME.round_from_form(form, players, settings) == hand
-    assert GAME.round_from_form(MultiDict(form), players, settings) == hand
+    assert ENTRY.round_from_form(form, players, settings) == hand
+    assert ENTRY.round_from_form(MultiDict(form), players, settings) == hand
 
 
 def test_form_from_round_of_a_stored_hand():
@@ -238,9 +239,9 @@ def test_form_from_round_of_a_stored_hand():
         {"sides": {"noi": {"table": 120, "hand": 0, "clean": 1}, "Voi": {"table": 5, "hand": 40}}, "closed_by": "NOI"},
         1,
     )
-    form = GAME.form_from_round(stored, FOUR, PAIRS)
+    form = ENTRY.form_from_round(stored, FOUR, PAIRS)
     assert form["table_1"] == ["120"] and form["closed_by"] == ["Noi"] and form["hand_2"] == ["40"]
-    assert GAME.round_from_form(form, FOUR, PAIRS) == stored
+    assert ENTRY.round_from_form(form, FOUR, PAIRS) == stored
 
 
 def test_a_correction_keeps_the_keys_the_form_has_no_field_for():
@@ -253,10 +254,10 @@ def test_a_correction_keeps_the_keys_the_form_has_no_field_for():
         "closed_by": "Ann",
         "at": "2026-01-01T20:00:00Z",
     }
-    form = GAME.form_from_round(stored, THREE, ALONE)
+    form = ENTRY.form_from_round(stored, THREE, ALONE)
     assert "extra" in form
     form["table_2"] = ["30"]
-    corrected = GAME.round_from_form(form, THREE, ALONE)
+    corrected = ENTRY.round_from_form(form, THREE, ALONE)
     assert corrected["at"] == stored["at"]
     assert corrected["sides"]["Ann"]["words"] == ["CASSETTA"]
     assert corrected["sides"]["Bob"]["table"] == 30
@@ -265,5 +266,5 @@ def test_a_correction_keeps_the_keys_the_form_has_no_field_for():
 @pytest.mark.parametrize("text", ["{", "[]", '{"round": {}, "sides": []}', '{"round": 1, "sides": {}}'])
 def test_unreadable_extra_is_refused(text):
     with pytest.raises(RuleError, match="extra details") as caught:
-        GAME.round_from_form({"extra": [text], "closed_by": [""]}, THREE, ALONE)
+        ENTRY.round_from_form({"extra": [text], "closed_by": [""]}, THREE, ALONE)
     assert caught.value.field == "round"

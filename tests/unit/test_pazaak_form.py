@@ -9,9 +9,10 @@ from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
 from companion.games.base import RuleError
-from companion.games.pazaak_table import TableState, apply, new_table
+from companion.games.pazaak.table_rules import TableState, apply, new_table
 
 GAME = get_game("pazaak")
+ENTRY = GAME.entry
 P = ["Ann", "Bob"]
 SETTINGS = GAME.settings({}, P)
 HANDS = GAME.settings({"hands": {"Ann": ["+3", "±4", "D", "+3"], "Bob": ["T±1"]}}, P)
@@ -28,12 +29,12 @@ def form(**fields) -> MultiDict:
 
 
 def test_settings_default_when_nothing_is_noted():
-    assert GAME.settings_from_form(form(), P) == {}
-    assert GAME.settings(GAME.settings_from_form(form(sets="3"), P), P) == {"sets": 3, "hands": {"Ann": [], "Bob": []}}
+    assert ENTRY.settings_from_form(form(), P) == {}
+    assert GAME.settings(ENTRY.settings_from_form(form(sets="3"), P), P) == {"sets": 3, "hands": {"Ann": [], "Bob": []}}
 
 
 def test_settings_with_sets_and_hands():
-    raw = GAME.settings_from_form(form(sets="5", hand_Ann=["+3", "-2"], hand_Bob=["+/-4"]), P)
+    raw = ENTRY.settings_from_form(form(sets="5", hand_Ann=["+3", "-2"], hand_Bob=["+/-4"]), P)
     assert raw == {"sets": 5, "hands": {"Ann": ["+3", "-2"], "Bob": ["+/-4"]}}
     assert GAME.settings(raw, P)["hands"] == {"Ann": ["+3", "\u22122"], "Bob": ["\u00b14"]}
 
@@ -41,41 +42,41 @@ def test_settings_with_sets_and_hands():
 @pytest.mark.parametrize("text", ["three", "2.5", "∞"])
 def test_unreadable_sets_names_the_field(text):
     with pytest.raises(RuleError, match="whole number") as caught:
-        GAME.settings_from_form(form(sets=text), P)
+        ENTRY.settings_from_form(form(sets=text), P)
     assert caught.value.field == "sets"
 
 
 def test_a_fifth_hand_card_is_refused_by_the_rules():
-    raw = GAME.settings_from_form(form(hand_Ann=["+1", "+2", "+3", "+4", "+5"]), P)
+    raw = ENTRY.settings_from_form(form(hand_Ann=["+1", "+2", "+3", "+4", "+5"]), P)
     with pytest.raises(RuleError, match="at most 4") as caught:
         GAME.settings(raw, P)
     assert caught.value.field == "hands"
 
 
 def test_setup_sets_stepper_is_clamped():
-    assert GAME.setup_view(form(action="pazaak-sets:+1"), P)["sets"] == 4
-    assert GAME.setup_view(form(sets="1", action="pazaak-sets:-1"), P)["sets"] == 1
-    assert GAME.setup_view(form(sets="10", action="pazaak-sets:+1"), P)["sets"] == 10
-    assert GAME.setup_view(form(sets="junk"), P)["sets"] == "junk"
+    assert ENTRY.setup_view(form(action="pazaak-sets:+1"), P)["sets"] == 4
+    assert ENTRY.setup_view(form(sets="1", action="pazaak-sets:-1"), P)["sets"] == 1
+    assert ENTRY.setup_view(form(sets="10", action="pazaak-sets:+1"), P)["sets"] == 10
+    assert ENTRY.setup_view(form(sets="junk"), P)["sets"] == "junk"
 
 
 def test_setup_palette_fills_one_hand_then_the_next():
     fields = form(hand_Ann=["+1", "+2", "+3"], action="pazaak-card:D")
-    view = GAME.setup_view(fields, P)
+    view = ENTRY.setup_view(fields, P)
     assert view["hands"] == {"Ann": ["+1", "+2", "+3", "D"], "Bob": []}
     assert view["picking"] == "Bob" and view["open"]
 
 
 def test_setup_pick_whose_hand_and_remove_a_card():
-    view = GAME.setup_view(form(hand_Ann=["+1"], action="pazaak-for:1"), P)
+    view = ENTRY.setup_view(form(hand_Ann=["+1"], action="pazaak-for:1"), P)
     assert view["picking"] == "Bob"
-    view = GAME.setup_view(form(hand_Ann=["+1", "D"], pazaak_for="Bob", action="pazaak-drop:0:0"), P)
+    view = ENTRY.setup_view(form(hand_Ann=["+1", "D"], pazaak_for="Bob", action="pazaak-drop:0:0"), P)
     assert view["hands"]["Ann"] == ["D"] and view["picking"] == "Ann"
 
 
 @pytest.mark.parametrize("action", ["pazaak-card:Joker", "pazaak-drop:5:0", "pazaak-drop:0:9", "pazaak-for:x"])
 def test_setup_ignores_taps_that_name_nothing(action):
-    view = GAME.setup_view(form(hand_Ann=["+1"], action=action), P)
+    view = ENTRY.setup_view(form(hand_Ann=["+1"], action=action), P)
     assert view["hands"] == {"Ann": ["+1"], "Bob": []}
 
 
@@ -95,7 +96,7 @@ def test_setup_ignores_taps_that_name_nothing(action):
     ],
 )
 def test_round_from_fields(fields, round):
-    assert GAME.round_from_form(fields, P, SETTINGS) == round
+    assert ENTRY.round_from_form(fields, P, SETTINGS) == round
 
 
 @pytest.mark.parametrize(
@@ -116,7 +117,7 @@ def test_round_from_fields(fields, round):
 )
 def test_malformed_set_forms_name_the_field(fields, field):
     with pytest.raises(RuleError) as caught:
-        GAME.round_from_form(fields, P, SETTINGS)
+        ENTRY.round_from_form(fields, P, SETTINGS)
     assert caught.value.field == field
 
 
@@ -138,10 +139,10 @@ STORED = [
 @pytest.mark.parametrize("round", STORED)
 def test_form_from_round_is_the_inverse_of_round_from_form(round):
     stored = GAME.check_round(P, SETTINGS, round, 1)
-    fields = GAME.form_from_round(stored, P, SETTINGS)
+    fields = ENTRY.form_from_round(stored, P, SETTINGS)
     assert all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in fields.values())
-    assert GAME.round_from_form(fields, P, SETTINGS) == stored
-    assert GAME.round_from_form(MultiDict([(k, x) for k, v in fields.items() for x in v]), P, SETTINGS) == stored
+    assert ENTRY.round_from_form(fields, P, SETTINGS) == stored
+    assert ENTRY.round_from_form(MultiDict([(k, x) for k, v in fields.items() for x in v]), P, SETTINGS) == stored
 
 
 def test_a_finished_table_becomes_the_engine_round_with_the_cards():
@@ -157,7 +158,7 @@ def test_a_finished_table_becomes_the_engine_round_with_the_cards():
         state = apply(state, action)
     assert state.over  # Ann reached 20 and stood; Bob had stood at 10
     fields = form(source="table", table=json.dumps(state.to_dict()), winner="1")
-    round = GAME.round_from_form(fields, P, SETTINGS)
+    round = ENTRY.round_from_form(fields, P, SETTINGS)
     assert round == {
         "totals": {"Ann": 20, "Bob": 10},
         "filled": [],
@@ -170,7 +171,7 @@ def test_a_finished_table_becomes_the_engine_round_with_the_cards():
 def test_a_set_still_running_cannot_be_saved():
     state = apply(new_table(P), {"type": "draw", "value": 4})
     with pytest.raises(RuleError, match="not over yet") as caught:
-        GAME.round_from_form(form(source="table", table=json.dumps(state.to_dict())), P, SETTINGS)
+        ENTRY.round_from_form(form(source="table", table=json.dumps(state.to_dict())), P, SETTINGS)
     assert caught.value.field == "table"
 
 
@@ -181,7 +182,7 @@ def step(entry: dict | None = None, rounds=(), settings=SETTINGS, **fields) -> d
     """One tap on the calculator, carrying the state and moves the last step drew."""
     if entry is not None:
         fields = {"table": entry["table"], "moves": entry["moves"], **fields}
-    return GAME.entry_step(form(**fields), P, settings, list(rounds))
+    return ENTRY.entry_step(form(**fields), P, settings, list(rounds))
 
 
 def taps(*moves: str, rounds=(), settings=SETTINGS, **first) -> dict:
@@ -230,7 +231,7 @@ def test_a_card_after_standing_is_refused_with_the_reason():
     ],
 )
 def test_a_tampered_state_is_refused(fields):
-    entry = GAME.entry_step(form(move="draw:5", **fields), P, SETTINGS, [])
+    entry = ENTRY.entry_step(form(move="draw:5", **fields), P, SETTINGS, [])
     assert "damaged" in entry["error"]
     assert TableState.from_dict(json.loads(entry["table"])) == new_table(P)
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from companion.games import get_game
-from companion.games.pazaak_table import (
+from companion.games.pazaak.table_rules import (
     TableError,
     TableState,
     apply,

@@ -11,6 +11,7 @@ from companion.games import get_game
 from companion.games.base import RuleError
 
 GAME = get_game("pazzaparola")
+ENTRY = GAME.entry
 BEATLES = ["John", "Ringo", "Paul", "George"]
 SETTINGS = GAME.settings({}, BEATLES)
 
@@ -38,19 +39,19 @@ RULEBOOK = form(
 
 
 def test_blank_settings_keep_the_defaults():
-    raw = GAME.settings_from_form(MultiDict(), BEATLES)
+    raw = ENTRY.settings_from_form(MultiDict(), BEATLES)
     assert raw == {}
     assert GAME.settings(raw, BEATLES) == {"cards": 8, "target": 3, "eldest": None}
 
 
 def test_settings_are_read_from_the_steppers_and_the_eldest_chip():
-    raw = GAME.settings_from_form(MultiDict({"cards": "10", "target": " 5 ", "eldest": "Paul"}), BEATLES)
+    raw = ENTRY.settings_from_form(MultiDict({"cards": "10", "target": " 5 ", "eldest": "Paul"}), BEATLES)
     assert raw == {"cards": 10, "target": 5, "eldest": "Paul"}
     assert GAME.settings(raw, BEATLES)["eldest"] == "Paul"
 
 
 def test_not_named_eldest_is_none():
-    assert "eldest" not in GAME.settings_from_form(MultiDict({"eldest": ""}), BEATLES)
+    assert "eldest" not in ENTRY.settings_from_form(MultiDict({"eldest": ""}), BEATLES)
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,7 @@ def test_not_named_eldest_is_none():
 )
 def test_unreadable_settings_name_their_field(fields, field, words):
     with pytest.raises(RuleError) as caught:
-        GAME.settings_from_form(MultiDict(fields), BEATLES)
+        ENTRY.settings_from_form(MultiDict(fields), BEATLES)
     assert caught.value.field == field and words in caught.value.reason
 
 
@@ -73,7 +74,7 @@ def test_unreadable_settings_name_their_field(fields, field, words):
 )
 def test_out_of_range_settings_are_refused_by_the_rules(fields, field):
     with pytest.raises(RuleError) as caught:
-        GAME.settings(GAME.settings_from_form(MultiDict(fields), BEATLES), BEATLES)
+        GAME.settings(ENTRY.settings_from_form(MultiDict(fields), BEATLES), BEATLES)
     assert caught.value.field == field
 
 
@@ -81,7 +82,7 @@ def test_out_of_range_settings_are_refused_by_the_rules(fields, field):
 
 
 def test_rulebook_round_from_the_form():
-    data = GAME.round_from_form(RULEBOOK, BEATLES, SETTINGS)
+    data = ENTRY.round_from_form(RULEBOOK, BEATLES, SETTINGS)
     assert data == {
         "theme": "Things that make you lose patience",
         "rows": {
@@ -97,19 +98,19 @@ def test_rulebook_round_from_the_form():
 
 def test_the_lower_row_follows_the_cards_per_player():
     settings = GAME.settings({"cards": 5}, BEATLES)
-    data = GAME.round_from_form(form(used_0=[4, 4]), BEATLES, settings)
+    data = ENTRY.round_from_form(form(used_0=[4, 4]), BEATLES, settings)
     assert data["rows"]["John"]["unused"] == 3 and data["rows"]["Ringo"] == {"used": [], "unused": 5}
 
 
 def test_blank_theme_and_words_are_left_out_and_text_is_trimmed():
-    data = GAME.round_from_form(form(theme="  ", word_0="  zanzara ", used_0=[1]), BEATLES, SETTINGS)
+    data = ENTRY.round_from_form(form(theme="  ", word_0="  zanzara ", used_0=[1]), BEATLES, SETTINGS)
     assert "theme" not in data
     assert data["rows"]["John"]["word"] == "zanzara"
     assert "word" not in data["rows"]["Ringo"]
 
 
 def test_more_chips_than_cards_is_refused_on_that_players_row():
-    data = GAME.round_from_form(form(used_1=[1] * 9, used_0=[2]), BEATLES, SETTINGS)
+    data = ENTRY.round_from_form(form(used_1=[1] * 9, used_0=[2]), BEATLES, SETTINGS)
     assert data["rows"]["Ringo"] == {"used": [1] * 9, "unused": 0}
     with pytest.raises(RuleError) as caught:
         GAME.check_round(BEATLES, SETTINGS, data, 1)
@@ -120,12 +121,12 @@ def test_more_chips_than_cards_is_refused_on_that_players_row():
 @pytest.mark.parametrize("chip", ["x", "", "1.5", "７", "--5", "-", "1_0"])
 def test_a_chip_that_is_not_a_number_names_the_player(chip):
     with pytest.raises(RuleError) as caught:
-        GAME.round_from_form(form(used_0=[3], used_2=[chip]), BEATLES, SETTINGS)
+        ENTRY.round_from_form(form(used_0=[3], used_2=[chip]), BEATLES, SETTINGS)
     assert caught.value.field == "Paul"
 
 
 def test_a_chip_over_99_is_refused_by_the_rules():
-    data = GAME.round_from_form(form(used_3=[100]), BEATLES, SETTINGS)
+    data = ENTRY.round_from_form(form(used_3=[100]), BEATLES, SETTINGS)
     with pytest.raises(RuleError) as caught:
         GAME.check_round(BEATLES, SETTINGS, data, 1)
     assert caught.value.field == "George" and "0 to 99" in caught.value.reason
@@ -133,28 +134,28 @@ def test_a_chip_over_99_is_refused_by_the_rules():
 
 def test_a_round_with_no_chip_at_all_is_refused():
     with pytest.raises(RuleError) as caught:
-        GAME.round_from_form(form(theme="Kitchen", word_0="SALE"), BEATLES, SETTINGS)
+        ENTRY.round_from_form(form(theme="Kitchen", word_0="SALE"), BEATLES, SETTINGS)
     assert caught.value.field == "round"
 
 
 def test_a_plain_dict_of_lists_reads_like_a_multidict():
     plain = {key: RULEBOOK.getlist(key) for key in RULEBOOK}
-    assert GAME.round_from_form(plain, BEATLES, SETTINGS) == GAME.round_from_form(RULEBOOK, BEATLES, SETTINGS)
+    assert ENTRY.round_from_form(plain, BEATLES, SETTINGS) == ENTRY.round_from_form(RULEBOOK, BEATLES, SETTINGS)
 
 
 # --- the inverse, for corrections -------------------------------------------------------------
 
 
 def test_form_from_round_gives_the_fields_of_the_entry():
-    data = GAME.round_from_form(RULEBOOK, BEATLES, SETTINGS)
-    fields = GAME.form_from_round(data, BEATLES, SETTINGS)
+    data = ENTRY.round_from_form(RULEBOOK, BEATLES, SETTINGS)
+    fields = ENTRY.form_from_round(data, BEATLES, SETTINGS)
     assert fields["theme"] == ["Things that make you lose patience"]
     assert fields["used-0"] == ["7", "2", "7", "2", "3"]
     assert fields["word-0"] == ["ZANZARA"] and fields["word-1"] == [""]
 
 
 def test_form_from_round_matches_names_ignoring_case():
-    fields = GAME.form_from_round({"rows": {"john": {"used": [4], "unused": 7}}}, BEATLES, SETTINGS)
+    fields = ENTRY.form_from_round({"rows": {"john": {"used": [4], "unused": 7}}}, BEATLES, SETTINGS)
     assert fields["used-0"] == ["4"]
 
 
@@ -182,18 +183,18 @@ def test_form_from_round_is_the_inverse_of_round_from_form(theme, row_list, roun
         for name, row in zip(BEATLES, row_list, strict=True)
     }
     data["rows"]["Paul"].update(row_extra)
-    fields = GAME.form_from_round(data, BEATLES, SETTINGS)
-    assert GAME.round_from_form(fields, BEATLES, SETTINGS) == data
+    fields = ENTRY.form_from_round(data, BEATLES, SETTINGS)
+    assert ENTRY.round_from_form(fields, BEATLES, SETTINGS) == data
     as_posted = MultiDict([(key, value) for key, values in fields.items() for value in values])
-    assert GAME.round_from_form(as_posted, BEATLES, SETTINGS) == data
+    assert ENTRY.round_from_form(as_posted, BEATLES, SETTINGS) == data
 
 
 def test_a_correction_keeps_keys_the_form_has_no_field_for():
     data = {"at": "2024-11-02T20:22:00Z", "rows": {name: {"used": [5], "unused": 7} for name in BEATLES}}
     data["rows"]["Ringo"]["note"] = "copied an A"
-    fields = GAME.form_from_round(data, BEATLES, SETTINGS)
+    fields = ENTRY.form_from_round(data, BEATLES, SETTINGS)
     fields["used-0"] = ["9"]
-    corrected = GAME.round_from_form(fields, BEATLES, SETTINGS)
+    corrected = ENTRY.round_from_form(fields, BEATLES, SETTINGS)
     assert corrected["at"] == data["at"] and corrected["rows"]["Ringo"]["note"] == "copied an A"
     assert corrected["rows"]["John"] == {"used": [9], "unused": 7}
 
@@ -201,7 +202,7 @@ def test_a_correction_keeps_keys_the_form_has_no_field_for():
 @pytest.mark.parametrize("extra", ["{", "[]", '{"round": 1, "rows": {}}'])
 def test_an_unreadable_extra_field_is_refused(extra):
     with pytest.raises(RuleError) as caught:
-        GAME.round_from_form(form(used_0=[3], extra=extra), BEATLES, SETTINGS)
+        ENTRY.round_from_form(form(used_0=[3], extra=extra), BEATLES, SETTINGS)
     assert caught.value.field == "round"
 
 
@@ -209,7 +210,7 @@ def test_an_unreadable_extra_field_is_refused(extra):
 
 
 def test_entry_step_scores_each_row_live_and_marks_who_takes_the_point():
-    entry = GAME.entry_step(RULEBOOK, BEATLES, SETTINGS, [])
+    entry = ENTRY.entry_step(RULEBOOK, BEATLES, SETTINGS, [])
     assert [row["score"] for row in entry["rows"]] == [18, 14, 10, 9]
     assert [row["unused"] for row in entry["rows"]] == [3, 3, 3, 3]
     assert entry["leaders"] == ["John"] and entry["active"] == 0
@@ -217,18 +218,18 @@ def test_entry_step_scores_each_row_live_and_marks_who_takes_the_point():
 
 
 def test_entry_step_of_an_empty_form_has_no_leader_yet():
-    entry = GAME.entry_step({}, BEATLES, SETTINGS, [])
+    entry = ENTRY.entry_step({}, BEATLES, SETTINGS, [])
     assert entry["leaders"] == [] and {row["score"] for row in entry["rows"]} == {-8}
     assert entry["theme"] == "" and entry["cards"] == 8
 
 
 def test_entry_step_shows_a_tie_and_the_row_that_was_active():
-    entry = GAME.entry_step(form(used_0=[9], used_2=[9], active=2), BEATLES, SETTINGS, [])
+    entry = ENTRY.entry_step(form(used_0=[9], used_2=[9], active=2), BEATLES, SETTINGS, [])
     assert entry["leaders"] == ["John", "Paul"] and entry["active"] == 2
 
 
 @pytest.mark.parametrize("active", ["9", "-1", "x", ""])
 def test_entry_step_never_raises_on_odd_input(active):
-    entry = GAME.entry_step(form(used_0=["x", 5], active=active), BEATLES, {}, [])
+    entry = ENTRY.entry_step(form(used_0=["x", 5], active=active), BEATLES, {}, [])
     assert entry["active"] == 0
     assert entry["rows"][0]["chips"] == ["x", "5"] and entry["rows"][0]["score"] == 5 - 6

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from companion.games import get_game
 from companion.games.base import RuleError
 from companion.games.burraco import hand_score
-from companion.games.pazaak_table import (
+from companion.games.pazaak.table_rules import (
     LIMIT,
     TABLE_SIZE,
     TableError,

@@ -115,7 +115,7 @@ def test_next_to_start_is_the_first_loser():
 
 
 def test_deck_left():
-    assert GAME.deck_left(P, {"length": "short"}, [lost("Cy", "Ann")]) == 22
+    assert GAME.standings(P, {"length": "short"}, [lost("Cy", "Ann")]).extra["deck"] == 22
 
 
 def test_standings_of_the_same_rounds_twice_are_equal_and_independent():

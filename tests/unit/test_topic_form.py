@@ -9,9 +9,10 @@ from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
 from companion.games.base import RuleError
-from companion.games.topic import form_values
+from companion.games.topic.entry import form_values
 
 GAME = get_game("topic")
+ENTRY = GAME.entry
 P = ["Ann", "Bob", "Cy"]
 
 
@@ -34,7 +35,7 @@ def form(*pairs: tuple[str, str]) -> MultiDict:
     ],
 )
 def test_settings_from_form(fields, raw, deck):
-    settings = GAME.settings_from_form(form(*fields), P)
+    settings = ENTRY.settings_from_form(form(*fields), P)
     assert settings == raw
     assert GAME.settings(settings, P)["deck"] == deck
 
@@ -42,21 +43,21 @@ def test_settings_from_form(fields, raw, deck):
 @pytest.mark.parametrize("text", ["", "abc", "6.5", "1e3"])
 def test_unreadable_exact_deck_names_the_deck(text):
     with pytest.raises(RuleError) as caught:
-        GAME.settings_from_form(form(("length", "exact"), ("deck", text)), P)
+        ENTRY.settings_from_form(form(("length", "exact"), ("deck", text)), P)
     assert caught.value.field == "deck"
     assert "2 to 72" in caught.value.reason
 
 
 @pytest.mark.parametrize("text, field", [("1", "deck"), ("73", "deck")])
 def test_exact_deck_out_of_range_is_refused_by_the_rules(text, field):
-    raw = GAME.settings_from_form(form(("length", "exact"), ("deck", text)), P)
+    raw = ENTRY.settings_from_form(form(("length", "exact"), ("deck", text)), P)
     with pytest.raises(RuleError) as caught:
         GAME.settings(raw, P)
     assert caught.value.field == field
 
 
 def test_unknown_length_is_refused_by_the_rules():
-    raw = GAME.settings_from_form(form(("length", "forever")), P)
+    raw = ENTRY.settings_from_form(form(("length", "forever")), P)
     with pytest.raises(RuleError) as caught:
         GAME.settings(raw, P)
     assert caught.value.field == "length"
@@ -78,28 +79,28 @@ def test_unknown_length_is_refused_by_the_rules():
     ],
 )
 def test_setup_choice_follows_the_steppers(fields, shown):
-    assert GAME.setup_choice(form(*fields)) == shown
+    assert ENTRY.setup_choice(form(*fields)) == shown
 
 
 # --- rounds -----------------------------------------------------------------------------
 
 
 def test_one_tap_round_is_the_tapped_loser():
-    assert GAME.round_from_form(form(("loser", "Bob"), ("number", "3")), P, {}) == {"losers": ["Bob"]}
+    assert ENTRY.round_from_form(form(("loser", "Bob"), ("number", "3")), P, {}) == {"losers": ["Bob"]}
 
 
 def test_one_tap_round_carries_the_pending_penalties():
-    got = GAME.round_from_form(form(("penalty", "Cy"), ("penalty", "Cy"), ("loser", "Ann")), P, {})
+    got = ENTRY.round_from_form(form(("penalty", "Cy"), ("penalty", "Cy"), ("loser", "Ann")), P, {})
     assert got == {"losers": ["Ann"], "penalties": ["Cy", "Cy"]}
 
 
 def test_one_tap_ignores_boxes_ticked_before_several_was_switched_off():
-    got = GAME.round_from_form(form(("losers", "Ann"), ("losers", "Cy"), ("loser", "Bob")), P, {})
+    got = ENTRY.round_from_form(form(("losers", "Ann"), ("losers", "Cy"), ("loser", "Bob")), P, {})
     assert got["losers"] == ["Bob"]
 
 
 def test_several_losers_are_the_ticked_boxes_in_order():
-    got = GAME.round_from_form(form(("several", "on"), ("losers", "Ann"), ("losers", "Cy")), P, {})
+    got = ENTRY.round_from_form(form(("several", "on"), ("losers", "Ann"), ("losers", "Cy")), P, {})
     assert got == {"losers": ["Ann", "Cy"]}
 
 
@@ -113,30 +114,30 @@ def test_several_losers_are_the_ticked_boxes_in_order():
 )
 def test_no_loser_is_an_error_on_the_losers(fields, words):
     with pytest.raises(RuleError) as caught:
-        GAME.round_from_form(form(*fields), P, {})
+        ENTRY.round_from_form(form(*fields), P, {})
     assert caught.value.field == "losers"
     assert words in caught.value.reason
 
 
 def test_a_form_with_no_loser_is_refused_on_the_losers():
     with pytest.raises(RuleError, match="tap the player who lost") as caught:
-        GAME.round_from_form(form(("number", "2")), P, {})
+        ENTRY.round_from_form(form(("number", "2")), P, {})
     assert caught.value.field == "losers"
 
 
 @pytest.mark.parametrize("text", ["{", "[1]"])
 def test_unreadable_extra_is_an_error_on_the_round(text):
     with pytest.raises(RuleError) as caught:
-        GAME.round_from_form(form(("loser", "Bob"), ("extra", text)), P, {})
+        ENTRY.round_from_form(form(("loser", "Bob"), ("extra", text)), P, {})
     assert caught.value.field == "round"
 
 
 def test_names_are_checked_by_the_rules_with_the_field():
-    data = GAME.round_from_form(form(("loser", "Zed"), ("penalty", "Bob")), P, {})
+    data = ENTRY.round_from_form(form(("loser", "Zed"), ("penalty", "Bob")), P, {})
     with pytest.raises(RuleError) as caught:
         GAME.check_round(P, GAME.settings({}, P), data, 1)
     assert caught.value.field == "losers"
-    data = GAME.round_from_form(form(("loser", "Bob"), ("penalty", "Zed")), P, {})
+    data = ENTRY.round_from_form(form(("loser", "Bob"), ("penalty", "Zed")), P, {})
     with pytest.raises(RuleError) as caught:
         GAME.check_round(P, GAME.settings({}, P), data, 1)
     assert caught.value.field == "penalties"
@@ -151,18 +152,18 @@ def test_form_values_reads_multidicts_plain_dicts_and_nothing():
 
 
 def test_form_from_round_uses_the_several_losers_fields():
-    fields = GAME.form_from_round({"losers": ["Cy", "Ann"], "penalties": ["Bob", "Bob"]}, P, {})
+    fields = ENTRY.form_from_round({"losers": ["Cy", "Ann"], "penalties": ["Bob", "Bob"]}, P, {})
     assert fields == {"several": ["on"], "losers": ["Cy", "Ann"], "penalty": ["Bob", "Bob"]}
 
 
 def test_form_from_round_keeps_what_the_form_does_not_show():
     stored = {"losers": ["Bob"], "penalties": [], "at": "2026-11-29T20:00:00Z"}
-    fields = GAME.form_from_round(stored, P, {})
+    fields = ENTRY.form_from_round(stored, P, {})
     assert fields["penalty"] == []
-    assert GAME.round_from_form(fields, P, {}) == stored
+    assert ENTRY.round_from_form(fields, P, {}) == stored
     # A penalty added on the correction page replaces the empty list that rode along.
     fields["penalty"] = ["Cy"]
-    assert GAME.round_from_form(fields, P, {}) == {**stored, "penalties": ["Cy"]}
+    assert ENTRY.round_from_form(fields, P, {}) == {**stored, "penalties": ["Cy"]}
 
 
 rounds = st.fixed_dictionaries(
@@ -178,12 +179,12 @@ rounds = st.fixed_dictionaries(
 @given(rounds)
 def test_form_from_round_is_the_inverse_of_round_from_form(round_data):
     """Also through the stored (checked) shape, which always has a penalties list."""
-    fields = GAME.form_from_round(round_data, P, {})
+    fields = ENTRY.form_from_round(round_data, P, {})
     posted = MultiDict([(key, value) for key, values in fields.items() for value in values])
-    assert GAME.round_from_form(posted, P, {}) == round_data
-    assert GAME.round_from_form(fields, P, {}) == round_data
+    assert ENTRY.round_from_form(posted, P, {}) == round_data
+    assert ENTRY.round_from_form(fields, P, {}) == round_data
     stored = GAME.check_round(P, GAME.settings({}, P), round_data, 1)
-    assert GAME.round_from_form(GAME.form_from_round(stored, P, {}), P, {}) == stored
+    assert ENTRY.round_from_form(ENTRY.form_from_round(stored, P, {}), P, {}) == stored
 
 
 # --- helpers for the pages --------------------------------------------------------------

@@ -26,7 +26,7 @@ def start_match(client) -> tuple[int, str]:
 
 def save(client, match_id: int, number: int, token: str):
     """The htmx Save of round `number`, the next player in turn the slowest."""
-    fields = get_game("topic").form_from_round({"losers": [PLAYERS[number % 4]]}, PLAYERS, {})
+    fields = get_game("topic").entry.form_from_round({"losers": [PLAYERS[number % 4]]}, PLAYERS, {})
     form = MultiDict([(key, value) for key, values in fields.items() for value in values])
     form.add("number", str(number))
     form.add("csrf_token", token)

@@ -30,7 +30,7 @@ def form_for(app, round_data, number, token):
     """The entry form a scorekeeper's page would send for this round."""
     with app.app_context():
         match = db.session.get(Match, 1)
-        fields = get_game("topic").form_from_round(round_data, match.player_names, match.settings)
+        fields = get_game("topic").entry.form_from_round(round_data, match.player_names, match.settings)
     pairs = []
     for key, values in fields.items():
         pairs += [(key, v) for v in values] if isinstance(values, list) else [(key, values)]

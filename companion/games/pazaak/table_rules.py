@@ -18,19 +18,20 @@ Any action may name its "player"; the move is then refused unless it is that pla
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import RuleError, name_key, show
-from .pazaak import HAND_CARDS, LIMIT, card_class, decide_set, form_value
+from ..base import name_key, show
+from .rules import HAND_CARDS, LIMIT, decide_set
 
 TABLE_SIZE = 9
 FLIPS = {"2&4": (2, 4), "3&6": (3, 6)}
 SIDE_TYPES = ("plus", "minus", "plusminus", "plusminus12", "flip", "double", "tiebreaker")
 ACTIONS = ("draw", *SIDE_TYPES, "end_turn", "stand")
 MINUS = "\u2212"
+# Between a held card and what it was played as, in a played card's label ("±4→−4").
+ARROW = "\u2192"
 
 
 class TableError(ValueError):
@@ -222,7 +223,7 @@ def _sign(action: dict[str, Any]) -> int:
     raise TableError("choose the sign: + or -")
 
 
-def _signed(number: int) -> str:
+def signed(number: int) -> str:
     """'+3' or '−3', with a true minus sign as printed on the cards."""
     return f"+{number}" if number >= 0 else f"{MINUS}{-number}"
 
@@ -252,10 +253,10 @@ def _side_card(kind: str, action: dict[str, Any], seat: Seat) -> Card:
         n = _number(action, 1, 6 if kind == "plusminus" else 2)
         held = f"\u00b1{n}" if kind == "plusminus" else "\u00b11/2"
         value = _sign(action) * n
-        return Card(f"{held}\u2192{_signed(value)}", "side", n, value, held)
+        return Card(f"{held}\u2192{signed(value)}", "side", n, value, held)
     if kind == "tiebreaker":
         value = _sign(action)
-        return Card(f"T\u00b11\u2192{_signed(value)}", "side", 1, value, "T\u00b11")
+        return Card(f"T\u00b11\u2192{signed(value)}", "side", 1, value, "T\u00b11")
     if not seat.cards:
         raise TableError("nothing to double")
     last = seat.cards[-1]
@@ -328,94 +329,12 @@ def outcome(state: TableState) -> dict[str, Any] | None:
     return {"winner": winner, "how": how}
 
 
-# --- the calculator on the match page ------------------------------------------------------
-#
-# The page keeps the state (`table`) and the moves made in this set (`moves`, for Take back) in
-# hidden fields; each tap posts them with `move` (and `player`, a seat index, for a hand card).
-
-ARROW = "\u2192"
-
-
-def read_state(text: str | None, players: list[str]) -> TableState:
-    """The state a page sent back, refused when damaged or belonging to other players."""
-    try:
-        state = TableState.from_dict(json.loads(text or ""))
-    except json.JSONDecodeError:
-        raise TableError("the calculator state is damaged; start the set again") from None
-    if [name_key(n) for n in state.players] != [name_key(n) for n in players]:
-        raise TableError("the calculator state is damaged; start the set again")
-    seats = tuple(replace(seat, name=name) for seat, name in zip(state.seats, players, strict=True))
-    return replace(state, seats=seats)
-
-
-def set_round(text: str | None, players: list[str]) -> dict[str, Any]:
-    """The finished set as the engine's table-totals round, plus the cards each player played."""
-    try:
-        state = read_state(text, players)
-    except TableError as error:
-        raise RuleError(str(error), field="table") from None
-    form = result(state)
-    if form is None:
-        raise RuleError("the set is not over yet: play on until it is decided", field="table")
-    return {**form, "cards": {seat.name: [card.label for card in seat.cards] for seat in state.seats}}
-
-
-def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, Any]:
-    """The action a button's `move` stands for ("draw:7", "plusminus:3:-", "flip:2&4", "stand" ...)."""
-    kind, *args = move.split(":")
-    try:
-        if kind in ("draw", "plus", "minus"):
-            action: dict[str, Any] = {"type": kind, "value": int(args[0])}
-        elif kind in ("plusminus", "plusminus12"):
-            action = {"type": kind, "value": int(args[0]), "sign": args[1]}
-        elif kind == "tiebreaker":
-            action = {"type": kind, "sign": args[0]}
-        elif kind == "flip":
-            action = {"type": kind, "pair": args[0]}
-        else:
-            action = {"type": kind}
-    except (IndexError, ValueError):
-        raise TableError(f"unknown move {show(move)}") from None
-    if player is not None:
-        if not (player.isdigit() and int(player) < len(players)):
-            raise TableError(f"{show(player)} is not playing this set")
-        action["player"] = players[int(player)]
-    return action
-
-
 def replay(players: list[str], starter: int, moves: list[Any]) -> TableState:
     """The table after these moves from an empty one; each move is checked again by the rules."""
     state = new_table(players, starter)
     for move in moves:
         state = apply(state, move)
     return state
-
-
-def card_moves(label: str) -> list[dict[str, str]]:
-    """The buttons that play a side card: one, or one per sign (and value) it can be played as."""
-    if label in ("D", "Flip 2&4", "Flip 3&6"):
-        move = "double" if label == "D" else "flip:" + label.split()[1]
-        return [{"move": move, "text": label, "aria": "Double" if label == "D" else label, "cls": None}]
-    if label == "T\u00b11":
-        return [_sign_move("tiebreaker:{s}", "Tiebreaker", 1, sign) for sign in "+-"]
-    if label == "\u00b11/2":
-        return [_sign_move(f"plusminus12:{n}:{{s}}", label, n, sign) for sign in "+-" for n in (1, 2)]
-    n = int(label[1:])
-    if label.startswith("\u00b1"):
-        return [_sign_move(f"plusminus:{n}:{{s}}", label, n, sign) for sign in "+-"]
-    return [{"move": f"{'plus' if label.startswith('+') else 'minus'}:{n}", "text": label, "aria": label, "cls": None}]
-
-
-def _sign_move(pattern: str, name: str, n: int, sign: str) -> dict[str, str]:
-    """The button of a card played with a chosen sign, e.g. "±3 as −3"."""
-    text = _signed(n if sign == "+" else -n)
-    # ± halves take the colour of the sign they play; gold cards keep their own.
-    cls = None if name.startswith(("T", "\u00b11/2")) else ("plus" if sign == "+" else "minus")
-    return {"move": pattern.replace("{s}", sign), "text": text, "aria": f"{name} as {text}", "cls": cls}
-
-
-PALETTE = [{"label": label, "cls": card_class(label), "moves": card_moves(label)} for label in HAND_CARDS]
-KEYPAD = [{"move": f"draw:{n}", "text": str(n), "aria": f"Draw {n}", "cls": "main"} for n in range(1, 11)]
 
 
 def held_label(label: Any) -> str | None:
@@ -440,109 +359,3 @@ def played_hand_cards(rounds: list[dict[str, Any]], state: TableState) -> dict[s
     for seat in state.seats:
         used[seat.name].update(card.hand for card in seat.cards if card.hand)
     return used
-
-
-def hand_view(hand: list[str], used: Counter) -> list[dict[str, Any]]:
-    """A player's hand cards in order, each marked played while the count of that card lasts."""
-    left = Counter(used)
-    view = []
-    for label in hand:
-        played = left[label] > 0
-        left[label] -= 1
-        view.append({"label": label, "cls": card_class(label), "played": played, "moves": card_moves(label)})
-    return view
-
-
-def card_view(card: Card) -> dict[str, Any]:
-    """How a card on the table is drawn: its current value big, what kind of card it is small."""
-    if card.kind == "main":
-        return {
-            "big": _signed(card.value) if card.value < 0 else str(card.value),
-            "tag": None,
-            "cls": "main",
-            "flipped": card.value != card.face,
-        }
-    held = card.hand or held_label(card.label) or card.label
-    if held.startswith("Flip"):
-        return {"big": "\u21c4", "tag": held[5:], "cls": "gold", "flipped": False}
-    played_as = card.label.split(ARROW)[-1]
-    flipped = held != "D" and played_as != _signed(card.value)
-    tag = {"D": "D", "T\u00b11": "T"}.get(held, held if ARROW in card.label else None)
-    return {"big": _signed(card.value), "tag": tag, "cls": card_class(held), "flipped": flipped}
-
-
-def calculator(
-    form: Any, players: list[str], settings: dict[str, Any], rounds: list[dict[str, Any]], starter: int
-) -> dict[str, Any]:
-    """The calculator after the tap `form` carries: the new state, or the old one and the reason."""
-    error = None
-    moves: list[Any] = []
-    text = form_value(form, "table")
-    state = new_table(players, starter)
-    if text:
-        try:
-            state = read_state(text, players)
-            moves = json.loads(form_value(form, "moves") or "[]")
-            if not isinstance(moves, list):
-                raise TableError("the calculator state is damaged; start the set again")
-        except (TableError, json.JSONDecodeError):
-            state, moves = new_table(players, starter), []
-            error = "the calculator state is damaged; start the set again"
-    move = form_value(form, "move")
-    if move and error is None:
-        try:
-            if move == "undo":
-                if not moves:
-                    raise TableError("nothing to take back")
-                state, moves = replay(players, state.starter, moves[:-1]), moves[:-1]
-            else:
-                action = parse_move(move, form_value(form, "player"), players)
-                state, moves = apply(state, action), [*moves, action]
-        except TableError as refused:
-            error = str(refused)
-    return _view(state, moves, error, settings, rounds)
-
-
-def _view(
-    state: TableState, moves: list[Any], error: str | None, settings: dict[str, Any], rounds: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """Everything the calculator template draws, worked out here so the template stays plain."""
-    used = played_hand_cards(rounds, state)
-    hands = settings.get("hands") or {}
-    decided = outcome(state)
-    seats = []
-    for index, seat in enumerate(state.seats):
-        filled = len(seat.cards) == TABLE_SIZE and seat.total <= LIMIT
-        seats.append(
-            {
-                "index": index,
-                "name": seat.name,
-                "cards": [card_view(card) for card in seat.cards],
-                "empty": TABLE_SIZE - len(seat.cards),
-                "total": seat.total,
-                "total_text": str(seat.total).replace("-", MINUS),
-                "stood": seat.stood,
-                "bust": state.over and seat.total > LIMIT,
-                "filled": filled,
-                "turn": not state.over and index == state.turn,
-                "starter": index == state.starter,
-                "hand": hand_view(hands.get(seat.name) or [], used[seat.name]),
-            }
-        )
-    current = seats[state.turn]
-    return {
-        "state": state,
-        "table": json.dumps(state.to_dict(), ensure_ascii=False),
-        "moves": json.dumps(moves, ensure_ascii=False),
-        "error": error,
-        "seats": seats,
-        "current": current,
-        "drawn": state.drawn,
-        "side_played": state.side_played,
-        "over": state.over,
-        "outcome": decided,
-        "loser": next((s for s in seats if decided and decided["winner"] and s["name"] != decided["winner"]), None),
-        "can_take_back": bool(moves),
-        "palette": PALETTE,
-        "keypad": KEYPAD,
-    }

@@ -1,4 +1,4 @@
-"""Pazzaparola: word scores from the two rows of letter cards, and victory points to 3."""
+"""Pazzaparola's entry adapter: the new-match settings, the rows of letter-card chips, read into rounds and back."""
 
 from __future__ import annotations
 
@@ -6,115 +6,18 @@ import json
 import re
 from typing import Any, ClassVar
 
-from . import forms
-from .base import (
-    Game,
-    RuleError,
-    Standings,
-    Tally,
-    best,
-    items,
-    mapping,
-    name_key,
-    optional_text,
-    per_name,
-    resolve,
-    show,
-    whole,
-)
+from ..base import Entry, Replay, RuleError, best, name_key, show
+from ..forms import extra_field, first, values
+from .rules import word_score
 
 # What the entry form edits; any other key of a stored round or row passes through `extra`.
 ROUND_FIELDS = ("theme", "rows")
 ROW_FIELDS = ("word", "used", "unused")
 
 
-def word_score(used: list[int], unused: int) -> int:
-    """The points of the upper-row cards, minus one per card in the lower row."""
-    return sum(used) - unused
+class PazzaparolaEntry(Entry):
+    """The steppers and eldest chips of the new-match form; a chip tray per player on the match page."""
 
-
-class Pazzaparola(Game):
-    """Each round the highest word score takes a victory point; first to the target wins."""
-
-    slug = "pazzaparola"
-    name = "Pazzaparola"
-    min_players = 2
-    max_players = 8
-    defaults: ClassVar[dict[str, Any]] = {"cards": 8, "target": 3, "eldest": None}
-
-    def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Cards per player, victory points to win, and the optional eldest player."""
-        eldest = settings["eldest"]
-        return {
-            "cards": whole(settings["cards"], "cards per player", lo=1, hi=20, field="cards"),
-            "target": whole(settings["target"], "victory points to win", lo=1, hi=20, field="target"),
-            "eldest": None if eldest is None else resolve(eldest, players, "eldest"),
-        }
-
-    def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
-        """The theme and every player's two rows; the cards must add up to the deal."""
-        optional_text(round.get("theme"), "the theme", field="theme")
-        if "rows" not in round:
-            raise RuleError("missing; every player needs a row", field="rows")
-        rows = per_name(round["rows"], players, "rows")
-        return {"rows": {name: self._row(name, row, settings["cards"]) for name, row in rows.items()}}
-
-    @staticmethod
-    def _row(name: str, row: Any, cards: int) -> dict[str, Any]:
-        """One player's rows checked: card points 0-99 and the right number of cards."""
-        row = mapping(row, "a row", field=name)
-        try:
-            optional_text(row.get("word"), "the word")
-            if "used" not in row or "unused" not in row:
-                raise RuleError('a row needs both "used" (card points) and "unused" (a count)')
-            used = [
-                whole(points, f"card {position} of the upper row", lo=0, hi=99)
-                for position, points in enumerate(items(row["used"], "used"), start=1)
-            ]
-            unused = whole(row["unused"], "unused (cards in the lower row)", lo=0)
-        except RuleError as error:
-            raise RuleError(error.reason, field=name) from None
-        if len(used) + unused != cards:
-            raise RuleError(f"{len(used) + unused} cards in the rows, but each player has {cards}", field=name)
-        return {**row, "used": used, "unused": unused}
-
-    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
-        """Every player with the round's highest word score takes a victory point."""
-        scores = {name: word_score(row["used"], row["unused"]) for name, row in round["rows"].items()}
-        winners = best(scores)
-        for name in winners:
-            tally.totals[name] += 1
-        return {"scores": scores, "winners": winners}
-
-    def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
-        """Over once someone has the target's victory points."""
-        return max(tally.totals.values()) >= settings["target"]
-
-    def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
-        """Everyone at or above the target: reaching it together is a tie for victory."""
-        return [name for name, points in tally.totals.items() if points >= settings["target"]]
-
-    def round_scores(
-        self, standings: Standings, rounds: list[dict[str, Any]], side: str
-    ) -> list[tuple[int, str | None]]:
-        """Each round's word score with the word itself, so a player's best word can be named."""
-        return [
-            (entry["scores"][side], rounds[index]["rows"][side].get("word"))
-            for index, entry in enumerate(standings.rounds)
-        ]
-
-    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
-        """Who announces first: last round's sole winner, else the eldest (None: ask the table)."""
-        replay = self.replay(players, settings, rounds)
-        if replay.over:
-            return None
-        last = replay.tally.rounds[-1]["winners"] if replay.tally.rounds else []
-        # Round 1 and a tied round both fall back to the eldest, as the rulebook does after a tie.
-        return last[0] if len(last) == 1 else replay.settings["eldest"]
-
-    # --- the web form: settings on the new-match page, a round on the match page ---------
-
-    # Settings whose errors the settings partial shows next to its own fields.
     setting_fields: ClassVar[tuple[str, ...]] = ("cards", "target", "eldest")
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
@@ -135,7 +38,7 @@ class Pazzaparola(Game):
         The lower row is what is left of the deal; a row holding more chips than cards is
         sent with an empty lower row so the rules refuse it with their own message.
         """
-        cards = self.settings(settings, players)["cards"]
+        cards = self.rules.settings(settings, players)["cards"]
         extra = _extra_from_form(form)
         rows: dict[str, Any] = {}
         for index, name in enumerate(players):
@@ -169,14 +72,13 @@ class Pazzaparola(Game):
             form["extra"] = [json.dumps(extra, ensure_ascii=False)]
         return form
 
-    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
+    def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The entry as last sent (or empty): each row's chips, live word score and the leaders.
 
         It draws the page, so it reads anything without raising: a chip that is not a
         number counts for nothing here and is refused by `round_from_form` on save.
         """
-        cards = (settings or {}).get("cards")
-        cards = cards if isinstance(cards, int) and not isinstance(cards, bool) else self.defaults["cards"]
+        players, cards = replay.players, replay.settings["cards"]
         rows = []
         for index, name in enumerate(players):
             chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]
@@ -203,15 +105,19 @@ class Pazzaparola(Game):
             "active": int(active) if active.isdigit() and int(active) < len(players) else 0,
         }
 
+    def match_view(self, replay: Replay) -> dict[str, Any]:
+        """Who announces first in the next round."""
+        return {"starter": self.rules.starter(replay)}
+
 
 def _getlist(form: Any, key: str) -> list[str]:
     """Every value of a form field."""
-    return forms.values(form, key)
+    return values(form, key)
 
 
 def _first(form: Any, key: str) -> str:
     """The first value of a form field, or the empty string."""
-    return forms.first(form, key, "") or ""
+    return first(form, key, "") or ""
 
 
 def _number(text: str, what: str, *, field: str) -> int:
@@ -224,7 +130,7 @@ def _number(text: str, what: str, *, field: str) -> int:
 
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
     """The keys of a corrected round that the form has no field for, from its hidden `extra`."""
-    extra = forms.extra_field(form, "rows")
+    extra = extra_field(form, "rows")
     return {
         "round": _without(extra["round"], ROUND_FIELDS),
         "rows": {name: _without(row, ROW_FIELDS) for name, row in extra["rows"].items()},

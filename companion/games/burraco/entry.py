@@ -1,0 +1,169 @@
+"""Burraco PAROLE's entry adapter: the new-match settings and pairs, the keypad sums of a hand, and back."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, ClassVar
+
+from ..base import Entry, Replay, RuleError, show
+from ..forms import extra_field, first
+
+# The page's field names: settings carry a prefix because the new-match form keeps the
+# fields of the game picked before, and Pazzaparola also has a `target`.
+SETTING = "burraco_{}"
+SETTING_LABELS = {
+    "target": "the target",
+    "clean": "the clean burraco bonus",
+    "dirty": "the dirty burraco bonus",
+    "closing": "the closing bonus",
+}
+ENTRY_KEYS = ("table", "hand", "clean", "dirty")
+SUM_MAX_CHARS = 60
+DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def evaluate_sum(text: Any) -> int:
+    """The total of a sum typed as counted at the table ("25+10+5" is 40): digits and + only."""
+    if not isinstance(text, str):
+        raise RuleError(f"type the points as digits, got {show(text)}")
+    compact = "".join(text.split())
+    if not compact:
+        raise RuleError("nothing typed")
+    if len(compact) > SUM_MAX_CHARS:
+        raise RuleError(f"a sum has at most {SUM_MAX_CHARS} characters")
+    if compact.startswith("-"):
+        raise RuleError(f"points cannot be negative, got {text}")
+    strange = sorted({c for c in compact if c not in "0123456789+"})
+    if strange:
+        raise RuleError(f"only digits and + can be typed, not {' '.join(strange)}")
+    terms = compact.split("+")
+    if compact.endswith("+"):
+        raise RuleError(f"{compact} ends with +: add the last number or tap ⌫")
+    for term in terms:
+        if not DIGITS.fullmatch(term):
+            reason = "has a + with no number before it" if not term else "has a number over 6 digits"
+            raise RuleError(f"{compact} {reason}")
+    return sum(int(term) for term in terms)
+
+
+def _field(form: Any, name: str) -> str | None:
+    """The first value of a form field, or None."""
+    return first(form, name)
+
+
+def _whole_field(form: Any, name: str, what: str, field: str, default: int | None = None) -> int:
+    """A whole number typed in a form field; blank gives `default` (or is refused without one)."""
+    text = (_field(form, name) or "").strip()
+    if not text and default is not None:
+        return default
+    if not DIGITS.fullmatch(text):
+        raise RuleError(f"{what} must be a whole number, got {show(text)}", field=field)
+    return int(text)
+
+
+def _sum_field(form: Any, name: str, what: str) -> int:
+    """Points typed on the keypad as a sum; blank counts as 0."""
+    text = _field(form, name) or ""
+    if not text.strip():
+        return 0
+    try:
+        return evaluate_sum(text)
+    except RuleError as error:
+        raise RuleError(f"{what}: {error.reason}", field=name) from None
+
+
+class BurracoEntry(Entry):
+    """Number fields and pairs on the new-match form; per side a keypad sum, burraco steppers and the closer."""
+
+    setting_fields: ClassVar[tuple[str, ...]] = ("target", "hands", "clean", "dirty", "closing", "teams")
+    # The names the new-match form proposes for the pairs ("we" and "you").
+    team_names: ClassVar[tuple[str, str]] = ("Noi", "Voi")
+    board_figure: ClassVar[str | None] = "average_hand"
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""
+        raw: dict[str, Any] = {}
+        for key, what in SETTING_LABELS.items():
+            raw[key] = _whole_field(form, SETTING.format(key), what, key, self.rules.defaults[key])
+        if _field(form, SETTING.format("nolimit")):
+            raw["hands"] = None
+        else:
+            raw["hands"] = _whole_field(
+                form, SETTING.format("hands"), "the number of hands", "hands", self.rules.defaults["hands"]
+            )
+        mode = _field(form, SETTING.format("mode")) or "alone"
+        if mode not in ("alone", "pairs"):
+            raise RuleError(f"choose alone or in pairs, got {show(mode)}", field="teams")
+        if mode == "pairs":
+            if len(players) != 4:
+                raise RuleError(f"pairs need exactly 4 players, {len(players)} are seated", field="teams")
+            team1, team2 = (
+                " ".join((_field(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2)
+            )
+            if not team1 or not team2:
+                raise RuleError("give each team a name", field="teams")
+            raw["teams"] = {team1: [players[0], players[2]], team2: [players[1], players[3]]}
+        return raw
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer."""
+        sides = self.rules.sides(players, settings)
+        extra = _extra_from_form(form)
+        entries = {}
+        for number, side in enumerate(sides, start=1):
+            entries[side] = {
+                **extra["sides"].get(side, {}),
+                "table": _sum_field(form, f"table_{number}", "points laid on the table"),
+                "hand": _sum_field(form, f"hand_{number}", "points left in hand"),
+                "clean": _whole_field(form, f"clean_{number}", "clean burraco", f"clean_{number}", 0),
+                "dirty": _whole_field(form, f"dirty_{number}", "dirty burraco", f"dirty_{number}", 0),
+            }
+        closer = _field(form, "closed_by")
+        if closer is None:
+            raise RuleError("tap who closed the hand, or Nobody", field="closed_by")
+        if closer and closer not in sides:
+            raise RuleError(f"{show(closer)} is not one of {', '.join(sides)}", field="closed_by")
+        return {**extra["round"], "sides": entries, "closed_by": closer or None}
+
+    def form_from_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """The entry form's fields for a stored hand: the inverse of `round_from_form`.
+
+        Keys the form has no field for (an imported round's time, notes on a side) ride
+        along in a hidden `extra` field, so a correction keeps them.
+        """
+        given = round.get("sides") if isinstance(round.get("sides"), dict) else {}
+        form: dict[str, list[str]] = {}
+        extra: dict[str, Any] = {
+            "round": {k: v for k, v in round.items() if k not in ("sides", "closed_by")},
+            "sides": {},
+        }
+        for number, side in enumerate(self.rules.sides(players, settings), start=1):
+            entry = given.get(side) or {}
+            for key in ENTRY_KEYS:
+                form[f"{key}_{number}"] = [str(entry.get(key, 0))]
+            rest = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
+            if rest:
+                extra["sides"][side] = rest
+        form["closed_by"] = [round.get("closed_by") or ""]
+        if extra["round"] or extra["sides"]:
+            form["extra"] = [json.dumps(extra, ensure_ascii=False)]
+        return form
+
+    def match_view(self, replay: Replay) -> dict[str, Any]:
+        """The scoring sides, who deals the next hand and the side they play for."""
+        dealer = self.rules.dealer(replay)
+        return {
+            "sides": self.rules.sides(replay.players, replay.settings),
+            "dealer": dealer,
+            "dealer_side": None if dealer is None else self.rules.side_of(replay.settings, dealer),
+        }
+
+
+def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
+    """The keys of a corrected round that the form has no field for (see `form_from_round`)."""
+    return extra_field(form, "sides")
+
+

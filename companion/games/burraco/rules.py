@@ -1,0 +1,190 @@
+"""Burraco PAROLE: hand scores from words laid down, burraco bonuses and the closing, to 1005."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..base import (
+    NAME_MAX,
+    Game,
+    RecordSums,
+    Replay,
+    RuleError,
+    Tally,
+    best,
+    items,
+    mapping,
+    name_key,
+    per_name,
+    resolve,
+    show,
+    whole,
+)
+
+
+def hand_score(entry: dict[str, int], closed: bool, settings: dict[str, Any]) -> int:
+    """One side's score for a hand: table minus hand, plus burraco and closing bonuses."""
+    return (
+        entry["table"]
+        - entry["hand"]
+        + entry["clean"] * settings["clean"]
+        + entry["dirty"] * settings["dirty"]
+        + (settings["closing"] if closed else 0)
+    )
+
+
+class Burraco(Game):
+    """2 to 5 players alone, or 4 in two pairs seated opposite; first to the target wins."""
+
+    slug = "burraco"
+    name = "Burraco PAROLE"
+    min_players = 2
+    max_players = 5
+    defaults: ClassVar[dict[str, Any]] = {
+        "target": 1005,
+        "hands": 4,
+        "clean": 200,
+        "dirty": 100,
+        "closing": 100,
+        "teams": None,
+    }
+
+    def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
+        """Target, hand limit (null: none), bonus values and the optional pairs."""
+        hands = settings["hands"]
+        return {
+            "target": whole(settings["target"], "the target", lo=1, field="target"),
+            "hands": None if hands is None else whole(hands, "the number of hands", lo=1, field="hands"),
+            "clean": whole(settings["clean"], "the clean burraco bonus", lo=0, field="clean"),
+            "dirty": whole(settings["dirty"], "the dirty burraco bonus", lo=0, field="dirty"),
+            "closing": whole(settings["closing"], "the closing bonus", lo=0, field="closing"),
+            "teams": None if settings["teams"] is None else _teams(settings["teams"], players),
+        }
+
+    def sides(self, players: list[str], settings: dict[str, Any]) -> list[str]:
+        """The players, or the two team names in seat order (the team of seat 1 first)."""
+        teams = settings.get("teams")
+        return list(teams) if teams else list(players)
+
+    def normalise_round(
+        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Every side's table, hand and burraco counts, and who closed."""
+        sides = self.sides(players, settings)
+        if "sides" not in round:
+            raise RuleError("missing; every side needs an entry", field="sides")
+        entries = {
+            side: _entry(side, entry)
+            for side, entry in per_name(round["sides"], sides, "sides", "side").items()
+        }
+        closer = round.get("closed_by")
+        if closer is not None:
+            closer = resolve(closer, sides, "closed_by")
+            if entries[closer]["clean"] + entries[closer]["dirty"] < 1:
+                raise RuleError("closed the hand without having made a burraco", field=closer)
+            if entries[closer]["hand"] != 0:
+                raise RuleError(
+                    f"closed the hand but holds {entries[closer]['hand']} points in hand (must be 0)",
+                    field=closer,
+                )
+        return {"sides": entries, "closed_by": closer}
+
+    def play(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Add each side's hand score to its total."""
+        scores = {
+            side: hand_score(entry, side == round["closed_by"], settings)
+            for side, entry in round["sides"].items()
+        }
+        for side, score in scores.items():
+            tally.totals[side] += score
+        return {"scores": scores}
+
+    def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
+        """Over when a side reaches the target, or after the last hand of the limit."""
+        limit = settings["hands"]
+        return max(tally.totals.values()) >= settings["target"] or (
+            limit is not None and len(tally.rounds) >= limit
+        )
+
+    def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
+        """The side(s) with the highest total."""
+        return best(tally.totals)
+
+    def side_of(self, settings: dict[str, Any], player: str) -> str:
+        """A player's team when the match is played in pairs, else the player."""
+        for team, members in (settings.get("teams") or {}).items():
+            if player in members:
+                return team
+        return player
+
+    def next_dealer(
+        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
+    ) -> str | None:
+        """Who deals the next hand: seat 1 deals the first, then the deal passes clockwise."""
+        return self.dealer(self.replay(players, settings, rounds))
+
+    def dealer(self, replay: Replay) -> str | None:
+        """Who deals the hand after a replayed match (None once it is over)."""
+        if replay.over:
+            return None
+        return replay.players[len(replay.rounds) % len(replay.players)]
+
+    def record_figures(self, record: RecordSums) -> dict[str, Any]:
+        """The average hand score."""
+        return {"average_hand": round(record.score_sum / record.score_count)} if record.score_count else {}
+
+
+def _entry(side: str, entry: Any) -> dict[str, Any]:
+    """One side's line of a hand, every count a whole number of at least 0."""
+    entry = mapping(entry, "an entry", field=side)
+    try:
+        if "table" not in entry or "hand" not in entry:
+            raise RuleError('an entry needs "table" and "hand" points')
+        return {
+            **entry,
+            "table": whole(entry["table"], "table (points laid down)", lo=0),
+            "hand": whole(entry["hand"], "hand (points left in hand)", lo=0),
+            # A burraco count left out means none were made.
+            "clean": whole(entry.get("clean", 0), "clean (clean burraco made)", lo=0),
+            "dirty": whole(entry.get("dirty", 0), "dirty (dirty burraco made)", lo=0),
+        }
+    except RuleError as error:
+        raise RuleError(error.reason, field=side) from None
+
+
+def _teams(value: Any, players: list[str]) -> dict[str, list[str]]:
+    """Two teams of two covering the four players, partners opposite; in seat order."""
+    teams = mapping(value, "teams", field="teams")
+    if len(players) != 4:
+        raise RuleError(f"pairs need exactly 4 players, got {len(players)}", field="teams")
+    if len(teams) != 2:
+        raise RuleError(f"there must be exactly two teams, got {len(teams)}", field="teams")
+    team_of: dict[str, str] = {}
+    names: list[str] = []
+    for raw_name, members in teams.items():
+        name = " ".join(str(raw_name).split())
+        if not 1 <= len(name) <= NAME_MAX:
+            raise RuleError(
+                f"a team name has 1 to {NAME_MAX} characters, got {show(raw_name)}", field="teams"
+            )
+        if names and name_key(names[0]) == name_key(name):
+            raise RuleError("the two teams need different names", field="teams")
+        names.append(name)
+        members = items(members, f"team {name}", field="teams")
+        if len(members) != 2:
+            raise RuleError(f"team {name} must have 2 players, got {len(members)}", field="teams")
+        for member in members:
+            player = resolve(member, players, "teams")
+            if player in team_of:
+                raise RuleError(f"{player} is in two teams", field="teams")
+            team_of[player] = name
+    if team_of[players[0]] != team_of[players[2]]:
+        raise RuleError(
+            "partners sit opposite, so the seat order must alternate the teams "
+            f"({', '.join(f'{p} ({team_of[p]})' for p in players)} does not)",
+            field="teams",
+        )
+    first, second = team_of[players[0]], team_of[players[1]]
+    return {first: [players[0], players[2]], second: [players[1], players[3]]}

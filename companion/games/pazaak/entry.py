@@ -1,0 +1,421 @@
+"""Pazaak's entry adapter: set wins and hand cards on the new-match form, the set calculator's
+buttons and the fields of a set, read into rounds and back."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from ..base import Entry, Replay, RuleError, name_key, show
+from ..forms import first, json_field, values
+from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
+from .table_rules import (
+    ARROW,
+    MINUS,
+    TABLE_SIZE,
+    Card,
+    TableError,
+    TableState,
+    apply,
+    held_label,
+    new_table,
+    outcome,
+    played_hand_cards,
+    replay,
+    result,
+    signed,
+)
+
+# Form fields: one `hand:<name>` list per player on the new-match form; a round's seat-indexed fields.
+HAND_FIELD = "hand:"
+TIE = "tie"
+
+
+def card_class(label: str) -> str:
+    """The colour family of a side card: plus (blue), minus (red), pm (±, both) or gold."""
+    if label.startswith("+"):
+        return "plus"
+    if label.startswith("\u2212"):
+        return "minus"
+    if label.startswith("\u00b1") and label != "\u00b11/2":
+        return "pm"
+    return "gold"
+
+
+
+class PazaakEntry(Entry):
+    """Steppers and a hand-card palette on the new-match form; the set calculator on the match page."""
+
+    setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
+    board_figure: ClassVar[str | None] = "sets_won"
+
+    def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The settings part of the new-match form after the tap it carries (an `action` field).
+
+        Taps: `pazaak-sets:+1`/`-1`, `pazaak-for:<seat>` (whose hand the palette fills),
+        `pazaak-card:<label>` (add to that hand), `pazaak-drop:<seat>:<position>`.
+        Returns `sets` (a number, or the text as sent when unreadable), `hands` {name: labels},
+        `picking` (a name or None) and `open` (whether the hand picker is worth showing open).
+        """
+        sets = form_value(form, "sets")
+        hands = {name: form_values(form, HAND_FIELD + name)[:HAND_SIZE] for name in players}
+        picking = form_value(form, "pazaak_for")
+        picking = picking if picking in hands else _with_room(hands, players)
+        verb, _, arg = (form_value(form, "action") or "").partition(":")
+        if verb == "pazaak-sets":
+            current = _number(sets)
+            base = self.rules.defaults["sets"] if current is None else current
+            sets = str(min(max(base + (1 if arg == "+1" else -1), SETS_RANGE[0]), SETS_RANGE[1]))
+        elif verb == "pazaak-for" and (seat := _seat(arg, players)) is not None:
+            picking = players[seat]
+        elif verb == "pazaak-card" and arg in HAND_CARDS and picking is not None:
+            if len(hands[picking]) < HAND_SIZE:
+                hands[picking].append(arg)
+            if len(hands[picking]) == HAND_SIZE:
+                # A full hand hands the palette on, so eight taps note both hands.
+                picking = _with_room(hands, players, after=picking) or picking
+        elif verb == "pazaak-drop":
+            seat_text, _, position = arg.partition(":")
+            seat = _seat(seat_text, players)
+            if seat is not None and position.isdigit() and int(position) < len(hands[players[seat]]):
+                picking = players[seat]
+                del hands[picking][int(position)]
+        number = _number(sets)
+        return {
+            "sets": self.rules.defaults["sets"] if sets is None else (sets if number is None else number),
+            "hands": hands,
+            "picking": picking,
+            "open": (verb.startswith("pazaak-") and verb != "pazaak-sets") or any(hands.values()),
+            "palette": [{"label": label, "cls": card_class(label)} for label in HAND_CARDS],
+            "classes": {label: card_class(label) for label in HAND_CARDS},
+        }
+
+    @staticmethod
+    def field(form: Any, key: str) -> str:
+        """A form field's first value for a template ('' when absent)."""
+        return form_value(form, key) or ""
+
+    @staticmethod
+    def field_values(form: Any, key: str) -> list[str]:
+        """Every value of a form field, for a template."""
+        return form_values(form, key)
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings from the new-match form: set wins needed and any hand cards noted."""
+        settings: dict[str, Any] = {}
+        sets = form_value(form, "sets")
+        if sets is not None and sets.strip():
+            number = _number(sets)
+            if number is None:
+                raise RuleError(f"the set wins needed must be a whole number, got {show(sets)}", field="sets")
+            settings["sets"] = number
+        hands = {name: form_values(form, HAND_FIELD + name) for name in players}
+        if any(hands.values()):
+            settings["hands"] = {name: cards for name, cards in hands.items() if cards}
+        return settings
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """A set from the match page: the calculator's table (`source=table`) or the fields of a set.
+
+        The fields: `winner` (a seat index, or "tie"), `total-0`/`total-1` with `filled` (seat
+        indices) and `tiebreaker` (a seat index or empty), `cards` (JSON, the cards played) and
+        `extra` (JSON, any other keys the stored round carried, kept through a correction).
+        """
+        if form_value(form, "source") == "table":
+            return set_round(form_value(form, "table"), players)
+        round = _json_field(form, "extra", dict)
+        winner = form_value(form, "winner")
+        if winner is not None:
+            round["winner"] = None if winner == TIE else _named(winner, players, "winner")
+        if any(form_value(form, f"total-{seat}") is not None for seat in range(len(players))):
+            round["totals"] = {name: _form_total(form, seat, name) for seat, name in enumerate(players)}
+            round["filled"] = [_named(seat, players, "filled") for seat in form_values(form, "filled")]
+            tiebreaker = form_value(form, "tiebreaker")
+            round["tiebreaker"] = _named(tiebreaker, players, "tiebreaker") if tiebreaker else None
+        if form_value(form, "cards") is not None:
+            round["cards"] = _json_field(form, "cards", dict)
+        if "winner" not in round and "totals" not in round:
+            raise RuleError("tap who won the set, or play it on the calculator", field="winner")
+        return round
+
+    def form_from_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """The fields `round_from_form` reads back as this set (to prefill a correction)."""
+        seat = {name: str(index) for index, name in enumerate(players)}
+        form: dict[str, list[str]] = {}
+        if "winner" in round:
+            form["winner"] = [TIE if round["winner"] is None else seat[round["winner"]]]
+        if round.get("totals") is not None:
+            for name in players:
+                form[f"total-{seat[name]}"] = [str(round["totals"][name])]
+            form["filled"] = [seat[name] for name in round.get("filled") or []]
+            form["tiebreaker"] = [seat[round["tiebreaker"]] if round.get("tiebreaker") else ""]
+        if "cards" in round:
+            form["cards"] = [json.dumps(round["cards"], ensure_ascii=False)]
+        extra = {key: value for key, value in round.items() if key not in ROUND_FIELDS}
+        if extra:
+            form["extra"] = [json.dumps(extra, ensure_ascii=False)]
+        return form
+
+    def step(self, form: Any, replay: Replay) -> dict[str, Any]:
+        """The set calculator after the tap the form carries (see `calculator`)."""
+        starter = self.rules.starter(replay)
+        players = replay.players
+        return calculator(
+            form, players, replay.settings, replay.rounds, players.index(starter) if starter else 0
+        )
+
+    def match_view(self, replay: Replay) -> dict[str, Any]:
+        """Who starts the next set."""
+        return {"starter": self.rules.starter(replay)}
+
+
+ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
+
+
+def form_values(form: Any, key: str) -> list[str]:
+    """Every value posted under `key`."""
+    return values(form, key)
+
+
+def form_value(form: Any, key: str) -> str | None:
+    """The first value posted under `key`, or None."""
+    return first(form, key)
+
+
+def _number(text: str | None) -> int | None:
+    """A whole number typed as text ("−3" with a true minus too), or None."""
+    if text is None:
+        return None
+    text = text.strip().replace("\u2212", "-")
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _seat(text: str | None, players: list[str]) -> int | None:
+    """A seat index sent by the page, or None when it names no seat."""
+    return int(text) if text is not None and text.isdigit() and int(text) < len(players) else None
+
+
+def _named(text: str | None, players: list[str], field: str) -> str:
+    """The player at a posted seat index."""
+    seat = _seat(text, players)
+    if seat is None:
+        raise RuleError(f"{show(text)} is not a seat of this match", field=field)
+    return players[seat]
+
+
+def _form_total(form: Any, seat: int, name: str) -> int:
+    """A player's table total from the correction form."""
+    text = form_value(form, f"total-{seat}")
+    number = _number(text)
+    if number is None:
+        raise RuleError(f"the table total must be a whole number, got {show(text)}", field=name)
+    return number
+
+
+def _json_field(form: Any, key: str, kind: type) -> Any:
+    """A field carrying JSON of a given kind (empty when absent)."""
+    return json_field(form, key, kind, f"the {key} field")
+
+
+def _with_room(hands: dict[str, list[str]], players: list[str], after: str | None = None) -> str | None:
+    """The next player (from `after`'s seat on, wrapping) whose hand has room for another card."""
+    start = players.index(after) + 1 if after in players else 0
+    for offset in range(len(players)):
+        name = players[(start + offset) % len(players)]
+        if len(hands[name]) < HAND_SIZE:
+            return name
+    return None
+
+
+
+# --- the calculator on the match page ------------------------------------------------------
+#
+# The page keeps the state (`table`) and the moves made in this set (`moves`, for Take back) in
+# hidden fields; each tap posts them with `move` (and `player`, a seat index, for a hand card).
+
+
+def read_state(text: str | None, players: list[str]) -> TableState:
+    """The state a page sent back, refused when damaged or belonging to other players."""
+    try:
+        state = TableState.from_dict(json.loads(text or ""))
+    except json.JSONDecodeError:
+        raise TableError("the calculator state is damaged; start the set again") from None
+    if [name_key(n) for n in state.players] != [name_key(n) for n in players]:
+        raise TableError("the calculator state is damaged; start the set again")
+    seats = tuple(replace(seat, name=name) for seat, name in zip(state.seats, players, strict=True))
+    return replace(state, seats=seats)
+
+
+def set_round(text: str | None, players: list[str]) -> dict[str, Any]:
+    """The finished set as the engine's table-totals round, plus the cards each player played."""
+    try:
+        state = read_state(text, players)
+    except TableError as error:
+        raise RuleError(str(error), field="table") from None
+    form = result(state)
+    if form is None:
+        raise RuleError("the set is not over yet: play on until it is decided", field="table")
+    return {**form, "cards": {seat.name: [card.label for card in seat.cards] for seat in state.seats}}
+
+
+def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, Any]:
+    """The action a button's `move` stands for ("draw:7", "plusminus:3:-", "flip:2&4", "stand" ...)."""
+    kind, *args = move.split(":")
+    try:
+        if kind in ("draw", "plus", "minus"):
+            action: dict[str, Any] = {"type": kind, "value": int(args[0])}
+        elif kind in ("plusminus", "plusminus12"):
+            action = {"type": kind, "value": int(args[0]), "sign": args[1]}
+        elif kind == "tiebreaker":
+            action = {"type": kind, "sign": args[0]}
+        elif kind == "flip":
+            action = {"type": kind, "pair": args[0]}
+        else:
+            action = {"type": kind}
+    except (IndexError, ValueError):
+        raise TableError(f"unknown move {show(move)}") from None
+    if player is not None:
+        if not (player.isdigit() and int(player) < len(players)):
+            raise TableError(f"{show(player)} is not playing this set")
+        action["player"] = players[int(player)]
+    return action
+
+
+def card_moves(label: str) -> list[dict[str, str]]:
+    """The buttons that play a side card: one, or one per sign (and value) it can be played as."""
+    if label in ("D", "Flip 2&4", "Flip 3&6"):
+        move = "double" if label == "D" else "flip:" + label.split()[1]
+        return [{"move": move, "text": label, "aria": "Double" if label == "D" else label, "cls": None}]
+    if label == "T\u00b11":
+        return [_sign_move("tiebreaker:{s}", "Tiebreaker", 1, sign) for sign in "+-"]
+    if label == "\u00b11/2":
+        return [_sign_move(f"plusminus12:{n}:{{s}}", label, n, sign) for sign in "+-" for n in (1, 2)]
+    n = int(label[1:])
+    if label.startswith("\u00b1"):
+        return [_sign_move(f"plusminus:{n}:{{s}}", label, n, sign) for sign in "+-"]
+    return [{"move": f"{'plus' if label.startswith('+') else 'minus'}:{n}", "text": label, "aria": label, "cls": None}]
+
+
+def _sign_move(pattern: str, name: str, n: int, sign: str) -> dict[str, str]:
+    """The button of a card played with a chosen sign, e.g. "±3 as −3"."""
+    text = signed(n if sign == "+" else -n)
+    # ± halves take the colour of the sign they play; gold cards keep their own.
+    cls = None if name.startswith(("T", "\u00b11/2")) else ("plus" if sign == "+" else "minus")
+    return {"move": pattern.replace("{s}", sign), "text": text, "aria": f"{name} as {text}", "cls": cls}
+
+
+PALETTE = [{"label": label, "cls": card_class(label), "moves": card_moves(label)} for label in HAND_CARDS]
+KEYPAD = [{"move": f"draw:{n}", "text": str(n), "aria": f"Draw {n}", "cls": "main"} for n in range(1, 11)]
+
+
+def hand_view(hand: list[str], used: Counter) -> list[dict[str, Any]]:
+    """A player's hand cards in order, each marked played while the count of that card lasts."""
+    left = Counter(used)
+    view = []
+    for label in hand:
+        played = left[label] > 0
+        left[label] -= 1
+        view.append({"label": label, "cls": card_class(label), "played": played, "moves": card_moves(label)})
+    return view
+
+
+def card_view(card: Card) -> dict[str, Any]:
+    """How a card on the table is drawn: its current value big, what kind of card it is small."""
+    if card.kind == "main":
+        return {
+            "big": signed(card.value) if card.value < 0 else str(card.value),
+            "tag": None,
+            "cls": "main",
+            "flipped": card.value != card.face,
+        }
+    held = card.hand or held_label(card.label) or card.label
+    if held.startswith("Flip"):
+        return {"big": "\u21c4", "tag": held[5:], "cls": "gold", "flipped": False}
+    played_as = card.label.split(ARROW)[-1]
+    flipped = held != "D" and played_as != signed(card.value)
+    tag = {"D": "D", "T\u00b11": "T"}.get(held, held if ARROW in card.label else None)
+    return {"big": signed(card.value), "tag": tag, "cls": card_class(held), "flipped": flipped}
+
+
+def calculator(
+    form: Any, players: list[str], settings: dict[str, Any], rounds: list[dict[str, Any]], starter: int
+) -> dict[str, Any]:
+    """The calculator after the tap `form` carries: the new state, or the old one and the reason."""
+    error = None
+    moves: list[Any] = []
+    text = form_value(form, "table")
+    state = new_table(players, starter)
+    if text:
+        try:
+            state = read_state(text, players)
+            moves = json.loads(form_value(form, "moves") or "[]")
+            if not isinstance(moves, list):
+                raise TableError("the calculator state is damaged; start the set again")
+        except (TableError, json.JSONDecodeError):
+            state, moves = new_table(players, starter), []
+            error = "the calculator state is damaged; start the set again"
+    move = form_value(form, "move")
+    if move and error is None:
+        try:
+            if move == "undo":
+                if not moves:
+                    raise TableError("nothing to take back")
+                state, moves = replay(players, state.starter, moves[:-1]), moves[:-1]
+            else:
+                action = parse_move(move, form_value(form, "player"), players)
+                state, moves = apply(state, action), [*moves, action]
+        except TableError as refused:
+            error = str(refused)
+    return _view(state, moves, error, settings, rounds)
+
+
+def _view(
+    state: TableState, moves: list[Any], error: str | None, settings: dict[str, Any], rounds: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Everything the calculator template draws, worked out here so the template stays plain."""
+    used = played_hand_cards(rounds, state)
+    hands = settings.get("hands") or {}
+    decided = outcome(state)
+    seats = []
+    for index, seat in enumerate(state.seats):
+        filled = len(seat.cards) == TABLE_SIZE and seat.total <= LIMIT
+        seats.append(
+            {
+                "index": index,
+                "name": seat.name,
+                "cards": [card_view(card) for card in seat.cards],
+                "empty": TABLE_SIZE - len(seat.cards),
+                "total": seat.total,
+                "total_text": str(seat.total).replace("-", MINUS),
+                "stood": seat.stood,
+                "bust": state.over and seat.total > LIMIT,
+                "filled": filled,
+                "turn": not state.over and index == state.turn,
+                "starter": index == state.starter,
+                "hand": hand_view(hands.get(seat.name) or [], used[seat.name]),
+            }
+        )
+    current = seats[state.turn]
+    return {
+        "state": state,
+        "table": json.dumps(state.to_dict(), ensure_ascii=False),
+        "moves": json.dumps(moves, ensure_ascii=False),
+        "error": error,
+        "seats": seats,
+        "current": current,
+        "drawn": state.drawn,
+        "side_played": state.side_played,
+        "over": state.over,
+        "outcome": decided,
+        "loser": next((s for s in seats if decided and decided["winner"] and s["name"] != decided["winner"]), None),
+        "can_take_back": bool(moves),
+        "palette": PALETTE,
+        "keypad": KEYPAD,
+    }

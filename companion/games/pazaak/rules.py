@@ -1,0 +1,182 @@
+"""Pazaak: sets decided by outcome or by table totals (bust, nine cards, tiebreaker), to 3 set wins."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..base import (
+    Game,
+    RecordSums,
+    Replay,
+    RuleError,
+    Tally,
+    items,
+    mapping,
+    name_list,
+    per_name,
+    resolve,
+    show,
+    whole,
+)
+
+LIMIT = 20
+HAND_SIZE = 4
+SETS_RANGE = (1, 10)
+# The side cards a player can hold, as labelled in settings["hands"] and on the calculator.
+HAND_CARDS = (
+    *(f"+{n}" for n in range(1, 7)),
+    *(f"\u2212{n}" for n in range(1, 7)),
+    *(f"\u00b1{n}" for n in range(1, 7)),
+    "\u00b11/2",
+    "Flip 2&4",
+    "Flip 3&6",
+    "D",
+    "T\u00b11",
+)
+
+
+def _label_key(text: str) -> str:
+    """A label typed with ASCII signs ("-3", "+/-4") matched to the printed one ("−3", "±4")."""
+    text = "".join(text.split()).replace("+/-", "\u00b1").replace("+-", "\u00b1").replace("-", "\u2212")
+    return text.casefold()
+
+
+_LABELS = {_label_key(label): label for label in HAND_CARDS}
+
+
+def hand_card(value: Any) -> str:
+    """The canonical label of a side card a player can hold."""
+    if isinstance(value, str) and _label_key(value) in _LABELS:
+        return _LABELS[_label_key(value)]
+    raise RuleError(f"{show(value)} is not a side card (one of {', '.join(HAND_CARDS)})")
+
+
+def decide_set(
+    players: list[str], totals: dict[str, int], filled: list[str], tiebreaker: str | None
+) -> tuple[str | None, str]:
+    """The set's winner (None: tied) and how: "bust", "filled", "outscore", "tiebreaker" or "tie"."""
+    bust = [name for name in players if totals[name] > LIMIT]
+    if len(bust) == 2:
+        raise RuleError(f"both players are over {LIMIT}; only one can bust", field="totals")
+    if bust:
+        return next(name for name in players if name not in bust), "bust"
+    if len(filled) == 2:
+        raise RuleError("both players are listed; only one can fill the table first", field="filled")
+    if filled:
+        return filled[0], "filled"
+    first, second = players
+    if totals[first] != totals[second]:
+        return (first if totals[first] > totals[second] else second), "outscore"
+    if tiebreaker is not None:
+        return tiebreaker, "tiebreaker"
+    return None, "tie"
+
+
+class Pazaak(Game):
+    """Two players; a set is won, lost or tied, and the first to `sets` set wins takes the match."""
+
+    slug = "pazaak"
+    name = "Pazaak"
+    min_players = 2
+    max_players = 2
+    defaults: ClassVar[dict[str, Any]] = {"sets": 3, "hands": None}
+    # The new-match form shows the errors of these settings next to their own fields.
+    setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
+
+    def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
+        """Set wins needed, and each player's (optional) four hand cards for the UI."""
+        return {
+            "sets": whole(settings["sets"], "the set wins needed", lo=1, hi=10, field="sets"),
+            "hands": _hands(settings["hands"], players),
+        }
+
+    def normalise_round(
+        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A set as its outcome, or as table totals that decide it (agreeing with any winner given)."""
+        has_winner = "winner" in round
+        winner = round.get("winner")
+        if winner is not None:
+            winner = resolve(winner, players, "winner")
+        if round.get("totals") is None:
+            if not has_winner:
+                raise RuleError(
+                    'a set needs a "winner" (null for a tie) or the table "totals"', field="winner"
+                )
+            return {"winner": winner}
+        table = self.table_form(players, round)
+        decided, how = decide_set(players, table["totals"], table["filled"], table["tiebreaker"])
+        if has_winner and winner != decided:
+            by_totals = f"{decided} wins ({how})" if decided else "the set is tied"
+            raise RuleError(f"says {show(winner)}, but by the totals {by_totals}", field="winner")
+        return {**({"winner": winner} if has_winner else {}), **table}
+
+    @staticmethod
+    def table_form(players: list[str], round: dict[str, Any]) -> dict[str, Any]:
+        """The totals, `filled` (default none) and `tiebreaker` (default null) checked."""
+        totals = {
+            name: _total(name, value) for name, value in per_name(round["totals"], players, "totals").items()
+        }
+        filled = round.get("filled")
+        filled = [] if filled is None else name_list(filled, players, "filled", distinct=True)
+        tiebreaker = round.get("tiebreaker")
+        tiebreaker = None if tiebreaker is None else resolve(tiebreaker, players, "tiebreaker")
+        return {"totals": totals, "filled": filled, "tiebreaker": tiebreaker}
+
+    def play(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The set's winner, if any, gets one set win."""
+        if "totals" in round:
+            winner, _ = decide_set(players, round["totals"], round["filled"], round["tiebreaker"])
+        else:
+            winner = round["winner"]
+        if winner is not None:
+            tally.totals[winner] += 1
+        return {"winner": winner}
+
+    def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
+        """Over when a player has the set wins needed."""
+        return max(tally.totals.values()) >= settings["sets"]
+
+    def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
+        """The player who reached the set wins needed."""
+        return [name for name, wins in tally.totals.items() if wins >= settings["sets"]]
+
+    def next_to_start(
+        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
+    ) -> str | None:
+        """Who starts the next set: seat 1 starts set 1, then the start alternates (tied sets too)."""
+        return self.starter(self.replay(players, settings, rounds))
+
+    def starter(self, replay: Replay) -> str | None:
+        """Who starts the set after a replayed match (None once it is over)."""
+        return None if replay.over else replay.players[len(replay.rounds) % 2]
+
+    def record_figures(self, record: RecordSums) -> dict[str, Any]:
+        """The sets won over all the player's matches."""
+        return {"sets_won": record.total}
+
+
+def _total(name: str, value: Any) -> int:
+    """A table total: any whole number, since minus cards can take it below zero."""
+    return whole(value, "the table total", field=name)
+
+
+def _hands(value: Any, players: list[str]) -> dict[str, list[str]]:
+    """Each player's hand cards (up to four), for every player in seat order."""
+    hands: dict[str, list[str]] = {name: [] for name in players}
+    if value is None:
+        return hands
+    for key, cards in mapping(value, "hands", field="hands").items():
+        name = resolve(key, players, "hands")
+        cards = items(cards, f"{name}'s hand", field="hands")
+        if len(cards) > HAND_SIZE:
+            raise RuleError(
+                f"{name} holds {len(cards)} side cards, but a hand has at most {HAND_SIZE}", field="hands"
+            )
+        try:
+            hands[name] = [hand_card(card) for card in cards]
+        except RuleError as error:
+            raise RuleError(f"{name}: {error.reason}", field="hands") from None
+    return hands

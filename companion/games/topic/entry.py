@@ -1,0 +1,135 @@
+"""Topic_'s entry adapter: the game length on the new-match form, one tap per loser, penalty cards, and back."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from ..base import Entry, Replay, RuleError, show
+from ..forms import json_field, values
+from .rules import BOX, LENGTHS
+
+# The new-match form's fourth length chip: the deck size comes from the stepper.
+EXACT = "exact"
+# A tap on a deck stepper posts the setup form with `action` = this prefix and the step, e.g. "topic-deck:-10".
+STEP_ACTION = "topic-deck:"
+# The round entry's own fields; a form with none of them is read as the base class's JSON `round`.
+ROUND_FIELDS = ("loser", "losers", "several", "penalty", "extra")
+
+
+def form_values(form: Any, key: str) -> list[str]:
+    """Every non-blank value a form carries under `key`, trimmed."""
+    return [text for text in (value.strip() for value in values(form, key)) if text]
+
+
+def form_value(form: Any, key: str) -> str:
+    """The first value a form carries under `key`, or ""."""
+    found = form_values(form, key)
+    return found[0] if found else ""
+
+
+class TopicEntry(Entry):
+    """Length chips and a deck stepper on the new-match form; a button per player on the match page."""
+
+    setting_fields: ClassVar[tuple[str, ...]] = ("length", "deck")
+    board_figure: ClassVar[str | None] = "average_cards"
+
+    def setup_choice(self, form: Any) -> dict[str, Any]:
+        """The length chip and deck size the new-match form shows, after a tap on a deck stepper.
+
+        A stepper tap picks the exact deck and moves it by its step within 2..72; a deck that
+        cannot be read is shown as typed, so its error stays next to it.
+        """
+        length = form_value(form, "length") or "medium"
+        text = form_value(form, "deck")
+        try:
+            deck: int | str = int(text) if text else LENGTHS.get(length, LENGTHS["medium"])
+        except ValueError:
+            deck = text
+        action = form_value(form, "action")
+        if action.startswith(STEP_ACTION):
+            try:
+                step = int(action[len(STEP_ACTION):])
+            except ValueError:
+                step = 0
+            start = deck if isinstance(deck, int) else LENGTHS["medium"]
+            length, deck = EXACT, min(BOX, max(2, start + step))
+        return {"length": length, "deck": deck}
+
+    def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The chip and deck the settings show (see `setup_choice`), and the deck of each length."""
+        return {**self.setup_choice(form), "lengths": LENGTHS, "box": BOX}
+
+    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """The raw settings of the new-match form: a length chip, or the exact deck of the stepper."""
+        length = form_value(form, "length") or "medium"
+        if length != EXACT:
+            return {"length": length}
+        text = form_value(form, "deck")
+        try:
+            return {"deck": int(text)}
+        except ValueError:
+            raise RuleError(
+                f"the deck must be a whole number of cards from 2 to {BOX}, got {show(text)}", field="deck"
+            ) from None
+
+    def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The round of the entry form: the tapped `loser`, or with `several` on the ticked `losers`; penalties.
+
+        `extra` (JSON) carries the keys of a corrected round that the form does not show, such as an
+        imported round's time. Names are checked by check_round; only an empty choice is refused here.
+        """
+        several = bool(form_value(form, "several"))
+        losers = form_values(form, "losers" if several else "loser")
+        if not losers:
+            reason = "tick every player who lost, then Save" if several else "tap the player who lost"
+            raise RuleError(reason, field="losers")
+        round = {**self._extra(form), "losers": losers}
+        penalties = form_values(form, "penalty")
+        if penalties:
+            round["penalties"] = penalties
+        return round
+
+    @staticmethod
+    def _extra(form: Any) -> dict[str, Any]:
+        """The round's keys carried unchanged through a correction."""
+        return json_field(form, "extra", dict, "the round's other keys")
+
+    def form_from_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """The entry form's fields for a stored round, in several-losers mode so any number can be ticked.
+
+        The exact inverse of round_from_form: whatever the form does not show (an empty or null
+        `penalties`, an imported round's time) rides along in `extra`.
+        """
+        extra = {key: value for key, value in round.items() if key not in ("losers", "penalties")}
+        penalties = round.get("penalties")
+        if "penalties" in round and not penalties:
+            extra["penalties"] = penalties
+        fields = {
+            "several": ["on"],
+            "losers": [str(name) for name in round.get("losers") or []],
+            "penalty": [str(name) for name in penalties or []],
+        }
+        if extra:
+            fields["extra"] = [json.dumps(extra, ensure_ascii=False)]
+        return fields
+
+    def step(self, form: Any, replay: Replay) -> dict[str, Any]:
+        """What the entry shows as last sent: several losers or one, those ticked, the penalties, the extra."""
+        return {
+            "several": bool(form_value(form, "several")),
+            "ticked": form_values(form, "losers"),
+            "penalties": form_values(form, "penalty"),
+            "extra": form_values(form, "extra"),
+        }
+
+    def match_view(self, replay: Replay) -> dict[str, Any]:
+        """The deck after each round, who reveals next, and the fields that correct the last round."""
+        last = replay.rounds[-1] if replay.rounds else None
+        return {
+            "decks": self.rules.decks_of(replay),
+            "starter": self.rules.starter(replay),
+            "last_round_fields": None if last is None else self.form_from_round(last, replay.players, replay.settings),
+        }

@@ -1,0 +1,141 @@
+"""A fifth game made of its own files only (tests/fifth_game), registered at test time, played through every page."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+
+from companion import create_app
+from companion.extensions import db
+from companion.games import REGISTRY, unregister
+from companion.models import Match, Player
+from tests.conftest import csrf_token
+from tests.fifth_game import game as fives
+from tests.fifth_game import registered
+
+HTMX = {"HX-Request": "true"}
+PLAYERS = ["Ann", "Bob"]
+
+
+@pytest.fixture(autouse=True)
+def fives_registered() -> Iterator[None]:
+    """Fives in the registry for one test, and out of it again afterwards."""
+    with registered():
+        yield
+
+
+def start(client, target: str = "10") -> int:
+    """Pick Fives on the new-match page, seat Ann and Bob and start; the new match's id."""
+    token = csrf_token(client, "/matches/new")
+    picked = client.post("/matches/new", data={"csrf_token": token, "action": "game:fives"}, headers=HTMX)
+    assert picked.status_code == 200 and "Points to reach" in picked.get_data(as_text=True)
+    data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives_target": target, "action": "start"}
+    response = client.post("/matches/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def save(client, match_id: int, number: int, ann: int, bob: int):
+    """Enter one round on the match page, as its Save button posts it."""
+    token = csrf_token(client, f"/matches/{match_id}")
+    data = {"csrf_token": token, "number": number, "points-0": ann, "points-1": bob}
+    return client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
+
+
+def stored(app, match_id: int) -> Match:
+    """The match as stored, with its rounds."""
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        match.rounds  # noqa: B018 - loaded while the session is open
+        db.session.expunge(match)
+        return match
+
+
+def test_the_new_match_page_offers_the_registered_game_and_forgets_it_after(client):
+    assert 'value="game:fives"' in client.get("/matches/new").get_data(as_text=True)
+    unregister(fives.slug)
+    assert "fives" not in REGISTRY
+    assert 'value="game:fives"' not in client.get("/matches/new").get_data(as_text=True)
+
+
+def test_a_fifth_game_is_started_scored_undone_and_finished(client, app):
+    match_id = start(client)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Points of Ann" in page and "Points of Bob" in page
+    assert '<span class="game-tag game-fives">Fives</span>' in page
+    assert stored(app, match_id).settings == {"target": 10}
+
+    first = save(client, match_id, 1, 5, 3)
+    html = first.get_data(as_text=True)
+    assert first.status_code == 200
+    assert "Fives round 1 saved: Ann 5, Bob 3" in html
+    assert "needs 5" in html and "needs 7" in html
+
+    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": csrf_token(client, f"/matches/{match_id}")},
+                         headers=HTMX)  # fmt: skip
+    assert undone.status_code == 200 and "Round 1 taken back." in undone.get_data(as_text=True)
+    assert stored(app, match_id).rounds == []
+
+    assert save(client, match_id, 1, 5, 3).status_code == 200
+    appended = save(client, match_id, 2, 2, 2).get_data(as_text=True)
+    # Only the new row travels, drawn by the game's own row partial.
+    assert 'hx-swap-oob="beforeend:#round-rows"' in appended and 'class="fives-round"' in appended
+    refused = save(client, match_id, 3, 6, 0)
+    assert refused.status_code == 422 and "points must be a whole number from 0 to 5, got 6" in refused.get_data(
+        as_text=True
+    )
+    assert save(client, match_id, 3, 5, 0).status_code == 200
+    match = stored(app, match_id)
+    assert match.status == "finished" and match.summary["totals"] == {"Ann": 12, "Bob": 5}
+    assert match.summary["winners"] == ["Ann"]
+
+
+def test_a_fifth_game_shows_in_the_history_the_player_page_and_the_table_view(client, app):
+    match_id = start(client, target="5")
+    save(client, match_id, 1, 5, 4)
+    history = client.get("/history").get_data(as_text=True)
+    assert '<span class="game-tag game-fives">Fives</span>' in history and "Ann, Bob" in history
+    filtered = client.get("/history?game=fives").get_data(as_text=True)
+    assert f'href="/matches/{match_id}"' in filtered and '<option value="fives" selected>Fives</option>' in filtered
+
+    with app.app_context():
+        ann = db.session.scalar(select(Player.id).where(Player.key == "ann"))
+    profile = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert '<span class="game-tag game-fives">Fives</span>' in profile
+    assert "<dt>Best round</dt><dd>5</dd>" in profile
+    board = client.get("/players?game=fives").get_data(as_text=True)
+    assert '<th scope="col" class="num">Best round</th>' in board and '<td class="num">5</td>' in board
+
+    table = client.get(f"/matches/{match_id}/table").get_data(as_text=True)
+    assert "Fives · Final" in table and "Winner: Ann" in table
+
+
+def test_a_fifth_game_is_exported_and_imported(client, app, tmp_path):
+    match_id = start(client, target="5")
+    save(client, match_id, 1, 5, 1)
+    document = client.get(f"/matches/{match_id}.json").get_json()
+    assert document["game"] == "fives" and document["settings"] == {"target": 5}
+    assert [{k: v for k, v in r.items() if k != "at"} for r in document["rounds"]] == [{"points": {"Ann": 5, "Bob": 1}}]
+    exported = client.get("/history/export.json").get_data()
+    assert json.loads(exported)[0]["id"] == document["id"]
+
+    other = create_app({"TESTING": True}, instance_path=str(tmp_path / "other"))
+    try:
+        other_client = other.test_client()
+        token = csrf_token(other_client, "/history")
+        upload = other_client.post(
+            "/history/import",
+            data={"csrf_token": token, "file": (io.BytesIO(exported), "fives.json")},
+            content_type="multipart/form-data",
+        )
+        assert upload.status_code == 302
+        assert "Imported 1 match(es); 0 already stored." in other_client.get("/history").get_data(as_text=True)
+        assert json.loads(other_client.get("/history/export.json").get_data()) == json.loads(exported)
+    finally:
+        with other.app_context():
+            db.session.remove()
+            db.engine.dispose()
