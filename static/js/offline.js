@@ -1,0 +1,335 @@
+// Offline-proof scorekeeping: a round saved while the server cannot be reached is kept on this
+// phone and sent when it can be, in order, one at a time, each at most once.
+//
+// Each save carries a key made here (`round_key`) and the round number it expects (`number`):
+// the server stores the key with the round and answers a key it already holds with "already
+// stored", so a retry after a lost answer never stores a round twice. The server's answer stays
+// the source of truth: once the waiting rounds are sent, the page is drawn again from it.
+(function () {
+  "use strict";
+
+  var STORE_PREFIX = "companion.waiting.";
+  var FIRST_RETRY_MS = 1000;
+  var LAST_RETRY_MS = 30000;
+
+  var section = null;      // the match page's #entry, which says where to send
+  var retryMs = FIRST_RETRY_MS;
+  var retryTimer = null;
+  var sending = false;
+  var sentCount = 0;
+
+  // The page's words in its language, drawn by base.html into a JSON block.
+  function text(key, count) {
+    var block = document.getElementById("ui-texts");
+    var texts = {};
+    try { texts = block ? JSON.parse(block.textContent) : {}; } catch (e) { texts = {}; }
+    var found = texts[key];
+    if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
+    return String(found || key).replace("%(n)s", String(count));
+  }
+
+  // A version 4 UUID from getRandomValues, which phones offer on plain HTTP too (randomUUID is HTTPS only).
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  // --- the rounds kept on this phone, per match, in localStorage (survives a reload and a restart)
+
+  function storeKey() { return STORE_PREFIX + section.dataset.offlineMatch; }
+
+  function waiting() {
+    try { return JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch (e) { return []; }
+  }
+
+  function keep(list) {
+    if (list.length) localStorage.setItem(storeKey(), JSON.stringify(list));
+    else localStorage.removeItem(storeKey());
+  }
+
+  function entries(formData) {
+    var pairs = [];
+    formData.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
+    return pairs;
+  }
+
+  function field(pairs, name) {
+    for (var i = 0; i < pairs.length; i++) if (pairs[i][0] === name) return pairs[i][1];
+    return null;
+  }
+
+  // What a kept round says, in the words of its game's own script (static/js/games/<slug>.js).
+  function describe(form, pairs) {
+    var describers = (window.Companion && window.Companion.describeRound) || {};
+    var game = section.dataset.offlineGame;
+    try {
+      return describers[game] ? describers[game](form, pairs) : "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  // --- drawing: the status line, the kept rounds above the table, the standings' note
+
+  function draw() {
+    if (!section) return;
+    var list = waiting();
+    var status = document.getElementById("offline-status");
+    var box = document.getElementById("waiting-rounds");
+    var lookCount = list.filter(function (item) { return item.refused; }).length;
+    var waitCount = list.length - lookCount;
+    if (status) {
+      var line = "";
+      if (lookCount) line = text("needs_look", lookCount);
+      else if (waitCount) line = text(navigator.onLine ? "sending" : "kept", waitCount);
+      else if (sentCount) line = text("sent", sentCount);
+      status.textContent = line;
+      status.hidden = !line;
+      status.classList.toggle("offline-problem", lookCount > 0);
+    }
+    if (box) {
+      box.hidden = !list.length;
+      var items = box.querySelector("ol");
+      items.innerHTML = "";
+      list.forEach(function (item, index) {
+        items.appendChild(keptRow(item, index === list.length - 1));
+      });
+    }
+    var standings = document.getElementById("standings");
+    if (standings) {
+      var note = standings.querySelector(".standings-asof");
+      if (list.length) {
+        if (!note) {
+          note = document.createElement("p");
+          note.className = "standings-asof";
+          standings.insertBefore(note, standings.firstChild);
+        }
+        note.textContent = text("as_of", list[0].number - 1).replace("%(w)s", text("waiting", list.length));
+      } else if (note) {
+        note.remove();
+      }
+    }
+  }
+
+  function button(label, className, onClick) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = className;
+    b.textContent = label;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function keptRow(item, last) {
+    var li = document.createElement("li");
+    li.className = item.refused ? "kept needs-look" : "kept";
+    var head = document.createElement("strong");
+    head.textContent = text("round", item.number);
+    li.appendChild(head);
+    if (item.summary) {
+      var what = document.createElement("span");
+      what.className = "kept-summary";
+      what.textContent = item.summary;
+      li.appendChild(what);
+    }
+    var state = document.createElement("small");
+    state.className = "kept-state";
+    state.textContent = item.refused ? text("look") + " " + item.refused : text("not_sent");
+    li.appendChild(state);
+    if (item.refused) {
+      li.appendChild(button(text("enter_again"), "secondary", function () { enterAgain(item); }));
+      li.appendChild(button(text("discard"), "secondary outline", function () { discard(item); }));
+    } else if (last) {
+      li.appendChild(button(text("undo"), "secondary", function () { discard(item); }));
+    }
+    return li;
+  }
+
+  // The entry as the server drew it for its next round, so that a kept round leaves it ready for one more.
+  var blankEntry = null;
+  var blankNumber = null;
+
+  function rememberBlankEntry() {
+    var form = section.querySelector("form.round-entry");
+    if (!form || form.dataset.keptEntry) return;
+    blankEntry = section.innerHTML;
+    blankNumber = form.querySelector('input[name="number"]').value;
+  }
+
+  function nextRoundEntry(number) {
+    if (blankEntry === null) return;
+    section.innerHTML = blankEntry;
+    var form = section.querySelector("form.round-entry");
+    form.dataset.keptEntry = "1";
+    form.querySelector('input[name="number"]').value = String(number);
+    // The labels that name the round ("Save round 5") are marked so by the game templates.
+    form.querySelectorAll("[data-round-label]").forEach(function (label) {
+      label.textContent = label.textContent.replace(blankNumber, String(number));
+    });
+    htmx.process(section);
+  }
+
+  // --- keeping a round
+
+  function keepRound(form, pairs) {
+    var list = waiting();
+    var number = Number(field(pairs, "number"));
+    if (list.some(function (item) { return item.key === field(pairs, "round_key"); })) return;
+    list.push({ key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs) });
+    keep(list);
+    sentCount = 0;
+    nextRoundEntry(number + 1);
+    draw();
+    schedule(0);
+  }
+
+  function discard(item) {
+    keep(waiting().filter(function (other) { return other.key !== item.key; }));
+    var list = waiting();
+    nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
+    draw();
+  }
+
+  function enterAgain(item) {
+    discard(item);
+    var slot = document.getElementById("banner");
+    if (slot && item.summary) {
+      slot.innerHTML = "";
+      var p = document.createElement("p");
+      p.className = "readback failed";
+      p.setAttribute("role", "alert");
+      p.textContent = text("reenter", item.number).replace("%(what)s", item.summary);
+      slot.appendChild(p);
+    }
+  }
+
+  // --- sending, one at a time, in order; a refused round stops the queue until someone looks
+
+  function schedule(delay) {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(drain, delay);
+  }
+
+  function reasonOf(html) {
+    var doc = new DOMParser().parseFromString(html || "", "text/html");
+    var found = doc.querySelectorAll('[role="alert"], .field-error, .error-message');
+    var reasons = [];
+    found.forEach(function (el) {
+      var said = el.textContent.replace(/\s+/g, " ").trim();
+      if (said && reasons.indexOf(said) < 0) reasons.push(said);
+    });
+    return reasons.join(" ") || text("refused");
+  }
+
+  function drain() {
+    if (!section || sending) return;
+    var list = waiting();
+    if (!list.length || list[0].refused) { draw(); return; }
+    sending = true;
+    var item = list[0];
+    var body = new URLSearchParams();
+    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    fetch(section.dataset.saveUrl, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true" },
+    }).then(function (response) {
+      return response.text().then(function (html) { return { status: response.status, html: html }; });
+    }).then(function (answer) {
+      sending = false;
+      if (answer.status >= 200 && answer.status < 300) {
+        retryMs = FIRST_RETRY_MS;
+        sentCount += 1;
+        keep(waiting().filter(function (other) { return other.key !== item.key; }));
+        if (waiting().length) { draw(); schedule(0); } else { refresh(); }
+      } else if (answer.status >= 400 && answer.status < 500) {
+        var now = waiting();
+        now.forEach(function (other) { if (other.key === item.key) other.refused = reasonOf(answer.html); });
+        keep(now);
+        draw();
+      } else {
+        retry();
+      }
+    }).catch(function () {
+      sending = false;
+      retry();
+    });
+  }
+
+  function retry() {
+    draw();
+    schedule(retryMs);
+    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+  }
+
+  // The server's page, once every kept round is in: its standings, rounds and entry are the truth.
+  function refresh() {
+    var sent = sentCount;
+    htmx.ajax("GET", window.location.pathname, { target: "body", swap: "innerHTML" }).then(function () {
+      sentCount = sent;
+      draw();
+    });
+  }
+
+  // --- htmx hooks: every save carries a key; while rounds wait (or the phone is offline) a save is kept
+
+  function isSave(config) {
+    return section && config.verb === "post" && config.path === section.dataset.saveUrl;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var config = event.detail;
+    if (!isSave(config)) {
+      if (section && config.verb === "post" && config.path === section.dataset.undoUrl && waiting().length) {
+        // Undo takes back the newest kept round, on this phone alone.
+        event.preventDefault();
+        var list = waiting();
+        discard(list[list.length - 1]);
+      }
+      return;
+    }
+    if (!config.parameters.round_key) config.parameters.round_key = newKey();
+    if (!navigator.onLine || waiting().length) {
+      event.preventDefault();
+      keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
+    }
+  });
+
+  function keepUnanswered(event) {
+    var config = event.detail.requestConfig;
+    if (config && isSave(config)) {
+      keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
+      event.stopImmediatePropagation();
+    }
+  }
+  document.addEventListener("htmx:sendError", keepUnanswered, true);
+  document.addEventListener("htmx:timeout", keepUnanswered, true);
+
+  htmx.onLoad(function () {
+    var found = document.querySelector("#entry[data-offline-match]");
+    if (found !== section) {
+      section = found;
+      sentCount = 0;
+      blankEntry = null;
+    }
+    if (!section) return;
+    rememberBlankEntry();
+    var list = waiting();
+    var form = section.querySelector("form.round-entry");
+    if (list.length && form && !form.dataset.keptEntry) nextRoundEntry(list[list.length - 1].number + 1);
+    draw();
+    if (list.length) schedule(0);
+  });
+
+  window.addEventListener("online", function () { retryMs = FIRST_RETRY_MS; schedule(0); });
+  window.addEventListener("offline", draw);
+
+  window.Companion = window.Companion || {};
+  window.Companion.describeRound = window.Companion.describeRound || {};
+  window.Companion.text = text;
+})();
