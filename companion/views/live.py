@@ -17,10 +17,11 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.http import parse_etags
 
-from .. import matches as service
 from ..extensions import db
 from ..models import Match
+from ..queries import matches as queries
 from ..serve import lan_address
+from ..services import matches as service
 from ..web import QUERIES_BEFORE_FLASK, SECURITY_HEADERS, render
 from .matches import PENCIL_COOKIE, _match_or_404, _pencil_cookie, is_scorekeeper, match_context
 
@@ -89,7 +90,7 @@ class UnchangedPolls:
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if found:
                 with self.engine.connect() as connection:
-                    state = service.live_state(int(found.group(1)), connection)
+                    state = queries.live_state(int(found.group(1)), connection)
                 environ[LIVE_STATE_KEY] = state
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
@@ -171,7 +172,7 @@ def live(match_id: int):
     if LIVE_STATE_KEY in request.environ:
         state = request.environ[LIVE_STATE_KEY]
     else:
-        state = service.live_state(match_id)
+        state = queries.live_state(match_id)
     if state is None:
         abort(404)
     version, uid = state
@@ -207,7 +208,7 @@ def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = _match_or_404(match_id)
     viewer = public_url("matches.show", match_id=match.id)
-    owner = service.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
     return render(
         "share.html", **match_context(match, viewer_url=viewer, viewer_qr=qr_svg(viewer), owner=owner)
     )

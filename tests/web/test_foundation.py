@@ -83,7 +83,7 @@ def test_taps_build_the_seat_order(client):
     ("fields", "message"),
     [
         ({"action": "new", "new_name": "   "}, "Type a name first."),
-        ({"action": "new", "new_name": "x" * 41}, "at most 40 characters"),
+        ({"action": "new", "new_name": "x" * 41}, "1 to 40 characters"),
         ({"action": "new", "new_name": "ann", "seat": ["Ann"]}, "ann already has a seat."),
         ({"action": "start", "seat": ["Ann"]}, "needs 2 to 8 players, got 1"),
     ],

@@ -10,11 +10,11 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from companion import matches as service
 from companion.exchange import match_document
 from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
+from companion.services import matches as service
 from tests.conftest import counted, csrf_token
 
 HTMX = {"HX-Request": "true"}
