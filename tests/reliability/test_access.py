@@ -17,11 +17,10 @@ from companion.extensions import db
 from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token
 from tests.reliability.test_bad_input import dump
 
 ROOT = Path(__file__).resolve().parents[2]
-HTMX = {"HX-Request": "true"}
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}
 
 

@@ -15,9 +15,7 @@ from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
 from companion.services import matches as service
-from tests.conftest import counted, csrf_token
-
-HTMX = {"HX-Request": "true"}
+from tests.conftest import HTMX, counted, csrf_token
 
 
 def doc(uid, game, players, rounds, started, settings=None):
