@@ -16,7 +16,7 @@ from ..games.base import RuleError, Standings, name_key
 from ..models import FINISHED, PLAYING, Match, Player, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, same_secret, side_of, standings_of
 from . import records
-from .fast_save import assign, insert_round
+from .fast_save import insert_round
 from .transaction import transaction
 
 
@@ -101,22 +101,29 @@ def rescore(match: Match) -> Standings:
         status.update(status=FINISHED, finished_at=utcnow())
     elif not standings.over and match.status == FINISHED:
         status.update(status=PLAYING, finished_at=None)
-    assign(match, **status)
+    _assign(match, status)
     for seat in match.seats:
         side = side_of(match, seat.name)
         scores = game.round_scores(standings, rounds, side)
         best = max(scores, key=lambda scored: scored[0]) if scores else (None, None)
-        assign(
-            seat,
-            total=standings.totals.get(side),
-            won=side in standings.winners,
-            score_sum=sum(score for score, _ in scores) if scores else None,
-            score_count=len(scores) if scores else None,
-            best_score=best[0],
-            best_label=(best[1] or None) and best[1][:80],
-        )
+        caches = {
+            "total": standings.totals.get(side),
+            "won": side in standings.winners,
+            "score_sum": sum(score for score, _ in scores) if scores else None,
+            "score_count": len(scores) if scores else None,
+            "best_score": best[0],
+            "best_label": (best[1] or None) and best[1][:80],
+        }
+        _assign(seat, caches)
     records.follow(match, before)
     return standings
+
+
+def _assign(row: Any, values: dict[str, Any]) -> None:
+    """Set the attributes whose value changes: the flush then updates only what did."""
+    for name, value in values.items():
+        if getattr(row, name) != value:
+            setattr(row, name, value)
 
 
 def refresh_stale_caches(batch: int = 500) -> int:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, delete, func, inspect, or_, select, true, update
+from sqlalchemy import and_, case, delete, func, inspect, or_, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
@@ -55,30 +54,25 @@ class Stake:
         }
 
 
-_seats, _matches = Seat.__table__.c, Match.__table__.c
-# Built once, in Core: on the save path, building the statement would cost more than running it.
-STORED_SEATS = (
-    select(_seats.id, _seats.player_id, _seats.won, _seats.total, _seats.score_sum, _seats.score_count,
-           _seats.best_score, _seats.best_label, _matches.status, _matches.started_at)
-    .join_from(Seat.__table__, Match.__table__, _matches.id == _seats.match_id)
-    .where(_seats.match_id == bindparam("match_id"))
-)  # fmt: skip
-
-
 def stored(match: Match) -> Stake | None:
     """What the match adds now, as the database holds it: read before a write changes it.
 
     Read from the database rather than from the objects, which may have been loaded before
     the writer took the match's lock. None for a match outside any session (the seed inserts
     its matches itself and rebuilds the records after); nothing for one not inserted yet.
-    No autoflush is needed: a rescore that changed what the match adds has flushed it.
+    The seats' caches are set only after this is read (see rescore), so what it reads is the before.
     """
     state = inspect(match)
     if state.transient:
         return None
     if not state.has_identity:
         return Stake()
-    rows = db.session.execute(STORED_SEATS, {"match_id": match.id}).all()
+    rows = db.session.execute(
+        select(Seat.id, Seat.player_id, Seat.won, Seat.total, Seat.score_sum, Seat.score_count, Seat.best_score,
+               Seat.best_label, Match.status, Match.started_at)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Seat.match_id == match.id)
+    ).all()  # fmt: skip
     stake = Stake(winners={} if rows and rows[0].status == FINISHED else None)
     for row in rows:
         best = Best(row.best_score, row.best_label, row.started_at, match.id) if row.best_score is not None else None
@@ -157,12 +151,8 @@ def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
         _add(Rivalry, ("player_id", "other_id"), RIVALRY_SUMS, rows)
 
 
-@lru_cache
 def _upsert(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], dialect_name: str) -> Any:
-    """The statement that adds a row's figures to the stored ones, inserting the row if not there yet.
-
-    Built once per table: building it costs more than running it.
-    """
+    """The statement that adds a row's figures to the stored ones, inserting the row if not there yet."""
     table = model.__table__
     insert = (postgresql if dialect_name == "postgresql" else sqlite).insert(table)
     return insert.on_conflict_do_update(
