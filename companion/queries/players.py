@@ -40,7 +40,7 @@ class Best:
 class Record:
     """One player's matches of one game, and the game's own figures: a PlayerRecord row as a value.
 
-    The service adds what one seat of a match contributes as one of these (records.py); the
+    The service adds what one seat of a match contributes as one of these (services/records.py); the
     pages read the summed rows back as these.
     """
 
