@@ -13,7 +13,7 @@ from pygal.style import Style
 
 from .games.base import Standings
 from .models import Match
-from .stats import running_totals
+from .queries.matches import running_totals
 
 # Mid-tone colours that keep their contrast on a light and on a dark background.
 SERIES_COLOURS = (

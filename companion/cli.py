@@ -11,14 +11,12 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from . import matches as service
-from . import stats
 from .exchange import match_document
-from .extensions import db
 from .games import score_match
 from .games.base import RuleError
-from .models import Match
+from .queries.matches import all_matches, find_match
 from .seed import seed_command
+from .services import matches as service
 
 
 def _read_json(path: str) -> Any:
@@ -80,12 +78,12 @@ def import_command(file: str) -> None:
 def export_command(match_id: int | None, out: str | None) -> None:
     """Write one match, or all of them as a JSON list, in the match-file format."""
     if match_id is not None:
-        match = db.session.get(Match, match_id)
+        match = find_match(match_id)
         if match is None:
             _fail(f"no match {match_id}")
         payload: Any = match_document(match)
     else:
-        payload = [match_document(m) for m in stats.all_matches()]
+        payload = [match_document(m) for m in all_matches()]
     text = json.dumps(payload, ensure_ascii=False, indent=2)
     if out:
         with open(out, "w", encoding="utf-8") as handle:

@@ -16,7 +16,7 @@ def upgrade_database(app: Flask) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             upgrade()
-            from .matches import refresh_stale_caches
+            from .services.matches import refresh_stale_caches
 
             refresh_stale_caches()
         finally:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .games import FORMAT
 from .models import Match
-
-FORMAT = "companion-match/1"
 
 
 def _time(value) -> str | None:

@@ -10,25 +10,21 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
+from .games.base import NAME_MAX
 
 
 def utcnow() -> datetime:
-    """The current time, timezone-aware, for default column values."""
+    """The current time in UTC as a naive datetime: the columns hold naive UTC times."""
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-def name_key(name: str) -> str:
-    """The form of a name under which two spellings count as the same player."""
-    return " ".join(name.split()).casefold()
 
 
 class Player(db.Model):
     """A person in the roster, reused across matches."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
     # Uniqueness ignoring case and surrounding spaces is enforced by the database.
-    key: Mapped[str] = mapped_column(String(40), unique=True)
+    key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
@@ -96,7 +92,7 @@ class Seat(db.Model):
     position: Mapped[int]
     # The name as seated: the rounds refer to it, so renaming the roster entry later
     # (or merging two entries) never breaks a match that was already played.
-    name: Mapped[str] = mapped_column(String(40), default="")
+    name: Mapped[str] = mapped_column(String(NAME_MAX), default="")
     # Caches of the engine's verdict, kept by the service, so records are SQL aggregates.
     total: Mapped[int | None]
     won: Mapped[bool] = mapped_column(default=False)
@@ -129,7 +125,7 @@ class Round(db.Model):
 
 
 class PlayerRecord(db.Model):
-    """One player's matches of one game, summed as they are written (see records.py).
+    """One player's matches of one game, summed as they are written (see services/records.py).
 
     A player's page reads these few rows instead of aggregating every seat the player
     ever had; `rebuild` recounts them from the seats.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from datetime import time as dtime
 from typing import Any
@@ -11,13 +12,10 @@ from uuid import UUID
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import insert
 
-from . import matches as service
-from . import records
-from .extensions import db
 from .games import REGISTRY, get_game
 from .models import FINISHED, PLAYING, Match, Round, Seat, utcnow
+from .services import matches as service
 
 ROSTER = [
     "Alessandra", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Hugo",
@@ -90,56 +88,17 @@ def _generate(rng: random.Random, now: datetime, playing: bool, player_ids: dict
     return match
 
 
-def _store(batch: list[Match]) -> None:
-    """Insert a batch of generated matches with three bulk statements, not one per object."""
-    columns = ("game", "settings", "status", "started_at", "finished_at", "uid", "summary", "cache_version")
-    match_rows = [{column: getattr(m, column) for column in columns} | {"version": len(m.rounds)} for m in batch]
-    ids = db.session.scalars(insert(Match).returning(Match.id, sort_by_parameter_order=True), match_rows).all()
-    seat_rows, round_rows = [], []
-    for match_id, match in zip(ids, batch, strict=True):
-        for seat in match.seats:
-            seat_rows.append(
-                {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
-                 "name": seat.name, "total": seat.total, "won": seat.won, "score_sum": seat.score_sum,
-                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label}
-            )  # fmt: skip
-        for rnd in match.rounds:
-            round_rows.append(
-                {"match_id": match_id, "number": rnd.number, "data": rnd.data,
-                 "created_at": rnd.created_at, "updated_at": rnd.updated_at}
-            )  # fmt: skip
-    # Core inserts on the session's connection: the ORM's bulk path costs twice as much here.
-    connection = db.session.connection()
-    connection.execute(insert(Seat.__table__), seat_rows)
-    if round_rows:
-        connection.execute(insert(Round.__table__), round_rows)
-
-
 def seed(count: int, seed_value: int | None = None, batch_size: int = 1000) -> int:
     """Add `count` generated matches (about 1 in 100 still in progress) in one transaction."""
     rng = random.Random(seed_value)
     now = utcnow()
-    try:
-        # The roster may already spell a name otherwise; seats keep the generated spelling.
-        roster = service.roster_players(ROSTER)
-        db.session.flush()
-        player_ids = {name: player.id for name, player in zip(ROSTER, roster, strict=True)}
-        playing_every = 100
-        batch: list[Match] = []
+    playing_every = 100
+
+    def generate(player_ids: dict[str, int]) -> Iterator[Match]:
         for index in range(count):
-            batch.append(_generate(rng, now, index % playing_every == playing_every - 1, player_ids))
-            if len(batch) == batch_size:
-                _store(batch)
-                batch = []
-        if batch:
-            _store(batch)
-        # The bulk inserts bypass the running sums that the service keeps on each write.
-        records.rebuild()
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return count
+            yield _generate(rng, now, index % playing_every == playing_every - 1, player_ids)
+
+    return service.store_generated(ROSTER, generate, batch_size)
 
 
 @click.command("seed")

@@ -9,7 +9,7 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
-from .models import name_key
+from .games.base import NAME_MAX, name_key
 
 
 @dataclass
@@ -53,8 +53,8 @@ class Draft:
         name = " ".join(name.split())
         if not name:
             self.errors[field_name] = gettext("Type a name first.")
-        elif len(name) > 40:
-            self.errors[field_name] = gettext("A name has at most 40 characters.")
+        elif len(name) > NAME_MAX:
+            self.errors[field_name] = gettext("A name has 1 to %(max)s characters.", max=NAME_MAX)
         elif name_key(name) in {name_key(s) for s in self.seats}:
             self.errors[field_name] = gettext("%(name)s already has a seat.", name=name)
         else:

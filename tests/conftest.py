@@ -7,25 +7,33 @@ import re
 import shutil
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 from sqlalchemy import event
+from werkzeug.datastructures import MultiDict
 from werkzeug.serving import make_server
+from werkzeug.test import TestResponse
 
 from companion import create_app
 from companion.extensions import db
+from companion.games import get_game
+from companion.queries.matches import find_match
 
 # Speed is measured by the benchmark, never by tests: a loaded machine must not fail a property.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+# What htmx adds to the requests it sends: the app answers them with a fragment.
+HTMX = {"HX-Request": "true"}
 
 
 SERVER_URL = os.environ.get("DATABASE_URL", "")
@@ -104,6 +112,68 @@ def csrf_token(client: FlaskClient, path: str = "/") -> str:
     found = CSRF_PATTERN.search(page)
     assert found, f"no CSRF token on {path}"
     return found.group(1) or found.group(2)
+
+
+# --- Matches through the real forms ------------------------------------------------------
+
+
+def post_new_match(client: FlaskClient, game: str, seats: list[str], action: str = "start", htmx: bool = False,
+                   **fields: Any) -> TestResponse:
+    """A tap on (or Start of) the new-match form, with the game picked and these players seated."""
+    data = {"csrf_token": csrf_token(client, "/matches/new"), "game": game, "seat": seats, "action": action, **fields}
+    return client.post("/matches/new", data=data, headers=HTMX if htmx else {})  # fmt: skip
+
+
+def start_match(client: FlaskClient, game: str, seats: list[str], htmx: bool = False, **fields: Any) -> int:
+    """Start a match through the new-match form; `client` holds its pencil. Returns the match's id."""
+    response = post_new_match(client, game, seats, htmx=htmx, **fields)
+    assert response.status_code == (200 if htmx else 302), response.get_data(as_text=True)
+    return int(response.headers["HX-Location" if htmx else "Location"].rsplit("/", 1)[1])
+
+
+def entry_fields(app: Flask, match_id: int, round_data: dict[str, Any]) -> MultiDict:
+    """The entry form a scorekeeper's page sends for this round, as the game fills it in."""
+    with app.app_context():
+        match = find_match(match_id)
+        fields = get_game(match.game).entry.form_from_round(round_data, match.player_names, match.settings)
+        db.session.remove()
+    return MultiDict([(key, value) for key, values in fields.items() for value in values])
+
+
+def save_round(client: FlaskClient, match_id: int, fields: Mapping[str, Any], number: int | None = None,
+               headers: Mapping[str, str] | None = None) -> TestResponse:
+    """Tap Save on the round entry (an htmx POST) with these fields, as round `number` (default: the next)."""
+    form = MultiDict(fields)
+    if number is None:
+        number = len(stored_match(client.application, match_id).rounds) + 1
+    form["number"] = str(number)
+    form["csrf_token"] = csrf_token(client, f"/matches/{match_id}")
+    return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
+
+
+@dataclass
+class StoredMatch:
+    """A match as the database holds it, read back as plain values."""
+
+    settings: dict[str, Any]
+    rounds: list[dict[str, Any]]
+    status: str
+    player_names: list[str]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is stored as finished."""
+        return self.status == "finished"
+
+
+def stored_match(app: Flask, match_id: int) -> StoredMatch:
+    """What the database holds of a match: its settings, its rounds' data, its status and its players."""
+    with app.app_context():
+        match = find_match(match_id)
+        assert match is not None, f"no match {match_id} stored"
+        found = StoredMatch(match.settings, [r.data for r in match.rounds], match.status, match.player_names)
+        db.session.remove()
+    return found
 
 
 # --- Browser tests -------------------------------------------------------------------

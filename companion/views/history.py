@@ -12,11 +12,13 @@ from itertools import pairwise
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
 
-from .. import matches as service
 from ..exchange import match_document
 from ..games import REGISTRY
 from ..games.base import RuleError
-from ..stats import HistoryFilter, all_matches, history, roster, running_totals
+from ..queries.history import HistoryFilter, history
+from ..queries.matches import all_matches, running_totals
+from ..queries.players import roster_entries
+from ..services import matches as service
 from ..web import render
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -34,7 +36,7 @@ def _history_page(filters: HistoryFilter, status: int = 200, import_error: str |
         filters=filters,
         results=history(filters),
         games=REGISTRY,
-        roster=roster(),
+        roster=roster_entries(),
         import_error=import_error,
     )
 

@@ -4,17 +4,20 @@ import json
 
 from flask import Blueprint, current_app, make_response, redirect, request, send_from_directory, url_for
 
-from .. import stats
 from ..games import REGISTRY
+from ..games.base import NAME_MAX
+from ..queries.matches import in_progress
 from ..web import asset, render
 
 bp = Blueprint("home", __name__)
+# The longest name a form field takes (its maxlength), the same the rules accept.
+bp.add_app_template_global(NAME_MAX, "NAME_MAX")
 
 
 @bp.get("/")
 def index():
     """The home page."""
-    return render("home.html", playing=stats.in_progress(), games=REGISTRY)
+    return render("home.html", playing=in_progress(), games=REGISTRY)
 
 
 PREFERENCES = {"theme": ("light", "dark", "black"), "lang": ("en", "it")}

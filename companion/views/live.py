@@ -7,8 +7,9 @@ from flask import Blueprint, Response, abort, current_app, redirect, render_temp
 from flask_babel import gettext
 from markupsafe import Markup
 
-from .. import matches as service
 from ..network import lan_address
+from ..queries import matches as queries
+from ..services import matches as service
 from ..web import render
 from ..web.live import LIVE_STATE_KEY, draw_for_viewers, drawn_for_viewers, etag_of, shows_version, unchanged_headers
 from .matches import PENCIL_COOKIE, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
@@ -42,7 +43,7 @@ def live(match_id: int):
     if LIVE_STATE_KEY in request.environ:
         state = request.environ[LIVE_STATE_KEY]
     else:
-        state = service.live_state(match_id)
+        state = queries.live_state(match_id)
     if state is None:
         abort(404)
     version, uid = state
@@ -79,7 +80,7 @@ def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)
     viewer = public_url("matches.show", match_id=match.id)
-    owner = service.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
     return render("share.html", **match_context(match, viewer_url=viewer, viewer_qr=qr_svg(viewer), owner=owner))
 
 

@@ -6,12 +6,13 @@ from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from htmx_flask import make_response
 
-from .. import matches as service
-from .. import stats
 from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import RuleError
 from ..models import Match
+from ..queries import matches as queries
+from ..queries.players import roster_entries
+from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
 
@@ -30,7 +31,7 @@ def _setup_page(draft: Draft, status: int = 200):
         games=REGISTRY,
         game=REGISTRY[draft.game],
         setup=draft.setup_view(),
-        roster=stats.roster(),
+        roster=roster_entries(),
     )
 
 
@@ -59,7 +60,7 @@ def setup():
 
 def match_or_404(match_id: int) -> Match:
     """The match with this id, or a 404 page."""
-    match = service.find_match(match_id)
+    match = queries.find_match(match_id)
     if match is None:
         abort(404)
     return match
@@ -67,7 +68,7 @@ def match_or_404(match_id: int) -> Match:
 
 def is_scorekeeper(match: Match) -> bool:
     """Whether this device holds the match's pencil."""
-    return service.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    return queries.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
 
 
 def match_context(match: Match, form=None, standings=None, **extra):
@@ -219,7 +220,7 @@ def correct(match_id: int, number: int):
 def changes(match_id: int):
     """The change log: corrections, undos and redos with the values before and after."""
     match = match_or_404(match_id)
-    return render("changes.html", **match_context(match, log=service.change_log(match)))
+    return render("changes.html", **match_context(match, log=queries.change_log(match)))
 
 
 @bp.post("/<int:match_id>/again")

@@ -8,8 +8,8 @@ from flask_babel import gettext
 from ..extensions import db
 from ..games import REGISTRY
 from ..models import Player
-from ..roster import RosterError, merge_players, rename_player
-from ..stats import leaderboard, profile, roster
+from ..queries.players import leaderboard, profile, roster_entries
+from ..services.roster import RosterError, merge_players, rename_player
 from ..web import render
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -30,7 +30,7 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
         status=status,
         player=player,
         profile=profile(player),
-        roster=roster(),
+        roster=roster_entries(),
         games=REGISTRY,
         errors=errors or {},
         form=form or {},

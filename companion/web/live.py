@@ -15,9 +15,9 @@ from flask_babel import get_locale
 from werkzeug.datastructures import Headers
 from werkzeug.http import parse_etags
 
-from .. import matches as service
 from ..extensions import db
 from ..models import Match
+from ..queries import matches as queries
 from .headers import add_standard_headers
 from .queries import QUERIES_BEFORE_FLASK, counting
 
@@ -92,7 +92,7 @@ class UnchangedPolls:
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if found:
                 with self.engine.connect() as connection:
-                    state = service.live_state(int(found.group(1)), connection)
+                    state = queries.live_state(int(found.group(1)), connection)
                 environ[LIVE_STATE_KEY] = state
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1

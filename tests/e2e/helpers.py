@@ -8,7 +8,7 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
-from companion.matches import roster_players
+from companion.services.matches import roster_players
 
 
 def add_to_roster(app: Flask, *names: str) -> None:

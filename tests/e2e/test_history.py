@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion import matches as service
 from companion.extensions import db
 from companion.seed import seed
+from companion.services import matches as service
 
 pytestmark = pytest.mark.e2e
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_game
+from tests.conftest import HTMX
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 NEXT_NUMBER = re.compile(r'name="number" value="(\d+)"')
-HTMX = {"HX-Request": "true"}
 
 # Pazzaparola with 8 seats and 5 victory points to win: the winner of round n is seat
 # (n - 1) % 8, so a match lasts 8 * 4 + 1 = 33 rounds, a long evening's match (every save

@@ -13,14 +13,14 @@ import pytest
 from flask import Flask
 
 from companion import create_app
-from companion import matches as service
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token
+from companion.queries import matches as queries
+from companion.services import matches as service
+from tests.conftest import HTMX, csrf_token
 from tests.reliability.test_bad_input import dump
 
 ROOT = Path(__file__).resolve().parents[2]
-HTMX = {"HX-Request": "true"}
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}
 
 
@@ -165,7 +165,7 @@ def test_tokens_are_long_and_random(app, client, match):
     assert len(unb64(pencil)) >= 32
     with app.app_context():
         stored = db.session.get(Match, match_id)
-        assert stored.scorekeeper_hash == service.hash_token(pencil) != pencil
+        assert stored.scorekeeper_hash == queries.hash_token(pencil) != pencil
         codes = {service.offer_pencil(stored) for _ in range(3)}
         db.session.remove()
     assert len(codes) == 3 and all(len(unb64(code)) >= 32 for code in codes)
@@ -188,13 +188,13 @@ def test_tokens_are_compared_in_constant_time(app, client, match, monkeypatch):
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(service.hmac, "compare_digest", spy)
+    monkeypatch.setattr(queries.hmac, "compare_digest", spy)
     token = csrf_token(client, f"/matches/{match_id}")
     with app.app_context():
         stored = db.session.get(Match, match_id).scorekeeper_hash
         db.session.remove()
     client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token})
-    assert (service.hash_token(pencil), stored) in calls
+    assert (queries.hash_token(pencil), stored) in calls
     calls.clear()
     stranger = app.test_client()
     stranger.set_cookie(f"pencil_{match_id}", "B" * 43)
@@ -204,7 +204,7 @@ def test_tokens_are_compared_in_constant_time(app, client, match, monkeypatch):
         ).status_code
         == 403
     )
-    assert (service.hash_token("B" * 43), stored) in calls
+    assert (queries.hash_token("B" * 43), stored) in calls
 
 
 def test_a_guessed_match_id_shows_only_what_is_public(app, client, match):

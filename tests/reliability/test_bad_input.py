@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from companion import matches as service
 from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Match, Player
+from companion.services import matches as service
 from tests.conftest import csrf_token
 from tests.unit.test_format_doc import examples
 

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from companion import create_app
 from companion.extensions import db
-from companion.matches import hash_token
+from companion.queries.matches import hash_token
 from tests.conftest import csrf_token, fresh_database
 
 FIRST_REVISION = "7846c37c80c0"
@@ -95,8 +95,8 @@ def test_a_first_release_database_is_upgraded_on_start(tmp_path, old_database):
         assert [{k: v for k, v in r.items() if k != "at"} for r in exported["rounds"]] == rounds_played()
         # Standings are derived from the old rounds: Bob took 3 cards, Cy 1, Ann none.
         with app.app_context():
-            from companion.matches import standings_of
             from companion.models import Match
+            from companion.queries.matches import standings_of
 
             assert standings_of(db.session.get(Match, 1)).totals == {"Ann": 0, "Bob": 3, "Cy": 1}
         section = html.split('id="standings"', 1)[1].split("</section>", 1)[0]

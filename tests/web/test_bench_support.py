@@ -4,33 +4,18 @@ the unchanged-poll fast path and small htmx fragments."""
 from __future__ import annotations
 
 import pytest
-from werkzeug.datastructures import MultiDict
 
 from companion import create_app
-from companion.games import get_game
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match
 
-HTMX = {"HX-Request": "true"}
 COMPRESSED = {"Accept-Encoding": "br, gzip"}
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
 
-def start_match(client) -> tuple[int, str]:
-    """A Topic_ match started by `client` (which holds its pencil); its id and the CSRF token."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "topic", "seat": PLAYERS, "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302
-    return int(response.headers["Location"].rsplit("/", 1)[1]), token
-
-
-def save(client, match_id: int, number: int, token: str):
-    """The htmx Save of round `number`, the next player in turn the slowest."""
-    fields = get_game("topic").entry.form_from_round({"losers": [PLAYERS[number % 4]]}, PLAYERS, {})
-    form = MultiDict([(key, value) for key, values in fields.items() for value in values])
-    form.add("number", str(number))
-    form.add("csrf_token", token)
-    return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **COMPRESSED})
+def save(client, match_id: int, number: int):
+    """The htmx Save of round `number`, the next player in turn the slowest, asking for a compressed answer."""
+    fields = entry_fields(client.application, match_id, {"losers": [PLAYERS[number % 4]]})
+    return save_round(client, match_id, fields, number, headers=COMPRESSED)
 
 
 def test_ping_is_a_fixed_short_text(client):
@@ -56,7 +41,7 @@ def counting_client(tmp_path, database_url, monkeypatch):
 
 def test_query_count_header_when_asked(counting_client):
     assert counting_client.get("/ping").headers["X-Queries"] == "0"
-    match_id, _ = start_match(counting_client)
+    match_id = start_match(counting_client, "topic", PLAYERS)
     live = counting_client.get(f"/matches/{match_id}/live", headers=HTMX)
     assert int(live.headers["X-Queries"]) >= 2
     unchanged = counting_client.get(
@@ -73,9 +58,9 @@ def test_query_count_header_when_asked(counting_client):
 
 def test_unchanged_poll_is_304_also_for_the_compressed_tag(client):
     """Flask-Compress sends the tag as "v3:br"; a browser sends that back, and it must still be a 304."""
-    match_id, token = start_match(client)
+    match_id = start_match(client, "topic", PLAYERS)
     for number in (1, 2, 3):
-        assert save(client, match_id, number, token).status_code == 200
+        assert save(client, match_id, number).status_code == 200
     viewer = client.application.test_client()
     first = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED})
     assert first.status_code == 200 and first.headers["Content-Encoding"] == "br"
@@ -89,15 +74,15 @@ def test_unchanged_poll_is_304_also_for_the_compressed_tag(client):
         assert again.data == b""
         assert again.headers["ETag"] == plain
         assert again.headers["Content-Security-Policy"]
-    assert save(client, match_id, 4, token).status_code == 200
+    assert save(client, match_id, 4).status_code == 200
     changed = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": plain})
     assert changed.status_code == 200 and changed.headers["ETag"].startswith('"v4-')
 
 
 def test_a_tag_of_another_match_at_the_same_version_is_not_unchanged(client):
     """SQLite gives a new match a deleted match's id: a phone still showing the old one must get the new one."""
-    first_id, _ = start_match(client)
-    second_id, _ = start_match(client)
+    first_id = start_match(client, "topic", PLAYERS)
+    second_id = start_match(client, "topic", PLAYERS)
     viewer = client.application.test_client()
     first_tag = viewer.get(f"/matches/{first_id}/live", headers=HTMX).headers["ETag"]
     second = viewer.get(f"/matches/{second_id}/live", headers={**HTMX, "If-None-Match": first_tag})
@@ -121,10 +106,11 @@ def test_static_files_go_out_compressed_and_cached_for_a_year(client, path):
 
 
 def test_main_htmx_fragments_are_under_4_kb_compressed(client):
-    match_id, token = start_match(client)
+    match_id = start_match(client, "topic", PLAYERS)
+    token = csrf_token(client)
     sizes = {}
     for number in range(1, 13):
-        saved = save(client, match_id, number, token)
+        saved = save(client, match_id, number)
         assert saved.status_code == 200
     sizes["save"] = len(saved.data)
     csrf = {"X-CSRFToken": token}

@@ -7,15 +7,13 @@ import json
 import re
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.games import score_match
 from companion.models import Match
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token, post_new_match, save_round, start_match, stored_match
 
-HTMX = {"HX-Request": "true"}
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}
@@ -23,42 +21,12 @@ PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"
 
 def setup(client: FlaskClient, seats: list[str], action: str = "start", **fields):
     """POST the new-match form as the page does, with Burraco's settings fields."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "burraco", "seat": seats, "action": action, **fields}
-    return client.post("/matches/new", data=data, headers=HTMX)
-
-
-def new_match(client: FlaskClient, seats: list[str], **fields) -> int:
-    """A Burraco match started through the real form; this client holds its pencil."""
-    response = setup(client, seats, **fields)
-    assert response.status_code == 200, response.get_data(as_text=True)
-    return int(response.headers["HX-Location"].rsplit("/", 1)[1])
+    return post_new_match(client, "burraco", seats, action, htmx=True, **fields)
 
 
 def hand(closed_by: str = "", **fields) -> dict:
     """The entry form's fields for one hand (blank fields count as 0)."""
     return {"closed_by": closed_by, **fields}
-
-
-def post_hand(client: FlaskClient, match_id: int, number: int, fields: dict):
-    """Tap Save on the entry form."""
-    token = csrf_token(client, f"/matches/{match_id}")
-    data = {"csrf_token": token, "number": str(number), **fields}
-    return client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
-
-
-def stored(app: Flask, match_id: int) -> Match:
-    """The match as the database holds it."""
-    with app.app_context():
-        match = db.session.get(Match, match_id)
-        db.session.expunge(match)
-        return match
-
-
-def rounds_of(app: Flask, match_id: int) -> list[dict]:
-    """The stored hands of a match."""
-    with app.app_context():
-        return [r.data for r in db.session.get(Match, match_id).rounds]
 
 
 def cell_text(html: str) -> str:
@@ -95,8 +63,9 @@ def test_pairs_are_offered_only_with_four_seated(client):
 
 
 def test_a_pairs_match_keeps_its_settings_and_shows_them(client, app):
-    match_id = new_match(client, FOUR, **PAIRS, burraco_target="1505", burraco_nolimit="1", burraco_clean="250")
-    match = stored(app, match_id)
+    settings = {"burraco_target": "1505", "burraco_nolimit": "1", "burraco_clean": "250"}
+    match_id = start_match(client, "burraco", FOUR, **PAIRS, **settings)
+    match = stored_match(app, match_id)
     assert match.settings == {
         "target": 1505,
         "hands": None,
@@ -138,7 +107,7 @@ def test_bad_settings_are_refused_next_to_their_field_and_nothing_is_stored(clie
 
 
 def test_the_entry_form_has_a_card_per_side(client):
-    match_id = new_match(client, FOUR, **PAIRS)
+    match_id = start_match(client, "burraco", FOUR, **PAIRS)
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
     for field in ("table_1", "hand_1", "clean_1", "dirty_1", "table_2", "hand_2", "clean_2", "dirty_2"):
         assert f'name="{field}"' in html
@@ -149,16 +118,16 @@ def test_the_entry_form_has_a_card_per_side(client):
 
 
 def test_saving_a_hand_updates_standings_and_reads_it_back(client, app):
-    match_id = new_match(client, FOUR, **PAIRS)
-    response = post_hand(
+    match_id = start_match(client, "burraco", FOUR, **PAIRS)
+    response = save_round(
         client,
         match_id,
-        1,
         hand("Noi", table_1="120+35+10", clean_1="1", dirty_1="1", table_2="60", hand_2="25+15", dirty_2="1"),
+        1,
     )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert rounds_of(app, match_id) == [
+    assert stored_match(app, match_id).rounds == [
         {
             "sides": {
                 "Noi": {"table": 165, "hand": 0, "clean": 1, "dirty": 1},
@@ -190,12 +159,12 @@ def test_saving_a_hand_updates_standings_and_reads_it_back(client, app):
     ],
 )
 def test_impossible_hands_are_refused_next_to_the_field_keeping_what_was_typed(client, app, fields, where, message):
-    match_id = new_match(client, THREE)
-    response = post_hand(client, match_id, 1, fields)
+    match_id = start_match(client, "burraco", THREE)
+    response = save_round(client, match_id, fields, 1)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert message in cell_text(html)
-    assert rounds_of(app, match_id) == []
+    assert stored_match(app, match_id).rounds == []
     if where in THREE:
         # Inside that player's card, after its name and before the next card.
         card = html[html.index(f'<span class="burraco-side-name">{where}</span>') :]
@@ -215,8 +184,8 @@ def test_impossible_hands_are_refused_next_to_the_field_keeping_what_was_typed(c
 
 
 def test_a_refused_hand_keeps_the_burraco_counts_and_nobody(client):
-    match_id = new_match(client, THREE)
-    html = post_hand(client, match_id, 1, hand("", table_1="x", clean_2="2", dirty_3="1")).get_data(as_text=True)
+    match_id = start_match(client, "burraco", THREE)
+    html = save_round(client, match_id, hand("", table_1="x", clean_2="2", dirty_3="1"), 1).get_data(as_text=True)
     assert 'name="clean_2" value="2"' in html and 'name="dirty_3" value="1"' in html
     assert 'name="closed_by" value="" checked' in html
 
@@ -230,23 +199,23 @@ def page_text(client, match_id):
 
 
 def test_reaching_the_target_ends_the_match_with_the_winner(client, app):
-    match_id = new_match(client, FOUR, **PAIRS)
+    match_id = start_match(client, "burraco", FOUR, **PAIRS)
     for number in (1, 2):
-        assert post_hand(client, match_id, number, hand("Noi", table_1="200", clean_1="1")).status_code == 200
+        assert save_round(client, match_id, hand("Noi", table_1="200", clean_1="1"), number).status_code == 200
     assert "Noi Ann & Cy 1000 5" in page_text(client, match_id)
-    post_hand(client, match_id, 3, hand("Noi", table_1="5", clean_1="1", table_2="80"))
+    save_round(client, match_id, hand("Noi", table_1="5", clean_1="1", table_2="80"), 3)
     text = page_text(client, match_id)
-    assert stored(app, match_id).is_over
+    assert stored_match(app, match_id).is_over
     assert "Noi wins!" in text and "Target 1005 reached in hand 3." in text
     assert "Noi ★ Ann & Cy 1305 ✓" in text
     assert "Save hand" not in text and "The match is over" in text
 
 
 def test_the_last_hand_ends_the_match_and_a_tie_is_shown(client, app):
-    match_id = new_match(client, THREE, burraco_hands="2")
-    post_hand(client, match_id, 1, hand("", table_1="50", table_2="30"))
+    match_id = start_match(client, "burraco", THREE, burraco_hands="2")
+    save_round(client, match_id, hand("", table_1="50", table_2="30"), 1)
     assert "Hand 2 of 2 · Bob deals" in page_text(client, match_id)
-    post_hand(client, match_id, 2, hand("", table_2="20", table_3="10"))
+    save_round(client, match_id, hand("", table_2="20", table_3="10"), 2)
     text = page_text(client, match_id)
     assert "Tie for victory: Ann, Bob" in text
     assert "All 2 hands played; nobody reached 1005." in text
@@ -258,8 +227,8 @@ def test_the_last_hand_ends_the_match_and_a_tie_is_shown(client, app):
 
 
 def test_a_correction_is_prefilled_and_rescores(client, app):
-    match_id = new_match(client, FOUR, **PAIRS)
-    post_hand(client, match_id, 1, hand("Noi", table_1="100", clean_1="1", table_2="40", hand_2="30"))
+    match_id = start_match(client, "burraco", FOUR, **PAIRS)
+    save_round(client, match_id, hand("Noi", table_1="100", clean_1="1", table_2="40", hand_2="30"), 1)
     page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
     assert 'name="table_1" value="100"' in page and 'name="hand_2" value="30"' in page
     assert 'name="clean_1" value="1"' in page and 'name="closed_by" value="Noi" checked' in page
@@ -280,13 +249,13 @@ def test_a_correction_is_prefilled_and_rescores(client, app):
     )
     response = client.post(f"/matches/{match_id}/rounds/1", data=fields, headers=HTMX)
     assert response.status_code == 200
-    assert rounds_of(app, match_id)[0]["sides"]["Noi"]["clean"] == 2
+    assert stored_match(app, match_id).rounds[0]["sides"]["Noi"]["clean"] == 2
     text = page_text(client, match_id)
     assert "Noi Ann & Cy 600" in text and "✎ corrected" in text
 
 
 def test_the_standings_shown_equal_the_engine_on_the_exported_file(client, runner, tmp_path):
-    match_id = new_match(client, THREE, burraco_nolimit="1")
+    match_id = start_match(client, "burraco", THREE, burraco_nolimit="1")
     for number, fields in enumerate(
         [
             hand("Ann", table_1="200+5", clean_1="1"),
@@ -295,7 +264,7 @@ def test_the_standings_shown_equal_the_engine_on_the_exported_file(client, runne
         ],
         start=1,
     ):
-        assert post_hand(client, match_id, number, fields).status_code == 200
+        assert save_round(client, match_id, fields, number).status_code == 200
     path = tmp_path / "match.json"
     path.write_text(json.dumps(client.get(f"/matches/{match_id}.json").get_json()))
     result = runner.invoke(args=["score", str(path)])

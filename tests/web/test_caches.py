@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import select, update
 
-from companion import matches as service
 from companion.extensions import db
 from companion.models import Match, Seat
+from companion.services import matches as service
 
 
 def seat_caches() -> dict:

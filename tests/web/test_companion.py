@@ -4,50 +4,32 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import func, select
-from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
-from companion.games import get_game
-from companion.models import Match, Round, RoundChange
+from companion.models import Match, RoundChange
 from companion.web.live import live_etag
-from tests.conftest import counted, csrf_token
+from tests.conftest import HTMX, counted, csrf_token, entry_fields, save_round, start_match, stored_match
 
-HTMX = {"HX-Request": "true"}
 TOPIC_ROUNDS = [{"losers": ["Bob"]}, {"losers": ["Cy"], "penalties": ["Ann"]}, {"losers": ["Ann"]}]
 
 
 @pytest.fixture
 def match_id(client):
     """A Topic_ match of Ann, Bob and Cy started by `client`, which holds its pencil."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302
-    return int(response.headers["Location"].rsplit("/", 1)[1])
+    return start_match(client, "topic", ["Ann", "Bob", "Cy"])
 
 
 def form_for(app, round_data, number, token):
-    """The entry form a scorekeeper's page would send for this round."""
-    with app.app_context():
-        match = db.session.get(Match, 1)
-        fields = get_game("topic").entry.form_from_round(round_data, match.player_names, match.settings)
-    pairs = []
-    for key, values in fields.items():
-        pairs += [(key, v) for v in values] if isinstance(values, list) else [(key, values)]
-    form = MultiDict(pairs)
+    """The entry form a scorekeeper's page would send for this round, with its number and CSRF token."""
+    form = entry_fields(app, 1, round_data)
     form.add("number", str(number))
     form.add("csrf_token", token)
     return form
 
 
 def save(client, app, round_data, number):
-    token = csrf_token(client, "/matches/1")
-    return client.post("/matches/1/rounds", data=form_for(app, round_data, number, token), headers=HTMX)
-
-
-def stored_rounds(app):
-    with app.app_context():
-        return [r.data for r in db.session.scalars(select(Round).order_by(Round.number))]
+    """Tap Save with the entry form filled in for this round of the match."""
+    return save_round(client, 1, entry_fields(app, 1, round_data), number)
 
 
 def test_save_answers_with_entry_and_out_of_band_standings(client, app, match_id):
@@ -56,14 +38,14 @@ def test_save_answers_with_entry_and_out_of_band_standings(client, app, match_id
     assert response.status_code == 200
     assert 'id="standings"' in html and 'hx-swap-oob="true"' in html
     assert 'class="readback' in html and ">Undo<" in html
-    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"]]
+    assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
 
 
 def test_double_tap_stores_the_round_once(client, app, match_id):
     first = save(client, app, TOPIC_ROUNDS[0], 1)
     second = save(client, app, TOPIC_ROUNDS[0], 1)
     assert first.status_code == 200 and second.status_code == 200
-    assert len(stored_rounds(app)) == 1
+    assert len(stored_match(app, match_id).rounds) == 1
 
 
 def test_a_different_round_on_a_stale_page_is_a_conflict(client, app, match_id):
@@ -71,7 +53,7 @@ def test_a_different_round_on_a_stale_page_is_a_conflict(client, app, match_id):
     stale = save(client, app, {"losers": ["Cy"]}, 1)
     assert stale.status_code == 409
     assert "this round changed meanwhile" in stale.get_data(as_text=True)
-    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"]]
+    assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
 
 
 def test_undo_and_redo_several_steps(client, app, match_id):
@@ -80,12 +62,12 @@ def test_undo_and_redo_several_steps(client, app, match_id):
     token = csrf_token(client, "/matches/1")
     for _ in range(2):
         assert client.post("/matches/1/undo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
-    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"]]
+    assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
     assert client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
-    assert [r["losers"] for r in stored_rounds(app)] == [["Bob"], ["Cy"]]
-    assert stored_rounds(app)[1]["penalties"] == ["Ann"]
+    assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"], ["Cy"]]
+    assert stored_match(app, match_id).rounds[1]["penalties"] == ["Ann"]
     assert client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
-    assert len(stored_rounds(app)) == 3
+    assert len(stored_match(app, match_id).rounds) == 3
     nothing = client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token})
     assert nothing.status_code == 409 and "nothing to redo" in nothing.get_data(as_text=True)
     assert nothing.headers["HX-Retarget"] == "#banner"
@@ -98,7 +80,7 @@ def test_a_new_round_empties_the_redo_stack(client, app, match_id):
     save(client, app, {"losers": ["Cy"]}, 1)
     response = client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token})
     assert response.status_code == 409
-    assert [r["losers"] for r in stored_rounds(app)] == [["Cy"]]
+    assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Cy"]]
 
 
 def test_correction_rescores_and_keeps_the_old_values(client, app, match_id):
@@ -111,7 +93,7 @@ def test_correction_rescores_and_keeps_the_old_values(client, app, match_id):
     form.add("revision", "0")
     response = client.post("/matches/1/rounds/1", data=form)
     assert response.status_code in (200, 302)
-    assert stored_rounds(app)[0]["losers"] == ["Cy"]
+    assert stored_match(app, match_id).rounds[0]["losers"] == ["Cy"]
     with app.app_context():
         change = db.session.scalar(select(RoundChange))
         assert change.action == "correct" and change.before["losers"] == ["Bob"]
@@ -133,7 +115,7 @@ def test_two_editors_of_one_round_the_second_is_refused(client, app, match_id):
     refused = client.post("/matches/1/rounds/1", data=second)
     assert refused.status_code == 409
     assert "this round changed meanwhile" in refused.get_data(as_text=True)
-    assert stored_rounds(app)[0]["losers"] == ["Cy"]
+    assert stored_match(app, match_id).rounds[0]["losers"] == ["Cy"]
 
 
 def test_viewer_cannot_write_and_gets_a_clear_403(client, app, match_id):
@@ -145,7 +127,7 @@ def test_viewer_cannot_write_and_gets_a_clear_403(client, app, match_id):
         response = viewer.post(path, data=form_for(app, TOPIC_ROUNDS[0], 1, token))
         assert response.status_code == 403, path
         assert "scorekeeper" in response.get_data(as_text=True)
-    assert stored_rounds(app) == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_live_poll_is_304_when_nothing_changed(client, app, match_id):
@@ -182,7 +164,7 @@ def test_pencil_is_handed_over_and_taken_back(client, app, match_id):
     assert back.status_code == 302
     assert save(client, app, TOPIC_ROUNDS[1], 2).status_code == 200
     assert save(other, app, TOPIC_ROUNDS[2], 3).status_code == 403
-    assert len(stored_rounds(app)) == 2
+    assert len(stored_match(app, match_id).rounds) == 2
 
 
 def test_share_page_has_the_viewer_qr(client, match_id):

@@ -9,9 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player
-from tests.conftest import csrf_token
-
-HTMX = {"HX-Request": "true"}
+from tests.conftest import HTMX, csrf_token
 
 
 def test_home_is_a_full_page_with_vendored_assets(client):
@@ -83,7 +81,7 @@ def test_taps_build_the_seat_order(client):
     ("fields", "message"),
     [
         ({"action": "new", "new_name": "   "}, "Type a name first."),
-        ({"action": "new", "new_name": "x" * 41}, "at most 40 characters"),
+        ({"action": "new", "new_name": "x" * 41}, "1 to 40 characters"),
         ({"action": "new", "new_name": "ann", "seat": ["Ann"]}, "ann already has a seat."),
         ({"action": "start", "seat": ["Ann"]}, "needs 2 to 8 players, got 1"),
     ],

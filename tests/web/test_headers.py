@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token
 
-HTMX = {"HX-Request": "true"}
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 

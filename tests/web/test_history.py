@@ -10,14 +10,12 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from companion import matches as service
 from companion.exchange import match_document
 from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
-from tests.conftest import counted, csrf_token
-
-HTMX = {"HX-Request": "true"}
+from companion.services import matches as service
+from tests.conftest import HTMX, counted, csrf_token
 
 
 def doc(uid, game, players, rounds, started, settings=None):

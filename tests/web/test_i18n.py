@@ -12,7 +12,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "translations" / "it" / "LC_MESSAGES" / "messages.po"
@@ -71,11 +71,7 @@ ENGLISH_ONLY = ["New match", "Table view", "History</a>", "Players</a>", "Save r
 
 def start(client: FlaskClient, game: str) -> str:
     """Start a match of `game` as its scorekeeper; the path of its page."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": game, "seat": SEATS[game], "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return response.headers["Location"]
+    return f"/matches/{start_match(client, game, SEATS[game])}"
 
 
 def choose_italian(client: FlaskClient, how: str) -> dict[str, str]:

@@ -10,9 +10,9 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token, start_match, stored_match
 
-HTMX = {"HX-Request": "true"}
+PAIR = ["Ann", "Bob"]
 
 
 def hidden(page: str, name: str) -> str:
@@ -20,21 +20,6 @@ def hidden(page: str, name: str) -> str:
     found = re.search(rf'name="{re.escape(name)}" value="([^"]*)"', page)
     assert found, f"no field {name}"
     return html.unescape(found.group(1))
-
-
-def new_match(client, **settings) -> tuple[int, str]:
-    """Start a Pazaak match for Ann and Bob through the real form; returns its id and the CSRF token."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "pazaak", "seat": ["Ann", "Bob"], "action": "start", **settings}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1]), token
-
-
-def stored(app, match_id: int) -> Match:
-    with app.app_context():
-        match = db.session.get(Match, match_id)
-        return {"settings": match.settings, "rounds": [r.data for r in match.rounds], "status": match.status}
 
 
 class Table:
@@ -75,8 +60,8 @@ def test_settings_taps_redraw_the_form_and_start_stores_them(client, app):
         as_text=True
     )
     assert hidden(page, "hand:Ann") == "±4" and hidden(page, "sets") == "4"
-    match_id, _ = new_match(client, sets="4", **{"hand:Ann": ["±4", "D"], "hand:Bob": ["T±1"]})
-    assert stored(app, match_id)["settings"] == {"sets": 4, "hands": {"Ann": ["±4", "D"], "Bob": ["T±1"]}}
+    match_id = start_match(client, "pazaak", PAIR, sets="4", **{"hand:Ann": ["±4", "D"], "hand:Bob": ["T±1"]})
+    assert stored_match(app, match_id).settings == {"sets": 4, "hands": {"Ann": ["±4", "D"], "Bob": ["T±1"]}}
 
 
 def test_unreadable_sets_is_refused_next_to_its_field(client, app):
@@ -96,7 +81,7 @@ def test_unreadable_sets_is_refused_next_to_its_field(client, app):
 
 
 def test_quick_result_records_the_winner_or_a_tie(client, app):
-    match_id, token = new_match(client)
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     for number, value in enumerate(["1", "tie"], start=1):
         response = client.post(
             f"/matches/{match_id}/rounds",
@@ -104,14 +89,14 @@ def test_quick_result_records_the_winner_or_a_tie(client, app):
             headers=HTMX,
         )
         assert response.status_code == 200
-    assert stored(app, match_id)["rounds"] == [{"winner": "Bob"}, {"winner": None}]
+    assert stored_match(app, match_id).rounds == [{"winner": "Bob"}, {"winner": None}]
     page = response.get_data(as_text=True)
     assert "Set 2: tied" in page and 'hx-swap-oob="true"' in page
     assert "starts set 3" in page  # Ann started set 1, Bob set 2
 
 
 def test_calculator_steps_return_the_entry_fragment(client, app):
-    match_id, token = new_match(client)
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     table = Table(client, match_id, token).tap("draw:7").tap("plus:3")
     assert "<html" not in table.page and table.totals() == ["10", "0"]
     before = hidden(table.page, "table")
@@ -119,11 +104,11 @@ def test_calculator_steps_return_the_entry_fragment(client, app):
     assert "Refused: only one side card per turn" in table.page and hidden(table.page, "table") == before
     table.tap("end_turn").tap("draw:4").tap("undo")
     assert table.totals() == ["10", "0"] and "Bob to play" in table.page
-    assert stored(app, match_id)["rounds"] == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_a_tampered_state_is_refused(client, app):
-    match_id, token = new_match(client)
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     table = Table(client, match_id, token)
     data = table.fields(move="draw:5")
     data["table"] = data["table"].replace('"drawn": false', '"drawn": "yes"')
@@ -133,28 +118,28 @@ def test_a_tampered_state_is_refused(client, app):
     data["table"] = '{"players": ["Ann", "Bob"], "over": true}'
     response = client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
     assert response.status_code == 422 and "the calculator state is damaged" in response.get_data(as_text=True)
-    assert stored(app, match_id)["rounds"] == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_a_running_set_cannot_be_saved_and_is_kept(client, app):
-    match_id, token = new_match(client)
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     table = Table(client, match_id, token).tap("draw:9")
     response = table.save()
     page = response.get_data(as_text=True)
     assert response.status_code == 422 and "the set is not over yet" in page
     assert hidden(page, "table") == hidden(table.page, "table")
-    assert stored(app, match_id)["rounds"] == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_a_decided_set_is_saved_with_its_cards_and_hand_cards_grey_out(client, app):
-    match_id, token = new_match(client, **{"hand:Ann": ["+3", "D"]})
+    match_id, token = start_match(client, "pazaak", PAIR, **{"hand:Ann": ["+3", "D"]}), csrf_token(client)
     table = Table(client, match_id, token)
     for move in ["draw:10", "end_turn", "draw:8", "stand", "draw:7", "plus:3"]:
         table.tap(move, **({"player": "0"} if move == "plus:3" else {}))
     assert "Save set 1" in table.page and "Ann wins the set, 20 to 8." in table.page
     response = table.save()
     assert response.status_code == 200
-    assert stored(app, match_id)["rounds"] == [
+    assert stored_match(app, match_id).rounds == [
         {
             "totals": {"Ann": 20, "Bob": 8},
             "filled": [],
@@ -168,7 +153,7 @@ def test_a_decided_set_is_saved_with_its_cards_and_hand_cards_grey_out(client, a
 
 
 def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
-    match_id, token = new_match(client)
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     table = Table(client, match_id, token)
     for move in ["draw:10", "end_turn", "draw:9", "stand", "draw:9", "stand"]:
         table.tap(move)
@@ -186,7 +171,7 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
     }
     response = client.post(f"/matches/{match_id}/rounds/1", data=data)
     assert response.status_code in (200, 302)
-    assert stored(app, match_id)["rounds"][0]["tiebreaker"] == "Bob"
+    assert stored_match(app, match_id).rounds[0]["tiebreaker"] == "Bob"
     page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
     assert 'value="1" checked' in page  # the tiebreaker now marked for Bob
     data.update({"revision": hidden(page, "revision"), "total-0": "25", "total-1": "30"})
@@ -197,14 +182,14 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
 
 @pytest.mark.parametrize("sets", ["1", "2"])
 def test_the_match_ends_at_the_set_wins_needed(client, app, sets):
-    match_id, token = new_match(client, sets=sets)
+    match_id, token = start_match(client, "pazaak", PAIR, sets=sets), csrf_token(client)
     for number in range(1, int(sets) + 1):
         client.post(
             f"/matches/{match_id}/rounds",
             data={"csrf_token": token, "number": str(number), "winner": "0"},
             headers=HTMX,
         )
-    assert stored(app, match_id)["status"] == "finished"
+    assert stored_match(app, match_id).status == "finished"
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Ann wins!" in page and "The match is over" in page and "Save set" not in page
     rounds = json.loads(client.get(f"/matches/{match_id}.json").get_data(as_text=True))["rounds"]

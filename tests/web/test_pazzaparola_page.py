@@ -8,9 +8,8 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, post_new_match, save_round, start_match, stored_match
 
-HTMX = {"HX-Request": "true"}
 BEATLES = ["John", "Ringo", "Paul", "George"]
 # The rulebook's round: ZANZARA 18, Ringo 14, Paul 10, George 9 with 8 cards each.
 RULEBOOK = {
@@ -23,40 +22,9 @@ RULEBOOK = {
 }
 
 
-def start(client, players=BEATLES, **settings):
-    """Create a match through the real new-match form; returns the response."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "pazzaparola", "seat": players, "action": "start", **settings}
-    return client.post("/matches/new", data=data)
-
-
-def match_id(client, **settings) -> int:
-    """A new match's id, created through the form."""
-    response = start(client, **settings)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1])
-
-
-def save(client, mid: int, fields: dict, number: int | None = None):
-    """Post a round as the entry form does (an htmx request)."""
-    token = csrf_token(client, f"/matches/{mid}")
-    if number is None:
-        with client.application.app_context():
-            number = len(db.session.get(Match, mid).rounds) + 1
-    data = {"csrf_token": token, "number": str(number), **fields}
-    return client.post(f"/matches/{mid}/rounds", data=data, headers=HTMX)
-
-
 def one_chip_round(*points: int) -> dict:
     """A round in which seat i puts one card of `points[i]` in the upper row (score points - 7)."""
     return {f"used-{i}": [str(p)] for i, p in enumerate(points)}
-
-
-def stored(app, mid: int) -> Match:
-    """The match as stored."""
-    with app.app_context():
-        match = db.session.get(Match, mid)
-        return match.settings, [r.data for r in match.rounds]
 
 
 # --- new match ---------------------------------------------------------------------------
@@ -72,14 +40,14 @@ def test_new_match_form_has_steppers_and_eldest_chips(client):
 
 
 def test_settings_from_the_form_are_stored(client, app):
-    mid = match_id(client, cards="6", target="2", eldest="Ringo")
-    settings, _ = stored(app, mid)
+    mid = start_match(client, "pazzaparola", BEATLES, cards="6", target="2", eldest="Ringo")
+    settings = stored_match(app, mid).settings
     assert settings == {"cards": 6, "target": 2, "eldest": "Ringo"}
 
 
 def test_default_settings_when_left_alone(client, app):
-    mid = match_id(client, cards="8", target="3", eldest="")
-    assert stored(app, mid)[0] == {"cards": 8, "target": 3, "eldest": None}
+    mid = start_match(client, "pazzaparola", BEATLES, cards="8", target="3", eldest="")
+    assert stored_match(app, mid).settings == {"cards": 8, "target": 3, "eldest": None}
 
 
 @pytest.mark.parametrize(
@@ -91,7 +59,7 @@ def test_default_settings_when_left_alone(client, app):
     ],
 )
 def test_bad_settings_are_shown_next_to_their_stepper(client, app, fields, message):
-    response = start(client, **fields)
+    response = post_new_match(client, "pazzaparola", BEATLES, **fields)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     field = next(iter(fields))
@@ -107,7 +75,7 @@ def test_bad_settings_are_shown_next_to_their_stepper(client, app, fields, messa
 
 
 def test_match_page_shows_the_entry_and_who_announces(client):
-    mid = match_id(client, eldest="Paul")
+    mid = start_match(client, "pazzaparola", BEATLES, eldest="Paul")
     html = client.get(f"/matches/{mid}").get_data(as_text=True)
     assert 'class="pz-entry" data-cards="8"' in html
     assert html.count('class="pz-pick"') == 4
@@ -117,13 +85,13 @@ def test_match_page_shows_the_entry_and_who_announces(client):
 
 
 def test_without_an_eldest_the_table_is_asked(client):
-    mid = match_id(client)
+    mid = start_match(client, "pazzaparola", BEATLES)
     assert "Ask the table: the eldest announces first." in client.get(f"/matches/{mid}").get_data(as_text=True)
 
 
 def test_saving_the_rulebook_round_reads_back_and_updates_the_standings(client, app):
-    mid = match_id(client)
-    response = save(client, mid, RULEBOOK)
+    mid = start_match(client, "pazzaparola", BEATLES)
+    response = save_round(client, mid, RULEBOOK)
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert html.count("Round 1: John 18 ★, Ringo 14, Paul 10, George 9") == 2  # the banner, and at the thumb
@@ -131,14 +99,14 @@ def test_saving_the_rulebook_round_reads_back_and_updates_the_standings(client, 
     assert "John announces first — winner of round 1." in html
     assert "ZANZARA" in html and "Things that make you lose patience" in html
     assert 'name="used-0"' not in html  # the entry is fresh again
-    _, rounds = stored(app, mid)
+    rounds = stored_match(app, mid).rounds
     assert rounds[0]["rows"]["John"] == {"word": "ZANZARA", "used": [7, 2, 7, 2, 3], "unused": 3}
 
 
 def test_a_row_over_the_card_count_is_refused_next_to_it_and_kept(client, app):
-    mid = match_id(client)
+    mid = start_match(client, "pazzaparola", BEATLES)
     fields = {**RULEBOOK, "used-1": ["1"] * 9}
-    response = save(client, mid, fields)
+    response = save_round(client, mid, fields)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     ringo = html[html.index('aria-label="Ringo"') : html.index('aria-label="Paul"')]
@@ -146,59 +114,59 @@ def test_a_row_over_the_card_count_is_refused_next_to_it_and_kept(client, app):
     assert ringo.count('name="used-1" value="1"') == 9
     assert 'value="ZANZARA"' in html and 'value="Things that make you lose patience"' in html
     assert html.count('name="used-0"') == 5
-    assert stored(app, mid)[1] == []
+    assert stored_match(app, mid).rounds == []
 
 
 def test_a_refused_round_keeps_the_active_row(client):
-    mid = match_id(client)
-    html = save(client, mid, {**RULEBOOK, "used-2": ["1"] * 9, "active": "2"}).get_data(as_text=True)
+    mid = start_match(client, "pazzaparola", BEATLES)
+    html = save_round(client, mid, {**RULEBOOK, "used-2": ["1"] * 9, "active": "2"}).get_data(as_text=True)
     assert 'name="active" value="2"' in html
     paul = html[html.index('aria-label="Paul"') - 80 :]
     assert paul.startswith('<fieldset class="pz-row pz-active') or "pz-row pz-active" in paul[:200]
 
 
 def test_an_empty_round_is_refused(client, app):
-    mid = match_id(client)
-    response = save(client, mid, {"theme": "Kitchen"})
+    mid = start_match(client, "pazzaparola", BEATLES)
+    response = save_round(client, mid, {"theme": "Kitchen"})
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "nothing was entered" in html and 'value="Kitchen"' in html
-    assert stored(app, mid)[1] == []
+    assert stored_match(app, mid).rounds == []
 
 
 def test_a_tied_round_without_eldest_asks_the_table(client):
-    mid = match_id(client)
-    html = save(client, mid, one_chip_round(9, 9, 3, 2)).get_data(as_text=True)
+    mid = start_match(client, "pazzaparola", BEATLES)
+    html = save_round(client, mid, one_chip_round(9, 9, 3, 2)).get_data(as_text=True)
     assert "Round 1: John 2 ★, Ringo 2 ★, Paul -4, George -5" in html
     assert "Round 1 was a tie. Ask the table: the eldest announces first." in html
 
 
 def test_a_tied_round_with_an_eldest_names_them(client):
-    mid = match_id(client, eldest="George")
-    html = save(client, mid, one_chip_round(9, 9, 3, 2)).get_data(as_text=True)
+    mid = start_match(client, "pazzaparola", BEATLES, eldest="George")
+    html = save_round(client, mid, one_chip_round(9, 9, 3, 2)).get_data(as_text=True)
     assert "George announces first — the eldest, after the tie in round 1." in html
 
 
 def test_the_match_ends_in_a_tie_for_victory_and_refuses_more_rounds(client, app):
-    mid = match_id(client, target="2")
-    save(client, mid, one_chip_round(9, 9, 3, 2))
-    html = save(client, mid, one_chip_round(8, 8, 3, 2)).get_data(as_text=True)
+    mid = start_match(client, "pazzaparola", BEATLES, target="2")
+    save_round(client, mid, one_chip_round(9, 9, 3, 2))
+    html = save_round(client, mid, one_chip_round(8, 8, 3, 2)).get_data(as_text=True)
     assert "Tie for victory: John, Ringo" in html
     assert html.count('aria-label="winner"') >= 2
     assert "announces first" not in html and "Ask the table" not in html
     assert 'class="pz-entry"' not in html
-    response = save(client, mid, one_chip_round(5, 4, 3, 2), number=3)
+    response = save_round(client, mid, one_chip_round(5, 4, 3, 2), number=3)
     assert response.status_code == 422
     assert "The match is over" in response.get_data(as_text=True)
-    assert len(stored(app, mid)[1]) == 2
+    assert len(stored_match(app, mid).rounds) == 2
 
 
 # --- corrections -----------------------------------------------------------------------------
 
 
 def test_correction_form_is_prefilled_and_saves_the_change(client, app):
-    mid = match_id(client)
-    save(client, mid, RULEBOOK)
+    mid = start_match(client, "pazzaparola", BEATLES)
+    save_round(client, mid, RULEBOOK)
     html = client.get(f"/matches/{mid}/rounds/1").get_data(as_text=True)
     assert html.count('name="used-0"') == 5 and 'value="ZANZARA"' in html
     assert "Save correction" in html and "hx-post" not in html[html.index('class="pz-entry"') :]
@@ -206,15 +174,15 @@ def test_correction_form_is_prefilled_and_saves_the_change(client, app):
     fields = {**RULEBOOK, "used-1": ["10", "10", "3", "3", "3"], "revision": "0", "csrf_token": token}
     response = client.post(f"/matches/{mid}/rounds/1", data=fields)
     assert response.status_code in (200, 302)
-    _, rounds = stored(app, mid)
+    rounds = stored_match(app, mid).rounds
     assert rounds[0]["rows"]["Ringo"]["used"] == [10, 10, 3, 3, 3]
     page = client.get(f"/matches/{mid}").get_data(as_text=True)
     assert "Ringo announces first — winner of round 1." in page
 
 
 def test_a_refused_correction_keeps_the_entry(client):
-    mid = match_id(client)
-    save(client, mid, RULEBOOK)
+    mid = start_match(client, "pazzaparola", BEATLES)
+    save_round(client, mid, RULEBOOK)
     token = csrf_token(client, f"/matches/{mid}/rounds/1")
     fields = {**RULEBOOK, "used-3": ["2"] * 10, "revision": "0", "csrf_token": token}
     response = client.post(f"/matches/{mid}/rounds/1", data=fields)
@@ -226,8 +194,8 @@ def test_a_refused_correction_keeps_the_entry(client):
 
 
 def test_rounds_table_shows_theme_words_stars_and_edit_links(client):
-    mid = match_id(client)
-    save(client, mid, RULEBOOK)
+    mid = start_match(client, "pazzaparola", BEATLES)
+    save_round(client, mid, RULEBOOK)
     html = client.get(f"/matches/{mid}").get_data(as_text=True)
     table = html[html.index('class="pz-rounds"') :]
     assert "Things that make you lose patience" in table
@@ -236,8 +204,8 @@ def test_rounds_table_shows_theme_words_stars_and_edit_links(client):
 
 
 def test_a_follower_sees_the_standings_and_rounds_but_no_entry(client, app):
-    mid = match_id(client, eldest="Paul")
-    save(client, mid, RULEBOOK)
+    mid = start_match(client, "pazzaparola", BEATLES, eldest="Paul")
+    save_round(client, mid, RULEBOOK)
     html = app.test_client().get(f"/matches/{mid}").get_data(as_text=True)
     assert "John announces first — winner of round 1." in html and "ZANZARA" in html
     assert 'class="pz-entry"' not in html and 'class="edit-round"' not in html

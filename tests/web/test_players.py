@@ -121,7 +121,7 @@ def test_bad_rename_is_refused_next_to_the_field(client, app, samples, name, mes
 
 def test_merge_moves_the_seats_and_drops_the_entry(client, app, samples):
     with app.app_context():
-        from companion import matches as service
+        from companion.services import matches as service
 
         service.create_match("topic", ["ann ", "Zed"], {})  # seated as "ann": one roster entry, Ann
         service.create_match("pazaak", ["Annie", "Zed"], {})

@@ -6,13 +6,13 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
-from companion import matches as service
-from companion import records
 from companion.extensions import db
 from companion.models import Match, Player, PlayerRecord, Rivalry, Seat
-from companion.roster import merge_players
+from companion.queries.players import leaderboard
 from companion.seed import seed
-from companion.stats import leaderboard
+from companion.services import matches as service
+from companion.services import records
+from companion.services.roster import merge_players
 from tests.web.test_history import SAMPLES, doc, row, store_samples
 
 RECORDS_REVISION_PARENT = "5ecf899cd77f"

@@ -7,11 +7,12 @@ import random
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from companion import matches as service
 from companion.extensions import db
 from companion.games import get_game
 from companion.models import Match, Player
+from companion.queries.matches import standings_of
 from companion.seed import ROSTER, play_match
+from companion.services import matches as service
 
 
 def seat_figures(seat) -> tuple:
@@ -30,12 +31,12 @@ def test_seed_fills_the_database_with_matches_whose_caches_match_the_rules(runne
         assert sum(m.status == "playing" for m in matches) == 1
         assert db.session.scalar(select(func.count(Player.id))) == len(ROSTER)
         for match in matches:
-            standings = service.standings_of(match)
+            standings = standings_of(match)
             game = get_game(match.game)
             summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
             assert match.summary == summary
             assert match.status == ("finished" if standings.over else "playing")
-            sides = [service.side_of(match, seat.name) for seat in match.seats]
+            sides = [get_game(match.game).side_of(match.settings, seat.name) for seat in match.seats]
             assert [seat.total for seat in match.seats] == [standings.totals[side] for side in sides]
             assert [seat.won for seat in match.seats] == [side in standings.winners for side in sides]
             for stored in match.rounds:

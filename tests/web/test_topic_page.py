@@ -10,9 +10,8 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token, post_new_match, save_round, start_match, stored_match
 
-HTMX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
@@ -43,30 +42,7 @@ def form_fields(page: str, form_id: str) -> list[tuple[str, str]]:
 
 def setup_post(client, **fields):
     """A tap on (or Start of) the new-match form with Topic_ picked and three players seated."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "topic", "seat": PLAYERS, **fields}
-    return client.post("/matches/new", data=data, headers=HTMX)
-
-
-def start(client, **settings) -> int:
-    """Start a Topic_ match through the real form; returns its id."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "topic", "seat": PLAYERS, "action": "start", **settings}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1])
-
-
-def stored(app, match_id: int) -> dict:
-    with app.app_context():
-        match = db.session.get(Match, match_id)
-        return {"settings": match.settings, "rounds": [r.data for r in match.rounds], "status": match.status}
-
-
-def save(client, match_id: int, number: int, **fields):
-    """Post the round entry as the page does (a tap on a loser button is `loser=<name>`)."""
-    data = {"csrf_token": csrf_token(client, f"/matches/{match_id}"), "number": str(number), **fields}
-    return client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
+    return post_new_match(client, "topic", PLAYERS, htmx=True, **fields)
 
 
 # --- settings ---------------------------------------------------------------------------
@@ -77,8 +53,8 @@ def save(client, match_id: int, number: int, **fields):
     [({}, 36), ({"length": "short"}, 24), ({"length": "long"}, 67), ({"length": "exact", "deck": "6"}, 6)],
 )
 def test_start_with_a_length_or_an_exact_deck(client, app, settings, deck):
-    match_id = start(client, **settings)
-    assert stored(app, match_id)["settings"]["deck"] == deck
+    match_id = start_match(client, "topic", PLAYERS, **settings)
+    assert stored_match(app, match_id).settings["deck"] == deck
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert f'<progress id="topic-deck-bar" value="{deck}" max="{deck}">' in page
 
@@ -121,7 +97,7 @@ def test_a_bad_exact_deck_is_shown_next_to_it_and_nothing_is_stored(client, app,
 
 
 def test_entry_has_a_submit_button_per_player_inside_the_disabled_element(client, app):
-    match_id = start(client)
+    match_id = start_match(client, "topic", PLAYERS)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     entry = page[page.index('<fieldset class="save topic-losers"'):]
     for name in PLAYERS:
@@ -132,11 +108,11 @@ def test_entry_has_a_submit_button_per_player_inside_the_disabled_element(client
 
 
 def test_one_tap_saves_the_round_and_answers_with_the_readback(client, app):
-    match_id = start(client, length="exact", deck="10")
-    response = save(client, match_id, 1, loser="Bob")
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="10")
+    response = save_round(client, match_id, dict(loser="Bob"), 1)
     page = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert stored(app, match_id)["rounds"] == [{"losers": ["Bob"], "penalties": []}]
+    assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": []}]
     assert re.search(r"<strong>Round 1:</strong>\s*<span class=\"topic-taken\">Bob \+1</span>", page)
     assert "9 cards left in the deck" in page
     assert 'id="standings" class="standings" hx-swap-oob="true"' in page
@@ -145,62 +121,62 @@ def test_one_tap_saves_the_round_and_answers_with_the_readback(client, app):
 
 
 def test_a_double_tap_stores_the_round_once(client, app):
-    match_id = start(client)
-    assert save(client, match_id, 1, loser="Bob").status_code == 200
-    assert save(client, match_id, 1, loser="Bob").status_code == 200
-    assert len(stored(app, match_id)["rounds"]) == 1
+    match_id = start_match(client, "topic", PLAYERS)
+    assert save_round(client, match_id, dict(loser="Bob"), 1).status_code == 200
+    assert save_round(client, match_id, dict(loser="Bob"), 1).status_code == 200
+    assert len(stored_match(app, match_id).rounds) == 1
 
 
 def test_several_losers_and_a_pending_penalty(client, app):
-    match_id = start(client, length="exact", deck="10")
-    response = save(client, match_id, 1, several="on", losers=["Ann", "Cy"], penalty=["Bob"])
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="10")
+    response = save_round(client, match_id, dict(several="on", losers=["Ann", "Cy"], penalty=["Bob"]), 1)
     assert response.status_code == 200
-    assert stored(app, match_id)["rounds"] == [{"losers": ["Ann", "Cy"], "penalties": ["Bob"]}]
+    assert stored_match(app, match_id).rounds == [{"losers": ["Ann", "Cy"], "penalties": ["Bob"]}]
     page = response.get_data(as_text=True)
     assert "Bob +1 <small>(1 penalty)</small>" in page
     assert "7 cards left in the deck" in page
 
 
 def test_several_with_nobody_ticked_keeps_the_entry_and_says_why(client, app):
-    match_id = start(client)
-    response = save(client, match_id, 1, several="on", penalty=["Cy", "Cy"])
+    match_id = start_match(client, "topic", PLAYERS)
+    response = save_round(client, match_id, dict(several="on", penalty=["Cy", "Cy"]), 1)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert '<p class="field-error" role="alert">tick every player who lost, then Save</p>' in page
     assert re.search(r'name="several" value="on" checked', page)
     assert page.count('<input type="hidden" name="penalty" value="Cy">') == 2
     assert '<span class="topic-count" aria-hidden="true">2</span>' in page
-    assert stored(app, match_id)["rounds"] == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_ticks_are_redrawn_after_an_error(client, app):
-    match_id = start(client)
-    response = save(client, match_id, 1, several="on", losers=["Ann", "Zed"])
+    match_id = start_match(client, "topic", PLAYERS)
+    response = save_round(client, match_id, dict(several="on", losers=["Ann", "Zed"]), 1)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert '&#34;Zed&#34; is not one of Ann, Bob, Cy' in page
     assert re.search(r'name="losers" value="Ann" checked', page)
     assert not re.search(r'name="losers" value="Bob" checked', page)
-    assert stored(app, match_id)["rounds"] == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_a_bad_penalty_name_is_shown_under_the_penalties(client, app):
-    match_id = start(client)
-    response = save(client, match_id, 1, loser="Bob", penalty=["Nobody"])
+    match_id = start_match(client, "topic", PLAYERS)
+    response = save_round(client, match_id, dict(loser="Bob", penalty=["Nobody"]), 1)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     penalties = page[page.index('class="topic-penalties"'):]
     assert '&#34;Nobody&#34; is not one of' in penalties
-    assert stored(app, match_id)["rounds"] == []
+    assert stored_match(app, match_id).rounds == []
 
 
 def test_an_out_of_date_round_number_is_a_conflict(client, app):
-    match_id = start(client)
-    save(client, match_id, 1, loser="Bob")
-    response = save(client, match_id, 1, loser="Cy")
+    match_id = start_match(client, "topic", PLAYERS)
+    save_round(client, match_id, dict(loser="Bob"), 1)
+    response = save_round(client, match_id, dict(loser="Cy"), 1)
     assert response.status_code == 409
     assert "changed meanwhile" in response.get_data(as_text=True)
-    assert len(stored(app, match_id)["rounds"]) == 1
+    assert len(stored_match(app, match_id).rounds) == 1
 
 
 # --- penalties after the round, corrections, undo ----------------------------------------------
@@ -215,42 +191,42 @@ def late_penalty(client, match_id: int, name: str):
 
 
 def test_a_penalty_on_its_own_corrects_the_round_just_played(client, app):
-    match_id = start(client, length="exact", deck="10")
-    save(client, match_id, 1, loser="Bob", penalty=["Ann"])
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="10")
+    save_round(client, match_id, dict(loser="Bob", penalty=["Ann"]), 1)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert 'form="topic-late-penalty"' in page and "in round 1, just played" in page
     response = late_penalty(client, match_id, "Cy")
     assert response.status_code == 200 and response.headers["HX-Location"] == f"/matches/{match_id}"
-    assert stored(app, match_id)["rounds"] == [{"losers": ["Bob"], "penalties": ["Ann", "Cy"]}]
+    assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": ["Ann", "Cy"]}]
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert '<progress id="topic-deck-bar" value="7" max="10">' in page
     assert "corrected" in page
 
 
 def test_a_penalty_on_its_own_can_end_the_game_in_that_round(client, app):
-    match_id = start(client, length="exact", deck="3")
-    save(client, match_id, 1, loser="Bob")
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="3")
+    save_round(client, match_id, dict(loser="Bob"), 1)
     late_penalty(client, match_id, "Cy")
-    match = stored(app, match_id)
-    assert match["status"] == "finished"
-    assert match["rounds"] == [{"losers": ["Bob"], "penalties": ["Cy"]}]
+    match = stored_match(app, match_id)
+    assert match.status == "finished"
+    assert match.rounds == [{"losers": ["Bob"], "penalties": ["Cy"]}]
 
 
 def test_a_stale_late_penalty_is_refused(client, app):
-    match_id = start(client)
-    save(client, match_id, 1, loser="Bob")
+    match_id = start_match(client, "topic", PLAYERS)
+    save_round(client, match_id, dict(loser="Bob"), 1)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     fields = form_fields(page, "topic-late-penalty")
     action = f"/matches/{match_id}/rounds/1"
     tap = MultiDict([*fields, ("penalty", "Cy")])
     assert client.post(action, data=tap, headers=HTMX).status_code == 200
     assert client.post(action, data=tap, headers=HTMX).status_code == 409
-    assert stored(app, match_id)["rounds"] == [{"losers": ["Bob"], "penalties": ["Cy"]}]
+    assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": ["Cy"]}]
 
 
 def test_the_correction_page_is_prefilled_and_saves(client, app):
-    match_id = start(client, length="exact", deck="20")
-    save(client, match_id, 1, several="on", losers=["Ann", "Cy"], penalty=["Bob", "Bob"])
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="20")
+    save_round(client, match_id, dict(several="on", losers=["Ann", "Cy"], penalty=["Bob", "Bob"]), 1)
     page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
     assert re.search(r'name="losers" value="Ann" checked', page)
     assert re.search(r'name="losers" value="Cy" checked', page)
@@ -263,28 +239,28 @@ def test_the_correction_page_is_prefilled_and_saves(client, app):
                       ("several", "on"), ("losers", "Bob"), ("penalty", "Bob")])
     response = client.post(f"/matches/{match_id}/rounds/1", data=data)
     assert response.status_code == 302
-    assert stored(app, match_id)["rounds"] == [{"losers": ["Bob"], "penalties": ["Bob"]}]
+    assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": ["Bob"]}]
 
 
 def test_undo_takes_the_last_round_back(client, app):
-    match_id = start(client)
-    save(client, match_id, 1, loser="Bob")
-    page = save(client, match_id, 2, loser="Cy").get_data(as_text=True)
+    match_id = start_match(client, "topic", PLAYERS)
+    save_round(client, match_id, dict(loser="Bob"), 1)
+    page = save_round(client, match_id, dict(loser="Cy"), 2).get_data(as_text=True)
     assert f'hx-post="/matches/{match_id}/undo"' in page
     token = csrf_token(client, f"/matches/{match_id}")
     response = client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token})
     assert response.status_code == 200
     assert "Round 2 taken back." in response.get_data(as_text=True)
-    assert stored(app, match_id)["rounds"] == [{"losers": ["Bob"], "penalties": []}]
+    assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": []}]
 
 
 # --- what the table sees ------------------------------------------------------------------
 
 
 def test_standings_most_cards_first_the_fewest_marked(client, app):
-    match_id = start(client, length="exact", deck="20")
-    save(client, match_id, 1, loser="Cy")
-    save(client, match_id, 2, several="on", losers=["Cy", "Ann"])
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="20")
+    save_round(client, match_id, dict(loser="Cy"), 1)
+    save_round(client, match_id, dict(several="on", losers=["Cy", "Ann"]), 2)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     hands = re.findall(r'<li class="topic-hand( leader)?">\s*<span class="topic-hand-name">(\w+)</span>', page)
     assert [name for _, name in hands] == ["Cy", "Ann", "Bob"]
@@ -295,7 +271,7 @@ def test_standings_most_cards_first_the_fewest_marked(client, app):
 
 
 def test_before_the_first_round_nobody_leads_and_anyone_reveals(client):
-    match_id = start(client)
+    match_id = start_match(client, "topic", PLAYERS)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "topic-hand leader" not in page
     assert "Anyone reveals the first card" in page
@@ -303,12 +279,12 @@ def test_before_the_first_round_nobody_leads_and_anyone_reveals(client):
 
 
 def test_the_end_with_one_winner(client, app):
-    match_id = start(client, length="exact", deck="3")
-    save(client, match_id, 1, loser="Bob")
-    response = save(client, match_id, 2, loser="Cy")
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="3")
+    save_round(client, match_id, dict(loser="Bob"), 1)
+    response = save_round(client, match_id, dict(loser="Cy"), 2)
     page = response.get_data(as_text=True)
     assert "Game over" in page and "The match is over" in page
-    assert stored(app, match_id)["status"] == "finished"
+    assert stored_match(app, match_id).status == "finished"
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Ann wins!" in page
     assert '<span class="winner-mark topic-mark">★<span class="visually-hidden"> winner</span></span>' in page
@@ -320,18 +296,18 @@ def test_the_end_with_one_winner(client, app):
 
 
 def test_a_tie_is_shown_as_a_tie(client, app):
-    match_id = start(client, length="exact", deck="4")
-    save(client, match_id, 1, loser="Bob")
-    save(client, match_id, 2, loser="Cy")
-    save(client, match_id, 3, loser="Ann")
+    match_id = start_match(client, "topic", PLAYERS, length="exact", deck="4")
+    save_round(client, match_id, dict(loser="Bob"), 1)
+    save_round(client, match_id, dict(loser="Cy"), 2)
+    save_round(client, match_id, dict(loser="Ann"), 3)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Tie for victory: Ann, Bob, Cy" in page
     assert "just go to sleep already" in page
 
 
 def test_a_viewer_sees_no_entry_and_no_penalty_buttons(client, app):
-    match_id = start(client)
-    save(client, match_id, 1, loser="Bob")
+    match_id = start_match(client, "topic", PLAYERS)
+    save_round(client, match_id, dict(loser="Bob"), 1)
     viewer = app.test_client()
     page = viewer.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "topic-late-penalty" not in page and 'name="loser"' not in page

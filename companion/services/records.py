@@ -3,67 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field, fields
-from datetime import datetime
-from functools import lru_cache
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, delete, func, inspect, or_, select, true, update
+from sqlalchemy import and_, case, delete, func, inspect, or_, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 
-from .extensions import db
-from .models import FINISHED, Match, PlayerRecord, Rivalry, Seat
+from ..extensions import db
+from ..models import FINISHED, Match, PlayerRecord, Rivalry, Seat
+from ..queries.players import Best, Record
 
-
-@dataclass(frozen=True)
-class Best:
-    """A seat's best round in a finished match, with what it was scored with."""
-
-    score: int
-    label: str | None
-    started_at: datetime
-    match_id: int
-
-    def beats(self, other: Best | None) -> bool:
-        """Whether this is the better best: the higher score, else the earlier match."""
-        if other is None:
-            return True
-        return (-self.score, self.started_at, self.match_id) < (-other.score, other.started_at, other.match_id)
-
-
-@dataclass(frozen=True)
-class Share:
-    """What one seat adds to its player's record of the match's game."""
-
-    playing: int = 0
-    played: int = 0
-    won: int = 0
-    total: int = 0
-    score_sum: int = 0
-    score_count: int = 0
-    best: Best | None = None
-
-
-NOTHING = Share()
-SUMS = tuple(f.name for f in fields(Share) if f.name != "best")
+SUMS = ("playing", "played", "won", "total", "score_sum", "score_count")
 BEST_COLUMNS = ("best_score", "best_label", "best_started_at", "best_match_id")
 RIVALRY_SUMS = ("together", "mine", "theirs")
 
 
-def _share(status: str, won: bool, total, score_sum, score_count, best: Best | None) -> Share:
-    """A seat's share: an open match counts as one in progress, a finished one adds its figures."""
+def _share(game: str, status: str, won: bool, total, score_sum, score_count, best: Best | None) -> Record:
+    """What one seat adds to its player's record of the game: an open match counts as one in
+    progress, a finished one adds its figures."""
     if status != FINISHED:
-        return Share(playing=1)
-    return Share(played=1, won=int(bool(won)), total=total or 0, score_sum=score_sum or 0,
-                 score_count=score_count or 0, best=best)  # fmt: skip
+        return Record(game, playing=1)
+    share = Record(game, played=1, won=int(bool(won)), total=total or 0, score_sum=score_sum or 0,
+                   score_count=score_count or 0)  # fmt: skip
+    if best is not None:
+        share.best_score, share.best_label = best.score, best.label
+        share.best_started_at, share.best_match_id = best.started_at, best.match_id
+    return share
 
 
 @dataclass
 class Stake:
     """What one match adds to the records and to the head to head."""
 
-    shares: dict[int, Share] = field(default_factory=dict)
+    shares: dict[int, Record] = field(default_factory=dict)
     # Who won, by player, once the match is finished: the head to head counts finished matches only.
     winners: dict[int, bool] | None = None
     # Whose each seat is, as the database says: another writer (a roster merge) may have moved it.
@@ -81,34 +54,30 @@ class Stake:
         }
 
 
-_seats, _matches = Seat.__table__.c, Match.__table__.c
-# Built once, in Core: on the save path, building the statement would cost more than running it.
-STORED_SEATS = (
-    select(_seats.id, _seats.player_id, _seats.won, _seats.total, _seats.score_sum, _seats.score_count,
-           _seats.best_score, _seats.best_label, _matches.status, _matches.started_at)
-    .join_from(Seat.__table__, Match.__table__, _matches.id == _seats.match_id)
-    .where(_seats.match_id == bindparam("match_id"))
-)  # fmt: skip
-
-
 def stored(match: Match) -> Stake | None:
     """What the match adds now, as the database holds it: read before a write changes it.
 
     Read from the database rather than from the objects, which may have been loaded before
     the writer took the match's lock. None for a match outside any session (the seed inserts
     its matches itself and rebuilds the records after); nothing for one not inserted yet.
-    No autoflush is needed: a rescore that changed what the match adds has flushed it.
+    The seats' caches are set only after this is read (see rescore), so what it reads is the before.
     """
     state = inspect(match)
     if state.transient:
         return None
     if not state.has_identity:
         return Stake()
-    rows = db.session.execute(STORED_SEATS, {"match_id": match.id}).all()
+    rows = db.session.execute(
+        select(Seat.id, Seat.player_id, Seat.won, Seat.total, Seat.score_sum, Seat.score_count, Seat.best_score,
+               Seat.best_label, Match.status, Match.started_at)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Seat.match_id == match.id)
+    ).all()  # fmt: skip
     stake = Stake(winners={} if rows and rows[0].status == FINISHED else None)
     for row in rows:
         best = Best(row.best_score, row.best_label, row.started_at, match.id) if row.best_score is not None else None
-        stake.shares[row.player_id] = _share(row.status, row.won, row.total, row.score_sum, row.score_count, best)
+        figures = (row.won, row.total, row.score_sum, row.score_count, best)
+        stake.shares[row.player_id] = _share(match.game, row.status, *figures)
         stake.owners[row.id] = row.player_id
         if stake.winners is not None:
             stake.winners[row.player_id] = row.won
@@ -124,7 +93,8 @@ def _current(match: Match, owners: dict[int, int]) -> Stake:
         best = None
         if seat.best_score is not None:
             best = Best(seat.best_score, seat.best_label, match.started_at, match.id)
-        stake.shares[player] = _share(match.status, seat.won, seat.total, seat.score_sum, seat.score_count, best)
+        figures = (seat.won, seat.total, seat.score_sum, seat.score_count, best)
+        stake.shares[player] = _share(match.game, match.status, *figures)
         if stake.winners is not None:
             stake.winners[player] = seat.won
     return stake
@@ -152,7 +122,8 @@ def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
     """Add the difference between what a match added before and after a write."""
     changed = []
     for player in sorted(before.shares.keys() | after.shares.keys()):
-        old, new = before.shares.get(player, NOTHING), after.shares.get(player, NOTHING)
+        nothing = Record(game)
+        old, new = before.shares.get(player, nothing), after.shares.get(player, nothing)
         if old != new:
             changed.append((player, old, new))
     old_pairs, new_pairs = before.pairs(), after.pairs()
@@ -180,12 +151,8 @@ def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
         _add(Rivalry, ("player_id", "other_id"), RIVALRY_SUMS, rows)
 
 
-@lru_cache
 def _upsert(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], dialect_name: str) -> Any:
-    """The statement that adds a row's figures to the stored ones, inserting the row if not there yet.
-
-    Built once per table: building it costs more than running it.
-    """
+    """The statement that adds a row's figures to the stored ones, inserting the row if not there yet."""
     table = model.__table__
     insert = (postgresql if dialect_name == "postgresql" else sqlite).insert(table)
     return insert.on_conflict_do_update(

@@ -6,10 +6,11 @@ from flask_babel import gettext
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..extensions import db
+from ..games.base import NAME_MAX, name_key
+from ..models import Player, Seat
 from . import records
-from .extensions import db
-from .games.base import NAME_MAX
-from .models import Player, Seat, name_key
+from .transaction import transaction
 
 
 class RosterError(ValueError):
@@ -26,6 +27,13 @@ def _other_with_key(key: str, player_id: int) -> Player | None:
     return db.session.scalar(select(Player).where(Player.key == key, Player.id != player_id))
 
 
+def _name_taken(name: str) -> RosterError:
+    """The refusal of a name another roster entry already has."""
+    return RosterError(
+        "name", gettext("%(name)s is already in the roster (names are compared ignoring case).", name=name)
+    )
+
+
 def rename_player(player: Player, raw_name: str) -> Player:
     """Give a roster entry a new name; the seats keep the names the matches were played with."""
     name = " ".join((raw_name or "").split())
@@ -33,21 +41,13 @@ def rename_player(player: Player, raw_name: str) -> Player:
         raise RosterError("name", gettext("A name has 1 to %(max)s characters.", max=NAME_MAX))
     key = name_key(name)
     if _other_with_key(key, player.id) is not None:
-        raise RosterError(
-            "name", gettext("%(name)s is already in the roster (names are compared ignoring case).", name=name)
-        )
+        raise _name_taken(name)
     try:
-        player.name, player.key = name, key
-        db.session.commit()
+        with transaction():
+            player.name, player.key = name, key
     except IntegrityError:
         # Someone took the name between the check and the write.
-        db.session.rollback()
-        raise RosterError(
-            "name", gettext("%(name)s is already in the roster (names are compared ignoring case).", name=name)
-        ) from None
-    except BaseException:
-        db.session.rollback()
-        raise
+        raise _name_taken(name) from None
     return player
 
 
@@ -75,12 +75,8 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
                 n=shared,
             ),
         )
-    try:
+    with transaction():
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))
         records.rebuild([keep.id, other.id])
         db.session.delete(other)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
     return keep

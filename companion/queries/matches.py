@@ -1,0 +1,118 @@
+"""Reads of one match: finding it, its standings, its live state, its change log, its pencil checks."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator
+
+from sqlalchemy import Connection, Row, bindparam, select
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
+from ..games import get_game
+from ..games.base import Standings
+from ..models import PLAYING, Match, RoundChange
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a scorekeeper token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def same_secret(token: str | None, stored: str | None) -> bool:
+    """Whether a presented token hashes to a stored hash, compared in constant time."""
+    if not token or not stored:
+        return False
+    return hmac.compare_digest(hash_token(token), stored)
+
+
+def token_matches(match: Match, token: str | None) -> bool:
+    """Whether a token is this match's scorekeeper token (the pencil)."""
+    return same_secret(token, match.scorekeeper_hash)
+
+
+def is_owner(match: Match, token: str | None) -> bool:
+    """Whether a token is the one of the phone that created the match."""
+    return same_secret(token, match.owner_hash)
+
+
+def standings_of(match: Match) -> Standings:
+    """The match's standings, derived from its rounds by the game's rules."""
+    game = get_game(match.game)
+    return game.standings(match.player_names, match.settings, [r.data for r in match.rounds])
+
+
+def running_totals(match: Match) -> list[dict[str, int]]:
+    """Each side's total before the first round and after each round, by the game's own scoring."""
+    game = get_game(match.game)
+    rounds = [stored.data for stored in match.rounds]
+    return [dict(tally.totals) for tally in game.tallies(match.player_names, match.settings, rounds)]
+
+
+def find_match(match_id: int) -> Match | None:
+    """The match with this id, or None; its seats and rounds load when first read."""
+    return db.session.get(Match, match_id)
+
+
+# Speed trick, the only one of the reads: the live state's statement is built once. An unchanged
+# poll (7 requests in 8 of a club evening, whose 100 tables ran the server at 88 % CPU in
+# `make bench`) takes 0.12 ms in-process with it and 0.22 ms when the SELECT is built per poll
+# (1,000 polls each way, in turns), since SQLAlchemy works out a new statement's cache key.
+_MATCHES = Match.__table__
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid).where(_MATCHES.c.id == bindparam("match_id"))
+
+
+def live_state(match_id: int, connection: Connection | None = None) -> Row | None:
+    """A match's version and uid, or None: all a live poll needs to know whether it changed.
+
+    On `connection` when given: the live-poll middleware asks before Flask opens a session.
+    """
+    return (connection or db.session).execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
+
+
+# --- Lists of matches ----------------------------------------------------------------------
+
+
+def change_log(match: Match) -> list[RoundChange]:
+    """The match's corrections, undos and redos, newest first."""
+    return list(
+        db.session.scalars(
+            select(RoundChange).where(RoundChange.match_id == match.id).order_by(RoundChange.id.desc())
+        )
+    )
+
+
+def in_progress(limit: int = 20) -> list[Match]:
+    """The matches being played, newest first, with their seats: two queries."""
+    return list(
+        db.session.scalars(
+            select(Match)
+            .where(Match.status == PLAYING)
+            .options(selectinload(Match.seats))
+            .order_by(Match.started_at.desc())
+            .limit(limit)
+        )
+    )
+
+
+# Matches loaded per query while an export streams out, so memory stays flat at any size.
+EXPORT_BATCH = 500
+
+
+def all_matches() -> Iterator[Match]:
+    """Every match with its seats and rounds, oldest first, loaded a batch at a time."""
+    last = 0
+    while True:
+        batch = db.session.scalars(
+            select(Match)
+            .options(selectinload(Match.seats), selectinload(Match.rounds))
+            .where(Match.id > last)
+            .order_by(Match.id)
+            .limit(EXPORT_BATCH)
+        ).all()
+        if not batch:
+            return
+        yield from batch
+        last = batch[-1].id
+        db.session.expunge_all()

@@ -1,0 +1,191 @@
+"""The players' reads: the roster, the leaderboard and a player's page, from the records kept on each write."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, literal, select
+
+from ..extensions import db
+from ..games import REGISTRY, get_game
+from ..models import FINISHED, Match, Player, PlayerRecord, Rivalry, Seat
+
+FORM_LENGTH = 10
+
+
+def roster_entries() -> list[Player]:
+    """Everyone in the roster, by name."""
+    return list(db.session.scalars(select(Player).order_by(Player.key)))
+
+
+@dataclass(frozen=True)
+class Best:
+    """A seat's best round in a finished match, with what it was scored with."""
+
+    score: int
+    label: str | None
+    started_at: datetime
+    match_id: int
+
+    def beats(self, other: Best | None) -> bool:
+        """Whether this is the better best: the higher score, else the earlier match."""
+        if other is None:
+            return True
+        return (-self.score, self.started_at, self.match_id) < (-other.score, other.started_at, other.match_id)
+
+
+@dataclass
+class Record:
+    """One player's matches of one game, and the game's own figures: a PlayerRecord row as a value.
+
+    The service adds what one seat of a match contributes as one of these (services/records.py); the
+    pages read the summed rows back as these.
+    """
+
+    game: str
+    played: int = 0
+    won: int = 0
+    # Sums of the seats' cached totals and round scores, and the best round, for the figures.
+    total: int = 0
+    score_sum: int = 0
+    score_count: int = 0
+    best_score: int | None = None
+    best_label: str | None = None
+    # The matches still being played; the finished match the best round comes from.
+    playing: int = 0
+    best_started_at: datetime | None = None
+    best_match_id: int | None = None
+
+    @property
+    def name(self) -> str:
+        """The game's name as printed on its box."""
+        return get_game(self.game).name
+
+    @property
+    def win_rate(self) -> float:
+        """The share of matches won, 0 to 1."""
+        return self.won / self.played if self.played else 0.0
+
+    def figures(self) -> dict[str, Any]:
+        """The game's own figures, keyed by what they are (its templates label them); none for all games."""
+        return get_game(self.game).record_figures(self) if self.game in REGISTRY else {}
+
+    @property
+    def best(self) -> Best | None:
+        """The best round as a value that can be compared with another (see Best.beats)."""
+        if self.best_score is None:
+            return None
+        return Best(self.best_score, self.best_label, self.best_started_at, self.best_match_id)
+
+
+def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
+    """Every roster entry with its record (of one game, or of all of them): one query over the kept records."""
+    # Totals of different games do not add up, so the all-games board only counts wins.
+    figures = (PlayerRecord.total, PlayerRecord.score_sum, PlayerRecord.score_count)
+    columns = [func.sum(column) for column in figures] if game else [literal(0)] * 3
+    best = func.max(PlayerRecord.best_score) if game else literal(None)
+    records = select(PlayerRecord.player_id, func.sum(PlayerRecord.played), func.sum(PlayerRecord.won), *columns, best)
+    records = records.group_by(PlayerRecord.player_id)
+    if game:
+        records = records.where(PlayerRecord.game == game)
+    records = records.subquery()
+    rows = db.session.execute(
+        select(Player, *list(records.c)[1:])
+        .outerjoin(records, records.c.player_id == Player.id)
+        .order_by(Player.key)
+    )  # fmt: skip
+    return [
+        (player, Record(game or "", played or 0, won or 0, total or 0, score_sum or 0, count or 0, best))
+        for player, played, won, total, score_sum, count, best in rows
+    ]
+
+
+@dataclass
+class Rival:
+    """Another player met across the table: matches together and the wins of each."""
+
+    player_id: int
+    name: str
+    together: int
+    mine: int
+    theirs: int
+
+
+@dataclass
+class FormEntry:
+    """One finished match in a player's recent form."""
+
+    match_id: int
+    game: str
+    started_at: datetime
+    won: bool
+    shared: bool
+
+
+@dataclass
+class Profile:
+    """Everything a player's page shows."""
+
+    player: Player
+    records: list[Record]
+    rivals: list[Rival]
+    form: list[FormEntry]
+    playing: int
+
+    @property
+    def overall(self) -> Record:
+        """The records of every game added up."""
+        return Record(
+            "",
+            played=sum(r.played for r in self.records),
+            won=sum(r.won for r in self.records),
+        )
+
+
+def _records(player_id: int) -> tuple[list[Record], int]:
+    """The player's record per game, in registry order, and the matches in progress: one query.
+
+    Read from the sums kept on every write (services/records.py), a row a game, not from the seats.
+    """
+    rows = db.session.execute(
+        select(PlayerRecord.game, PlayerRecord.played, PlayerRecord.won, PlayerRecord.total, PlayerRecord.score_sum,
+               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label, PlayerRecord.playing)
+        .where(PlayerRecord.player_id == player_id)
+    ).all()  # fmt: skip
+    found = {row[0]: Record(*row[:-1]) for row in rows if row.played}
+    return [found[slug] for slug in REGISTRY if slug in found], sum(row.playing for row in rows)
+
+
+def _rivals(player_id: int) -> list[Rival]:
+    """Head to head against everyone met in a finished match, most met first: one query."""
+    rows = db.session.execute(
+        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs)
+        .join(Player, Player.id == Rivalry.other_id)
+        .where(Rivalry.player_id == player_id, Rivalry.together > 0)
+        .order_by(Rivalry.together.desc(), Player.name)
+    )
+    return [Rival(*row) for row in rows]
+
+
+def _form(player_id: int) -> list[FormEntry]:
+    """The player's last finished matches, newest first: one query."""
+    rows = db.session.execute(
+        select(Match.id, Match.game, Match.started_at, Seat.won, Match.summary)
+        .join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player_id, Match.status == FINISHED)
+        .order_by(Match.started_at.desc(), Match.id.desc())
+        .limit(FORM_LENGTH)
+    )
+    return [
+        FormEntry(match_id, game, started, won, won and len(summary.get("winners", [])) > 1)
+        for match_id, game, started, won, summary in rows
+    ]
+
+
+def profile(player: Player) -> Profile:
+    """A player's records per game, head to head and recent form: three queries, however many matches."""
+    records, playing = _records(player.id)
+    return Profile(player, records, _rivals(player.id), _form(player.id), playing)
+

@@ -1,0 +1,386 @@
+"""Writes of matches: create, save, correct, undo, redo, delete, the pencil, play again, import, seed."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, inspect, select
+
+from ..extensions import db
+from ..games import get_game, score_match
+from ..games.base import RuleError, Standings, name_key
+from ..models import FINISHED, PLAYING, Match, Player, Round, RoundChange, Seat, utcnow
+from ..queries.matches import hash_token, is_owner, same_secret, standings_of
+from . import records
+from .fast_save import insert_round
+from .transaction import transaction
+
+
+class Conflict(Exception):
+    """A write based on a state of the match that has changed meanwhile."""
+
+    def __init__(self, message: str, current: Round | None = None):
+        super().__init__(message)
+        self.current = current
+
+
+@dataclass
+class Saved:
+    """What a round save did: the round stored (or already stored) and the new standings."""
+
+    round: Round
+    standings: Standings
+    repeated: bool = False
+    # Whether saving it emptied the redo stack (a new round forgets the rounds undone).
+    cleared_redo: bool = False
+
+
+def roster_players(names: list[str]) -> list[Player]:
+    """The roster entries for these names, adding the new ones (matched ignoring case)."""
+    keys = [name_key(n) for n in names]
+    found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
+    players = []
+    for name, key in zip(names, keys, strict=True):
+        player = found.get(key)
+        if player is None:
+            player = Player(name=" ".join(name.split()), key=key)
+            db.session.add(player)
+            found[key] = player
+        players.append(player)
+    return players
+
+
+def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | None) -> Match:
+    """A match object checked by the rules, not yet committed."""
+    game = get_game(game_slug)
+    names = game.check_players(names)
+    settings = game.settings(raw_settings, names)
+    match = Match(game=game.slug, settings=settings)
+    for position, (name, player) in enumerate(zip(names, roster_players(names), strict=True)):
+        match.seats.append(Seat(player=player, position=position, name=name))
+    return match
+
+
+def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | None) -> tuple[Match, str]:
+    """Start a match; returns it with the scorekeeper token for the creator's cookie."""
+    with transaction():
+        match = _new_match(game_slug, names, settings)
+        token = secrets.token_urlsafe(32)
+        match.scorekeeper_hash = match.owner_hash = hash_token(token)
+        db.session.add(match)
+        rescore(match)
+    return match, token
+
+
+def play_again(match: Match) -> tuple[Match, str]:
+    """A new match with the same game, players, seats and settings."""
+    return create_match(match.game, match.player_names, match.settings)
+
+
+# Bump when a cache kept by `rescore` changes meaning or gains a column: matches stored
+# before are rescored on the next start (see refresh_stale_caches).
+CACHE_VERSION = 1
+
+
+def rescore(match: Match) -> Standings:
+    """Recompute the standings and keep the list-page caches, the status and the records in step."""
+    game = get_game(match.game)
+    rounds = [r.data for r in match.rounds]
+    standings = game.standings(match.player_names, match.settings, rounds)
+    # A stored match that was being played and still is counts as one in progress for each
+    # of its players, before as after: its records have nothing to follow, nor to read.
+    stays_open = inspect(match).has_identity and match.status != FINISHED and not standings.over
+    before = None if stays_open else records.stored(match)
+    summary = {"totals": standings.totals, "winners": standings.winners, "rounds": len(match.rounds)}
+    status = {"summary": summary, "cache_version": CACHE_VERSION}
+    if standings.over and match.status != FINISHED:
+        status.update(status=FINISHED, finished_at=utcnow())
+    elif not standings.over and match.status == FINISHED:
+        status.update(status=PLAYING, finished_at=None)
+    _assign(match, status)
+    for seat in match.seats:
+        side = game.side_of(match.settings, seat.name)
+        scores = game.round_scores(standings, rounds, side)
+        best = max(scores, key=lambda scored: scored[0]) if scores else (None, None)
+        caches = {
+            "total": standings.totals.get(side),
+            "won": side in standings.winners,
+            "score_sum": sum(score for score, _ in scores) if scores else None,
+            "score_count": len(scores) if scores else None,
+            "best_score": best[0],
+            "best_label": (best[1] or None) and best[1][:80],
+        }
+        _assign(seat, caches)
+    records.follow(match, before)
+    return standings
+
+
+def _assign(row: Any, values: dict[str, Any]) -> None:
+    """Set the attributes whose value changes: the flush then updates only what did."""
+    for name, value in values.items():
+        if getattr(row, name) != value:
+            setattr(row, name, value)
+
+
+def refresh_stale_caches(batch: int = 500) -> int:
+    """Rescore the matches whose caches predate this release; returns how many there were."""
+    refreshed = 0
+    while True:
+        with transaction():
+            stale = db.session.scalars(
+                select(Match).where(Match.cache_version < CACHE_VERSION).order_by(Match.id).limit(batch)
+            ).all()
+            for match in stale:
+                try:
+                    rescore(match)
+                except RuleError:
+                    # A match the rules no longer accept keeps its rounds; it is marked so it
+                    # is not read again on every start, and its page will say what is wrong.
+                    match.cache_version = CACHE_VERSION
+        if not stale:
+            return refreshed
+        refreshed += len(stale)
+
+
+# --- Rounds ----------------------------------------------------------------------------------
+
+
+def _append(match: Match, data: dict[str, Any]) -> Saved:
+    """Add the next round, checked by the rules, and re-score the match."""
+    game = get_game(match.game)
+    number = len(match.rounds) + 1
+    checked = game.check_round(match.player_names, match.settings, data, number)
+    now = utcnow()
+    stored = insert_round(
+        match, {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0}
+    )
+    return Saved(stored, rescore(match))
+
+
+def save_round(match: Match, data: dict[str, Any], number: int | None = None) -> Saved:
+    """Store the next round, checked by the rules; a repeated identical save is stored once.
+
+    `number` is the round number the scorekeeper's page was entering. If the match has
+    moved on since, an identical repeat of the last round is answered as already saved
+    (a double tap), and anything else is refused as a conflict.
+    """
+    with transaction(locking=match):
+        next_number = len(match.rounds) + 1
+        if number is not None and number != next_number:
+            last = match.rounds[-1] if match.rounds else None
+            if last is not None and number == last.number and _same_round(match, last.data, data):
+                return Saved(last, standings_of(match), repeated=True)
+            raise Conflict("this round changed meanwhile", last)
+        saved = _append(match, data)
+        if match.redo:
+            match.redo, saved.cleared_redo = [], True
+        return saved
+
+
+def _same_round(match: Match, stored: dict, data: dict) -> bool:
+    """Whether a submitted round is the last one stored (compared after checking)."""
+    try:
+        game = get_game(match.game)
+        return game.check_round(match.player_names, match.settings, data, len(match.rounds)) == stored
+    except RuleError:
+        return False
+
+
+def undo_last_round(match: Match) -> tuple[Round, Standings]:
+    """Take back the last round; it goes on the redo stack and into the change log."""
+    with transaction(locking=match):
+        if not match.rounds:
+            raise Conflict("there is no round to undo")
+        last = match.rounds[-1]
+        match.redo = [*match.redo, last.data]
+        db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
+        match.rounds.remove(last)
+        db.session.delete(last)
+        db.session.flush()
+        return last, rescore(match)
+
+
+def redo_round(match: Match) -> Saved:
+    """Put back the round undone most recently."""
+    with transaction(locking=match):
+        if not match.redo:
+            raise Conflict("there is nothing to redo")
+        saved = _append(match, match.redo[-1])
+        match.redo = match.redo[:-1]
+        db.session.add(RoundChange(match_id=match.id, number=saved.round.number, action="redo", after=saved.round.data))
+        return saved
+
+
+def correct_round(match: Match, number: int, data: dict[str, Any], revision: int) -> Saved:
+    """Replace a past round; every later round is re-scored, the old values are logged.
+
+    `revision` is the round's revision the editing page started from: if another phone
+    corrected the round meanwhile, the correction is refused rather than overwriting it.
+    """
+    with transaction(locking=match):
+        stored = next((r for r in match.rounds if r.number == number), None)
+        if stored is None:
+            raise RuleError(f"there is no round {number}", field="round")
+        if stored.revision != revision:
+            raise Conflict("this round changed meanwhile", stored)
+        game = get_game(match.game)
+        checked = game.check_round(match.player_names, match.settings, data, number)
+        change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
+        db.session.add(change)
+        stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
+        return Saved(stored, rescore(match))
+
+
+def delete_match(match: Match) -> None:
+    """Remove a match with its rounds and change log, under its lock like every write to it."""
+    with transaction(locking=match):
+        records.withdraw(match)
+        db.session.delete(match)
+
+
+# --- The pencil ------------------------------------------------------------------------------
+
+
+def offer_pencil(match: Match) -> str:
+    """A single-use code with which another phone can take the pencil."""
+    code = secrets.token_urlsafe(32)
+    with transaction():
+        match.handover_hash = hash_token(code)
+    return code
+
+
+def take_pencil(match: Match, code: str | None) -> str:
+    """Hand the pencil to the phone that shows the offered code; returns its new token."""
+    if not same_secret(code, match.handover_hash):
+        raise Conflict("this pencil code is no longer valid: ask for a new one")
+    token = secrets.token_urlsafe(32)
+    with transaction():
+        match.scorekeeper_hash, match.handover_hash = hash_token(token), None
+    return token
+
+
+def reclaim_pencil(match: Match, owner_token: str | None) -> None:
+    """The creator's phone takes the pencil back from whoever holds it."""
+    if not is_owner(match, owner_token):
+        raise Conflict("only the phone that started the match can take the pencil back")
+    with transaction():
+        match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
+
+
+# --- Match files and generated matches --------------------------------------------------------
+
+
+def _parse_time(text: Any) -> datetime | None:
+    """A match file's ISO 8601 time as a naive UTC datetime, or None when absent or unreadable."""
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def _import_match(document: dict[str, Any]) -> tuple[Match, bool]:
+    """Store a match file checked by the rules; a match id already stored is not stored again.
+
+    Returns the match and whether it was newly created. Commits nothing: `import_matches`
+    commits once, so that importing many matches is all or nothing.
+    """
+    score_match(document)
+    uid = document.get("id")
+    if uid is not None:
+        if not isinstance(uid, str) or not 1 <= len(uid) <= 80:
+            raise RuleError("the match id must be text of 1 to 80 characters", field="id")
+        existing = db.session.scalar(select(Match).where(Match.uid == uid))
+        if existing is not None:
+            return existing, False
+    match = _new_match(document["game"], document["players"], document.get("settings"))
+    if uid is not None:
+        match.uid = uid
+    match.started_at = _parse_time(document.get("started")) or utcnow()
+    game = get_game(match.game)
+    for number, data in enumerate(document["rounds"], start=1):
+        checked = game.check_round(match.player_names, match.settings, data, number)
+        at = _parse_time(data.get("at"))
+        match.rounds.append(Round(number=number, data=checked, created_at=at or match.started_at))
+    db.session.add(match)
+    rescore(match)
+    finished = _parse_time(document.get("finished"))
+    if match.status == FINISHED and finished:
+        match.finished_at = finished
+    db.session.flush()
+    return match, True
+
+
+def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
+    """Import several match files in one transaction: all of them, or none on an error."""
+    results = []
+    with transaction():
+        for index, document in enumerate(documents, start=1):
+            try:
+                results.append(_import_match(document))
+            except RuleError as error:
+                if len(documents) > 1:
+                    raise RuleError(f"match {index}: {error}") from error
+                raise
+    return results
+
+
+def store_generated(
+    names: list[str], generate: Callable[[dict[str, int]], Iterable[Match]], batch_size: int = 1000
+) -> int:
+    """Store generated matches (the seed's) in one transaction; returns how many.
+
+    `generate` is given the roster ids of `names` (added when new) and yields matches as
+    unsaved objects, already rescored; they are inserted a batch at a time with three bulk
+    statements each, and the records are recounted once at the end, since bulk inserts
+    pass by the running sums that every other write keeps.
+    """
+    stored = 0
+    with transaction():
+        # The roster may already spell a name otherwise; seats keep the generated spelling.
+        roster = roster_players(names)
+        db.session.flush()
+        batch: list[Match] = []
+        for match in generate({name: player.id for name, player in zip(names, roster, strict=True)}):
+            batch.append(match)
+            if len(batch) == batch_size:
+                _insert_batch(batch)
+                stored, batch = stored + len(batch), []
+        if batch:
+            _insert_batch(batch)
+            stored += len(batch)
+        records.rebuild()
+    return stored
+
+
+def _insert_batch(batch: list[Match]) -> None:
+    """Insert a batch of generated matches with three bulk statements, not one per object."""
+    columns = ("game", "settings", "status", "started_at", "finished_at", "uid", "summary", "cache_version")
+    match_rows = [{column: getattr(m, column) for column in columns} | {"version": len(m.rounds)} for m in batch]
+    ids = db.session.scalars(insert(Match).returning(Match.id, sort_by_parameter_order=True), match_rows).all()
+    seat_rows, round_rows = [], []
+    for match_id, match in zip(ids, batch, strict=True):
+        for seat in match.seats:
+            seat_rows.append(
+                {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
+                 "name": seat.name, "total": seat.total, "won": seat.won, "score_sum": seat.score_sum,
+                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label}
+            )  # fmt: skip
+        for rnd in match.rounds:
+            round_rows.append(
+                {"match_id": match_id, "number": rnd.number, "data": rnd.data,
+                 "created_at": rnd.created_at, "updated_at": rnd.updated_at}
+            )  # fmt: skip
+    # Core inserts on the session's connection: the ORM's bulk path costs twice as much here.
+    connection = db.session.connection()
+    connection.execute(insert(Seat.__table__), seat_rows)
+    if round_rows:
+        connection.execute(insert(Round.__table__), round_rows)
