@@ -35,7 +35,9 @@ chromium: $(VENV)/.dev-installed
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else $(BIN)/python -m playwright install chromium; fi
 
+# The layer contracts (.importlinter) are checked first: a wrong arrow fails the build before the suite runs.
 test: chromium
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 test-quick: $(VENV)/.dev-installed
@@ -47,6 +49,7 @@ bench: $(VENV)/.dev-installed chromium
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 vendor:
 	scripts/vendor.sh
