@@ -56,7 +56,7 @@ vendor:
 
 # Italian: extract the messages (the template is not kept), merge them into the .po, compile the .mo (kept in the repo).
 translations: $(VENV)/.run-installed
-	$(BIN)/pybabel extract -F babel.cfg -k _l -o /tmp/messages.pot . && $(BIN)/pybabel update -i /tmp/messages.pot -d translations && $(BIN)/pybabel compile -d translations
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k Np_:1,2 -o /tmp/messages.pot . && $(BIN)/pybabel update -i /tmp/messages.pot -d translations && $(BIN)/pybabel compile -d translations
 
 clean:
 	rm -rf $(VENV) .pytest_cache
