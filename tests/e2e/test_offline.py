@@ -143,3 +143,27 @@ def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: 
     row.get_by_role("button", name="Discard").click()
     expect(kept_rows(page)).to_have_count(0)
     assert losers_stored(app, match_id) == []
+
+
+def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_rounds(page: Page, live_server, app):
+    """The service worker runs where the page is a secure context: HTTPS, or this laptop's own address."""
+    match_id = start_topic(page, live_server.url, app)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.goto(f"{live_server.url}/matches/{match_id}")  # the copy the worker keeps
+    loser(page, "Bob").click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+    page.reload()
+    expect(page.get_by_role("heading", name="Topic_")).to_be_visible()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(kept_rows(page).nth(0)).to_contain_text("Cy")
+    expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
+    loser(page, "Ann").click()
+    expect(kept_rows(page)).to_have_count(2)
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("2 rounds sent")
+    assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"]]
