@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST_PORT ?= 5000
 
-.PHONY: run test test-quick chromium bench vendor lint clean translations
+.PHONY: run test test-quick chromium bench outage vendor lint clean translations
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -46,6 +46,10 @@ test-quick: $(VENV)/.dev-installed
 # The performance benchmark against the budgets of issue 11 (about 6-10 minutes); figures in bench/results.json.
 bench: $(VENV)/.dev-installed chromium
 	$(BIN)/python bench/run.py
+
+# A wi-fi outage at two tables: the network off for 5 minutes, 20 rounds entered; lost and doubled rounds (both 0).
+outage: $(VENV)/.dev-installed chromium
+	$(BIN)/python bench/outage.py
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
