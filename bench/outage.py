@@ -82,12 +82,13 @@ def main() -> int:
                     pazaak.locator("#entry").get_by_role("button", name=result, exact=True).click()
                     entered[pazaak_id].append(result)
                     expect(pazaak.locator("#waiting-rounds li")).to_have_count(len(entered[pazaak_id]))
-                time.sleep(max(0.0, began + pause * (len(entered[topic_id]) + len(entered[pazaak_id])) - time.monotonic()))
+                done = len(entered[topic_id]) + len(entered[pazaak_id])
+                time.sleep(max(0.0, began + pause * done - time.monotonic()))
             offline_for = time.monotonic() - began
             back = time.monotonic()
             for phone in phones:
                 phone.set_offline(False)
-            for page, match_id in ((topic, topic_id), (pazaak, pazaak_id)):
+            for page in (topic, pazaak):
                 expect(page.locator("#waiting-rounds li")).to_have_count(0, timeout=120_000)
             caught_up = time.monotonic() - back
             topic_stored = [r["losers"][0] for r in stored_rounds(server.url, topic_id)]
