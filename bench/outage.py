@@ -101,7 +101,8 @@ def main() -> int:
     in_order = topic_stored == entered[topic_id]
     print(f"network off for {offline_for / 60:.1f} min; {sum(map(len, entered.values()))} rounds entered "
           f"({len(entered[topic_id])} Topic_, {len(entered[pazaak_id])} Pazaak); all sent {caught_up:.1f} s after")
-    print(f"stored: Topic_ {len(topic_stored)}, Pazaak {len(pazaak_stored)}; Topic_ losers in the order tapped: {in_order}")
+    print(f"stored: Topic_ {len(topic_stored)}, Pazaak {len(pazaak_stored)}; "
+          f"Topic_ losers in the order tapped: {in_order}")
     print(f"rounds lost = {topic_lost + pazaak_lost}, rounds stored twice = {topic_twice + pazaak_twice}")
     return 0 if (topic_lost + pazaak_lost + topic_twice + pazaak_twice) == 0 and in_order else 1
 
