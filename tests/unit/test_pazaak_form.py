@@ -370,3 +370,13 @@ def test_saving_from_the_calculator_saves_the_kept_set():
     with pytest.raises(RuleError, match="changed on another page") as caught:
         ENTRY.round_from_form(fields, P, SETTINGS)
     assert caught.value.field == "table"
+
+
+@pytest.mark.parametrize(
+    "moves",
+    ['[{"type": "flip", "pair": ["2&4"]}]', '[{"type": "draw", "value": 7}, "stand"]', '[{"type": "draw"}]', "[null]"],
+)
+def test_junk_moves_from_a_page_are_a_damaged_state(moves):
+    fields = {"table": json.dumps(new_table(P).to_dict()), "moves": moves}
+    entry = ENTRY.entry_step(form(kept="null", move="draw:5", **fields), P, SETTINGS, [])
+    assert "damaged" in entry["error"] and entry["keep"] is None

@@ -231,7 +231,7 @@ def signed(number: int) -> str:
 
 def _pair(action: dict[str, Any]) -> tuple[int, int]:
     """The faces a flip card turns over."""
-    if action.get("pair") not in FLIPS:
+    if not isinstance(action.get("pair"), str) or action["pair"] not in FLIPS:
         raise TableError("a flip card is 2&4 or 3&6")
     return FLIPS[action["pair"]]
 
