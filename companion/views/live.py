@@ -20,7 +20,7 @@ from werkzeug.http import parse_etags
 from .. import matches as service
 from ..extensions import db
 from ..models import Match
-from ..serve import lan_address
+from ..network import lan_address
 from ..web import QUERIES_BEFORE_FLASK, SECURITY_HEADERS, render
 from .matches import PENCIL_COOKIE, _match_or_404, _pencil_cookie, is_scorekeeper, match_context
 
