@@ -80,9 +80,7 @@ def fresh_connections(app: Flask) -> None:
             engine.dispose(close=False)
 
 
-def serve_gunicorn(
-    app: Flask, port: int, worker_class: str, threads: int, cert: Path | None, key: Path | None
-) -> None:
+def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert: Path | None, key: Path | None) -> None:
     """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
