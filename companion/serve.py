@@ -60,9 +60,12 @@ def serve(app: Flask) -> None:
         # Every phone following a match keeps its connection open: a club evening of 100
         # tables is 800 of them. waitress stops accepting at 100 by default, and its select()
         # loop cannot watch more than 1024 sockets, so poll() and a higher limit.
+        # waitress reads a body whole (to a file past 512 KB) before the app sees it: beyond a
+        # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
         connections = int(os.environ.get("CONNECTIONS", "2000"))
         waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion",
-                       connection_limit=connections, asyncore_use_poll=True)  # fmt: skip
+                       connection_limit=connections, asyncore_use_poll=True,
+                       max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])  # fmt: skip
         return
     cert = key = None
     if https:
