@@ -12,9 +12,11 @@ from waitress import serve as waitress_serve
 from .backup import keep_daily_backups
 from .network import lan_addresses
 from .tls import ensure_certificate
+from .waitress_worker import waitress_options
 
-# gunicorn's worker classes by SERVER name; the default holds slow clients (see serve()).
-WORKER_CLASSES = {"gunicorn": "gevent", "gevent": "gevent", "gthread": "gthread"}
+# gunicorn's worker classes by SERVER name (see serve()); "gunicorn" is the default.
+WAITRESS_WORKER = "companion.waitress_worker.WaitressWorker"
+WORKER_CLASSES = {"gunicorn": WAITRESS_WORKER, "gevent": "gevent", "gthread": "gthread"}
 NO_NETWORK = "No network: phones cannot reach this laptop. Join the table's wi-fi, then start again."
 
 
@@ -34,18 +36,22 @@ def announcement(addresses: list[str], port: int, https: bool) -> str:
 def serve(app: Flask) -> None:
     """Listen on all interfaces, port PORT (5000), and print the addresses with a QR code of the first.
 
-    gunicorn serves by default, WORKERS (2) processes: a club evening of 100 tables keeps
-    800 phones polling, more than one Python process can answer on its own (`make bench`:
-    waitress alone held 50 tables). Each worker is a gevent loop, so a connection costs a
-    greenlet, not a thread: a phone on a bad line, or 48 connections that send half a
-    request and then a header every 3 s, wait on their own while the rest are answered
-    (tests/reliability/test_slow_clients.py; gunicorn's threaded worker handed each such
-    connection a thread that blocked reading it, and 16 of them stopped the server). All
-    state is in the database, so the workers need nothing shared. SERVER=gthread serves
-    with THREADS (8) threads per worker instead, SERVER=waitress from one waitress process
-    (it reads each request whole before a thread takes it, but holds fewer tables).
-    HTTPS=1 adds TLS with a self-signed certificate: phones allow the service worker and
-    wake lock only there.
+    gunicorn keeps WORKERS (2) processes: a club evening of 100 tables keeps 800 phones
+    polling, more than one Python process can answer on its own (`make bench`: one waitress
+    process held 50 tables). All state is in the database, so the workers share nothing.
+    Each worker serves with waitress (companion/waitress_worker.py), which reads a request
+    whole before one of its THREADS (8) threads takes it: 48 connections that send half a
+    request and then a header every 3 s wait on their own while the other phones are
+    answered (tests/reliability/test_slow_clients.py). gunicorn's threaded worker, used
+    before, gave each such connection a thread that blocked reading it, and 16 of them
+    stopped the server.
+
+    HTTPS=1 adds TLS with a self-signed certificate (phones allow the service worker and
+    wake lock only there). waitress has no TLS, so over HTTPS the workers are gevent loops,
+    where a slow connection costs a greenlet: as safe from slow clients, and faster, but a
+    long request (an import of thousands of matches) holds its whole worker while it runs.
+    SERVER=gevent or SERVER=gthread picks gunicorn's worker class over HTTP too;
+    SERVER=waitress serves from one waitress process, without gunicorn.
     """
     port = int(os.environ.get("PORT", "5000"))
     threads = int(os.environ.get("THREADS", "8"))
@@ -57,21 +63,14 @@ def serve(app: Flask) -> None:
     if addresses:
         segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
     if server == "waitress" and not https:
-        # Every phone following a match keeps its connection open: a club evening of 100
-        # tables is 800 of them. waitress stops accepting at 100 by default, and its select()
-        # loop cannot watch more than 1024 sockets, so poll() and a higher limit.
-        # waitress reads a body whole (to a file past 512 KB) before the app sees it: beyond a
-        # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
-        connections = int(os.environ.get("CONNECTIONS", "2000"))
-        waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion",
-                       connection_limit=connections, asyncore_use_poll=True,
-                       max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])  # fmt: skip
+        waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app, threads))
         return
     cert = key = None
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-    serve_gunicorn(app, port, WORKER_CLASSES.get(server, "gevent"), threads, cert, key)
+    worker_class = "gevent" if https and server == "gunicorn" else WORKER_CLASSES.get(server, WAITRESS_WORKER)
+    serve_gunicorn(app, port, worker_class, threads, cert, key)
 
 
 def fresh_connections(app: Flask) -> None:
@@ -101,6 +100,10 @@ def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert:
                 "keepalive": 30,
                 "worker_connections": 4000,
             }
+            if worker_class == "gevent":
+                # A gevent worker tells the arbiter it lives between requests only: an import of a
+                # few thousand matches must not get it killed at gunicorn's usual 30 s.
+                options["timeout"] = 300
             if cert and key:
                 options.update(certfile=str(cert), keyfile=str(key))
             for name, value in options.items():
