@@ -10,6 +10,7 @@ from flask import Flask
 from waitress import serve as waitress_serve
 
 from .backup import keep_daily_backups
+from .hardening import served_over_https
 from .network import lan_addresses
 from .tls import ensure_certificate
 from .waitress_worker import waitress_options
@@ -55,7 +56,7 @@ def serve(app: Flask) -> None:
     """
     port = int(os.environ.get("PORT", "5000"))
     threads = int(os.environ.get("THREADS", "8"))
-    https = os.environ.get("HTTPS", "") not in ("", "0")
+    https = served_over_https()
     server = os.environ.get("SERVER", "gunicorn")
     addresses = lan_addresses()
     keep_daily_backups(app)
@@ -69,8 +70,13 @@ def serve(app: Flask) -> None:
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-    worker_class = "gevent" if https and server == "gunicorn" else WORKER_CLASSES.get(server, WAITRESS_WORKER)
-    serve_gunicorn(app, port, worker_class, threads, cert, key)
+    serve_gunicorn(app, port, worker_class_for(server, https), threads, cert, key)
+
+
+def worker_class_for(server: str, https: bool) -> str:
+    """gunicorn's worker class for SERVER: waitress's workers over HTTP, gevent's over HTTPS (waitress has no TLS)."""
+    worker_class = WORKER_CLASSES.get(server, WAITRESS_WORKER)
+    return "gevent" if https and worker_class == WAITRESS_WORKER else worker_class
 
 
 def fresh_connections(app: Flask) -> None:

@@ -1,4 +1,4 @@
-"""Which address `make run` tells the phones to open, chosen over a faked socket layer."""
+"""Which address `make run` tells the phones to open (over a faked socket layer), and which server it runs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from companion import network
-from companion.serve import NO_NETWORK, announcement
+from companion.serve import NO_NETWORK, WAITRESS_WORKER, announcement, worker_class_for
 
 
 class FakeSockets:
@@ -144,3 +144,18 @@ def test_the_terminal_says_clearly_when_there_is_no_network():
     assert NO_NETWORK in text
     assert "no network: phones cannot reach this laptop" in text.lower()
     assert "https://localhost:5000/" in text
+
+
+@pytest.mark.parametrize(
+    ("server", "https", "expected"),
+    [
+        ("gunicorn", False, WAITRESS_WORKER),
+        ("gunicorn", True, "gevent"),
+        ("waitress", True, "gevent"),
+        ("gthread", True, "gthread"),
+        ("gevent", False, "gevent"),
+        ("nonsense", False, WAITRESS_WORKER),
+    ],
+)
+def test_the_server_reads_requests_whole_and_speaks_tls_when_asked(server, https, expected):
+    assert worker_class_for(server, https) == expected
