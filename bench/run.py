@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import club, micro  # noqa: E402
+from bench import club, micro, slow  # noqa: E402
 from bench.client import HX, Client, create_match, save_round  # noqa: E402
 from bench.server import Server, seed  # noqa: E402
 
@@ -204,6 +204,15 @@ def evening(server: Server, seconds: float, warm: float, steps: list[int], proce
     return out
 
 
+def slow_clients(port: int) -> dict:
+    """The delay the other phones see while 48 slowloris connections are held open."""
+    got = slow.run(port)
+    times = [seconds * 1000 for seconds in got.seconds]
+    return {"connections": got.connections, "drips": got.drips, "n": len(times), "p50_ms": pct(times, 50),
+            "p95_ms": pct(times, 95), "worst_ms": max(times, default=float("inf")),
+            "statuses": sorted({status or 0 for status in got.statuses})}  # fmt: skip
+
+
 def browser_job(url: str, match_id: int, pencil: str) -> dict:
     """The first-load measurements, in a process of their own (Playwright runs threads)."""
     from bench.browser import first_load
@@ -234,6 +243,11 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
                 f"largest {biggest[1]['bytes']} B ({biggest[0]})"))  # fmt: skip
     held = r["evening"]["held"]
     out.append((">= 100 tables at p95 < 100 ms", held >= 100, f"{held} tables held"))
+    if r.get("slow_clients"):
+        s = r["slow_clients"]
+        ok = s["worst_ms"] < 1000 and s["statuses"] == [200]
+        out.append((f"{s['connections']} slow clients: other phones wait < 1 s", ok,
+                    f"worst {s['worst_ms']:.0f} ms, statuses {s['statuses']}"))  # fmt: skip
     for name, big in r["history"]["10000"].items():
         small = r["history"]["100"][name]
         ratio = big["p50_ms"] / small["p50_ms"]
@@ -280,6 +294,12 @@ def report(r: dict) -> None:
         say(f"| {s['tables']} | {s['phones']} | {s['rps']:.0f} | {s['p50_ms']:.1f} | {s['p95_ms']:.1f} | "
             f"{s['p99_ms']:.1f} | {s['poll_304_p95_ms']:.1f} | {s['poll_200_p95_ms']:.1f} | {s['save_p95_ms']:.1f} | "
             f"{s['errors']} | {s['server_cpu']:.0%} | {'yes' if s['held'] else 'no'} |")  # fmt: skip
+    if r.get("slow_clients"):
+        s = r["slow_clients"]
+        say(f"\n### Slow clients ({s['connections']} connections: half a request, then a header every 3 s)\n")
+        say("| other phones' requests | p50 ms | p95 ms | worst ms | statuses |")
+        say("|---:|---:|---:|---:|---|")
+        say(f"| {s['n']} | {s['p50_ms']:.1f} | {s['p95_ms']:.1f} | {s['worst_ms']:.1f} | {s['statuses']} |")
     say("\n### History at scale\n")
     say("| page | p50 ms at 100 | p50 ms at 10,000 | p95 ms at 10,000 | ratio | SQL queries | p50 × floor at 10,000 |")
     say("|---|---:|---:|---:|---:|---:|---:|")
@@ -318,7 +338,7 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="extra environment for the server, e.g. SERVER=gunicorn or THREADS=4",
     )
-    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: evening,browser")
+    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: evening,browser,slow")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     server_env = dict(item.split("=", 1) for item in args.server_env) | {"COMPANION_COUNT_QUERIES": "1"}
@@ -346,6 +366,9 @@ def main() -> int:
             say("Request kinds ...")
             result["requests"] = request_kinds(server.port, match_id, args.seconds)
             result["fragments"] = fragments(server.port, match_id, pencil)
+            if "slow" not in skip:
+                say(f"Slow clients ({slow.CONNECTIONS} slowloris connections) ...")
+                result["slow_clients"] = slow_clients(server.port)
             if "evening" not in skip:
                 say("A club evening ...")
                 steps = [int(s) for s in args.steps.split(",")]

@@ -12,6 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
+from . import hardening
 from .extensions import babel, compress, csrf, db, htmx, migrate
 
 LANGUAGES = ("en", "it")
@@ -107,12 +108,14 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         COMPRESS_MIN_SIZE=300,
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
         AUTO_MIGRATE=True,
+        **hardening.config(),
     )
     if test_config:
         app.config.update(test_config)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(root / "migrations"), render_as_batch=True)
+    hardening.init_app(app)  # before the CSRF check: a refused request is not read further
     csrf.init_app(app)
     htmx.init_app(app)
     compress.init_app(app)

@@ -10,41 +10,73 @@ from flask import Flask
 from waitress import serve as waitress_serve
 
 from .backup import keep_daily_backups
-from .network import lan_address
+from .hardening import served_over_https
+from .network import lan_addresses
 from .tls import ensure_certificate
+from .waitress_worker import waitress_options
+
+# gunicorn's worker classes by SERVER name (see serve()); "gunicorn" is the default.
+WAITRESS_WORKER = "companion.waitress_worker.WaitressWorker"
+WORKER_CLASSES = {"gunicorn": WAITRESS_WORKER, "gevent": "gevent", "gthread": "gthread"}
+NO_NETWORK = "No network: phones cannot reach this laptop. Join the table's wi-fi, then start again."
+
+
+def announcement(addresses: list[str], port: int, https: bool) -> str:
+    """What the terminal says about where the phones should go: every usable address, or that there is none."""
+    scheme = "https" if https else "http"
+    if not addresses:
+        return f"\n{NO_NETWORK}\n(This laptop itself can open {scheme}://localhost:{port}/.)\n"
+    first, *others = addresses
+    lines = [f"\nTable companion: open {scheme}://{first}:{port}/ on the phones at the table."]
+    if others:
+        lines.append("This laptop is on more than one network; phones on another one open:")
+        lines += [f"  {scheme}://{address}:{port}/" for address in others]
+    return "\n".join(lines) + "\n"
 
 
 def serve(app: Flask) -> None:
-    """Listen on all interfaces, port PORT (5000), and print the address with its QR code.
+    """Listen on all interfaces, port PORT (5000), and print the addresses with a QR code of the first.
 
-    gunicorn serves by default, WORKERS (2) processes of THREADS (8) threads: a club
-    evening of 100 tables keeps 800 phones polling, more than one Python process can
-    answer on its own (`make bench`: waitress alone held 50 tables, two gunicorn workers
-    100). All state is in the database, so the workers need nothing shared. SERVER=waitress
-    serves from one process instead. HTTPS=1 adds TLS with a self-signed certificate:
-    phones allow the service worker and wake lock only there.
+    gunicorn keeps WORKERS (2) processes: a club evening of 100 tables keeps 800 phones
+    polling, more than one Python process can answer on its own (`make bench`: one waitress
+    process held 50 tables). All state is in the database, so the workers share nothing.
+    Each worker serves with waitress (companion/waitress_worker.py), which reads a request
+    whole before one of its THREADS (8) threads takes it: 48 connections that send half a
+    request and then a header every 3 s wait on their own while the other phones are
+    answered (tests/reliability/test_slow_clients.py). gunicorn's threaded worker, used
+    before, gave each such connection a thread that blocked reading it, and 16 of them
+    stopped the server.
+
+    HTTPS=1 adds TLS with a self-signed certificate (phones allow the service worker and
+    wake lock only there). waitress has no TLS, so over HTTPS the workers are gevent loops,
+    where a slow connection costs a greenlet: as safe from slow clients, and faster, but a
+    long request (an import of thousands of matches) holds its whole worker while it runs.
+    SERVER=gevent or SERVER=gthread picks gunicorn's worker class over HTTP too;
+    SERVER=waitress serves from one waitress process, without gunicorn.
     """
     port = int(os.environ.get("PORT", "5000"))
     threads = int(os.environ.get("THREADS", "8"))
-    https = os.environ.get("HTTPS", "") not in ("", "0")
-    address = lan_address()
-    url = f"{'https' if https else 'http'}://{address}:{port}/"
+    https = served_over_https()
+    server = os.environ.get("SERVER", "gunicorn")
+    addresses = lan_addresses()
     keep_daily_backups(app)
-    print(f"\nTable companion: open {url} on the phones at the table.\n", flush=True)
-    segno.make(url, error="m").terminal(compact=True)
+    print(announcement(addresses, port, https), flush=True)
+    if addresses:
+        segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
+    if server == "waitress" and not https:
+        waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app, threads))
+        return
+    cert = key = None
     if https:
-        cert, key = ensure_certificate(Path(app.instance_path), [address])
+        cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-        serve_gunicorn(app, port, threads, cert, key)
-    elif os.environ.get("SERVER", "gunicorn") == "gunicorn":
-        serve_gunicorn(app, port, threads, None, None)
-    else:
-        # Every phone following a match keeps its connection open: a club evening of 100
-        # tables is 800 of them. waitress stops accepting at 100 by default, and its select()
-        # loop cannot watch more than 1024 sockets, so poll() and a higher limit.
-        connections = int(os.environ.get("CONNECTIONS", "2000"))
-        waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion",
-                       connection_limit=connections, asyncore_use_poll=True)  # fmt: skip
+    serve_gunicorn(app, port, worker_class_for(server, https), threads, cert, key)
+
+
+def worker_class_for(server: str, https: bool) -> str:
+    """gunicorn's worker class for SERVER: waitress's workers over HTTP, gevent's over HTTPS (waitress has no TLS)."""
+    worker_class = WORKER_CLASSES.get(server, WAITRESS_WORKER)
+    return "gevent" if https and worker_class == WAITRESS_WORKER else worker_class
 
 
 def fresh_connections(app: Flask) -> None:
@@ -56,23 +88,28 @@ def fresh_connections(app: Flask) -> None:
             engine.dispose(close=False)
 
 
-def serve_gunicorn(app: Flask, port: int, threads: int, cert: Path | None, key: Path | None) -> None:
-    """Serve with gunicorn's threaded workers, over HTTPS when given a certificate."""
+def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert: Path | None, key: Path | None) -> None:
+    """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
-    class TlsServer(BaseApplication):
+    class Server(BaseApplication):
         """gunicorn driven from Python instead of its command line."""
 
         def load_config(self) -> None:
             options = {
                 "bind": f"0.0.0.0:{port}",
                 "workers": int(os.environ.get("WORKERS", "2")),
+                "worker_class": worker_class,
                 "post_fork": lambda _server, _worker: fresh_connections(app),
                 "threads": threads,
                 "accesslog": None,
                 "keepalive": 30,
                 "worker_connections": 4000,
             }
+            if worker_class == "gevent":
+                # A gevent worker tells the arbiter it lives between requests only: an import of a
+                # few thousand matches must not get it killed at gunicorn's usual 30 s.
+                options["timeout"] = 300
             if cert and key:
                 options.update(certfile=str(cert), keyfile=str(key))
             for name, value in options.items():
@@ -81,4 +118,4 @@ def serve_gunicorn(app: Flask, port: int, threads: int, cert: Path | None, key: 
         def load(self) -> Flask:
             return app
 
-    TlsServer().run()
+    Server().run()

@@ -239,7 +239,9 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(app: Flask) -> Iterator[LiveServer]:
+def live_server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
     """The test app served over HTTP for the browser."""
+    # It listens on loopback only, so the share page's links must not name the LAN address.
+    monkeypatch.setattr("companion.network.lan_addresses", lambda: [])
     with LiveServer(app) as server:
         yield server

@@ -72,6 +72,17 @@ def export_json():
     return _download(chunks(), "application/json", f"companion-history-{_stamp()}.json")
 
 
+# A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(cell: object) -> object:
+    """A text cell that a spreadsheet shows as text, never runs: a leading quote before a formula."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 @bp.get("/export.csv")
 def export_csv():
     """One line per round per side: the round's score (the change of the side's total) and the total."""
@@ -85,7 +96,8 @@ def export_csv():
             date = match.started_at.date().isoformat()
             for number, (before, after) in enumerate(pairwise(totals), start=1):
                 for side, total in after.items():
-                    writer.writerow((match.id, match.game, date, number, side, total - before[side], total))
+                    row = (match.id, match.game, date, number, side, total - before[side], total)
+                    writer.writerow([spreadsheet_text(cell) for cell in row])
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()

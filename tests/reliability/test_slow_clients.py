@@ -1,0 +1,27 @@
+"""48 connections that send half a request and then a header every 3 s do not hold up the other phones."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from bench import slow
+
+ALLOWED_DELAY = 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["gunicorn", "waitress"])
+def test_slow_clients_do_not_delay_the_other_phones(start_server, kind):
+    server = start_server(kind)
+    result = slow.run(urlsplit(server.url).port, connections=48, drips=3)
+    assert result.drips >= 2
+    assert len(result.seconds) >= 20, f"too few requests to tell: {result}"
+    assert set(result.statuses) == {200}, f"other phones were refused or left unanswered: {set(result.statuses)}"
+    assert result.worst < ALLOWED_DELAY, (
+        f"another phone waited {result.worst:.2f} s behind {result.connections} slow connections"
+    )
+    # And the server still answers once the slow connections are gone.
+    seconds, status = slow.timed_get(urlsplit(server.url).port, "/ping")
+    assert status == 200 and seconds < ALLOWED_DELAY
