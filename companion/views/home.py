@@ -58,7 +58,7 @@ def manifest():
     data = {
         "name": "Table companion",
         "short_name": "Companion",
-        "description": "Scores for Pazzaparola, Burraco PAROLE, Topic_ and Pazaak at the table.",
+        "description": f"Scores for {', '.join(game.name for game in REGISTRY.values())} at the table.",
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

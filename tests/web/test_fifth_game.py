@@ -57,6 +57,7 @@ def stored(app, match_id: int) -> Match:
 
 def test_the_new_match_page_offers_the_registered_game_and_forgets_it_after(client):
     assert 'value="game:fives"' in client.get("/matches/new").get_data(as_text=True)
+    assert fives.name in client.get("/manifest.webmanifest").get_json()["description"]
     unregister(fives.slug)
     assert "fives" not in REGISTRY
     assert 'value="game:fives"' not in client.get("/matches/new").get_data(as_text=True)
