@@ -11,6 +11,7 @@ from waitress import serve as waitress_serve
 
 from .backup import keep_daily_backups
 from .network import lan_address
+from .services import host
 from .tls import ensure_certificate
 
 
@@ -32,6 +33,7 @@ def serve(app: Flask) -> None:
     keep_daily_backups(app)
     print(f"\nTable companion: open {url} on the phones at the table.\n", flush=True)
     segno.make(url, error="m").terminal(compact=True)
+    print_host_link(app, url.rstrip("/"))
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), [address])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
@@ -45,6 +47,15 @@ def serve(app: Flask) -> None:
         connections = int(os.environ.get("CONNECTIONS", "2000"))
         waitress_serve(app, host="0.0.0.0", port=port, threads=threads, ident="companion",
                        connection_limit=connections, asyncore_use_poll=True)  # fmt: skip
+
+
+def print_host_link(app: Flask, base_url: str) -> None:
+    """A fresh host link with its QR code, for the host's phone alone: it gives host rights (see services/host.py)."""
+    link = base_url + host.link_path(host.new_link_token(app))
+    print(f"\nHost link, for the host's phone only (rename or merge players, import, delete or end any match, "
+          f"take any pencil):\n{link}\n", flush=True)  # fmt: skip
+    segno.make(link, error="m").terminal(compact=True)
+    print("`flask --app app host-token --new` prints a new one and takes the rights from every phone.\n", flush=True)
 
 
 def fresh_connections(app: Flask) -> None:
