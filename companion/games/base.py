@@ -54,8 +54,11 @@ def name_key(name: str) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """What makes a name unusable as typed (a control or invisible character), or None."""
-    for character in name:
+    """What makes a name unusable as typed (a control or invisible character inside it), or None.
+
+    Spaces, tabs and line ends around the name are trimmed as always, not refused.
+    """
+    for character in name.strip():
         if unicodedata.category(character) in REFUSED_IN_NAMES:
             code = f"U+{ord(character):04X}"
             label = unicodedata.name(character, "a control character")
