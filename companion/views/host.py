@@ -25,15 +25,15 @@ def _wrong_secrets() -> MovingWindowRateLimiter:
     return current_app.extensions.setdefault("wrong_secrets", MovingWindowRateLimiter(MemoryStorage()))
 
 
-def refuse_guessing() -> None:
-    """A 429 page when this phone sent too many wrong secrets lately; nothing else is looked at."""
-    if not _wrong_secrets().test(WRONG_SECRETS, request.remote_addr or ""):
+def refuse_guessing(door: str) -> None:
+    """A 429 page when this phone sent too many wrong secrets to this door (a match's pencil, the host link) lately."""
+    if not _wrong_secrets().test(WRONG_SECRETS, request.remote_addr or "", door):
         abort(429, gettext("Too many wrong codes from this phone: wait a minute, then scan the code again."))
 
 
-def count_wrong_secret() -> None:
-    """Count one wrong secret against this phone."""
-    _wrong_secrets().hit(WRONG_SECRETS, request.remote_addr or "")
+def count_wrong_secret(door: str) -> None:
+    """Count one wrong secret from this phone at this door."""
+    _wrong_secrets().hit(WRONG_SECRETS, request.remote_addr or "", door)
 
 
 def is_host() -> bool:
@@ -65,10 +65,10 @@ def landing():
 @bp.post("")
 def claim():
     """Give this phone host rights, if it shows the token of the host link printed last."""
-    refuse_guessing()
+    refuse_guessing("host")
     token = request.form.get("token", "")
     if not host.opens_host_link(token):
-        count_wrong_secret()
+        count_wrong_secret("host")
         return render(
             "host.html",
             status=403,

@@ -104,11 +104,11 @@ def pencil(match_id: int):
     code = request.values.get("code", "")
     if request.method == "GET":
         return render("pencil.html", **match_context(match, code=code))
-    refuse_guessing()
+    refuse_guessing(f"pencil-{match.id}")
     try:
         token = service.take_pencil(match, code)
     except service.Conflict as conflict:
-        count_wrong_secret()
+        count_wrong_secret(f"pencil-{match.id}")
         return render("pencil.html", status=409, **match_context(match, code="", errors={"pencil": str(conflict)}))
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
