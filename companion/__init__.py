@@ -128,13 +128,14 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     web.init_app(app)
     app.jinja_loader = game_templates.loader(app.jinja_loader)
 
-    from .views import history, home, live, matches, players
+    from .views import history, home, host, live, matches, players
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(host.bp)
 
     from . import cli
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from xml.etree import ElementTree
 
 import pygal
 from markupsafe import Markup
 from pygal.style import Style
 
+from .bytecache import cached_by_bytes
 from .games.base import Standings
 from .models import Match
 from .queries.matches import running_totals
@@ -131,7 +131,9 @@ def totals_chart(match: Match, standings: Standings, x_title: str = "Round") -> 
     return Markup(_chart(sides, lines, finals, x_title))
 
 
-@lru_cache(maxsize=256)
+# Some 10 KB a chart (a match of a thousand rounds: 60 KB, and its key as much): 8 MB holds
+# the charts of every table of a club evening.
+@cached_by_bytes(8 * 1024 * 1024)
 def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: tuple[int, ...], x_title: str) -> str:
     """The chart of these lines, drawn once for every phone that opens the match as it stands.
 

@@ -1,30 +1,34 @@
-"""Command-line tools: score, import and export match files (thin wrappers on the engine)."""
+"""Command-line tools: score, import and export match files (thin wrappers on the engine); the host link."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
+import segno
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from .exchange import match_document
 from .games import score_match
 from .games.base import RuleError
+from .network import lan_address
 from .queries.matches import all_matches, find_match
 from .seed import seed_command
+from .services import bounds, host
 from .services import matches as service
 
 
 def _read_json(path: str) -> Any:
     """A JSON document from a file, or from stdin for '-'."""
     if path == "-":
-        return json.load(sys.stdin)
+        return bounds.read_json(sys.stdin.read())
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        return bounds.read_json(handle.read())
 
 
 def _fail(message: str) -> None:
@@ -41,6 +45,8 @@ def _load(path: str) -> Any:
         _fail(f"cannot read {path}: {error.strerror}")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         _fail(f"{path} is not valid JSON: {error}")
+    except RuleError as error:
+        _fail(f"{path}: {error}")
 
 
 @click.command("score")
@@ -106,7 +112,22 @@ def backup_command(file: str) -> None:
     click.echo(f"backup written to {file}")
 
 
+@click.command("host-token")
+@click.option("--new", "revoke", is_flag=True, help="Also take host rights from every phone that has them.")
+@with_appcontext
+def host_token_command(revoke: bool) -> None:
+    """Print a fresh host link (the last one stops working); --new revokes every phone's host rights too."""
+    token = host.new_link_token(current_app, revoke=revoke)
+    scheme = "https" if os.environ.get("HTTPS", "") not in ("", "0") else "http"
+    url = f"{scheme}://{lan_address()}:{os.environ.get('PORT', '5000')}{host.link_path(token)}"
+    if revoke:
+        click.echo("Every phone's host rights are revoked.")
+    click.echo(f"Host link (open it on the host's phone only): {url}")
+    segno.make(url, error="m").terminal(compact=True)
+
+
 def init_app(app: Flask) -> None:
     """Register the commands on the app's `flask` CLI."""
-    for command in (score_command, import_command, export_command, seed_command, backup_command):
+    for command in (score_command, import_command, export_command, seed_command, backup_command,
+                    host_token_command):  # fmt: skip
         app.cli.add_command(command)

@@ -33,8 +33,9 @@ class Player(db.Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
 
-# A match's status: being played, or over under its game's rules.
-PLAYING, FINISHED = "playing", "finished"
+# A match's status: being played, over under its game's rules, or ended by the host before
+# that (its scorekeeper's phone was gone): kept in the history as unfinished, no longer written.
+PLAYING, FINISHED, UNFINISHED = "playing", "finished", "unfinished"
 
 
 class Match(db.Model):
@@ -83,6 +84,11 @@ class Match(db.Model):
     def is_over(self) -> bool:
         """Whether the match has ended under its game's rules."""
         return self.status == FINISHED
+
+    @property
+    def is_unfinished(self) -> bool:
+        """Whether the host ended the match before its game's rules did."""
+        return self.status == UNFINISHED
 
 
 class Seat(db.Model):

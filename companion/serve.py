@@ -12,6 +12,7 @@ from waitress import serve as waitress_serve
 from .backup import keep_daily_backups
 from .hardening import served_over_https
 from .network import lan_addresses
+from .services import host
 from .tls import ensure_certificate
 from .waitress_worker import waitress_options
 
@@ -63,6 +64,7 @@ def serve(app: Flask) -> None:
     print(announcement(addresses, port, https), flush=True)
     if addresses:
         segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
+    print_host_link(app, f"{'https' if https else 'http'}://{addresses[0] if addresses else 'localhost'}:{port}")
     if server == "waitress" and not https:
         waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app, threads))
         return
@@ -77,6 +79,15 @@ def worker_class_for(server: str, https: bool) -> str:
     """gunicorn's worker class for SERVER: waitress's workers over HTTP, gevent's over HTTPS (waitress has no TLS)."""
     worker_class = WORKER_CLASSES.get(server, WAITRESS_WORKER)
     return "gevent" if https and worker_class == WAITRESS_WORKER else worker_class
+
+
+def print_host_link(app: Flask, base_url: str) -> None:
+    """A fresh host link with its QR code, for the host's phone alone: it gives host rights (see services/host.py)."""
+    link = base_url + host.link_path(host.new_link_token(app))
+    print(f"\nHost link, for the host's phone only (rename or merge players, import, delete or end any match, "
+          f"take any pencil):\n{link}\n", flush=True)  # fmt: skip
+    segno.make(link, error="m").terminal(compact=True)
+    print("`flask --app app host-token --new` prints a new one and takes the rights from every phone.\n", flush=True)
 
 
 def fresh_connections(app: Flask) -> None:

@@ -9,7 +9,8 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
-from .games.base import NAME_MAX, name_key
+from .games.base import NAME_MAX, clean_name, name_key, name_problem
+from .games.forms import index_in
 
 
 @dataclass
@@ -41,8 +42,7 @@ class Draft:
         elif verb == "new":
             if self.add(self.new_name, field_name="new_name"):
                 self.new_name = ""
-        elif verb in ("up", "remove") and arg.isdigit() and int(arg) < len(self.seats):
-            index = int(arg)
+        elif verb in ("up", "remove") and (index := index_in(arg, len(self.seats))) is not None:
             if verb == "remove":
                 del self.seats[index]
             elif index > 0:
@@ -50,8 +50,11 @@ class Draft:
 
     def add(self, name: str, field_name: str = "seat") -> bool:
         """Seat one more player, refusing blanks, over-long names and repeats."""
-        name = " ".join(name.split())
-        if not name:
+        problem = name_problem(name)
+        name = clean_name(name)
+        if problem is not None:
+            self.errors[field_name] = gettext("A name may not hold invisible or control characters.")
+        elif not name:
             self.errors[field_name] = gettext("Type a name first.")
         elif len(name) > NAME_MAX:
             self.errors[field_name] = gettext("A name has 1 to %(max)s characters.", max=NAME_MAX)

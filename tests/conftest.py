@@ -100,6 +100,27 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+def grant_host_rights(client: FlaskClient) -> FlaskClient:
+    """Give a client host rights as a phone gets them: open a fresh host link and tap its button."""
+    from companion.services import host
+
+    token = host.new_link_token(client.application)
+    landing = client.get(f"/host?token={token}")
+    assert landing.status_code == 200, landing.get_data(as_text=True)
+    found = CSRF_PATTERN.search(landing.get_data(as_text=True))
+    assert found
+    claimed = client.post("/host", data={"csrf_token": found.group(1) or found.group(2), "token": token})
+    assert claimed.status_code == 302, claimed.get_data(as_text=True)
+    assert client.get_cookie(host.HOST_COOKIE) is not None
+    return client
+
+
+@pytest.fixture
+def host_client(client: FlaskClient) -> FlaskClient:
+    """The test client (the same object as `client`) with host rights: roster edits, imports, any delete."""
+    return grant_host_rights(client)
+
+
 @pytest.fixture
 def runner(app: Flask):
     """A runner for the app's `flask` commands."""

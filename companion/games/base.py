@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -41,9 +42,33 @@ def show(value: Any) -> str:
         return repr(value)
 
 
+# Characters a name may not hold: controls (NUL, ESC, tab), format characters (RTL override,
+# zero-width space and joiner) and line or paragraph separators. They are invisible or
+# reorder what is around them, so "Ann\u200b" would sit beside "Ann" as another person.
+REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
 def name_key(name: str) -> str:
-    """The form under which two spellings of a name are the same person."""
-    return " ".join(name.split()).casefold()
+    """The form under which two spellings of a name are the same person: NFC, spaces made one, case folded."""
+    return unicodedata.normalize("NFC", " ".join(unicodedata.normalize("NFC", name).split()).casefold())
+
+
+def name_problem(name: str) -> str | None:
+    """What makes a name unusable as typed (a control or invisible character inside it), or None.
+
+    Spaces, tabs and line ends around the name are trimmed as always, not refused.
+    """
+    for character in name.strip():
+        if unicodedata.category(character) in REFUSED_IN_NAMES:
+            code = f"U+{ord(character):04X}"
+            label = unicodedata.name(character, "a control character")
+            return f"a name may not hold invisible or control characters ({code} {label})"
+    return None
+
+
+def clean_name(raw: str) -> str:
+    """A name as it is kept: NFC, with surrounding spaces trimmed and inner runs made one space."""
+    return " ".join(unicodedata.normalize("NFC", raw).split())
 
 
 def whole(
@@ -85,14 +110,20 @@ def items(value: Any, what: str, *, field: str | None = None) -> list[Any]:
 
 
 def validate_players(names: Any) -> list[str]:
-    """The seat list with each name trimmed (inner runs of spaces made one), checked unique."""
+    """The seat list with each name trimmed (inner runs of spaces made one) and in NFC, checked unique.
+
+    Names with control or format characters are refused; two names equal once normalised
+    and case folded are one person, seated twice.
+    """
     names = items(names, "the players", field="players")
     clean: list[str] = []
     seen: set[str] = set()
     for position, raw in enumerate(names, start=1):
         if not isinstance(raw, str):
             raise RuleError(f"seat {position}: a name must be text, got {show(raw)}", field="players")
-        name = " ".join(raw.split())
+        if (problem := name_problem(raw)) is not None:
+            raise RuleError(f"seat {position}: {problem}", field="players")
+        name = clean_name(raw)
         if not 1 <= len(name) <= NAME_MAX:
             raise RuleError(
                 f"seat {position}: a name has 1 to {NAME_MAX} characters, got {show(raw)}", field="players"

@@ -35,6 +35,15 @@ def first(form: Any, key: str, default: str | None = None) -> str | None:
     return found[0] if found else default
 
 
+def index_in(text: str | None, count: int) -> int | None:
+    """A position below `count` sent by a page ("2"), or None: "²" passes isdigit() but not int(),
+    and 5000 digits are refused by int() itself."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 4:
+        return None
+    index = int(text)
+    return index if index < count else None
+
+
 def json_field(form: Any, key: str, kind: type, what: str) -> Any:
     """A hidden field carrying JSON of one kind (an empty one when absent); unreadable is a RuleError."""
     text = first(form, key)

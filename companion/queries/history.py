@@ -16,9 +16,32 @@ from ..games.base import NAME_MAX, name_key
 from ..models import Match, Player, PlayerRecord, Seat
 
 PER_PAGE = 20
+# Past this page no history is that long (20 a page: two million matches); a larger page
+# number would overflow the OFFSET of the query instead of showing an empty page.
+PAGE_MAX = 100_000
+# The ids of the roster fit an INTEGER column.
+ID_MAX = 2**31 - 1
+
+
 def _day(text: str | None) -> date | None:
-    """An ISO date (YYYY-MM-DD) from a form field; ValueError when it is not one."""
-    return date.fromisoformat(text) if text else None
+    """An ISO date (YYYY-MM-DD) from a form field, between the years 1900 and 9998; ValueError otherwise.
+
+    The last day of 9999 has no next day, which the "to" filter needs to include it.
+    """
+    if not text:
+        return None
+    found = date.fromisoformat(text)
+    if not 1900 <= found.year <= 9998:
+        raise ValueError(text)
+    return found
+
+
+def _whole(text: str, top: int) -> int | None:
+    """A positive whole number of ASCII digits up to `top`, or None ("²" passes isdigit, not int)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(top)):
+        return None
+    value = int(text)
+    return value if 0 < value <= top else None
 
 
 @dataclass
@@ -39,15 +62,13 @@ class HistoryFilter:
         found = cls(q=" ".join(args.get("q", "").split())[:NAME_MAX])
         game = args.get("game", "")
         found.game = game if game in REGISTRY else ""
-        player = args.get("player", "")
-        found.player = int(player) if player.isdigit() else None
+        found.player = _whole(args.get("player", ""), ID_MAX)
         for name in ("from", "to"):
             try:
                 setattr(found, "start" if name == "from" else "end", _day(args.get(name, "").strip()))
             except ValueError:
                 found.errors[name] = "Not a date: use the form YYYY-MM-DD."
-        page = args.get("page", "1")
-        found.page = max(int(page), 1) if page.isdigit() else 1
+        found.page = _whole(args.get("page", "1"), PAGE_MAX) or 1
         return found
 
     def args(self, **changes: Any) -> dict[str, Any]:

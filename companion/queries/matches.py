@@ -5,14 +5,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import Connection, Row, bindparam, select
+from sqlalchemy import Connection, Row, bindparam, func, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Standings
-from ..models import PLAYING, Match, RoundChange
+from ..models import PLAYING, Match, Round, RoundChange
 
 
 def hash_token(token: str) -> str:
@@ -83,17 +85,29 @@ def change_log(match: Match) -> list[RoundChange]:
     )
 
 
-def in_progress(limit: int = 20) -> list[Match]:
-    """The matches being played, newest first, with their seats: two queries."""
-    return list(
-        db.session.scalars(
-            select(Match)
-            .where(Match.status == PLAYING)
-            .options(selectinload(Match.seats))
-            .order_by(Match.started_at.desc())
-            .limit(limit)
-        )
-    )
+@dataclass(frozen=True)
+class Playing:
+    """A match in progress as the home page lists it: the match, and when its last round was saved."""
+
+    match: Match
+    last_round_at: datetime | None
+
+
+def in_progress(limit: int = 20) -> list[Playing]:
+    """The matches being played, newest first, with their seats and the time of their last round: two queries.
+
+    The time tells a table whose scorekeeper's phone is gone (nothing saved for an hour)
+    from one that is playing, so the host knows which match to end.
+    """
+    last_round = select(func.max(Round.created_at)).where(Round.match_id == Match.id).scalar_subquery()
+    rows = db.session.execute(
+        select(Match, last_round)
+        .where(Match.status == PLAYING)
+        .options(selectinload(Match.seats))
+        .order_by(Match.started_at.desc())
+        .limit(limit)
+    ).all()
+    return [Playing(match, at) for match, at in rows]
 
 
 # Matches loaded per query while an export streams out, so memory stays flat at any size.

@@ -34,7 +34,15 @@ _LOCK = (
     .values(version=_MATCHES.c.version + 1)
     .returning(_MATCHES.c.version, _MATCHES.c.redo, _MATCHES.c.status)
 )
-_ROUNDS_OF = select(Round).where(Round.match_id == bindparam("match_id")).order_by(Round.number)
+# populate_existing: rounds this session loaded before the lock (the correction view reads the
+# round it edits) are overwritten with what is stored now, not handed back as they were read;
+# else a correction raced by another at the same revision saw the old revision and both won.
+_ROUNDS_OF = (
+    select(Round)
+    .where(Round.match_id == bindparam("match_id"))
+    .order_by(Round.number)
+    .execution_options(populate_existing=True)
+)
 _INSERT_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
 
 

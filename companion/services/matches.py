@@ -5,17 +5,20 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, inspect, select
+from flask import current_app
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
+from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
 from ..games.base import RuleError, Standings, name_key
-from ..models import FINISHED, PLAYING, Match, Player, Round, RoundChange, Seat, utcnow
-from ..queries.matches import hash_token, is_owner, same_secret, standings_of
+from ..models import FINISHED, PLAYING, UNFINISHED, Match, Player, Round, RoundChange, Seat, utcnow
+from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
+from .bounds import bounded, bounded_match_file, check_round_count, stored_time
 from .fast_save import insert_round
 from .transaction import transaction
 
@@ -58,7 +61,7 @@ def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | 
     """A match object checked by the rules, not yet committed."""
     game = get_game(game_slug)
     names = game.check_players(names)
-    settings = game.settings(raw_settings, names)
+    settings = bounded(game.settings(raw_settings, names), "the settings")
     match = Match(game=game.slug, settings=settings)
     for position, (name, player) in enumerate(zip(names, roster_players(names), strict=True)):
         match.seats.append(Seat(player=player, position=position, name=name))
@@ -153,12 +156,19 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved
     """Add the next round, checked by the rules, and re-score the match."""
     game = get_game(match.game)
     number = len(match.rounds) + 1
-    checked = game.check_round(match.player_names, match.settings, data, number)
+    check_round_count(number)
+    checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")
     now = utcnow()
     row = {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0, "client_key": key}
     stored = insert_round(match, row)
     _forget_round_in_progress(match)
     return Saved(stored, rescore(match))
+
+
+def _still_played(match: Match) -> None:
+    """Refuse a round write to a match the host ended (read under the lock: the status is fresh)."""
+    if match.status == UNFINISHED:
+        raise Conflict("the host ended this match; it is kept as unfinished and takes no more rounds")
 
 
 def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
@@ -175,6 +185,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
             stored = next((r for r in match.rounds if r.client_key == key), None)
             if stored is not None:
                 return Saved(stored, standings_of(match), repeated=True)
+        _still_played(match)
         next_number = len(match.rounds) + 1
         if number is not None and number != next_number:
             last = match.rounds[-1] if match.rounds else None
@@ -196,11 +207,23 @@ def _same_round(match: Match, stored: dict, data: dict) -> bool:
         return False
 
 
-def undo_last_round(match: Match) -> tuple[Round, Standings]:
-    """Take back the last round; it goes on the redo stack and into the change log."""
+def _as_shown(match: Match, shown: int | None, what: str) -> None:
+    """Refuse an undo or redo tapped on a page that showed another number of rounds (a double tap)."""
+    if shown is not None and shown != len(match.rounds):
+        raise Conflict(f"{what}: the match has {len(match.rounds)} rounds now, not the {shown} this page showed")
+
+
+def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Standings]:
+    """Take back the last round; it goes on the redo stack and into the change log.
+
+    `shown` is how many rounds the phone's page showed: when that changed already (the
+    second tap of a double tap, another phone's undo) nothing more is taken back.
+    """
     with transaction(locking=match):
+        _still_played(match)
         if not match.rounds:
             raise Conflict("there is no round to undo")
+        _as_shown(match, shown, "already taken back")
         last = match.rounds[-1]
         match.redo = [*match.redo, last.data]
         db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
@@ -211,11 +234,17 @@ def undo_last_round(match: Match) -> tuple[Round, Standings]:
         return last, rescore(match)
 
 
-def redo_round(match: Match) -> Saved:
-    """Put back the round undone most recently."""
+def redo_round(match: Match, shown: int | None = None) -> Saved:
+    """Put back the round undone most recently.
+
+    `shown` is how many rounds the phone's page showed: when that changed already (the
+    second tap of a double tap, another phone's redo) nothing more is put back.
+    """
     with transaction(locking=match):
+        _still_played(match)
         if not match.redo:
             raise Conflict("there is nothing to redo")
+        _as_shown(match, shown, "already put back")
         saved = _append(match, match.redo[-1])
         match.redo = match.redo[:-1]
         db.session.add(RoundChange(match_id=match.id, number=saved.round.number, action="redo", after=saved.round.data))
@@ -252,13 +281,15 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
     corrected the round meanwhile, the correction is refused rather than overwriting it.
     """
     with transaction(locking=match):
+        _still_played(match)
+        # match.rounds was read again under the lock (see fast_save.lock): the revision is the stored one.
         stored = next((r for r in match.rounds if r.number == number), None)
         if stored is None:
             raise RuleError(f"there is no round {number}", field="round")
         if stored.revision != revision:
             raise Conflict("this round changed meanwhile", stored)
         game = get_game(match.game)
-        checked = game.check_round(match.player_names, match.settings, data, number)
+        checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")
         change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
         db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
@@ -272,23 +303,73 @@ def delete_match(match: Match) -> None:
         db.session.delete(match)
 
 
+def end_match(match: Match) -> None:
+    """End a match whose scorekeeper's phone is gone: kept in the history as unfinished.
+
+    Its records stay those of a match not finished (no winner, no figures); its pencil and
+    any pending hand-off no longer count.
+    """
+    with transaction(locking=match):
+        if match.status != PLAYING:
+            raise Conflict("this match is over already")
+        match.status, match.finished_at = UNFINISHED, utcnow()
+        match.scorekeeper_hash, match.handover_hash = "", None
+
+
 # --- The pencil ------------------------------------------------------------------------------
+
+# A hand-off code is good for ten minutes: a QR code left on a screen is not a key for ever.
+HANDOVER_SECONDS = 600
+
+
+def _handover_signer() -> TimestampSigner:
+    """Signs a hand-off code with the time it was made, so its age is known without a column."""
+    return TimestampSigner(current_app.config["SECRET_KEY"], salt="pencil-handover")
 
 
 def offer_pencil(match: Match) -> str:
-    """A single-use code with which another phone can take the pencil."""
-    code = secrets.token_urlsafe(32)
+    """A single-use code, good for ten minutes, with which another phone can take the pencil."""
+    code = _handover_signer().sign(secrets.token_urlsafe(32)).decode()
     with transaction():
         match.handover_hash = hash_token(code)
     return code
 
 
 def take_pencil(match: Match, code: str | None) -> str:
-    """Hand the pencil to the phone that shows the offered code; returns its new token."""
-    if not same_secret(code, match.handover_hash):
-        raise Conflict("this pencil code is no longer valid: ask for a new one")
+    """Hand the pencil to the phone that shows the offered code; returns its new token.
+
+    The code is taken by one UPDATE that names it: of two phones scanning it at once, one
+    finds it and the other finds it gone.
+    """
+    invalid = "this pencil code is no longer valid: ask for a new one"
+    if not code:
+        raise Conflict(invalid)
+    try:
+        _handover_signer().unsign(code, max_age=HANDOVER_SECONDS)
+    except SignatureExpired:
+        raise Conflict("this pencil code is more than ten minutes old: ask for a new one") from None
+    except BadSignature:
+        raise Conflict(invalid) from None
     token = secrets.token_urlsafe(32)
     with transaction():
+        taken = db.session.execute(
+            update(Match)
+            .where(Match.id == match.id, Match.handover_hash == hash_token(code), Match.status == PLAYING)
+            .values(scorekeeper_hash=hash_token(token), handover_hash=None)
+            .execution_options(synchronize_session=False)
+        )
+        if taken.rowcount != 1:
+            raise Conflict(invalid)
+    db.session.expire(match, ["scorekeeper_hash", "handover_hash"])
+    return token
+
+
+def take_over_pencil(match: Match) -> str:
+    """The host's phone takes the pencil of any match being played; returns its new token."""
+    token = secrets.token_urlsafe(32)
+    with transaction(locking=match):
+        if match.status != PLAYING:
+            raise Conflict("this match is over: there is no pencil to take")
         match.scorekeeper_hash, match.handover_hash = hash_token(token), None
     return token
 
@@ -297,6 +378,8 @@ def reclaim_pencil(match: Match, owner_token: str | None) -> None:
     """The creator's phone takes the pencil back from whoever holds it."""
     if not is_owner(match, owner_token):
         raise Conflict("only the phone that started the match can take the pencil back")
+    if match.status == UNFINISHED:
+        raise Conflict("the host ended this match: there is no pencil to take back")
     with transaction():
         match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
 
@@ -304,17 +387,18 @@ def reclaim_pencil(match: Match, owner_token: str | None) -> None:
 # --- Match files and generated matches --------------------------------------------------------
 
 
-def _parse_time(text: Any) -> datetime | None:
-    """A match file's ISO 8601 time as a naive UTC datetime, or None when absent or unreadable."""
+def _parse_time(text: Any, what: str) -> datetime | None:
+    """A match file's ISO 8601 time as a naive UTC datetime, or None when absent or unreadable.
+
+    One that reads but cannot be kept (the year 1, or beyond 9998) is a RuleError.
+    """
     if not isinstance(text, str):
         return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
-    if moment.tzinfo:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
+    return stored_time(moment, what)
 
 
 def _import_match(document: dict[str, Any]) -> tuple[Match, bool]:
@@ -323,7 +407,7 @@ def _import_match(document: dict[str, Any]) -> tuple[Match, bool]:
     Returns the match and whether it was newly created. Commits nothing: `import_matches`
     commits once, so that importing many matches is all or nothing.
     """
-    score_match(document)
+    score_match(bounded_match_file(document))
     uid = document.get("id")
     if uid is not None:
         if not isinstance(uid, str) or not 1 <= len(uid) <= 80:
@@ -334,15 +418,15 @@ def _import_match(document: dict[str, Any]) -> tuple[Match, bool]:
     match = _new_match(document["game"], document["players"], document.get("settings"))
     if uid is not None:
         match.uid = uid
-    match.started_at = _parse_time(document.get("started")) or utcnow()
+    match.started_at = _parse_time(document.get("started"), "started") or utcnow()
     game = get_game(match.game)
     for number, data in enumerate(document["rounds"], start=1):
         checked = game.check_round(match.player_names, match.settings, data, number)
-        at = _parse_time(data.get("at"))
+        at = _parse_time(data.get("at"), f"round {number}: at")
         match.rounds.append(Round(number=number, data=checked, created_at=at or match.started_at))
     db.session.add(match)
     rescore(match)
-    finished = _parse_time(document.get("finished"))
+    finished = _parse_time(document.get("finished"), "finished")
     if match.status == FINISHED and finished:
         match.finished_at = finished
     db.session.flush()

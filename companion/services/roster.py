@@ -7,7 +7,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import NAME_MAX, name_key
+from ..games.base import NAME_MAX, clean_name, name_key, name_problem
 from ..models import Player, Seat
 from . import records
 from .transaction import transaction
@@ -36,7 +36,9 @@ def _name_taken(name: str) -> RosterError:
 
 def rename_player(player: Player, raw_name: str) -> Player:
     """Give a roster entry a new name; the seats keep the names the matches were played with."""
-    name = " ".join((raw_name or "").split())
+    if name_problem(raw_name or "") is not None:
+        raise RosterError("name", gettext("A name may not hold invisible or control characters."))
+    name = clean_name(raw_name or "")
     if not 1 <= len(name) <= NAME_MAX:
         raise RosterError("name", gettext("A name has 1 to %(max)s characters.", max=NAME_MAX))
     key = name_key(name)

@@ -18,8 +18,10 @@ from ..games.base import RuleError
 from ..queries.history import HistoryFilter, history
 from ..queries.matches import all_matches, running_totals
 from ..queries.players import roster_entries
+from ..services import bounds
 from ..services import matches as service
 from ..web import render
+from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -112,7 +114,7 @@ def _read_upload() -> list:
     if upload is None or not upload.filename:
         raise RuleError(gettext("choose a match file (.json) to import"), field="file")
     try:
-        document = json.loads(upload.read().decode("utf-8"))
+        document = bounds.read_json(upload.read())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RuleError(gettext("the file is not valid JSON (%(error)s)", error=error), field="file") from None
     documents = document if isinstance(document, list) else [document]
@@ -123,7 +125,8 @@ def _read_upload() -> list:
 
 @bp.post("/import")
 def import_file():
-    """Store the matches of an uploaded JSON file: all of them, or none with the reason."""
+    """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason."""
+    require_host()
     try:
         results = service.import_matches(_read_upload())
     except RuleError as error:

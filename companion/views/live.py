@@ -12,6 +12,7 @@ from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
 from ..web.live import LIVE_STATE_KEY, draw_for_viewers, drawn_for_viewers, etag_of, shows_version, unchanged_headers
+from .host import count_wrong_secret, is_host, refuse_guessing
 from .matches import PENCIL_COOKIE, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
 
 bp = Blueprint("live", __name__, url_prefix="/matches")
@@ -103,19 +104,28 @@ def pencil(match_id: int):
     code = request.values.get("code", "")
     if request.method == "GET":
         return render("pencil.html", **match_context(match, code=code))
+    refuse_guessing(f"pencil-{match.id}")
     try:
         token = service.take_pencil(match, code)
     except service.Conflict as conflict:
+        count_wrong_secret(f"pencil-{match.id}")
         return render("pencil.html", status=409, **match_context(match, code="", errors={"pencil": str(conflict)}))
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 
 @bp.post("/<int:match_id>/pencil/back")
 def reclaim(match_id: int):
-    """The phone that started the match takes the pencil back."""
+    """The phone that started the match takes the pencil back; the host's phone may take any match's pencil."""
     match = match_or_404(match_id)
+    owner_token = request.cookies.get(PENCIL_COOKIE.format(match.id))
+    if is_host() and not queries.is_owner(match, owner_token):
+        try:
+            token = service.take_over_pencil(match)
+        except service.Conflict as conflict:
+            abort(409, str(conflict))
+        return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
     try:
-        service.reclaim_pencil(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+        service.reclaim_pencil(match, owner_token)
     except service.Conflict as conflict:
         abort(403, str(conflict))
     return redirect(url_for("matches.show", match_id=match.id))

@@ -20,6 +20,7 @@ from ..queries.players import roster_entries
 from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
+from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
@@ -104,6 +105,7 @@ def match_context(match: Match, form=None, standings=None, **extra):
         game=game,
         standings=game.standings_of(replay) if standings is None else standings,
         scorekeeper=is_scorekeeper(match),
+        host=is_host(),
         form=form or {},
         entry=game.entry.step(entry_form(match, form), replay),
         game_view=game.entry.match_view(replay),
@@ -144,7 +146,7 @@ def save_round(match_id: int):
     """Save the next round from the game's entry form."""
     match = _editable(match_id)
     game = get_game(match.game)
-    number = request.form.get("number", type=int)
+    number = request.form.get("number", type=_round_number)
     key = request.form.get("round_key") or None
     if key is not None and not ROUND_KEY.fullmatch(key):
         abort(400, gettext("This round's key cannot be read: reload the page and save again."))
@@ -198,12 +200,24 @@ def _after_change(match: Match, saved=None, undone=None, standings=None, appende
     return render("match.html", fragment="_round_saved.html", **context)
 
 
+def _rounds_shown() -> int | None:
+    """How many rounds the page showed when Undo or Redo was tapped (none from an older page)."""
+    return request.form.get("shown", type=_round_number)
+
+
+def _round_number(text: str) -> int:
+    """A posted round number; ValueError (read as none) when it is not a small whole number."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise ValueError(text)
+    return int(text)
+
+
 @bp.post("/<int:match_id>/undo")
 def undo(match_id: int):
-    """Take back the last round."""
+    """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
     try:
-        undone, standings = service.undo_last_round(match)
+        undone, standings = service.undo_last_round(match, _rounds_shown())
     except service.Conflict as conflict:
         abort(409, str(conflict))
     return _after_change(match, undone=undone, standings=standings)
@@ -214,7 +228,7 @@ def redo(match_id: int):
     """Put back the round undone last."""
     match = _editable(match_id)
     try:
-        saved = service.redo_round(match)
+        saved = service.redo_round(match, _rounds_shown())
     except (service.Conflict, RuleError) as error:
         abort(409, str(error))
     return _after_change(match, saved=saved)
@@ -231,7 +245,7 @@ def correct(match_id: int, number: int):
     if request.method == "GET":
         form = game.entry.form_from_round(stored.data, match.player_names, match.settings)
         return render("correct.html", **match_context(match, form=form, editing=stored))
-    revision = request.form.get("revision", type=int)
+    revision = request.form.get("revision", type=_round_number)
     try:
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
         service.correct_round(match, number, data, -1 if revision is None else revision)
@@ -254,23 +268,41 @@ def changes(match_id: int):
 
 @bp.post("/<int:match_id>/again")
 def again(match_id: int):
-    """Start a new match with the same players, seats and settings."""
+    """Start a new match with the same players, seats and settings: the match's pencil or the host's rights."""
     match = match_or_404(match_id)
+    if not (is_scorekeeper(match) or is_host()):
+        abort(403, gettext("Only the scorekeeper's phone or the host can start this match again."))
     new_match, token = service.play_again(match)
     return set_pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
 
 
 @bp.route("/<int:match_id>/delete", methods=["GET", "POST"])
 def delete(match_id: int):
-    """Delete a match, after a confirmation page.
-
-    Only the pencil may delete a match; an imported match has no pencil, so the
-    history's own delete is open for it.
-    """
+    """Delete a match, after a confirmation page: its pencil may, and the host may delete any match."""
     match = match_or_404(match_id)
-    if match.owner_hash and not is_scorekeeper(match):
-        abort(403, gettext("Only the scorekeeper's phone can delete this match."))
+    if not (is_scorekeeper(match) or is_host()):
+        abort(
+            403,
+            gettext(
+                "Only the scorekeeper's phone or the host can delete this match. Ask the host, "
+                "who can scan the host link shown where the app runs."
+            ),
+        )
     if request.method == "GET":
         return render("delete.html", **match_context(match))
     service.delete_match(match)
     return _go(url_for("home.index"))
+
+
+@bp.route("/<int:match_id>/end", methods=["GET", "POST"])
+def end(match_id: int):
+    """End a match whose scorekeeper's phone is gone (host rights), after a confirmation page."""
+    match = match_or_404(match_id)
+    require_host()
+    if request.method == "GET":
+        return render("end.html", **match_context(match))
+    try:
+        service.end_match(match)
+    except service.Conflict as conflict:
+        abort(409, str(conflict))
+    return _go(url_for("matches.show", match_id=match.id))

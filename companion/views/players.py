@@ -11,6 +11,7 @@ from ..models import Player
 from ..queries.players import leaderboard, profile, roster_entries
 from ..services.roster import RosterError, merge_players, rename_player
 from ..web import render
+from .host import require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -45,8 +46,9 @@ def show(player_id: int):
 
 @bp.post("/<int:player_id>/rename")
 def rename(player_id: int):
-    """Rename a roster entry; a bad or taken name is refused next to the field."""
+    """Rename a roster entry (host rights); a bad or taken name is refused next to the field."""
     player = db.get_or_404(Player, player_id)
+    require_host()
     try:
         rename_player(player, request.form.get("name", ""))
     except RosterError as error:
@@ -69,8 +71,9 @@ def _row_id(text: str) -> int:
 
 @bp.post("/<int:player_id>/merge")
 def merge(player_id: int):
-    """Merge another roster entry of the same person into this one."""
+    """Merge another roster entry of the same person into this one (host rights)."""
     player = db.get_or_404(Player, player_id)
+    require_host()
     other_id = request.form.get("other", type=_row_id)
     other = db.session.get(Player, other_id) if other_id else None
     # Read before the merge: the other entry is gone afterwards.

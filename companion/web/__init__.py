@@ -29,6 +29,7 @@ def init_app(app: Flask) -> None:
         get_locale=get_locale,
         game_players=display.game_players,
         match_duration=display.match_duration,
+        time_since=display.time_since,
         live_etag=live.live_etag,
         totals_chart=charts.totals_chart,
         series_colour=charts.series_colour,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext
+from datetime import datetime
 
-from ..models import Match
+from flask_babel import format_timedelta, gettext
+
+from ..models import Match, utcnow
 
 
 def game_players(game) -> str:
@@ -21,3 +23,8 @@ def match_duration(match: Match) -> str | None:
         return None
     minutes = round((end - match.started_at).total_seconds() / 60)
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+def time_since(moment: datetime) -> str:
+    """How long ago a stored (naive UTC) time was, in the visitor's language: "12 minutes"."""
+    return format_timedelta(utcnow() - moment, threshold=1.5)

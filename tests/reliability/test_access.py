@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
-from tests.conftest import HTMX, csrf_token
+from tests.conftest import HTMX, csrf_token, grant_host_rights
 from tests.reliability.test_bad_input import dump
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,10 +79,11 @@ def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
     assert dump(app) == before
 
 
-# Match writes that need the pencil. `matches.again` starts a NEW match (as /matches/new
-# lets anyone do) and leaves this one as it is; `live.pencil` is taking the pencil with a
-# single-use code, which is checked on its own below.
-OPEN_MATCH_ROUTES = {"matches.again", "live.pencil"}
+# Match writes that need the pencil (or host rights). `live.pencil` is taking the pencil
+# with a single-use code, which is checked on its own below.
+OPEN_MATCH_ROUTES = {"live.pencil"}
+# Match writes that need host rights whoever holds the pencil: their 403 says to ask the host.
+HOST_MATCH_ROUTES = {"matches.end"}
 
 
 @pytest.mark.parametrize("cookie", ["none", "forged", "other match"])
@@ -114,9 +115,11 @@ def test_match_writes_need_the_scorekeeper_token(app, client, match, cookie):
             form = {"csrf_token": token, "number": "2", "revision": "0", **TOPIC_ROUND}
             response = stranger.post(path, data=form, headers=extra)
             assert response.status_code == 403, f"{endpoint}: {response.status_code}"
-            assert "scorekeeper" in response.get_data(as_text=True) or "started the match" in response.get_data(
-                as_text=True
-            )
+            body = response.get_data(as_text=True)
+            if endpoint in HOST_MATCH_ROUTES:
+                assert "host rights" in body and "Ask the host" in body, endpoint
+            else:
+                assert "scorekeeper" in body or "started the match" in body, endpoint
         checked += 1
     assert checked >= 7
     assert dump(app) == before
@@ -141,14 +144,19 @@ def test_taking_the_pencil_needs_the_single_use_code(app, client, match):
     assert again.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 409
 
 
-def test_play_again_leaves_the_match_alone(app, client, match):
+def test_play_again_needs_the_pencil_or_the_host_and_leaves_the_match_alone(app, client, match):
     match_id, _ = match
     stranger = app.test_client()
     token = csrf_token(stranger, f"/matches/{match_id}")
     before = dump(app)
-    response = stranger.post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    refused = stranger.post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    assert refused.status_code == 403
+    assert "or the host can start this match again" in refused.get_data(as_text=True)
+    assert dump(app) == before
+    response = grant_host_rights(stranger).post(f"/matches/{match_id}/again", data={"csrf_token": token})
     assert response.status_code == 302
     after = dump(app)
+    assert len(after["match"]) == len(before["match"]) + 1
     assert [row for row in after["match"] if row[0] == match_id] == [
         row for row in before["match"] if row[0] == match_id
     ]

@@ -19,7 +19,7 @@ from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Match, Player
 from companion.services import matches as service
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, grant_host_rights
 from tests.unit.test_format_doc import examples
 
 GAMES = sorted(REGISTRY)
@@ -153,6 +153,8 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("preferences", None, "/preferences", "/preferences"),
     ("rename", "topic", "/players/{p}", "/players/{p}/rename"),
     ("merge", "topic", "/players/{p}", "/players/{p}/merge"),
+    ("end", "topic", "/matches/{m}/end", "/matches/{m}/end"),
+    ("host", None, "/host?token=x", "/host"),
 ]
 
 
@@ -226,11 +228,15 @@ def post_and_check(app: Flask, client, path: str, form: list[tuple[str, str]], h
 
 
 TRIED: dict[str, int] = {}
+# Endpoints only a phone with host rights reaches past the 403 (a stranger's 403 is checked in test_access).
+HOST_ONLY = {"rename", "merge", "end", "delete"}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key,game,page,target", ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
 def test_generated_forms_never_break_anything(app, client, key, game, page, target):
+    if key in HOST_ONLY:
+        grant_host_rights(client)
     fields_cache: dict[str, dict[str, list[str]]] = {}
 
     @settings(
@@ -267,6 +273,75 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
     run()
 
 
+# Every name a page reads from its query string, and some it does not.
+QUERY_NAMES = ["game", "player", "q", "from", "to", "page", "view", "code", "token", "seat", "action", "length",
+               "deck", "sets", "new_name"]  # fmt: skip
+QUERY_VALUES = st.one_of(
+    NASTY,
+    st.sampled_from(["²", "\u0663", "99999999999999999999999", "9999-12-31", "0001-01-01", "2024-02-30", "9" * 5000,
+                     "table", "topic", "pazaak", "-1", "0"]),
+)  # fmt: skip
+QUERY_STRINGS = st.lists(
+    st.tuples(st.one_of(st.sampled_from(QUERY_NAMES), st.text(min_size=1, max_size=8)), QUERY_VALUES), max_size=5
+)
+
+
+def get_routes(app: Flask) -> list[str]:
+    """Every GET rule whose arguments are ids (a match, a round, a player): all but static files and bundles."""
+    found = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
+            continue
+        rest = rule.rule
+        for argument in ("<int:match_id>", "<int:number>", "<int:player_id>"):
+            rest = rest.replace(argument, "")
+        if "<" not in rest:
+            found.append(rule.rule)
+    return sorted(found)
+
+
+@pytest.mark.slow
+def test_generated_query_strings_never_break_anything(app, client):
+    from urllib.parse import urlencode
+
+    match_id = seed_match(app, client, "pazaak")
+    with app.app_context():
+        player_id = db.session.get(Match, match_id).seats[0].player_id
+        db.session.remove()
+    grant_host_rights(client)
+    routes = get_routes(app)
+    assert len(routes) >= 20, routes
+
+    def fuzz(rule: str) -> None:
+        @settings(
+            max_examples=EXAMPLES_PER_ENDPOINT,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+            phases=PHASES,
+        )
+        @given(query=QUERY_STRINGS, htmx=st.sampled_from(sorted(HEADERS)))
+        def run(query, htmx):
+            path = rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
+            path = path.replace("<int:player_id>", str(player_id))
+            url = f"{path}?{urlencode(query)}"
+            before = dump(app)
+            response = client.get(url, headers=HEADERS[htmx])
+            response.get_data()
+            response.close()
+            assert response.status_code < 500, f"GET {url[:300]}: {response.status_code}"
+            if response.mimetype == "text/html":
+                assert_escaped(response.get_data(as_text=True), url[:300])
+            assert dump(app) == before, f"GET {url[:300]} changed the database"
+            TRIED[f"GET {rule}"] = TRIED.get(f"GET {rule}", 0) + 1
+
+        run()
+
+    # One run per route, so each gets its share of examples.
+    for rule in routes:
+        fuzz(rule)
+
+
 def match_file_strategy() -> st.SearchStrategy[bytes]:
     """Match files from the documented examples with hostile values put in, or not JSON at all."""
     docs = [examples()[g]["match file"] for g in GAMES]
@@ -294,7 +369,8 @@ def match_file_strategy() -> st.SearchStrategy[bytes]:
 
 
 @pytest.mark.slow
-def test_generated_match_files_for_import(app, client):
+def test_generated_match_files_for_import(app, host_client):
+    client = host_client
     @settings(
         max_examples=EXAMPLES_PER_ENDPOINT * 2,
         deadline=None,
@@ -341,6 +417,8 @@ def test_a_script_as_a_name_is_shown_as_text(app, client):
 def test_report_how_many_inputs_were_tried():
     """Printed at the end of the module, for the closing note (0 when run alone)."""
     print(f"\ngenerated inputs tried: {sum(TRIED.values())} over {len(TRIED)} endpoints")
+    for endpoint, count in sorted(TRIED.items()):
+        print(f"  {endpoint}: {count}")
 
 
 @pytest.mark.parametrize("number", ["0", "2147483648", "9223372036854775808", "99999999999999999999999999"])

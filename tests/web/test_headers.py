@@ -116,13 +116,13 @@ class Assets(HTMLParser):
             self.urls.add(url)
 
 
-def test_every_page_and_fragment(app, client, scorekeeper):
+def test_every_page_and_fragment(app, host_client, scorekeeper):
     match_id, _ = scorekeeper
     paths = get_paths(app, match_id, 1)
     assert len(paths) >= 15
     for path in paths:
         for headers in ({}, HTMX):
-            response = client.get(path, headers=headers)
+            response = host_client.get(path, headers=headers)
             response.get_data()  # a streamed export runs to its end, and closes its context
             response.close()
             what = f"GET {path} {headers}"

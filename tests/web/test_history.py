@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
 from companion.services import matches as service
-from tests.conftest import HTMX, counted, csrf_token
+from tests.conftest import HTMX, counted, csrf_token, grant_host_rights
 
 
 def doc(uid, game, players, rounds, started, settings=None):
@@ -232,23 +232,23 @@ def _count(app) -> int:
         return db.session.scalar(select(func.count(Match.id)))
 
 
-def test_import_stores_a_file_once(client, app):
+def test_import_stores_a_file_once(host_client, app):
     content = json.dumps(SAMPLES).encode()
-    first = _upload(client, content)
+    first = _upload(host_client, content)
     assert first.status_code == 302
-    assert "Imported 5 match(es); 0 already stored." in client.get("/history").get_data(as_text=True)
-    again = _upload(client, content)
+    assert "Imported 5 match(es); 0 already stored." in host_client.get("/history").get_data(as_text=True)
+    again = _upload(host_client, content)
     assert again.status_code == 302
-    assert "Imported 0 match(es); 5 already stored." in client.get("/history").get_data(as_text=True)
+    assert "Imported 0 match(es); 5 already stored." in host_client.get("/history").get_data(as_text=True)
     assert _count(app) == 5
 
 
-def test_export_then_import_into_an_empty_database_round_trips(client, app, samples, tmp_path):
+def test_export_then_import_into_an_empty_database_round_trips(host_client, app, samples, tmp_path):
     from companion import create_app
 
-    exported = client.get("/history/export.json").get_data()
+    exported = host_client.get("/history/export.json").get_data()
     other = create_app({"TESTING": True}, instance_path=str(tmp_path / "other"))
-    other_client = other.test_client()
+    other_client = grant_host_rights(other.test_client())
     assert _upload(other_client, exported).status_code == 302
     assert json.loads(other_client.get("/history/export.json").get_data()) == json.loads(exported)
     with other.app_context():
@@ -265,8 +265,8 @@ def test_export_then_import_into_an_empty_database_round_trips(client, app, samp
         (b"[]", "the file holds no match"),
     ],
 )
-def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(client, app, content, reason):
-    response = _upload(client, content)
+def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(host_client, app, content, reason):
+    response = _upload(host_client, content)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert reason in html
@@ -274,9 +274,9 @@ def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(client, app, c
     assert _count(app) == 0
 
 
-def test_import_without_a_file_is_refused(client, app):
-    token = csrf_token(client, "/history")
-    response = client.post("/history/import", data={"csrf_token": token}, content_type="multipart/form-data")
+def test_import_without_a_file_is_refused(host_client, app):
+    token = csrf_token(host_client, "/history")
+    response = host_client.post("/history/import", data={"csrf_token": token}, content_type="multipart/form-data")
     assert response.status_code == 422 and "choose a match file" in response.get_data(as_text=True)
 
 

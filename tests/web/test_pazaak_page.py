@@ -263,7 +263,7 @@ def test_the_phone_that_takes_the_pencil_carries_on_with_the_set(client, app):
     match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     Table(client, match_id, token).tap("draw:8").tap("end_turn").tap("draw:6")
     offer = client.post(f"/matches/{match_id}/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
-    code = re.search(r"code=([\w-]+)", offer.get_data(as_text=True)).group(1)
+    code = re.search(r"code=([\w.-]+)", offer.get_data(as_text=True)).group(1)
     other = app.test_client()
     other_token = csrf_token(other, f"/matches/{match_id}/pencil?code={code}")
     assert other.post(f"/matches/{match_id}/pencil", data={"csrf_token": other_token, "code": code}).status_code == 302

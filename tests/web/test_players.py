@@ -91,18 +91,18 @@ def _post(client, app, who, action, **data):
     return client.post(f"{url}/{action}", data={"csrf_token": token, **data})
 
 
-def test_rename_keeps_the_names_matches_were_played_with(client, app, samples):
+def test_rename_keeps_the_names_matches_were_played_with(host_client, app, samples):
     ann = player_id(app, "Ann")
-    response = _post(client, app, "Ann", "rename", name="  Anna   Maria ")
+    response = _post(host_client, app, "Ann", "rename", name="  Anna   Maria ")
     assert response.status_code == 302
-    page = client.get(f"/players/{ann}").get_data(as_text=True)
+    page = host_client.get(f"/players/{ann}").get_data(as_text=True)
     assert "<h1>Anna Maria</h1>" in page and "Renamed to Anna Maria." in page
     with app.app_context():
         assert db.session.get(Player, ann).key == "anna maria"
         assert set(db.session.scalars(select(Seat.name).where(Seat.player_id == ann))) == {"Ann"}
     # The history still finds her matches by her new name.
-    assert "4 matches" in client.get("/history?q=maria").get_data(as_text=True)
-    assert _post(client, app, "Anna Maria", "rename", name="ANNA MARIA").status_code == 302
+    assert "4 matches" in host_client.get("/history?q=maria").get_data(as_text=True)
+    assert _post(host_client, app, "Anna Maria", "rename", name="ANNA MARIA").status_code == 302
 
 
 @pytest.mark.parametrize(
@@ -110,8 +110,8 @@ def test_rename_keeps_the_names_matches_were_played_with(client, app, samples):
     [("   ", "A name has 1 to 40 characters."), ("x" * 41, "A name has 1 to 40 characters."),
      ("bob", "bob is already in the roster")],
 )  # fmt: skip
-def test_bad_rename_is_refused_next_to_the_field(client, app, samples, name, message):
-    response = _post(client, app, "Ann", "rename", name=name)
+def test_bad_rename_is_refused_next_to_the_field(host_client, app, samples, name, message):
+    response = _post(host_client, app, "Ann", "rename", name=name)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert f'<small id="rename-error" class="field-error">{message}' in html
@@ -119,16 +119,16 @@ def test_bad_rename_is_refused_next_to_the_field(client, app, samples, name, mes
         assert db.session.get(Player, player_id(app, "Ann")).name == "Ann"
 
 
-def test_merge_moves_the_seats_and_drops_the_entry(client, app, samples):
+def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
     with app.app_context():
         from companion.services import matches as service
 
         service.create_match("topic", ["ann ", "Zed"], {})  # seated as "ann": one roster entry, Ann
         service.create_match("pazaak", ["Annie", "Zed"], {})
     annie = player_id(app, "Annie")
-    response = _post(client, app, "Ann", "merge", other=str(annie))
+    response = _post(host_client, app, "Ann", "merge", other=str(annie))
     assert response.status_code == 302
-    assert "Merged Annie into Ann." in client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Merged Annie into Ann." in host_client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Player, annie) is None
         seats = db.session.scalars(select(Seat).where(Seat.player_id == player_id(app, "Ann")))
@@ -140,9 +140,9 @@ def test_merge_moves_the_seats_and_drops_the_entry(client, app, samples):
     [("Bob", "Ann and Bob played 4 match(es) together, so they are two people."),
      ("Ann", "Pick another roster entry"), (None, "Pick another roster entry")],
 )  # fmt: skip
-def test_bad_merge_is_refused_and_nothing_changes(client, app, samples, other, message):
+def test_bad_merge_is_refused_and_nothing_changes(host_client, app, samples, other, message):
     before = _seat_owners(app)
-    response = _post(client, app, "Ann", "merge", other=str(player_id(app, other)) if other else "")
+    response = _post(host_client, app, "Ann", "merge", other=str(player_id(app, other)) if other else "")
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert f'<small id="merge-error" class="field-error">{message}' in html

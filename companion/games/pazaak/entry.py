@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..base import Entry, Replay, RuleError, name_key, show
-from ..forms import KEPT_FIELD, first, json_field, values
+from ..forms import KEPT_FIELD, first, index_in, json_field, values
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
     ARROW,
@@ -79,7 +79,7 @@ class PazaakEntry(Entry):
         elif verb == "pazaak-drop":
             seat_text, _, position = arg.partition(":")
             seat = _seat(seat_text, players)
-            if seat is not None and position.isdigit() and int(position) < len(hands[players[seat]]):
+            if seat is not None and _seat(position, hands[players[seat]]) is not None:
                 picking = players[seat]
                 del hands[picking][int(position)]
         number = _number(sets)
@@ -199,7 +199,7 @@ def _number(text: str | None) -> int | None:
 
 def _seat(text: str | None, players: list[str]) -> int | None:
     """A seat index sent by the page, or None when it names no seat."""
-    return int(text) if text is not None and text.isdigit() and int(text) < len(players) else None
+    return index_in(text, len(players))
 
 
 def _named(text: str | None, players: list[str], field: str) -> str:
@@ -330,7 +330,7 @@ def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, A
     except (IndexError, ValueError):
         raise TableError(f"unknown move {show(move)}") from None
     if player is not None:
-        if not (player.isdigit() and int(player) < len(players)):
+        if _seat(player, players) is None:
             raise TableError(f"{show(player)} is not playing this set")
         action["player"] = players[int(player)]
     return action

@@ -7,7 +7,7 @@ import re
 from typing import Any, ClassVar
 
 from ..base import Entry, Replay, RuleError, best, name_key, show
-from ..forms import extra_field, first, values
+from ..forms import extra_field, first, index_in, values
 from .rules import word_score
 
 # What the entry form edits; any other key of a stored round or row passes through `extra`.
@@ -82,7 +82,7 @@ class PazzaparolaEntry(Entry):
         rows = []
         for index, name in enumerate(players):
             chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]
-            points = [int(raw) for raw in chips if raw.isascii() and raw.isdigit()]
+            points = [int(raw) for raw in chips if raw.isascii() and raw.isdigit() and len(raw) <= 6]
             rows.append(
                 {
                     "index": index,
@@ -102,7 +102,7 @@ class PazzaparolaEntry(Entry):
             "rows": rows,
             # Before any chip every score is the same; a point for everyone would only be noise.
             "leaders": best({row["name"]: row["score"] for row in rows}) if entered else [],
-            "active": int(active) if active.isdigit() and int(active) < len(players) else 0,
+            "active": index_in(active, len(players)) or 0,
         }
 
     def match_view(self, replay: Replay) -> dict[str, Any]:
@@ -123,7 +123,8 @@ def _first(form: Any, key: str) -> str:
 def _number(text: str, what: str, *, field: str) -> int:
     """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
     text = text.strip()
-    if not re.fullmatch(r"-?[0-9]+", text):
+    # Six digits at most: beyond 4300 int() itself refuses, and no card count is that long.
+    if not re.fullmatch(r"-?[0-9]{1,6}", text):
         raise RuleError(f"{what} must be a whole number, got {show(text)}", field=field)
     return int(text)
 

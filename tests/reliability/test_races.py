@@ -1,0 +1,172 @@
+"""Phones racing on one match against the real server: one correction wins, a code is taken once, one undo a tap."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import Counter
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from companion.games import get_game
+from companion.queries.matches import hash_token
+from tests.conftest import HTMX
+from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, start_match
+
+PHONES = 4
+TRIALS = 8
+CODE = re.compile(r"/pencil\?code=([A-Za-z0-9_.\-]+)")
+
+
+def scorekeeper(url: str, match) -> Client:
+    """A phone holding the load match's pencil, with a page's CSRF token."""
+    phone = Client(url)
+    phone.cookies[match.cookie_name] = match.cookie_value
+    phone.get(f"/matches/{match.id}")
+    return phone
+
+
+def at_once(phones: list[Client], posts: list[tuple[str, list, dict]]) -> list:
+    """Each phone sends its POST (path, fields, headers) at the same moment, on its open connection; the answers."""
+    barrier = threading.Barrier(len(phones))
+    answers: list = [None] * len(phones)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        answers[index] = phones[index].post(*posts[index])
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return answers
+
+
+def query(db_url: str, sql: str, **values) -> list:
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            return list(connection.execute(text(sql), values))
+    finally:
+        engine.dispose()
+
+
+def correction(number: int, tag: str, revision: int, winner: int) -> list[tuple[str, str]]:
+    """The correction form of a load round: `winner` takes it, its theme is `tag`."""
+    fields = round_form(number, tag)
+    # Move the winning row to another seat: the correction changes the standings.
+    rounds = {"theme": tag, "rows": {name: {"used": [1], "unused": 7} for name in LOAD_PLAYERS}}
+    rounds["rows"][LOAD_PLAYERS[winner]] = {"used": [9, 9], "unused": 6}
+    entry = get_game(LOAD_GAME).entry.form_from_round(rounds, LOAD_PLAYERS, LOAD_SETTINGS)
+    fields = [(key, str(value)) for key, values in entry.items() for value in values]
+    return fields + [("revision", str(revision))]
+
+
+@pytest.mark.slow
+def test_four_corrections_of_one_round_at_one_revision_one_wins(start_server, record_property):
+    server = start_server("gunicorn")
+    match = start_match(server.url)
+    keeper = scorekeeper(server.url, match)
+    assert keeper.post(f"/matches/{match.id}/rounds", round_form(1, "first"), HTMX).status == 200
+    tally: Counter = Counter()
+    for trial in range(TRIALS):
+        phones = [scorekeeper(server.url, match) for _ in range(PHONES)]
+        for phone in phones:
+            phone.get(f"/matches/{match.id}/rounds/1")
+        tags = [f"t{trial}-p{index}" for index in range(PHONES)]
+        path = f"/matches/{match.id}/rounds/1"
+        posts = [(path, correction(1, tag, trial, i + 1), HTMX) for i, tag in enumerate(tags)]
+        answers = at_once(phones, posts)
+        statuses = [answer.status for answer in answers]
+        tally.update(statuses)
+        assert sorted(statuses) == [200] + [409] * (PHONES - 1), statuses
+        winner = tags[statuses.index(200)]
+        stored = query(server.db_url, 'SELECT data, revision FROM "round" WHERE match_id = :m AND number = 1',
+                       m=match.id)  # fmt: skip
+        data = stored[0][0] if isinstance(stored[0][0], dict) else json.loads(stored[0][0])
+        assert data["theme"] == winner and stored[0][1] == trial + 1
+        # Each refused phone is shown the values that won, to correct again from.
+        for answer in answers:
+            if answer.status == 409:
+                assert winner in answer.text and "changed meanwhile" in answer.text
+        for phone in phones:
+            phone.close()
+    changes = query(server.db_url, "SELECT COUNT(*) FROM round_change WHERE match_id = :m AND action = 'correct'",
+                    m=match.id)  # fmt: skip
+    assert changes[0][0] == TRIALS, "a correction overwrote another without a trace"
+    record_property("corrections", dict(tally))
+    print(f"\nconcurrent corrections, {TRIALS} trials of {PHONES} phones: accepted {tally[200]}, refused {tally[409]}")
+
+
+@pytest.mark.slow
+def test_corrections_of_two_rounds_at_once_leave_the_summary_right(start_server):
+    server = start_server("gunicorn")
+    match = start_match(server.url)
+    keeper = scorekeeper(server.url, match)
+    for number in (1, 2):
+        assert keeper.post(f"/matches/{match.id}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+    game = get_game(LOAD_GAME)
+    for trial in range(TRIALS):
+        phones = [scorekeeper(server.url, match) for _ in range(2)]
+        for number, phone in enumerate(phones, start=1):
+            phone.get(f"/matches/{match.id}/rounds/{number}")
+        winners = [(trial + 2) % len(LOAD_PLAYERS), (trial + 5) % len(LOAD_PLAYERS)]
+        posts = [
+            (f"/matches/{match.id}/rounds/{number}", correction(number, f"t{trial}-r{number}", trial, winner), HTMX)
+            for number, winner in enumerate(winners, start=1)
+        ]
+        answers = at_once(phones, posts)
+        assert [answer.status for answer in answers] == [200, 200]
+        rows = query(server.db_url, 'SELECT data FROM "round" WHERE match_id = :m ORDER BY number', m=match.id)
+        rounds = [row[0] if isinstance(row[0], dict) else json.loads(row[0]) for row in rows]
+        summary = query(server.db_url, "SELECT summary FROM match WHERE id = :m", m=match.id)[0][0]
+        summary = summary if isinstance(summary, dict) else json.loads(summary)
+        expected = game.standings(LOAD_PLAYERS, LOAD_SETTINGS, rounds)
+        assert summary["totals"] == expected.totals, (trial, summary, expected.totals)
+        for phone in phones:
+            phone.close()
+
+
+@pytest.mark.slow
+def test_a_pencil_code_is_taken_by_exactly_one_phone(start_server, record_property):
+    server = start_server("gunicorn")
+    tally: Counter = Counter()
+    for _ in range(TRIALS):
+        match = start_match(server.url)
+        keeper = scorekeeper(server.url, match)
+        offer = keeper.post(f"/matches/{match.id}/pencil/offer", [], HTMX)
+        code = CODE.search(offer.text).group(1)
+        phones = [Client(server.url) for _ in range(PHONES)]
+        for phone in phones:
+            phone.get(f"/matches/{match.id}/pencil?code={code}")
+        answers = at_once(phones, [(f"/matches/{match.id}/pencil", [("code", code)], {})] * PHONES)
+        statuses = [answer.status for answer in answers]
+        tally.update(statuses)
+        assert sorted(statuses) == [302] + [409] * (PHONES - 1), statuses
+        holders = [phone for phone in phones if match.cookie_name in phone.cookies]
+        assert len(holders) == 1
+        hashes = query(server.db_url, "SELECT scorekeeper_hash, handover_hash FROM match WHERE id = :m", m=match.id)
+        assert hashes[0] == (hash_token(holders[0].cookies[match.cookie_name]), None)
+    record_property("pencil", dict(tally))
+    print(f"\npencil codes, {TRIALS} trials of {PHONES} phones: taken {tally[302]}, refused {tally[409]}")
+
+
+@pytest.mark.slow
+def test_a_double_tap_on_undo_takes_back_one_round(start_server):
+    server = start_server("gunicorn")
+    match = start_match(server.url)
+    keeper = scorekeeper(server.url, match)
+    for number in range(1, 2 + TRIALS * 2):
+        assert keeper.post(f"/matches/{match.id}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+    for action in ("undo", "redo") * TRIALS:
+        shown = query(server.db_url, 'SELECT COUNT(*) FROM "round" WHERE match_id = :m', m=match.id)[0][0]
+        phones = [scorekeeper(server.url, match) for _ in range(2)]
+        answers = at_once(phones, [(f"/matches/{match.id}/{action}", [("shown", str(shown))], HTMX)] * 2)
+        assert sorted(answer.status for answer in answers) == [200, 409], (action, [a.status for a in answers])
+        after = query(server.db_url, 'SELECT COUNT(*) FROM "round" WHERE match_id = :m', m=match.id)[0][0]
+        assert after == shown + (1 if action == "redo" else -1)
+        for phone in phones:
+            phone.close()

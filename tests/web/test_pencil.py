@@ -1,0 +1,70 @@
+"""The pencil hand-off code (ten minutes, wrong codes rate-limited); undo and redo as the page showed them."""
+
+from __future__ import annotations
+
+import time
+
+from companion.extensions import db
+from companion.models import Match
+from companion.services import matches as service
+from tests.conftest import HTMX, csrf_token, save_round, start_match, stored_match
+from tests.reliability.test_bad_input import dump
+
+
+def offer(app, match_id: int) -> str:
+    with app.app_context():
+        code = service.offer_pencil(db.session.get(Match, match_id))
+        db.session.remove()
+    return code
+
+
+def test_a_pencil_code_expires_after_ten_minutes(app, client, monkeypatch):
+    match_id = start_match(client, "topic", ["Ann", "Bob"])
+    code = offer(app, match_id)
+    phone = app.test_client()
+    token = csrf_token(phone, f"/matches/{match_id}")
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + 601)
+    before = dump(app)
+    late = phone.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code})
+    assert late.status_code == 409 and "more than ten minutes old" in late.get_data(as_text=True)
+    assert dump(app) == before
+    monkeypatch.setattr(time, "time", lambda: now + 590)
+    assert phone.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 302
+
+
+def test_repeated_wrong_codes_are_rate_limited(app, client):
+    match_id = start_match(client, "topic", ["Ann", "Bob"])
+    code = offer(app, match_id)
+    guesser = app.test_client()
+    token = csrf_token(guesser, f"/matches/{match_id}")
+    statuses = [
+        guesser.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": f"guess{n}"}).status_code
+        for n in range(12)
+    ]
+    assert statuses == [409] * 10 + [429] * 2
+    held_off = guesser.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code})
+    assert held_off.status_code == 429 and "wait a minute" in held_off.get_data(as_text=True)
+    # Another match's pencil is another door: its code still works from this phone.
+    other = start_match(client, "topic", ["Cy", "Di"])
+    taken = guesser.post(f"/matches/{other}/pencil", data={"csrf_token": token, "code": offer(app, other)})
+    assert taken.status_code == 302
+
+
+def test_undo_and_redo_change_one_round_per_page_drawn(app, client):
+    match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    for loser in ("Bob", "Cy", "Ann"):
+        assert save_round(client, match_id, {"loser": loser}).status_code == 200
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="rounds-shown" name="shown" value="3"' in page and 'hx-include="#rounds-shown"' in page
+    token = csrf_token(client, f"/matches/{match_id}")
+    double = [client.post(f"/matches/{match_id}/undo", data={"csrf_token": token, "shown": "3"}, headers=HTMX)
+              for _ in range(2)]  # fmt: skip
+    assert [answer.status_code for answer in double] == [200, 409]
+    assert "not the 3 this page showed" in double[1].get_data(as_text=True)
+    assert len(stored_match(app, match_id).rounds) == 2
+    assert 'name="shown" value="2"' in double[0].get_data(as_text=True)
+    redo = [client.post(f"/matches/{match_id}/redo", data={"csrf_token": token, "shown": "2"}, headers=HTMX)
+            for _ in range(2)]  # fmt: skip
+    assert [answer.status_code for answer in redo] == [200, 409]
+    assert len(stored_match(app, match_id).rounds) == 3
