@@ -181,7 +181,12 @@ class Standings:
 
 @dataclass
 class Tally:
-    """The running count while a game's rounds are replayed; `state` holds game-specific counters."""
+    """The running count while a game's rounds are replayed; `state` holds game-specific counters.
+
+    `rounds` holds the entry of every round scored into it, appended by `Game.play` alone:
+    a rule that counts rounds (Burraco's hand limit) reads the same list however the tally
+    was advanced.
+    """
 
     totals: dict[str, int]
     rounds: list[dict[str, Any]] = field(default_factory=list)
@@ -231,6 +236,15 @@ class Game:
     def __init__(self, entry: type[Entry] | None = None, seed: Seeding | None = None):
         self.entry = (entry or Entry)(self)
         self.seed = seed
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Keep `play` the one way to advance a tally: a game scores a round in `score_round`."""
+        super().__init_subclass__(**kwargs)
+        if "play" in cls.__dict__:
+            # A game written before `score_round` existed overrode `play` itself, which left
+            # its rounds unrecorded for callers other than `replay`: its hook is moved aside.
+            cls.score_round = cls.__dict__["play"]
+            del cls.play
 
     # --- the interface the web layer and CLI call -------------------------------------
 
@@ -301,11 +315,23 @@ class Game:
                 raise RuleError(f"the game was already over after round {number - 1}", round=number)
             checked.append(self.check_round(players, settings, raw, number))
             try:
-                tally.rounds.append(self.play(tally, players, settings, checked[-1]))
+                self.play(tally, players, settings, checked[-1])
             except RuleError as error:
                 raise error.in_round(number) from None
             states.append(dict(tally.state))
         return Replay(players, settings, checked, tally, self.is_over(tally, settings), states)
+
+    def play(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Score one checked round into the tally and record its entry there; returns the entry.
+
+        The only way a tally moves on, used alike by `replay`, `tallies` and `flask seed`:
+        advancing a tally round by round always ends where a full replay does.
+        """
+        entry = self.score_round(tally, players, settings, round)
+        tally.rounds.append(entry)
+        return entry
 
     def tallies(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Iterator[Tally]:
         """The tally before the first round, then after each round: one replay for a whole history.
@@ -363,10 +389,13 @@ class Game:
         """The tally before the first round."""
         return Tally(totals={side: 0 for side in sides})
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
-        """Score one checked round into the tally; return its entry for `Standings.rounds`."""
+        """Add one checked round to the tally's totals and state; return its entry for `Standings.rounds`.
+
+        Called by `play` alone, which records the entry in `tally.rounds` afterwards.
+        """
         raise NotImplementedError
 
     def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:

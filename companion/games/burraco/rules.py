@@ -89,7 +89,7 @@ class Burraco(Game):
                 )
         return {"sides": entries, "closed_by": closer}
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
         """Add each side's hand score to its total."""

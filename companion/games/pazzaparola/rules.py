@@ -71,7 +71,9 @@ class Pazzaparola(Game):
             raise RuleError(f"{len(used) + unused} cards in the rows, but each player has {cards}", field=name)
         return {**row, "used": used, "unused": unused}
 
-    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
+    def score_round(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
         """Every player with the round's highest word score takes a victory point."""
         scores = {name: word_score(row["used"], row["unused"]) for name, row in round["rows"].items()}
         winners = best(scores)

@@ -48,7 +48,7 @@ class Topic(Game):
             state={"deck": settings["deck"], "removed": BOX - settings["deck"]},
         )
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
         """The first loser takes the revealed card; each further loser and penalty takes one more."""
