@@ -69,7 +69,11 @@ class Burraco(Game):
     def normalise_round(
         self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
-        """Every side's table, hand and burraco counts, and who closed."""
+        """Every side's table, hand and burraco counts, and who closed.
+
+        The closing side needs a burraco; playing alone it also holds nothing. In pairs the
+        closer's partner may still hold cards, which count against the pair like anyone's.
+        """
         sides = self.sides(players, settings)
         if "sides" not in round:
             raise RuleError("missing; every side needs an entry", field="sides")
@@ -82,7 +86,9 @@ class Burraco(Game):
             closer = resolve(closer, sides, "closed_by")
             if entries[closer]["clean"] + entries[closer]["dirty"] < 1:
                 raise RuleError("closed the hand without having made a burraco", field=closer)
-            if entries[closer]["hand"] != 0:
+            # A pair's entry is one line for both partners, so its "hand" is the partner's
+            # cards when the closer has none left: only a player alone can be held to 0.
+            if entries[closer]["hand"] != 0 and not settings.get("teams"):
                 raise RuleError(
                     f"closed the hand but holds {entries[closer]['hand']} points in hand (must be 0)",
                     field=closer,
