@@ -299,11 +299,14 @@ class Game:
             extra=self.extra(tally),
         )
 
-    def replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
+    def replay(
+        self, players: Any, settings: dict[str, Any] | None, rounds: Any, *, stop_at_end: bool = False
+    ) -> Replay:
         """Check everything and score the rounds one by one; a round after the end is an error.
 
         Whoever needs several things of one match (its standings, who starts next, the deck
         after each round) asks them all of one replay: nothing is remembered between calls.
+        With `stop_at_end` the rounds after the one that ends the game are left out unread.
         """
         players = self.check_players(players)
         settings = self.settings(settings, players)
@@ -312,6 +315,8 @@ class Game:
         states: list[dict[str, Any]] = []
         for number, raw in enumerate(items(rounds, "rounds", field="rounds"), start=1):
             if self.is_over(tally, settings):
+                if stop_at_end:
+                    break
                 raise RuleError(f"the game was already over after round {number - 1}", round=number)
             checked.append(self.check_round(players, settings, raw, number))
             try:
@@ -320,6 +325,15 @@ class Game:
                 raise error.in_round(number) from None
             states.append(dict(tally.state))
         return Replay(players, settings, checked, tally, self.is_over(tally, settings), states)
+
+    def ending_round(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> int | None:
+        """The number of the round that ends the game, or None while these rounds leave it open.
+
+        Rounds after it are not read: a correction that ends a match earlier asks this to know
+        which later rounds it would take back.
+        """
+        replay = self.replay(players, settings, rounds, stop_at_end=True)
+        return len(replay.rounds) if replay.over else None
 
     def play(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]

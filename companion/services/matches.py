@@ -28,6 +28,15 @@ class Conflict(Exception):
         self.current = current
 
 
+class EndsEarlier(Exception):
+    """A correction after which the match ends before its last round: it waits for a confirmation."""
+
+    def __init__(self, end: int, last: int):
+        super().__init__(f"with this change the match ends at round {end}")
+        self.end = end
+        self.last = last
+
+
 @dataclass
 class Saved:
     """What a round save did: the round stored (or already stored) and the new standings."""
@@ -190,36 +199,72 @@ def _same_round(match: Match, stored: dict, data: dict) -> bool:
         return False
 
 
+def _take_back_last(match: Match) -> Round:
+    """Take the last round off the match onto the redo stack, logged as an undo (no rescore)."""
+    last = match.rounds[-1]
+    match.redo = [*match.redo, last.data]
+    db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
+    match.rounds.remove(last)
+    db.session.delete(last)
+    db.session.flush()
+    return last
+
+
 def undo_last_round(match: Match) -> tuple[Round, Standings]:
     """Take back the last round; it goes on the redo stack and into the change log."""
     with transaction(locking=match):
         if not match.rounds:
             raise Conflict("there is no round to undo")
-        last = match.rounds[-1]
-        match.redo = [*match.redo, last.data]
-        db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
-        match.rounds.remove(last)
-        db.session.delete(last)
-        db.session.flush()
+        last = _take_back_last(match)
         return last, rescore(match)
 
 
+def _undo_ending_correction(match: Match) -> None:
+    """Give the last round back the values it had before the correction that ended the match there.
+
+    Redo on a match that such a correction ended puts back the rounds it took back: the
+    correction has to go first, or the match would still be over before them.
+    """
+    last = match.rounds[-1] if match.rounds else None
+    if last is None:
+        return
+    change = db.session.scalar(
+        select(RoundChange)
+        .where(RoundChange.match_id == match.id, RoundChange.number == last.number, RoundChange.action == "correct")
+        .order_by(RoundChange.id.desc())
+        .limit(1)
+    )
+    if change is None or change.after != last.data or change.before is None:
+        return
+    db.session.add(
+        RoundChange(match_id=match.id, number=last.number, action="correct", before=last.data, after=change.before)
+    )
+    last.data, last.revision, last.updated_at = change.before, last.revision + 1, utcnow()
+
+
 def redo_round(match: Match) -> Saved:
-    """Put back the round undone most recently."""
+    """Put back the round undone most recently (on a match a correction ended, undoing that correction)."""
     with transaction(locking=match):
         if not match.redo:
             raise Conflict("there is nothing to redo")
+        if match.is_over:
+            _undo_ending_correction(match)
         saved = _append(match, match.redo[-1])
         match.redo = match.redo[:-1]
         db.session.add(RoundChange(match_id=match.id, number=saved.round.number, action="redo", after=saved.round.data))
         return saved
 
 
-def correct_round(match: Match, number: int, data: dict[str, Any], revision: int) -> Saved:
+def correct_round(
+    match: Match, number: int, data: dict[str, Any], revision: int, *, ends_at: int | None = None
+) -> Saved:
     """Replace a past round; every later round is re-scored, the old values are logged.
 
     `revision` is the round's revision the editing page started from: if another phone
     corrected the round meanwhile, the correction is refused rather than overwriting it.
+    A correction after which the match ends before its last round raises EndsEarlier,
+    unless `ends_at` confirms that round: the later rounds are then taken back as Undo
+    takes them (onto the redo stack and into the change log), so Redo puts them back.
     """
     with transaction(locking=match):
         stored = next((r for r in match.rounds if r.number == number), None)
@@ -229,6 +274,14 @@ def correct_round(match: Match, number: int, data: dict[str, Any], revision: int
             raise Conflict("this round changed meanwhile", stored)
         game = get_game(match.game)
         checked = game.check_round(match.player_names, match.settings, data, number)
+        corrected = [checked if r.number == number else r.data for r in match.rounds]
+        end = game.ending_round(match.player_names, match.settings, corrected)
+        last = len(match.rounds)
+        if end is not None and end < last:
+            if ends_at != end:
+                raise EndsEarlier(end, last)
+            while len(match.rounds) > end:
+                _take_back_last(match)
         change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
         db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()

@@ -205,10 +205,15 @@ def correct(match_id: int, number: int):
     revision = request.form.get("revision", type=int)
     try:
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
-        service.correct_round(match, number, data, -1 if revision is None else revision)
+        ends_at = request.form.get("ends_at", type=int)
+        service.correct_round(match, number, data, -1 if revision is None else revision, ends_at=ends_at)
     except RuleError as error:
         context = match_context(match, form=request.form, editing=stored, errors={error.field or "round": error.reason})
         return render("correct.html", status=422, **context)
+    except service.EndsEarlier as early:
+        # Nothing is stored yet: the page says what the change means and saves it with one more tap.
+        context = match_context(match, form=request.form, editing=stored, ends_earlier=early)
+        return render("correct.html", **context)
     except service.Conflict as conflict:
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
         context = match_context(match, form=current, editing=conflict.current, errors={"round": str(conflict)})

@@ -8,7 +8,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.conftest import save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match, stored_match
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}
@@ -51,3 +51,93 @@ def test_playing_alone_the_closer_with_cards_in_hand_is_still_refused(client, ap
     assert response.status_code == 422
     assert "closed the hand but holds 25 points in hand" in text_of(response.get_data(as_text=True))
     assert stored_match(app, match_id).rounds == []
+
+
+# --- A correction that ends the match earlier --------------------------------------------
+
+THREE = ["Ann", "Bob", "Cy"]
+# An 8-card deck: five rounds of one loser each leave 3 cards, so the match is still on.
+FIVE_ROUNDS = [{"losers": [name]} for name in ("Bob", "Cy", "Ann", "Bob", "Cy")]
+# Round 3 as it really was: two penalties for Ann leave 1 card in the deck, which ends the match.
+ENDING = {"losers": ["Ann", "Bob", "Cy"], "penalties": ["Ann", "Ann"]}
+
+
+def losers(app, match_id: int) -> list[list[str]]:
+    """The losers of each stored round of the match."""
+    return [r["losers"] for r in stored_match(app, match_id).rounds]
+
+
+FIVE_LOSERS = [r["losers"] for r in FIVE_ROUNDS]
+
+
+def five_round_topic(client, app) -> int:
+    """A Topic_ match of 8 cards with five rounds saved, still being played."""
+    match_id = start_match(client, "topic", THREE, length="exact", deck="8")
+    for number, data in enumerate(FIVE_ROUNDS, start=1):
+        assert save_round(client, match_id, entry_fields(app, match_id, data), number).status_code == 200
+    assert not stored_match(app, match_id).is_over
+    return match_id
+
+
+def post_correction(client, app, match_id: int, number: int, data: dict, revision: int, **extra: str):
+    """Tap Save on the correction page of round `number`, filled in with `data`."""
+    form = entry_fields(app, match_id, data)
+    form.add("revision", str(revision))
+    form.add("csrf_token", csrf_token(client, f"/matches/{match_id}/rounds/{number}"))
+    for key, value in extra.items():
+        form.add(key, value)
+    return client.post(f"/matches/{match_id}/rounds/{number}", data=form)
+
+
+def redo(client, match_id: int):
+    """Tap Redo on the match page."""
+    token = csrf_token(client, f"/matches/{match_id}")
+    return client.post(f"/matches/{match_id}/redo", headers={**HTMX, "X-CSRFToken": token})
+
+
+def test_a_correction_that_ends_the_match_earlier_says_so_and_waits_for_one_more_tap(client, app):
+    match_id = five_round_topic(client, app)
+    first = post_correction(client, app, match_id, 3, ENDING, 0)
+    assert first.status_code == 200
+    text = text_of(first.get_data(as_text=True))
+    assert "With this change the match ends at round 3: rounds 4–5 will be taken back." in text
+    assert "Save and end the match at round 3" in text
+    # Nothing is stored before the second tap, and what was typed is drawn again.
+    assert losers(app, match_id) == FIVE_LOSERS
+    assert 'name="ends_at" value="3"' in first.get_data(as_text=True)
+    second = post_correction(client, app, match_id, 3, ENDING, 0, ends_at="3")
+    assert second.status_code == 302
+    stored = stored_match(app, match_id)
+    assert stored.is_over and len(stored.rounds) == 3 and stored.rounds[2]["penalties"] == ["Ann", "Ann"]
+    log = text_of(client.get(f"/matches/{match_id}/changes").get_data(as_text=True))
+    assert "Round 3 corrected" in log and "Round 4 undone" in log and "Round 5 undone" in log
+
+
+def test_a_confirmation_for_another_ending_round_is_asked_again(client, app):
+    match_id = five_round_topic(client, app)
+    # The page confirmed an end at round 4, but with this change the match ends at round 3.
+    response = post_correction(client, app, match_id, 3, ENDING, 0, ends_at="4")
+    assert "the match ends at round 3: rounds 4–5" in text_of(response.get_data(as_text=True))
+    assert losers(app, match_id) == FIVE_LOSERS
+
+
+def test_redo_puts_the_rounds_back_and_undoes_the_correction(client, app, runner, tmp_path):
+    match_id = five_round_topic(client, app)
+    post_correction(client, app, match_id, 3, ENDING, 0, ends_at="3")
+    assert redo(client, match_id).status_code == 200
+    assert losers(app, match_id) == FIVE_LOSERS[:4]
+    assert stored_match(app, match_id).rounds[2]["penalties"] == []
+    assert redo(client, match_id).status_code == 200
+    assert losers(app, match_id) == FIVE_LOSERS and not stored_match(app, match_id).is_over
+    log = text_of(client.get(f"/matches/{match_id}/changes").get_data(as_text=True))
+    assert log.count("Round 3 corrected") == 2 and "Round 4 redone" in log and "Round 5 redone" in log
+    assert scored_by_cli(client, runner, tmp_path, match_id)["totals"] == {"Ann": 1, "Bob": 2, "Cy": 2}
+
+
+def test_correcting_the_round_back_reopens_the_match_and_redo_puts_the_rounds_back(client, app):
+    match_id = five_round_topic(client, app)
+    post_correction(client, app, match_id, 3, ENDING, 0, ends_at="3")
+    assert post_correction(client, app, match_id, 3, FIVE_ROUNDS[2], 1).status_code == 302
+    assert not stored_match(app, match_id).is_over
+    assert redo(client, match_id).status_code == 200 and redo(client, match_id).status_code == 200
+    assert losers(app, match_id) == FIVE_LOSERS
