@@ -141,3 +141,20 @@ def test_correcting_the_round_back_reopens_the_match_and_redo_puts_the_rounds_ba
     assert not stored_match(app, match_id).is_over
     assert redo(client, match_id).status_code == 200 and redo(client, match_id).status_code == 200
     assert losers(app, match_id) == FIVE_LOSERS
+
+
+# --- Pazzaparola rows never exceed the cards per player ----------------------------------
+
+
+def test_each_pazzaparola_row_carries_the_reason_a_card_more_is_refused(client):
+    match_id = start_match(client, "pazzaparola", THREE)
+    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'class="pz-entry" data-cards="8"' in html
+    for name in THREE:
+        row = html[html.index(f'data-name="{name}"') :]
+        row = row[: row.index("</fieldset>")]
+        assert re.search(
+            rf'class="field-error pz-full" role="alert" hidden>{name} has all 8 cards in the rows: '
+            "tap a chip to take one back before adding another.<",
+            row,
+        )
