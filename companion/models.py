@@ -12,6 +12,9 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 from .games.base import NAME_MAX
 
+# A phone's key for one round save: a UUID in its 36-character text form.
+ROUND_KEY_MAX = 36
+
 
 def utcnow() -> datetime:
     """The current time in UTC as a naive datetime: the columns hold naive UTC times."""
@@ -110,11 +113,15 @@ class Seat(db.Model):
 class Round(db.Model):
     """One round (a hand, a set) of a match, as the game's match-file round object."""
 
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (UniqueConstraint("match_id", "number"), UniqueConstraint("match_id", "client_key"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
     number: Mapped[int]
+    # The key the scorekeeper's phone made for this save: a retry of it (an answer lost, a
+    # round kept offline and sent again) is recognised and stored once. None for rounds
+    # saved without one (imports, redo, pages without the script).
+    client_key: Mapped[str | None] = mapped_column(String(ROUND_KEY_MAX), default=None)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)

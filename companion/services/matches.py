@@ -158,33 +158,37 @@ def refresh_stale_caches(batch: int = 500) -> int:
 # --- Rounds ----------------------------------------------------------------------------------
 
 
-def _append(match: Match, data: dict[str, Any]) -> Saved:
+def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved:
     """Add the next round, checked by the rules, and re-score the match."""
     game = get_game(match.game)
     number = len(match.rounds) + 1
     checked = game.check_round(match.player_names, match.settings, data, number)
     now = utcnow()
-    stored = insert_round(
-        match, {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0}
-    )
-    return Saved(stored, rescore(match))
+    row = {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0, "client_key": key}
+    return Saved(insert_round(match, row), rescore(match))
 
 
-def save_round(match: Match, data: dict[str, Any], number: int | None = None) -> Saved:
-    """Store the next round, checked by the rules; a repeated identical save is stored once.
+def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
+    """Store the next round, checked by the rules; a repeated save is stored once.
 
-    `number` is the round number the scorekeeper's page was entering. If the match has
-    moved on since, an identical repeat of the last round is answered as already saved
-    (a double tap), and anything else is refused as a conflict.
+    `key` is the one the scorekeeper's phone made for this save: a round already stored
+    under it is answered as already saved, whatever came since (a retry after a lost
+    answer, a round kept offline and sent again). `number` is the round number the page
+    was entering. If the match has moved on since, an identical repeat of the last round
+    is answered as already saved (a double tap), and anything else is refused as a conflict.
     """
     with transaction(locking=match):
+        if key is not None:
+            stored = next((r for r in match.rounds if r.client_key == key), None)
+            if stored is not None:
+                return Saved(stored, standings_of(match), repeated=True)
         next_number = len(match.rounds) + 1
         if number is not None and number != next_number:
             last = match.rounds[-1] if match.rounds else None
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
             raise Conflict("this round changed meanwhile", last)
-        saved = _append(match, data)
+        saved = _append(match, data, key)
         if match.redo:
             match.redo, saved.cleared_redo = [], True
         return saved

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from htmx_flask import make_response
@@ -19,6 +21,8 @@ from ..web import render, wants_fragment
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
 PENCIL_COOKIE = "pencil_{}"
+# The key a phone makes for each round save (static/js/offline.js): a UUID, lower case.
+ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def _setup_page(draft: Draft, status: int = 200):
@@ -127,9 +131,12 @@ def save_round(match_id: int):
     match = _editable(match_id)
     game = get_game(match.game)
     number = request.form.get("number", type=int)
+    key = request.form.get("round_key") or None
+    if key is not None and not ROUND_KEY.fullmatch(key):
+        abort(400, gettext("This round's key cannot be read: reload the page and save again."))
     try:
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
-        saved = service.save_round(match, data, number)
+        saved = service.save_round(match, data, number, key)
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": error.reason})
         return render("match.html", fragment="_round_entry.html", status=422, **context)

@@ -32,6 +32,7 @@ def init_app(app: Flask) -> None:
         live_etag=live.live_etag,
         totals_chart=charts.totals_chart,
         series_colour=charts.series_colour,
+        script_texts=i18n.script_texts,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.trim_blocks = True

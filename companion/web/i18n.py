@@ -70,3 +70,52 @@ def init_app(app: Flask) -> None:
     # The same "new style" calls without their three layers of context lookups: a save's
     # fragment makes a few dozen of them.
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
+
+
+def N_(text: str) -> str:
+    """Marks a text for `make translations` to extract; it is translated where it is shown."""
+    return text
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - named like gettext's markers
+    """Marks the two forms of a count's text for extraction, like N_."""
+    return singular, plural
+
+
+# The words the page scripts show (static/js/app.js, offline.js), in the page's language:
+# a plain text, or the singular and plural of a count (`%(num)s` stands for the count,
+# `%(what)s` for a round's summary, `%(waiting)s` for the count of rounds waiting).
+SCRIPT_TEXTS: dict[str, str | tuple[str, str]] = {
+    "kept": Np_("Offline — %(num)s round kept on this phone", "Offline — %(num)s rounds kept on this phone"),
+    "sending": Np_("%(num)s round waiting — sending…", "%(num)s rounds waiting — sending…"),
+    "sent": Np_("%(num)s round sent", "%(num)s rounds sent"),
+    "needs_look": Np_("%(num)s round needs a look", "%(num)s rounds need a look"),
+    "as_of": N_("As of round %(num)s · %(waiting)s"),
+    "waiting": Np_("%(num)s round waiting", "%(num)s rounds waiting"),
+    "round": N_("Round %(num)s"),
+    "not_sent": N_("kept on this phone — not sent yet"),
+    "look": N_("Needs a look:"),
+    "refused": N_("The server did not store this round."),
+    "enter_again": N_("Enter again"),
+    "discard": N_("Discard"),
+    "undo": N_("Undo"),
+    "reenter": N_("Round %(num)s was not stored: enter it again (%(what)s)."),
+    "unreachable": N_("Not saved: the server cannot be reached. What you entered is still here — tap Save again."),
+    "server_failed": N_("Not saved: the server had a problem. What you entered is still here — tap Save again."),
+    "needs_server": N_(
+        "This needs the server, which cannot be reached right now. Rounds you save are kept on this phone."
+    ),
+    "reconnecting": N_("Reconnecting…"),
+}
+
+
+def script_texts() -> dict[str, str | dict[str, str]]:
+    """SCRIPT_TEXTS translated for this request; a count's two forms as {"one", "other"}."""
+    translations = _request_translations()
+    texts: dict[str, str | dict[str, str]] = {}
+    for key, text in SCRIPT_TEXTS.items():
+        if isinstance(text, tuple):
+            texts[key] = {"one": translations.ungettext(*text, 1), "other": translations.ungettext(*text, 2)}
+        else:
+            texts[key] = translations.ugettext(text)
+    return texts

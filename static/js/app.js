@@ -19,6 +19,10 @@
   });
 
   // A request that never reached the server, or a server failure, must not look like a save.
+  // (A round save that cannot be sent is kept on the phone by offline.js, which says so itself.)
+  function text(key) {
+    return window.Companion && window.Companion.text ? window.Companion.text(key) : key;
+  }
   function warn(message) {
     var slot = document.getElementById("banner");
     if (!slot) return;
@@ -30,13 +34,20 @@
     slot.appendChild(p);
   }
   document.addEventListener("htmx:sendError", function (event) {
-    if (event.detail.elt.hasAttribute("data-live")) return;
-    warn("Not saved: the server cannot be reached. What you entered is still here — tap Save again.");
+    var el = event.detail.elt;
+    if (el.hasAttribute("data-live")) {
+      el.classList.add("reconnecting");
+      return;
+    }
+    warn(text(el.closest("form") && el.closest("form").method === "post" ? "unreachable" : "needs_server"));
   });
   document.addEventListener("htmx:responseError", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status >= 500) {
-      warn("Not saved: the server had a problem. What you entered is still here — tap Save again.");
-    }
+    if (event.detail.xhr && event.detail.xhr.status >= 500) warn(text("server_failed"));
+  });
+  // A viewer's phone says when it lost the connection, and catches up by itself on the next poll.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var el = event.detail.elt;
+    if (el.hasAttribute("data-live") && event.detail.successful) el.classList.remove("reconnecting");
   });
 
   // The read-back banner steps aside after a few seconds.

@@ -22,10 +22,10 @@
   function text(key, count) {
     var block = document.getElementById("ui-texts");
     var texts = {};
-    try { texts = block ? JSON.parse(block.textContent) : {}; } catch (e) { texts = {}; }
+    try { texts = block ? JSON.parse(block.dataset.texts) : {}; } catch (e) { texts = {}; }
     var found = texts[key];
     if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
-    return String(found || key).replace("%(n)s", String(count));
+    return String(found || key).replace("%(num)s", String(count));
   }
 
   // A version 4 UUID from getRandomValues, which phones offer on plain HTTP too (randomUUID is HTTPS only).
@@ -108,7 +108,7 @@
           note.className = "standings-asof";
           standings.insertBefore(note, standings.firstChild);
         }
-        note.textContent = text("as_of", list[0].number - 1).replace("%(w)s", text("waiting", list.length));
+        note.textContent = text("as_of", list[0].number - 1).replace("%(waiting)s", text("waiting", list.length));
       } else if (note) {
         note.remove();
       }

@@ -1,7 +1,7 @@
 // Service worker: keeps the app shell and static files so a lost connection shows a clear page.
 "use strict";
 
-var SHELL = "companion-shell-v1";
+var SHELL = "companion-shell-v2";
 var OFFLINE_URL = "/offline";
 
 self.addEventListener("install", function (event) {
@@ -44,15 +44,21 @@ self.addEventListener("fetch", function (event) {
   }
 
   // Pages always come from the server (scores must be current); offline, the last copy or the offline page.
-  if (request.mode === "navigate") {
+  // A boosted link (htmx) asks for the same whole page: its copy is kept too, so a match page
+  // reached by a tap still opens offline, with the rounds kept on the phone (offline.js).
+  var boosted = request.headers.get("HX-Boosted") === "true";
+  if (request.mode === "navigate" || boosted) {
+    var page = new Request(url.pathname + url.search);
     event.respondWith(
       fetch(request).then(function (response) {
-        var copy = response.clone();
-        caches.open(SHELL).then(function (cache) { cache.put(request, copy); });
+        if (response.ok) {
+          var copy = response.clone();
+          caches.open(SHELL).then(function (cache) { cache.put(page, copy); });
+        }
         return response;
       }).catch(function () {
-        return caches.match(request).then(function (hit) {
-          return hit || caches.match(OFFLINE_URL);
+        return caches.match(page, { ignoreVary: true }).then(function (hit) {
+          return hit || (boosted ? Response.error() : caches.match(OFFLINE_URL));
         });
       })
     );

@@ -46,3 +46,17 @@
     redraw(entry, name);
   });
 })();
+
+// What a Topic_ round kept on the phone says (offline.js): who lost, and any penalty cards.
+(function () {
+  "use strict";
+  window.Companion.describeRound.topic = function (form, pairs) {
+    var several = pairs.some(function (pair) { return pair[0] === "several"; });
+    var named = function (key) {
+      return pairs.filter(function (pair) { return pair[0] === key; }).map(function (pair) { return pair[1]; });
+    };
+    var summary = named(several ? "losers" : "loser").join(", ");
+    var penalties = named("penalty");
+    return penalties.length ? summary + " · +1 " + penalties.join(", +1 ") : summary;
+  };
+})();

@@ -1,0 +1,169 @@
+"""Browser tests of scoring through an outage: rounds kept on the phone, sent in order once each."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from companion.extensions import db
+from companion.queries.matches import find_match
+from companion.services import matches as service
+from tests.conftest import stored_match
+from tests.e2e.helpers import add_to_roster, start_match
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def loser(page: Page, name: str):
+    """The big one-tap button of a player in the Topic_ round entry ("Bob / 2 cards")."""
+    return page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$"))
+
+
+def losers_stored(app, match_id: int) -> list[list[str]]:
+    """Each stored round's losers, in order."""
+    return [round["losers"] for round in stored_match(app, match_id).rounds]
+
+
+def kept_rows(page: Page):
+    """The rounds the page shows as kept on this phone."""
+    return page.locator("#waiting-rounds li")
+
+
+def start_topic(page: Page, base: str, app) -> int:
+    """A Topic_ match of Ann, Bob and Cy started by taps on this phone, which holds the pencil."""
+    add_to_roster(app, *PLAYERS)
+    return start_match(page, base, "Topic_", PLAYERS)
+
+
+def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    loser(page, "Bob").click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    assert losers_stored(app, match_id) == [["Bob"]]
+
+    page.context.set_offline(True)
+    for name, number in (("Cy", 2), ("Ann", 3), ("Bob", 4)):
+        loser(page, name).click()
+        expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
+    expect(page.locator("#offline-status")).to_have_text("Offline — 3 rounds kept on this phone")
+    expect(kept_rows(page)).to_have_count(3)
+    expect(kept_rows(page).nth(0)).to_contain_text("Round 2")
+    expect(kept_rows(page).nth(0)).to_contain_text("Cy")
+    expect(kept_rows(page).nth(0)).to_contain_text("kept on this phone — not sent yet")
+    expect(page.locator(".standings-asof")).to_have_text("As of round 1 · 3 rounds waiting")
+    assert losers_stored(app, match_id) == [["Bob"]]
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
+    expect(kept_rows(page)).to_have_count(0)
+    assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"], ["Bob"]]
+    # The page is the server's again: its standings, and the entry of the round after the last stored.
+    expect(page.locator(".standings-asof")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Who lost round 5?")).to_be_visible()
+    expect(loser(page, "Bob")).to_have_accessible_name("Bob 2 cards")
+    expect(loser(page, "Ann")).to_have_accessible_name("Ann 1 card")
+
+
+def test_undo_takes_back_a_kept_round_on_the_phone_alone(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    loser(page, "Bob").click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    loser(page, "Ann").click()
+    expect(kept_rows(page)).to_have_count(2)
+    kept_rows(page).nth(1).get_by_role("button", name="Undo").click()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    assert losers_stored(app, match_id) == [["Bob"], ["Cy"]]
+
+
+def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    lost: list[str] = []
+
+    def store_then_lose_the_answer(route: Route) -> None:
+        if not lost:
+            route.fetch()  # the server stores the round...
+            lost.append(route.request.post_data or "")
+            route.abort()  # ...and its answer never reaches the phone
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/matches/\d+/rounds$"), store_then_lose_the_answer)
+    loser(page, "Bob").click()
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    assert lost and "round_key=" in lost[0]
+    assert losers_stored(app, match_id) == [["Bob"]]
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+
+def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    loser(page, "Ann").click()
+    expect(kept_rows(page)).to_have_count(2)
+    # The network is back but the saves still cannot get through, and the phone reloads the page.
+    page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: route.abort())
+    page.context.set_offline(False)
+    page.reload()
+    expect(kept_rows(page)).to_have_count(2)
+    expect(kept_rows(page).nth(1)).to_contain_text("Ann")
+    expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
+    assert losers_stored(app, match_id) == []
+    page.unroute(re.compile(r"/matches/\d+/rounds$"))
+    expect(page.locator("#offline-status")).to_have_text("2 rounds sent", timeout=15000)
+    assert losers_stored(app, match_id) == [["Cy"], ["Ann"]]
+
+
+def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+    # Meanwhile another phone takes the pencil.
+    with app.app_context():
+        match = find_match(match_id)
+        service.take_pencil(match, service.offer_pencil(match))
+        db.session.remove()
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
+    row = kept_rows(page).nth(0)
+    expect(row).to_contain_text("Needs a look: Only the scorekeeper's phone can change this match.")
+    expect(row.get_by_role("button", name="Enter again")).to_be_visible()
+    expect(row.get_by_role("button", name="Discard")).to_be_visible()
+    assert losers_stored(app, match_id) == []
+    row.get_by_role("button", name="Discard").click()
+    expect(kept_rows(page)).to_have_count(0)
+    assert losers_stored(app, match_id) == []
+
+
+def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_rounds(page: Page, live_server, app):
+    """The service worker runs where the page is a secure context: HTTPS, or this laptop's own address."""
+    match_id = start_topic(page, live_server.url, app)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.goto(f"{live_server.url}/matches/{match_id}")  # the copy the worker keeps
+    loser(page, "Bob").click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+    page.reload()
+    expect(page.get_by_role("heading", name="Topic_")).to_be_visible()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(kept_rows(page).nth(0)).to_contain_text("Cy")
+    expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
+    loser(page, "Ann").click()
+    expect(kept_rows(page)).to_have_count(2)
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("2 rounds sent")
+    assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"]]
