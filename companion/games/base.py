@@ -11,11 +11,38 @@ from typing import Any, ClassVar, Protocol
 NAME_MAX = 40
 
 
-class RuleError(ValueError):
-    """Input the rules refuse; `str()` is one human line: "round 2: Bob: what is wrong"."""
+@dataclass(frozen=True)
+class Message:
+    """A text for a person, kept untranslated: the page translates `text` and then fills in `params`.
 
-    def __init__(self, reason: str, *, field: str | None = None, round: int | None = None):
-        self.reason = reason
+    A parameter may be a Message itself (a field's description), translated the same way;
+    anything else (a player's name, a number, a value as typed) is shown as it is.
+    """
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        """The English text, as `flask score` prints it."""
+        if not self.params:
+            return self.text
+        return self.text % {key: str(value) for key, value in self.params.items()}
+
+
+def N_(text: str, **params: Any) -> Message:  # noqa: N802 - named like gettext's extraction marker
+    """A message for a person; `make translations` extracts `text`, the page translates it."""
+    return Message(text, params)
+
+
+class RuleError(ValueError):
+    """Input the rules refuse; `str()` is one human line: "round 2: Bob: what is wrong".
+
+    `message` is what is wrong, untranslated (see Message); `reason` is its English text.
+    """
+
+    def __init__(self, reason: str | Message, *, field: str | None = None, round: int | None = None):
+        self.message = reason if isinstance(reason, Message) else Message(reason)
+        self.reason = str(self.message)
         self.field = field
         self.round = round
         super().__init__(str(self))
@@ -30,7 +57,7 @@ class RuleError(ValueError):
         """The same error placed in a round (kept as is when it already names one)."""
         if self.round is not None:
             return self
-        return RuleError(self.reason, field=self.field, round=number)
+        return RuleError(self.message, field=self.field, round=number)
 
 
 def show(value: Any) -> str:
@@ -47,58 +74,70 @@ def name_key(name: str) -> str:
 
 
 def whole(
-    value: Any, what: str, *, lo: int | None = None, hi: int | None = None, field: str | None = None
+    value: Any, what: str | Message, *, lo: int | None = None, hi: int | None = None, field: str | None = None
 ) -> int:
     """`value` as a whole number in [lo, hi]; JSON true or 2.5 or 3.0 are refused, not coerced."""
     if lo is not None and hi is not None:
-        wanted = f"a whole number from {lo} to {hi}"
+        wanted = N_("a whole number from %(lo)s to %(hi)s", lo=lo, hi=hi)
     elif lo is not None:
-        wanted = f"a whole number of at least {lo}"
+        wanted = N_("a whole number of at least %(lo)s", lo=lo)
     else:
-        wanted = "a whole number"
+        wanted = N_("a whole number")
     # bool is a subclass of int, and a JSON `true` must not count as 1.
     ok = isinstance(value, int) and not isinstance(value, bool)
     if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise RuleError(f"{what} must be {wanted}, got {show(value)}", field=field)
+        raise RuleError(
+            N_("%(what)s must be %(wanted)s, got %(value)s", what=what, wanted=wanted, value=show(value)), field=field
+        )
     return value
 
 
-def optional_text(value: Any, what: str, *, field: str | None = None) -> str | None:
+def optional_text(value: Any, what: str | Message, *, field: str | None = None) -> str | None:
     """Free text that may be absent (null)."""
     if value is not None and not isinstance(value, str):
-        raise RuleError(f"{what} must be text, got {show(value)}", field=field)
+        raise RuleError(N_("%(what)s must be text, got %(value)s", what=what, value=show(value)), field=field)
     return value
 
 
-def mapping(value: Any, what: str, *, field: str | None = None) -> dict[str, Any]:
+def mapping(value: Any, what: str | Message, *, field: str | None = None) -> dict[str, Any]:
     """`value` as a JSON object."""
     if not isinstance(value, dict):
-        raise RuleError(f"{what} must be an object, got {show(value)}", field=field)
+        raise RuleError(N_("%(what)s must be an object, got %(value)s", what=what, value=show(value)), field=field)
     return value
 
 
-def items(value: Any, what: str, *, field: str | None = None) -> list[Any]:
+def items(value: Any, what: str | Message, *, field: str | None = None) -> list[Any]:
     """`value` as a JSON list."""
     if not isinstance(value, list):
-        raise RuleError(f"{what} must be a list, got {show(value)}", field=field)
+        raise RuleError(N_("%(what)s must be a list, got %(value)s", what=what, value=show(value)), field=field)
     return value
 
 
 def validate_players(names: Any) -> list[str]:
     """The seat list with each name trimmed (inner runs of spaces made one), checked unique."""
-    names = items(names, "the players", field="players")
+    names = items(names, N_("the players"), field="players")
     clean: list[str] = []
     seen: set[str] = set()
     for position, raw in enumerate(names, start=1):
         if not isinstance(raw, str):
-            raise RuleError(f"seat {position}: a name must be text, got {show(raw)}", field="players")
+            raise RuleError(
+                N_("seat %(seat)s: a name must be text, got %(value)s", seat=position, value=show(raw)), field="players"
+            )
         name = " ".join(raw.split())
         if not 1 <= len(name) <= NAME_MAX:
             raise RuleError(
-                f"seat {position}: a name has 1 to {NAME_MAX} characters, got {show(raw)}", field="players"
+                N_(
+                    "seat %(seat)s: a name has 1 to %(max)s characters, got %(value)s",
+                    seat=position,
+                    max=NAME_MAX,
+                    value=show(raw),
+                ),
+                field="players",
             )
         if name_key(name) in seen:
-            raise RuleError(f"{name} is seated twice (names are compared ignoring case)", field="players")
+            raise RuleError(
+                N_("%(name)s is seated twice (names are compared ignoring case)", name=name), field="players"
+            )
         seen.add(name_key(name))
         clean.append(name)
     return clean
@@ -115,37 +154,36 @@ def resolve(value: Any, names: Iterable[str], field: str) -> str:
         for name in names:
             if name_key(name) == name_key(value):
                 return name
-    raise RuleError(f"{show(value)} is not one of {', '.join(names)}", field=field)
+    raise RuleError(N_("%(value)s is not one of %(names)s", value=show(value), names=", ".join(names)), field=field)
 
 
-def name_list(
-    value: Any, names: list[str], what: str, *, distinct: bool = False, nonempty: bool = False
-) -> list[str]:
+def name_list(value: Any, names: list[str], what: str, *, distinct: bool = False, nonempty: bool = False) -> list[str]:
     """A list of names from `names`, in the order given."""
     if not isinstance(value, list):
-        raise RuleError(f"must be a list of names, got {show(value)}", field=what)
+        raise RuleError(N_("must be a list of names, got %(value)s", value=show(value)), field=what)
     found = [resolve(v, names, what) for v in value]
     if nonempty and not found:
-        raise RuleError("names no one; at least one is needed", field=what)
+        raise RuleError(N_("names no one; at least one is needed"), field=what)
     if distinct:
         for position, name in enumerate(found):
             if name in found[:position]:
-                raise RuleError(f"{name} is listed twice", field=what)
+                raise RuleError(N_("%(name)s is listed twice", name=name), field=what)
     return found
 
 
-def per_name(value: Any, names: list[str], what: str, kind: str = "player") -> dict[str, Any]:
+def per_name(value: Any, names: list[str], what: str, kind: str | Message | None = None) -> dict[str, Any]:
     """An object with exactly one entry per name, keyed by the canonical names in seat order."""
+    kind = N_("player") if kind is None else kind
     given = mapping(value, what, field=what)
     found: dict[str, Any] = {}
     for key, entry in given.items():
         name = resolve(key, names, what)
         if name in found:
-            raise RuleError(f"two entries in {what} for the same {kind}", field=name)
+            raise RuleError(N_("two entries in %(what)s for the same %(kind)s", what=what, kind=kind), field=name)
         found[name] = entry
     for name in names:
         if name not in found:
-            raise RuleError(f"no entry in {what}, but every {kind} needs one", field=name)
+            raise RuleError(N_("no entry in %(what)s, but every %(kind)s needs one", what=what, kind=kind), field=name)
     return {name: found[name] for name in names}
 
 
@@ -253,19 +291,21 @@ class Game:
         names = validate_players(players)
         if not self.min_players <= len(names) <= self.max_players:
             if self.min_players == self.max_players:
-                count = f"exactly {self.min_players} players"
+                count = N_("exactly %(n)s players", n=self.min_players)
             else:
-                count = f"{self.min_players} to {self.max_players} players"
-            raise RuleError(f"{self.name} needs {count}, got {len(names)}", field="players")
+                count = N_("%(lo)s to %(hi)s players", lo=self.min_players, hi=self.max_players)
+            raise RuleError(
+                N_("%(game)s needs %(count)s, got %(n)s", game=self.name, count=count, n=len(names)), field="players"
+            )
         return names
 
     def settings(self, raw: dict[str, Any] | None, players: list[str]) -> dict[str, Any]:
         """The complete settings: `raw` checked, unknown keys refused, defaults filled in."""
-        given = {} if raw is None else mapping(raw, "the settings", field="settings")
+        given = {} if raw is None else mapping(raw, N_("the settings"), field="settings")
         for key in given:
             if key not in self.defaults:
                 known = ", ".join(self.defaults) or "none"
-                raise RuleError(f"unknown setting (known settings: {known})", field=str(key))
+                raise RuleError(N_("unknown setting (known settings: %(known)s)", known=known), field=str(key))
         merged = {**self.defaults, **given}
         return self.normalise_settings(merged, players)
 
@@ -273,12 +313,10 @@ class Game:
         """The scoring sides in seat order: the players, unless the game has teams."""
         return list(players)
 
-    def check_round(
-        self, players: list[str], settings: dict[str, Any], round: Any, number: int
-    ) -> dict[str, Any]:
+    def check_round(self, players: list[str], settings: dict[str, Any], round: Any, number: int) -> dict[str, Any]:
         """One round checked and normalised; extra keys (a time, card details) pass through."""
         try:
-            given = mapping(round, "a round")
+            given = mapping(round, N_("a round"))
             return {**given, **self.normalise_round(players, settings, given)}
         except RuleError as error:
             raise error.in_round(number) from None
@@ -317,7 +355,7 @@ class Game:
             if self.is_over(tally, settings):
                 if stop_at_end:
                     break
-                raise RuleError(f"the game was already over after round {number - 1}", round=number)
+                raise RuleError(N_("the game was already over after round %(n)s", n=number - 1), round=number)
             checked.append(self.check_round(players, settings, raw, number))
             try:
                 self.play(tally, players, settings, checked[-1])
@@ -335,9 +373,7 @@ class Game:
         replay = self.replay(players, settings, rounds, stop_at_end=True)
         return len(replay.rounds) if replay.over else None
 
-    def play(
-        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
+    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """Score one checked round into the tally and record its entry there; returns the entry.
 
         The only way a tally moves on, used alike by `replay`, `tallies` and `flask seed`:
@@ -373,9 +409,7 @@ class Game:
         """The scoring side a seated player plays for: the player, unless the game has teams."""
         return player
 
-    def next_to_start(
-        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
-    ) -> str | None:
+    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
         """Who starts the next round, or None when the game is over or the table decides."""
         return self.starter(self.replay(players, settings, rounds))
 
@@ -393,9 +427,7 @@ class Game:
         """Check every value of the merged settings; return them normalised."""
         raise NotImplementedError
 
-    def normalise_round(
-        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
+    def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The keys of a round the scoring uses, checked (errors without a round number)."""
         raise NotImplementedError
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import RuleError
+from .base import N_, Message, RuleError
 
 
 def values(form: Any, key: str) -> list[str]:
@@ -31,7 +31,7 @@ def first(form: Any, key: str, default: str | None = None) -> str | None:
     return found[0] if found else default
 
 
-def json_field(form: Any, key: str, kind: type, what: str) -> Any:
+def json_field(form: Any, key: str, kind: type, what: str | Message) -> Any:
     """A hidden field carrying JSON of one kind (an empty one when absent); unreadable is a RuleError."""
     text = first(form, key)
     if not text:
@@ -41,7 +41,7 @@ def json_field(form: Any, key: str, kind: type, what: str) -> Any:
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, kind):
-        raise RuleError(f"{what} could not be read", field="round")
+        raise RuleError(N_("%(what)s could not be read", what=what), field="round")
     return value
 
 
@@ -49,7 +49,7 @@ def extra_field(form: Any, part: str) -> dict[str, dict[str, Any]]:
     """The hidden `extra` of a corrected round: its own keys the form has no field for, and
     per player or side (`part`: "rows", "sides") theirs — so a correction keeps, say, the
     time an imported round carried. Absent: nothing extra."""
-    extra = json_field(form, "extra", dict, "the round's extra details")
+    extra = json_field(form, "extra", dict, N_("the round's extra details"))
     if not extra:
         return {"round": {}, part: {}}
     readable = (
@@ -58,5 +58,5 @@ def extra_field(form: Any, part: str) -> dict[str, dict[str, Any]]:
         and all(isinstance(entry, dict) for entry in extra[part].values())
     )
     if not readable:
-        raise RuleError("the round's extra details could not be read", field="round")
+        raise RuleError(N_("the round's extra details could not be read"), field="round")
     return {"round": extra["round"], part: extra[part]}

@@ -12,7 +12,7 @@ from sqlalchemy import insert, inspect, select
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import RuleError, Standings, name_key
+from ..games.base import N_, Message, RuleError, Standings, name_key
 from ..models import FINISHED, PLAYING, Match, Player, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, same_secret, standings_of
 from . import records
@@ -23,8 +23,9 @@ from .transaction import transaction
 class Conflict(Exception):
     """A write based on a state of the match that has changed meanwhile."""
 
-    def __init__(self, message: str, current: Round | None = None):
-        super().__init__(message)
+    def __init__(self, message: str | Message, current: Round | None = None):
+        super().__init__(str(message))
+        self.message = message
         self.current = current
 
 
@@ -187,7 +188,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
             last = match.rounds[-1] if match.rounds else None
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
-            raise Conflict("this round changed meanwhile", last)
+            raise Conflict(N_("this round changed meanwhile"), last)
         saved = _append(match, data, key)
         if match.redo:
             match.redo, saved.cleared_redo = [], True
@@ -218,7 +219,7 @@ def undo_last_round(match: Match) -> tuple[Round, Standings]:
     """Take back the last round; it goes on the redo stack and into the change log."""
     with transaction(locking=match):
         if not match.rounds:
-            raise Conflict("there is no round to undo")
+            raise Conflict(N_("there is no round to undo"))
         last = _take_back_last(match)
         return last, rescore(match)
 
@@ -250,7 +251,7 @@ def redo_round(match: Match) -> Saved:
     """Put back the round undone most recently (on a match a correction ended, undoing that correction)."""
     with transaction(locking=match):
         if not match.redo:
-            raise Conflict("there is nothing to redo")
+            raise Conflict(N_("there is nothing to redo"))
         if match.is_over:
             _undo_ending_correction(match)
         saved = _append(match, match.redo[-1])
@@ -273,9 +274,9 @@ def correct_round(
     with transaction(locking=match):
         stored = next((r for r in match.rounds if r.number == number), None)
         if stored is None:
-            raise RuleError(f"there is no round {number}", field="round")
+            raise RuleError(N_("there is no round %(n)s", n=number), field="round")
         if stored.revision != revision:
-            raise Conflict("this round changed meanwhile", stored)
+            raise Conflict(N_("this round changed meanwhile"), stored)
         game = get_game(match.game)
         checked = game.check_round(match.player_names, match.settings, data, number)
         corrected = [checked if r.number == number else r.data for r in match.rounds]
@@ -313,7 +314,7 @@ def offer_pencil(match: Match) -> str:
 def take_pencil(match: Match, code: str | None) -> str:
     """Hand the pencil to the phone that shows the offered code; returns its new token."""
     if not same_secret(code, match.handover_hash):
-        raise Conflict("this pencil code is no longer valid: ask for a new one")
+        raise Conflict(N_("this pencil code is no longer valid: ask for a new one"))
     token = secrets.token_urlsafe(32)
     with transaction():
         match.scorekeeper_hash, match.handover_hash = hash_token(token), None
@@ -323,7 +324,7 @@ def take_pencil(match: Match, code: str | None) -> str:
 def reclaim_pencil(match: Match, owner_token: str | None) -> None:
     """The creator's phone takes the pencil back from whoever holds it."""
     if not is_owner(match, owner_token):
-        raise Conflict("only the phone that started the match can take the pencil back")
+        raise Conflict(N_("only the phone that started the match can take the pencil back"))
     with transaction():
         match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
 

@@ -11,6 +11,7 @@ from ..network import lan_address
 from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
+from ..web.i18n import error_text
 from ..web.live import LIVE_STATE_KEY, draw_for_viewers, drawn_for_viewers, etag_of, shows_version, unchanged_headers
 from .matches import PENCIL_COOKIE, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
 
@@ -106,7 +107,8 @@ def pencil(match_id: int):
     try:
         token = service.take_pencil(match, code)
     except service.Conflict as conflict:
-        return render("pencil.html", status=409, **match_context(match, code="", errors={"pencil": str(conflict)}))
+        context = match_context(match, code="", errors={"pencil": error_text(conflict)})
+        return render("pencil.html", status=409, **context)
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 
@@ -117,5 +119,5 @@ def reclaim(match_id: int):
     try:
         service.reclaim_pencil(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
     except service.Conflict as conflict:
-        abort(403, str(conflict))
+        abort(403, error_text(conflict))
     return redirect(url_for("matches.show", match_id=match.id))

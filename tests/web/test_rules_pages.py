@@ -158,3 +158,35 @@ def test_each_pazzaparola_row_carries_the_reason_a_card_more_is_refused(client):
             "tap a chip to take one back before adding another.<",
             row,
         )
+
+
+# --- Rule errors in the page's language, next to their field ------------------------------
+
+ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
+
+
+def test_a_rule_error_reaches_an_italian_page_in_italian_naming_the_player_next_to_their_row(client, app):
+    match_id = start_match(client, "burraco", THREE)
+    fields = {"closed_by": "Ann", "table_1": "230", "hand_1": "25", "clean_1": "1"}
+    html = save_round(client, match_id, fields, 1, headers=ITALIAN).get_data(as_text=True)
+    card = html[html.index('<span class="burraco-side-name">Ann</span>') :]
+    card = text_of(card[: card.index("</fieldset>")])
+    assert "Ann: ha chiuso la mano ma ha 25 punti in mano (devono essere 0)" in card
+    assert "closed the hand" not in text_of(html)
+
+
+def test_a_field_error_in_italian_starts_with_a_capital_and_translates_the_field(client):
+    match_id = start_match(client, "burraco", THREE)
+    html = save_round(client, match_id, {"closed_by": "", "hand_1": "10+"}, 1, headers=ITALIAN).get_data(as_text=True)
+    assert 'id="bu-hand_1-error"' in html
+    error = html[html.index('id="bu-hand_1-error"') :]
+    error = text_of(error[error.index(">") + 1 : error.index("</p>")])
+    assert error == "Punti rimasti in mano: 10+ finisce con +: aggiungi l’ultimo numero o tocca ⌫"
+
+
+def test_a_conflict_reaches_an_italian_page_in_italian(client, app):
+    match_id = start_match(client, "topic", THREE)
+    save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Bob"]}), 1)
+    stale = save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Cy"]}), 1, headers=ITALIAN)
+    assert stale.status_code == 409
+    assert "Questo turno è cambiato nel frattempo" in stale.get_data(as_text=True)
