@@ -62,6 +62,10 @@ class Match(db.Model):
     cache_version: Mapped[int] = mapped_column(default=0, index=True)
     # Rounds taken back by undo, newest last, for redo; a new round empties it.
     redo: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # The round-entry tool's state between taps, for the round numbered "number" (a Pazaak set
+    # in progress: {"number": 3, "state": {"starter": 0, "moves": [...]}}), so a reload, another
+    # tab or the next phone to take the pencil carries on with it; emptied when a round is saved or undone.
+    round_in_progress: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"

@@ -279,10 +279,9 @@ class Game:
         """Keep `play` the one way to advance a tally: a game scores a round in `score_round`."""
         super().__init_subclass__(**kwargs)
         if "play" in cls.__dict__:
-            # A game written before `score_round` existed overrode `play` itself, which left
-            # its rounds unrecorded for callers other than `replay`: its hook is moved aside.
-            cls.score_round = cls.__dict__["play"]
-            del cls.play
+            # Overriding `play` would leave the game's rounds unrecorded in the tally for some
+            # callers (the seed once did so): that mistake is refused when the class is made.
+            raise TypeError(f"{cls.__name__} overrides Game.play: score a round in score_round instead")
 
     # --- the interface the web layer and CLI call -------------------------------------
 

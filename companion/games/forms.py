@@ -7,6 +7,10 @@ from typing import Any
 
 from .base import N_, Message, RuleError
 
+# The field under which the view hands a game's entry tool the state the server keeps for the
+# next round (JSON; null when none), in place of anything a page posted under that name.
+KEPT_FIELD = "kept"
+
 
 def values(form: Any, key: str) -> list[str]:
     """Every value posted under `key`, as text.

@@ -166,7 +166,9 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved
     checked = game.check_round(match.player_names, match.settings, data, number)
     now = utcnow()
     row = {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0, "client_key": key}
-    return Saved(insert_round(match, row), rescore(match))
+    stored = insert_round(match, row)
+    _forget_round_in_progress(match)
+    return Saved(stored, rescore(match))
 
 
 def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
@@ -211,6 +213,7 @@ def _take_back_last(match: Match) -> Round:
     db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
     match.rounds.remove(last)
     db.session.delete(last)
+    _forget_round_in_progress(match)
     db.session.flush()
     return last
 
@@ -258,6 +261,29 @@ def redo_round(match: Match) -> Saved:
         match.redo = match.redo[:-1]
         db.session.add(RoundChange(match_id=match.id, number=saved.round.number, action="redo", after=saved.round.data))
         return saved
+
+
+def keep_round_in_progress(match: Match, number: int, state: Any, based_on: Any) -> None:
+    """Keep the entry tool's state for round `number` (a Pazaak set in progress; None: nothing).
+
+    `based_on` is the state the tap started from: if another tab or phone has changed it, or
+    saved the round, meanwhile, the tap is refused rather than overwriting theirs.
+    """
+    with transaction(locking=match):
+        # The lock re-reads the rounds; what another writer kept is read again here.
+        db.session.refresh(match, attribute_names=["round_in_progress"])
+        if number != len(match.rounds) + 1:
+            raise Conflict(N_("this round was saved or taken back meanwhile"))
+        kept = match.round_in_progress
+        if (kept["state"] if kept and kept.get("number") == number else None) != based_on:
+            raise Conflict(N_("this round changed on another page or phone meanwhile"))
+        match.round_in_progress = None if state is None else {"number": number, "state": state}
+
+
+def _forget_round_in_progress(match: Match) -> None:
+    """Empty the entry tool's kept state: the round it was for is saved, or the one before taken back."""
+    if match.round_in_progress is not None:
+        match.round_in_progress = None
 
 
 def correct_round(

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from htmx_flask import make_response
+from werkzeug.datastructures import MultiDict
 
 from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import RuleError
+from ..games.forms import KEPT_FIELD
 from ..models import Match
 from ..queries import matches as queries
 from ..queries.players import roster_entries
@@ -82,6 +85,17 @@ def is_scorekeeper(match: Match) -> bool:
     return queries.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
 
 
+def entry_form(match: Match, form=None) -> MultiDict:
+    """The fields a game's entry tool works from: what the page sent, and under `kept` the state
+    the server keeps for the next round (JSON, null when none), never what a page sent as it."""
+    fields = MultiDict(form or {})
+    fields.poplist(KEPT_FIELD)
+    kept = match.round_in_progress
+    current = kept.get("state") if kept and kept.get("number") == len(match.rounds) + 1 else None
+    fields[KEPT_FIELD] = json.dumps(current, ensure_ascii=False)
+    return fields
+
+
 def match_context(match: Match, form=None, standings=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
@@ -98,7 +112,7 @@ def match_context(match: Match, form=None, standings=None, **extra):
         standings=game.standings_of(replay) if standings is None else standings,
         scorekeeper=is_scorekeeper(match),
         form=form or {},
-        entry=game.entry.step(form or {}, replay),
+        entry=game.entry.step(entry_form(match, form), replay),
         game_view=game.entry.match_view(replay),
         **extra,
     )
@@ -142,7 +156,7 @@ def save_round(match_id: int):
     if key is not None and not ROUND_KEY.fullmatch(key):
         abort(400, gettext("This round's key cannot be read: reload the page and save again."))
     try:
-        data = game.entry.round_from_form(request.form, match.player_names, match.settings)
+        data = game.entry.round_from_form(entry_form(match, request.form), match.player_names, match.settings)
         saved = service.save_round(match, data, number, key)
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
@@ -158,9 +172,17 @@ def save_round(match_id: int):
 
 @bp.post("/<int:match_id>/entry")
 def entry_step(match_id: int):
-    """A tap on a server-side entry tool: the entry is drawn again, nothing is stored."""
+    """A tap on a server-side entry tool: the entry drawn again, and its state kept if the tool keeps one."""
     match = _editable(match_id)
     context = match_context(match, form=request.form)
+    keep = context["entry"].get("keep")
+    if keep is not None:
+        try:
+            number = request.form.get("number", type=int) or len(match.rounds) + 1
+            service.keep_round_in_progress(match, number, keep["state"], keep["based_on"])
+        except service.Conflict:
+            # Another page moved the round on: the entry drawn again shows it as it stands.
+            context = match_context(match, form=request.form)
     return render("match.html", fragment="_round_entry.html", **context)
 
 

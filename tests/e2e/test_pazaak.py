@@ -6,8 +6,9 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import PHONE
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
@@ -147,3 +148,78 @@ def test_the_sets_table_grows_a_row_per_set_as_a_reload_draws_it(page: Page, liv
     rows = expect_rounds_as_drawn_whole(page)
     assert [row.split()[0] for row in rows[1:]] == ["1", "2", "3"]
     assert [page.locator("#rounds tbody tr").nth(i).get_by_label("won the set").count() for i in range(3)] == [1, 1, 1]
+
+
+def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) -> dict:
+    """The page's standings are what `flask score` computes for the exported match; returns the latter."""
+    match_id = re.search(r"/matches/(\d+)$", page.url).group(1)
+    document = page.request.get(f"{base}/matches/{match_id}.json").json()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(args=["score", str(path)])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.output)
+    standings = page.locator("#standings .pazaak-standings tbody tr")
+    for row, (name, sets) in zip(standings.all(), scored["totals"].items(), strict=True):
+        expect(row.get_by_role("rowheader")).to_contain_text(name)
+        expect(row.get_by_role("cell")).to_have_text(f"{sets}/3")
+    return scored
+
+
+def test_a_set_in_progress_survives_a_reload_and_goes_with_the_pencil(
+    page: Page, browser: Browser, live_server, app, runner, tmp_path
+):
+    add_to_roster(app, "Ann", "Bob")
+    start_pazaak(page, live_server.url, {"Ann": ["+3", "D"], "Bob": []})
+    match_url = page.url
+    expect(page.get_by_text("Ann plays only the hand cards noted for this match, each once.")).to_be_visible()
+    expect(page.get_by_text("Side cards", exact=True)).to_have_count(0)
+
+    # Ten taps into set 1, then a reload: the set is back as it was.
+    tap(page, "Draw 3", "End turn", "Draw 4", "End turn", "Draw 2", "End turn", "Draw 5", "End turn", "Draw 1")
+    tap(page, "Ann: +3")
+    expect(total(page, "Ann")).to_have_text("9")
+    moves = page.locator('input[name="moves"]').input_value()
+    page.reload()
+    expect(total(page, "Ann")).to_have_text("9")
+    expect(total(page, "Bob")).to_have_text("9")
+    expect(page.locator('input[name="moves"]')).to_have_value(moves)
+    expect(page.get_by_role("button", name="Ann: +3 (played)")).to_be_disabled()
+
+    # Take back the last tap still works after the reload: the +3 is back in Ann's hand.
+    tap(page, "Take back the last tap")
+    expect(total(page, "Ann")).to_have_text("6")
+    expect(page.get_by_role("button", name="Ann: +3", exact=True)).to_be_enabled()
+    tap(page, "End turn")
+
+    # A trip to another page and back, then the pencil goes to another phone, which sees the same set.
+    page.get_by_role("link", name="Share · viewer QR").click()
+    page.get_by_role("button", name="Show the pencil code").click()
+    pencil_link = page.get_by_role("link", name="Pencil link").get_attribute("href")
+    page.goto(match_url)
+    expect(total(page, "Ann")).to_have_text("6")
+    other = browser.new_context(viewport=PHONE, has_touch=True, locale="en-GB").new_page()
+    other.goto(pencil_link)
+    other.get_by_role("button", name="Take the pencil").click()
+    expect(other).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(total(other, "Ann")).to_have_text("6")
+    expect(total(other, "Bob")).to_have_text("9")
+    expect(other.get_by_role("status").filter(has_text="to play")).to_have_text("Bob to play")
+    expect(other.locator('input[name="moves"]')).to_have_value(page.locator('input[name="moves"]').input_value())
+
+    # The new scorekeeper plays the set out and saves it.
+    tap(other, "Draw 10", "Stand", "Draw 10", "Ann: +3", "Stand")
+    expect(other.get_by_text("Tied set at 19: it counts for no one.")).to_be_visible()
+    save_set(other, 1, "Set 1: tied")
+    other.reload()
+    expect(total(other, "Ann")).to_have_text("0")
+    expect(other.get_by_role("button", name="Take back the last tap")).to_have_count(0)
+    for number in range(2, 5):
+        other.get_by_role("button", name="Bob won", exact=True).click()
+        expect(other.locator("#banner")).to_contain_text(f"Set {number}: Bob wins")
+    expect(other.get_by_text("Bob wins!")).to_be_visible()
+    scored = expect_standings_as_flask_scores(other, live_server.url, runner, tmp_path)
+    assert scored["over"] and scored["totals"] == {"Ann": 0, "Bob": 3}
+    document = other.request.get(other.url + ".json").json()
+    assert document["rounds"][0]["cards"] == {"Ann": ["3", "2", "1", "10", "+3"], "Bob": ["4", "5", "10"]}
+    other.context.close()

@@ -175,3 +175,13 @@ def test_ending_round_names_the_round_that_ends_the_game_without_reading_later_o
     rounds = [{"losers": ["Ann"]}, {"losers": ["Ann", "Bob"], "penalties": ["Bob"]}, {"losers": ["Bob"]}, "not read"]
     assert topic.ending_round(["Ann", "Bob"], {"deck": 5}, rounds) == 2
     assert topic.ending_round(["Ann", "Bob"], {"deck": 30}, rounds[:3]) is None
+
+
+def test_a_game_cannot_override_play_and_so_skip_recording_its_rounds():
+    from companion.games.base import Game
+
+    with pytest.raises(TypeError, match="score_round"):
+
+        class Careless(Game):
+            def play(self, tally, players, settings, round):
+                return {}

@@ -280,3 +280,103 @@ def test_flipped_cards_are_marked():
     cards = entry["seats"][0]["cards"]
     assert [(c["big"], c["flipped"]) for c in cards] == [("\u22124", True), ("\u22122", True), ("\u21c4", False)]
     assert entry["seats"][0]["total_text"] == "\u22126"
+
+
+# --- a recorded hand on the calculator -----------------------------------------------------------
+
+
+def test_a_card_not_in_the_recorded_hand_is_refused_by_the_calculator():
+    entry = taps("draw:7", settings=HANDS)
+    refused = step(entry, settings=HANDS, move="plus:5")
+    assert refused["error"] == "+5 is not in Ann's hand (+3, ±4, D, +3)"
+    assert refused["moves"] == entry["moves"] and refused["keep"] is None
+    # Bob's hand is recorded too: only the Tiebreaker.
+    bob = taps("end_turn", "draw:5", settings=HANDS, **{"table": entry["table"], "moves": entry["moves"]})
+    assert step(bob, settings=HANDS, move="plus:1")["error"] == "+1 is not in Bob's hand (T±1)"
+
+
+def test_a_hand_card_played_in_an_earlier_set_is_refused_for_the_rest_of_the_match():
+    earlier = [{"winner": "Ann", "cards": {"Ann": ["10", "D", "±4→+4"], "Bob": ["9", "T±1→+1"]}}]
+    entry = taps("draw:6", "end_turn", "draw:4", rounds=earlier, settings=HANDS)  # Bob started set 2
+    assert step(entry, rounds=earlier, settings=HANDS, move="double")["error"] == (
+        "Ann has played D already: each hand card is played once a match"
+    )
+    assert step(entry, rounds=earlier, settings=HANDS, move="plus:3")["error"] is None
+
+
+def test_without_a_recorded_hand_the_full_palette_plays():
+    entry = taps("draw:7", "plusminus:6:-", "end_turn", "draw:2", "flip:2&4")
+    assert [s["total"] for s in entry["seats"]] == [1, -2]
+    assert entry["seats"][0]["hand"] == [] and entry["palette"]
+
+
+# --- the set the server keeps -----------------------------------------------------------------------
+
+
+def kept_step(kept: dict | None, entry: dict | None = None, rounds=(), settings=SETTINGS, **fields) -> dict:
+    """One tap as the view makes it: the page's fields, and the set the server keeps as `kept`."""
+    if entry is not None:
+        fields = {"table": entry["table"], "moves": entry["moves"], **fields}
+    return ENTRY.entry_step(form(kept=json.dumps(kept), **fields), P, settings, list(rounds))
+
+
+def test_a_tap_says_what_to_keep_instead_of_what_was_kept():
+    first = kept_step(None, move="draw:7")
+    assert first["keep"] == {"state": {"starter": 0, "moves": [{"type": "draw", "value": 7}]}, "based_on": None}
+    second = kept_step(first["keep"]["state"], first, move="end_turn")
+    assert second["keep"]["based_on"] == first["keep"]["state"]
+    assert [m["type"] for m in second["keep"]["state"]["moves"]] == ["draw", "end_turn"]
+    # Taking back every tap keeps nothing.
+    back = kept_step({"starter": 0, "moves": [{"type": "draw", "value": 7}]}, first, move="undo")
+    assert back["keep"] == {"state": None, "based_on": first["keep"]["state"]}
+
+
+def test_a_reload_draws_the_kept_set_and_take_back_still_works():
+    kept = {"starter": 0, "moves": [{"type": "draw", "value": 7}, {"type": "end_turn"}, {"type": "draw", "value": 4}]}
+    page = kept_step(kept)  # a page loaded afresh sends nothing of its own
+    assert [s["total"] for s in page["seats"]] == [7, 4] and page["can_take_back"] and not page["changed"]
+    back = kept_step(kept, page, move="undo")
+    assert [s["total"] for s in back["seats"]] == [7, 0] and back["current"]["name"] == "Bob"
+
+
+def test_a_page_showing_another_set_is_brought_up_to_date_and_its_tap_not_played():
+    kept = {"starter": 0, "moves": [{"type": "draw", "value": 7}, {"type": "end_turn"}]}
+    stale = taps("draw:7")  # the other tab saw only the first tap
+    entry = kept_step(kept, stale, move="draw:9")
+    assert entry["changed"] and entry["error"] is None and entry["keep"] is None
+    assert [s["total"] for s in entry["seats"]] == [7, 0] and entry["current"]["name"] == "Bob"
+
+
+def test_a_set_kept_for_another_starter_is_not_drawn():
+    kept = {"starter": 0, "moves": [{"type": "draw", "value": 7}]}
+    entry = kept_step(kept, rounds=[{"winner": "Ann"}])  # set 2: Bob starts
+    assert [s["total"] for s in entry["seats"]] == [0, 0] and entry["current"]["name"] == "Bob"
+
+
+def test_a_damaged_page_state_shows_the_kept_set():
+    kept = {"starter": 0, "moves": [{"type": "draw", "value": 7}]}
+    entry = kept_step(kept, table="{not json", moves="[]", move="draw:5")
+    assert "damaged" in entry["error"] and [s["total"] for s in entry["seats"]] == [7, 0]
+
+
+def test_saving_from_the_calculator_saves_the_kept_set():
+    moves = [{"type": "draw", "value": 10}, {"type": "stand"}, {"type": "draw", "value": 9}, {"type": "stand"}]
+    kept = {"starter": 0, "moves": moves}
+    page = kept_step(kept)
+    fields = form(source="table", table=page["table"], moves=page["moves"], kept=json.dumps(kept))
+    assert ENTRY.round_from_form(fields, P, SETTINGS)["totals"] == {"Ann": 10, "Bob": 9}
+    stale = taps("draw:10", "stand")
+    fields = form(source="table", table=stale["table"], moves=stale["moves"], kept=json.dumps(kept))
+    with pytest.raises(RuleError, match="changed on another page") as caught:
+        ENTRY.round_from_form(fields, P, SETTINGS)
+    assert caught.value.field == "table"
+
+
+@pytest.mark.parametrize(
+    "moves",
+    ['[{"type": "flip", "pair": ["2&4"]}]', '[{"type": "draw", "value": 7}, "stand"]', '[{"type": "draw"}]', "[null]"],
+)
+def test_junk_moves_from_a_page_are_a_damaged_state(moves):
+    fields = {"table": json.dumps(new_table(P).to_dict()), "moves": moves}
+    entry = ENTRY.entry_step(form(kept="null", move="draw:5", **fields), P, SETTINGS, [])
+    assert "damaged" in entry["error"] and entry["keep"] is None

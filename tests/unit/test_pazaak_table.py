@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -13,6 +14,7 @@ from companion.games.pazaak.table_rules import (
     apply,
     new_table,
     outcome,
+    play_from_hand,
     result,
     totals,
 )
@@ -304,3 +306,68 @@ def test_damaged_state_is_refused(damage):
 def test_a_stranger_cannot_play():
     with pytest.raises(TableError, match='^"Cy" is not playing this set$'):
         apply(new_table(P), draw(3, player="Cy"))
+
+
+# --- a recorded hand: its cards only, each once a match ------------------------------------------
+
+ANN_HAND = ["+3", "D", "+3", "Flip 2&4"]
+
+
+def test_a_card_in_the_recorded_hand_is_played():
+    state = play_from_hand(play(draw(7)), {"type": "plus", "value": 3}, ANN_HAND, Counter())
+    assert values(state) == [7, 3] and state.seats[0].cards[-1].hand == "+3"
+
+
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        ({"type": "plus", "value": 5}, "+5 is not in Ann's hand (+3, D, +3, Flip 2&4)"),
+        ({"type": "plusminus", "value": 3, "sign": "+"}, "±3 is not in Ann's hand (+3, D, +3, Flip 2&4)"),
+        ({"type": "tiebreaker", "sign": "-"}, "T±1 is not in Ann's hand (+3, D, +3, Flip 2&4)"),
+    ],
+)
+def test_a_card_not_in_the_recorded_hand_is_refused_with_the_hand(action, reason):
+    with pytest.raises(TableError) as caught:
+        play_from_hand(play(draw(7)), action, ANN_HAND, Counter())
+    assert str(caught.value) == reason
+
+
+def test_each_hand_card_lasts_the_whole_match():
+    # "the four side deck cards would have to last him through the entire match" (the rulebook)
+    earlier = Counter({"D": 1, "+3": 1})
+    with pytest.raises(TableError) as caught:
+        play_from_hand(play(draw(9)), DOUBLE, ANN_HAND, earlier)
+    assert str(caught.value) == "Ann has played D already: each hand card is played once a match"
+    # Two +3 in the hand: one played, one left.
+    assert values(play_from_hand(play(draw(9)), {"type": "plus", "value": 3}, ANN_HAND, earlier)) == [9, 3]
+    with pytest.raises(TableError, match="played \\+3 already"):
+        play_from_hand(play(draw(9)), {"type": "plus", "value": 3}, ANN_HAND, earlier + Counter({"+3": 1}))
+
+
+def test_the_turn_rules_speak_before_the_hand():
+    stood = play(draw(8), STAND)
+    with pytest.raises(TableError, match="draw a main-deck card first"):
+        play_from_hand(stood, {"type": "plus", "value": 5}, ["+1"], Counter())
+    with pytest.raises(TableError, match="Ann has stood"):
+        play_from_hand(play(draw(8), STAND, draw(4)), {"type": "plus", "value": 5, "player": "Ann"}, [], Counter())
+
+
+def test_without_a_recorded_hand_every_side_card_is_played():
+    state = play_from_hand(play(draw(7)), {"type": "plusminus", "value": 6, "sign": "-"}, [], Counter({"±6": 3}))
+    assert values(state) == [7, -6]
+
+
+def test_draws_and_turn_ends_use_no_hand_card():
+    state = play_from_hand(new_table(P), draw(10), ["+1"], Counter({"+1": 1}))
+    assert values(play_from_hand(state, END, ["+1"], Counter({"+1": 1}))) == [10]
+
+
+def test_flip_turns_the_cards_on_the_players_table_not_those_held():
+    # The rulebook: "all the 2s and 4s in his hand would become -2s and -4s"; the engine flips the
+    # player's table, as the video game does, and the +2 still held plays as +2 afterwards.
+    hand = ["Flip 2&4", "+2"]
+    state = play_from_hand(play(draw(4), END, draw(1), END, draw(2)), flip("2&4"), hand, Counter())
+    assert values(state) == [-4, -2, 0] and values(state, 1) == [1]
+    state = play(END, draw(5), END, draw(1), state=state)
+    state = play_from_hand(state, {"type": "plus", "value": 2}, hand, Counter({"Flip 2&4": 1}))
+    assert values(state) == [-4, -2, 0, 1, 2] and totals(state)["Ann"] == -3

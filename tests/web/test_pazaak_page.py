@@ -194,3 +194,106 @@ def test_the_match_ends_at_the_set_wins_needed(client, app, sets):
     assert "Ann wins!" in page and "The match is over" in page and "Save set" not in page
     rounds = json.loads(client.get(f"/matches/{match_id}.json").get_data(as_text=True))["rounds"]
     assert [r["winner"] for r in rounds] == ["Ann"] * int(sets)
+
+
+# --- a recorded hand ---------------------------------------------------------------------------------
+
+
+def test_a_recorded_hand_is_all_the_calculator_offers(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR, **{"hand:Ann": ["+3", "D"]}), csrf_token(client)
+    table = Table(client, match_id, token).tap("draw:7")
+    assert "Ann plays only the hand cards noted for this match, each once." in table.page
+    assert "pazaak-palette" not in table.page and 'aria-label="Ann: +3"' in table.page
+    # A card not in the hand, sent anyway, is refused and the table stays as it was.
+    before = hidden(table.page, "table")
+    table.tap("plus:5", player="0")
+    assert "Refused: +5 is not in Ann&#39;s hand (+3, D)" in table.page
+    assert hidden(table.page, "table") == before
+    # Bob has no recorded hand: on his turn the whole palette is there.
+    table.tap("end_turn").tap("draw:4")
+    assert "pazaak-palette" in table.page and 'aria-label="±5 as +5"' in table.page
+    table.tap("plusminus:5:+")
+    assert table.totals() == ["7", "9"]
+
+
+def test_a_hand_card_played_in_one_set_is_refused_in_the_next(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR, **{"hand:Ann": ["+3", "D"]}), csrf_token(client)
+    table = Table(client, match_id, token)
+    for move in ["draw:10", "end_turn", "draw:8", "stand", "draw:7", "plus:3"]:
+        table.tap(move, **({"player": "0"} if move == "plus:3" else {}))
+    assert table.save().status_code == 200
+    table = Table(client, match_id, token).tap("draw:5").tap("draw:6")  # set 2: Bob starts
+    assert 'aria-label="Ann: +3 (played)" disabled' in table.page
+    table.tap("end_turn").tap("draw:9").tap("plus:3", player="0")
+    assert "Refused: Ann has played +3 already: each hand card is played once a match" in table.page
+
+
+# --- the set in progress survives ----------------------------------------------------------------------
+
+TEN_TAPS = ["draw:3", "end_turn", "draw:4", "end_turn", "draw:2", "end_turn", "draw:5", "end_turn", "draw:1", "stand"]
+
+
+def kept_in_database(app, match_id: int):
+    with app.app_context():
+        kept = db.session.get(Match, match_id).round_in_progress
+        db.session.remove()
+    return kept
+
+
+def test_ten_taps_survive_a_reload_and_take_back_still_works(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
+    table = Table(client, match_id, token)
+    for move in TEN_TAPS:
+        table.tap(move)
+    assert table.totals() == ["6", "9"]
+    kept = kept_in_database(app, match_id)
+    assert kept["number"] == 1 and len(kept["state"]["moves"]) == 10
+    reloaded = Table(client, match_id, token)  # the page loaded afresh, as a reload or a visit does
+    assert reloaded.totals() == ["6", "9"] and hidden(reloaded.page, "moves") == hidden(table.page, "moves")
+    assert "Take back the last tap" in reloaded.page
+    reloaded.tap("undo")  # Ann's Stand taken back: her turn again, her 1 still on the table
+    assert reloaded.totals() == ["6", "9"] and "Ann to play" in reloaded.page and "is-stood" not in reloaded.page
+    reloaded.tap("undo")
+    assert reloaded.totals() == ["5", "9"] and "Draw Ann’s card from the main deck" in reloaded.page
+    assert len(kept_in_database(app, match_id)["state"]["moves"]) == 8
+    assert stored_match(app, match_id).rounds == []
+
+
+def test_the_phone_that_takes_the_pencil_carries_on_with_the_set(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
+    Table(client, match_id, token).tap("draw:8").tap("end_turn").tap("draw:6")
+    offer = client.post(f"/matches/{match_id}/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
+    code = re.search(r"code=([\w-]+)", offer.get_data(as_text=True)).group(1)
+    other = app.test_client()
+    other_token = csrf_token(other, f"/matches/{match_id}/pencil?code={code}")
+    assert other.post(f"/matches/{match_id}/pencil", data={"csrf_token": other_token, "code": code}).status_code == 302
+    table = Table(other, match_id, csrf_token(other, f"/matches/{match_id}"))
+    assert table.totals() == ["8", "6"] and "Bob to play" in table.page
+    table.tap("plus:2")
+    assert table.totals() == ["8", "8"]
+
+
+def test_a_tab_showing_an_older_set_is_brought_up_to_date_not_obeyed(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
+    first, second = Table(client, match_id, token), Table(client, match_id, token)
+    first.tap("draw:8").tap("end_turn")
+    second.tap("draw:2")  # this tab still shows the empty table
+    assert "This set changed on another page or phone" in second.page
+    assert second.totals() == ["8", "0"] and "Bob to play" in second.page
+    assert [m["type"] for m in kept_in_database(app, match_id)["state"]["moves"]] == ["draw", "end_turn"]
+    second.tap("draw:2")  # now up to date, its taps count again
+    assert second.totals() == ["8", "2"] and "changed on another page" not in second.page
+
+
+def test_saving_the_set_or_taking_back_a_set_empties_what_is_kept(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
+    table = Table(client, match_id, token)
+    for move in ["draw:10", "stand", "draw:9", "stand"]:
+        table.tap(move)
+    assert table.save().status_code == 200 and kept_in_database(app, match_id) is None
+    Table(client, match_id, token).tap("draw:4")
+    assert kept_in_database(app, match_id)["number"] == 2
+    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
+    assert undone.status_code == 200 and kept_in_database(app, match_id) is None
+    page = Table(client, match_id, token)
+    assert page.totals() == ["0", "0"] and "Take back the last tap" not in page.page

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..base import Entry, Replay, RuleError, name_key, show
-from ..forms import first, json_field, values
+from ..forms import KEPT_FIELD, first, json_field, values
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
     ARROW,
@@ -18,10 +18,10 @@ from .table_rules import (
     Card,
     TableError,
     TableState,
-    apply,
     held_label,
     new_table,
     outcome,
+    play_from_hand,
     played_hand_cards,
     replay,
     result,
@@ -124,7 +124,7 @@ class PazaakEntry(Entry):
         `extra` (JSON, any other keys the stored round carried, kept through a correction).
         """
         if form_value(form, "source") == "table":
-            return set_round(form_value(form, "table"), players)
+            return set_round(form, players)
         round = _json_field(form, "extra", dict)
         winner = form_value(form, "winner")
         if winner is not None:
@@ -237,8 +237,15 @@ def _with_room(hands: dict[str, list[str]], players: list[str], after: str | Non
 
 # --- the calculator on the match page ------------------------------------------------------
 #
-# The page keeps the state (`table`) and the moves made in this set (`moves`, for Take back) in
-# hidden fields; each tap posts them with `move` (and `player`, a seat index, for a hand card).
+# The server keeps the set in progress with the match, as where it started and its moves: the view
+# puts it in the form as `kept` (JSON, null when nothing is kept), never taking it from the page.
+# The page draws the state (`table`) and the moves it shows (`moves`) in hidden fields and posts
+# them with each tap (`move`, and `player`, a seat index, for a hand card): they tell whether the
+# page still shows the set the server keeps. With no `kept` field at all (a form read without a
+# server) the page's own moves are the set.
+
+DAMAGED = "the calculator state is damaged; here is the set as it was kept"
+CHANGED = "this set changed on another page or phone: here it is as it stands now"
 
 
 def read_state(text: str | None, players: list[str]) -> TableState:
@@ -246,17 +253,58 @@ def read_state(text: str | None, players: list[str]) -> TableState:
     try:
         state = TableState.from_dict(json.loads(text or ""))
     except json.JSONDecodeError:
-        raise TableError("the calculator state is damaged; start the set again") from None
+        raise TableError(DAMAGED) from None
+    except TableError:
+        raise TableError(DAMAGED) from None
     if [name_key(n) for n in state.players] != [name_key(n) for n in players]:
-        raise TableError("the calculator state is damaged; start the set again")
+        raise TableError(DAMAGED)
     seats = tuple(replace(seat, name=name) for seat, name in zip(state.seats, players, strict=True))
     return replace(state, seats=seats)
 
 
-def set_round(text: str | None, players: list[str]) -> dict[str, Any]:
-    """The finished set as the engine's table-totals round, plus the cards each player played."""
+def shown_moves(form: Any, players: list[str]) -> tuple[int, list[Any]] | None:
+    """Where the set the page shows started and its moves (None when it sent no state).
+
+    The table it draws must be the one its moves make: anything else is damaged.
+    """
+    text = form_value(form, "table")
+    if not text:
+        return None
+    state = read_state(text, players)
     try:
-        state = read_state(text, players)
+        moves = json.loads(form_value(form, "moves") or "[]")
+        if not isinstance(moves, list) or replay(players, state.starter, moves) != state:
+            raise TableError(DAMAGED)
+    except (TableError, json.JSONDecodeError):
+        raise TableError(DAMAGED) from None
+    return state.starter, moves
+
+
+def kept_moves(form: Any) -> tuple[int, list[Any]] | None:
+    """The set the server keeps (start seat and moves), or None when it keeps none."""
+    try:
+        kept = json.loads(form_value(form, KEPT_FIELD) or "null")
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(kept, dict) or kept.get("starter") not in (0, 1) or not isinstance(kept.get("moves"), list):
+        return None
+    return kept["starter"], kept["moves"]
+
+
+def set_round(form: Any, players: list[str]) -> dict[str, Any]:
+    """The finished set as the engine's table-totals round, plus the cards each player played.
+
+    The set is the one the server keeps, when the form says what that is; a page showing
+    another set is told so rather than saving what it shows.
+    """
+    try:
+        if form_value(form, KEPT_FIELD) is None:
+            state = read_state(form_value(form, "table"), players)
+        else:
+            shown, kept = shown_moves(form, players), kept_moves(form)
+            if shown is not None and (kept or (shown[0], [])) != shown:
+                raise TableError(CHANGED)
+            state = replay(players, *(kept or (0, [])))
     except TableError as error:
         raise RuleError(str(error), field="table") from None
     form = result(state)
@@ -347,33 +395,51 @@ def card_view(card: Card) -> dict[str, Any]:
 def calculator(
     form: Any, players: list[str], settings: dict[str, Any], rounds: list[dict[str, Any]], starter: int
 ) -> dict[str, Any]:
-    """The calculator after the tap `form` carries: the new state, or the old one and the reason."""
-    error = None
-    moves: list[Any] = []
-    text = form_value(form, "table")
-    state = new_table(players, starter)
-    if text:
-        try:
-            state = read_state(text, players)
-            moves = json.loads(form_value(form, "moves") or "[]")
-            if not isinstance(moves, list):
-                raise TableError("the calculator state is damaged; start the set again")
-        except (TableError, json.JSONDecodeError):
-            state, moves = new_table(players, starter), []
-            error = "the calculator state is damaged; start the set again"
+    """The calculator after the tap `form` carries: the new state, or the old one and the reason.
+
+    `keep` in the answer, when the tap changed the set, is what the server is to keep now
+    (`state`) in place of what it kept (`based_on`); null for either is an empty set.
+    """
+    error = notice = None  # notice: the page showed another set than the one kept
+    try:
+        shown = shown_moves(form, players)
+    except TableError as damaged:
+        shown, error = None, str(damaged)
+    if form_value(form, KEPT_FIELD) is None:
+        base = shown[1] if shown and shown[0] == starter else []
+    else:
+        kept = kept_moves(form)
+        # A set kept for another starter belongs to a round since saved or taken back.
+        base = kept[1] if kept and kept[0] == starter else []
+        if error is None and shown is not None and shown != (starter, base):
+            notice = CHANGED
+    try:
+        state = replay(players, starter, base)
+    except TableError:
+        state, base = new_table(players, starter), []
+    moves = base
     move = form_value(form, "move")
-    if move and error is None:
+    if move and error is None and notice is None:
         try:
             if move == "undo":
                 if not moves:
                     raise TableError("nothing to take back")
-                state, moves = replay(players, state.starter, moves[:-1]), moves[:-1]
+                state, moves = replay(players, starter, moves[:-1]), moves[:-1]
             else:
                 action = parse_move(move, form_value(form, "player"), players)
-                state, moves = apply(state, action), [*moves, action]
+                mover = state.players[state.turn]
+                hand = (settings.get("hands") or {}).get(mover) or []
+                state = play_from_hand(state, action, hand, played_hand_cards(rounds, state)[mover])
+                moves = [*moves, action]
         except TableError as refused:
             error = str(refused)
-    return _view(state, moves, error, settings, rounds)
+    view = _view(state, moves, error, settings, rounds)
+    view["changed"] = notice is not None
+    view["keep"] = None if moves == base else {
+        "state": {"starter": starter, "moves": moves} if moves else None,
+        "based_on": {"starter": starter, "moves": base} if base else None,
+    }
+    return view
 
 
 def _view(

@@ -14,6 +14,7 @@ round-trip it through JSON (the page keeps it in a hidden field). Actions are di
     {"type": "end_turn"}   {"type": "stand"}
 
 Any action may name its "player"; the move is then refused unless it is that player's turn.
+`play_from_hand` is `apply` for a player whose hand cards are recorded: each of them once a match.
 """
 
 from __future__ import annotations
@@ -230,7 +231,7 @@ def signed(number: int) -> str:
 
 def _pair(action: dict[str, Any]) -> tuple[int, int]:
     """The faces a flip card turns over."""
-    if action.get("pair") not in FLIPS:
+    if not isinstance(action.get("pair"), str) or action["pair"] not in FLIPS:
         raise TableError("a flip card is 2&4 or 3&6")
     return FLIPS[action["pair"]]
 
@@ -335,6 +336,29 @@ def replay(players: list[str], starter: int, moves: list[Any]) -> TableState:
     for move in moves:
         state = apply(state, move)
     return state
+
+
+def play_from_hand(
+    state: TableState, action: dict[str, Any], hand: list[str], played: Counter
+) -> TableState:
+    """`apply`, for a mover whose hand is recorded: a side card must be one of `hand` not yet played.
+
+    `played` counts the hand cards the mover has used in earlier sets and on this table. The
+    move's own rules are checked first, so a player who has stood hears that, not this.
+    """
+    after = apply(state, action)
+    if not hand:
+        return after
+    mover = state.seats[state.turn]
+    placed = after.seats[state.turn].cards
+    card = placed[-1].hand if len(placed) > len(mover.cards) else None
+    if card is None:
+        return after
+    if card not in hand:
+        raise TableError(f"{card} is not in {mover.name}'s hand ({', '.join(hand)})")
+    if played[card] >= hand.count(card):
+        raise TableError(f"{mover.name} has played {card} already: each hand card is played once a match")
+    return after
 
 
 def held_label(label: Any) -> str | None:
