@@ -45,10 +45,10 @@ def play_match(rng: random.Random, game_slug: str) -> tuple[list[str], dict[str,
     players = game.check_players(_players(rng, seeding.weighted(rng, seeding.seats)))
     settings = game.settings(seeding.settings(rng, players), players)
     sides = game.sides(players, settings)
-    # The game's own tally, advanced round by round: replaying the whole match after
-    # each new round would make a long match cost quadratic time. The makers
-    # write rounds in the checked form already; the standings computed when the match
-    # is stored check every round once more, and refuse the match if one is wrong.
+    # The game's own tally, advanced round by round with `play` (which records each round,
+    # as a replay does): replaying the whole match after each new round would make a long
+    # match cost quadratic time. The makers write rounds in the checked form already; the
+    # standings computed when the match is stored check every round once more.
     tally = game.begin(sides, settings)
     rounds: list[dict[str, Any]] = []
     while not game.is_over(tally, settings):

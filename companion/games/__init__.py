@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import burraco, pazaak, pazzaparola, topic
-from .base import Entry, Game, RuleError, Seeding, Standings, mapping, show
+from .base import N_, Entry, Game, RuleError, Seeding, Standings, mapping, show
 
 FORMAT = "companion-match/1"
 
@@ -29,7 +29,9 @@ def get_game(slug: Any) -> Game:
     """The game with this slug: its rules, with its `entry` adapter and `seed` data."""
     if isinstance(slug, str) and slug in REGISTRY:
         return REGISTRY[slug]
-    raise RuleError(f"unknown game {show(slug)} (known games: {', '.join(REGISTRY)})", field="game")
+    raise RuleError(
+        N_("unknown game %(value)s (known games: %(games)s)", value=show(slug), games=", ".join(REGISTRY)), field="game"
+    )
 
 
 def default_game() -> Game:
@@ -39,14 +41,16 @@ def default_game() -> Game:
 
 def score_match(data: Any) -> Standings:
     """The standings of a whole match file, after checking every part of it."""
-    data = mapping(data, "a match file")
+    data = mapping(data, N_("a match file"))
     if "format" not in data:
-        raise RuleError(f'missing; a match file says "format": "{FORMAT}"', field="format")
+        raise RuleError(N_('missing; a match file says "format": "%(format)s"', format=FORMAT), field="format")
     if data["format"] != FORMAT:
-        raise RuleError(f'must be "{FORMAT}", got {show(data["format"])}', field="format")
+        raise RuleError(
+            N_('must be "%(format)s", got %(value)s', format=FORMAT, value=show(data["format"])), field="format"
+        )
     for key in ("game", "players", "rounds"):
         if key not in data:
-            raise RuleError("missing from the match file", field=key)
+            raise RuleError(N_("missing from the match file"), field=key)
     return get_game(data["game"]).standings(data["players"], data.get("settings"), data["rounds"])
 
 

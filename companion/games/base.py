@@ -12,11 +12,38 @@ from typing import Any, ClassVar, Protocol
 NAME_MAX = 40
 
 
-class RuleError(ValueError):
-    """Input the rules refuse; `str()` is one human line: "round 2: Bob: what is wrong"."""
+@dataclass(frozen=True)
+class Message:
+    """A text for a person, kept untranslated: the page translates `text` and then fills in `params`.
 
-    def __init__(self, reason: str, *, field: str | None = None, round: int | None = None):
-        self.reason = reason
+    A parameter may be a Message itself (a field's description), translated the same way;
+    anything else (a player's name, a number, a value as typed) is shown as it is.
+    """
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        """The English text, as `flask score` prints it."""
+        if not self.params:
+            return self.text
+        return self.text % {key: str(value) for key, value in self.params.items()}
+
+
+def N_(text: str, **params: Any) -> Message:  # noqa: N802 - named like gettext's extraction marker
+    """A message for a person; `make translations` extracts `text`, the page translates it."""
+    return Message(text, params)
+
+
+class RuleError(ValueError):
+    """Input the rules refuse; `str()` is one human line: "round 2: Bob: what is wrong".
+
+    `message` is what is wrong, untranslated (see Message); `reason` is its English text.
+    """
+
+    def __init__(self, reason: str | Message, *, field: str | None = None, round: int | None = None):
+        self.message = reason if isinstance(reason, Message) else Message(reason)
+        self.reason = str(self.message)
         self.field = field
         self.round = round
         super().__init__(str(self))
@@ -31,7 +58,7 @@ class RuleError(ValueError):
         """The same error placed in a round (kept as is when it already names one)."""
         if self.round is not None:
             return self
-        return RuleError(self.reason, field=self.field, round=number)
+        return RuleError(self.message, field=self.field, round=number)
 
 
 def show(value: Any) -> str:
@@ -53,7 +80,7 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(unicodedata.normalize("NFC", name).split()).casefold())
 
 
-def name_problem(name: str) -> str | None:
+def name_problem(name: str) -> Message | None:
     """What makes a name unusable as typed (a control or invisible character inside it), or None.
 
     Spaces, tabs and line ends around the name are trimmed as always, not refused.
@@ -62,7 +89,9 @@ def name_problem(name: str) -> str | None:
         if unicodedata.category(character) in REFUSED_IN_NAMES:
             code = f"U+{ord(character):04X}"
             label = unicodedata.name(character, "a control character")
-            return f"a name may not hold invisible or control characters ({code} {label})"
+            return N_(
+                "a name may not hold invisible or control characters (%(code)s %(label)s)", code=code, label=label
+            )
     return None
 
 
@@ -72,40 +101,42 @@ def clean_name(raw: str) -> str:
 
 
 def whole(
-    value: Any, what: str, *, lo: int | None = None, hi: int | None = None, field: str | None = None
+    value: Any, what: str | Message, *, lo: int | None = None, hi: int | None = None, field: str | None = None
 ) -> int:
     """`value` as a whole number in [lo, hi]; JSON true or 2.5 or 3.0 are refused, not coerced."""
     if lo is not None and hi is not None:
-        wanted = f"a whole number from {lo} to {hi}"
+        wanted = N_("a whole number from %(lo)s to %(hi)s", lo=lo, hi=hi)
     elif lo is not None:
-        wanted = f"a whole number of at least {lo}"
+        wanted = N_("a whole number of at least %(lo)s", lo=lo)
     else:
-        wanted = "a whole number"
+        wanted = N_("a whole number")
     # bool is a subclass of int, and a JSON `true` must not count as 1.
     ok = isinstance(value, int) and not isinstance(value, bool)
     if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise RuleError(f"{what} must be {wanted}, got {show(value)}", field=field)
+        raise RuleError(
+            N_("%(what)s must be %(wanted)s, got %(value)s", what=what, wanted=wanted, value=show(value)), field=field
+        )
     return value
 
 
-def optional_text(value: Any, what: str, *, field: str | None = None) -> str | None:
+def optional_text(value: Any, what: str | Message, *, field: str | None = None) -> str | None:
     """Free text that may be absent (null)."""
     if value is not None and not isinstance(value, str):
-        raise RuleError(f"{what} must be text, got {show(value)}", field=field)
+        raise RuleError(N_("%(what)s must be text, got %(value)s", what=what, value=show(value)), field=field)
     return value
 
 
-def mapping(value: Any, what: str, *, field: str | None = None) -> dict[str, Any]:
+def mapping(value: Any, what: str | Message, *, field: str | None = None) -> dict[str, Any]:
     """`value` as a JSON object."""
     if not isinstance(value, dict):
-        raise RuleError(f"{what} must be an object, got {show(value)}", field=field)
+        raise RuleError(N_("%(what)s must be an object, got %(value)s", what=what, value=show(value)), field=field)
     return value
 
 
-def items(value: Any, what: str, *, field: str | None = None) -> list[Any]:
+def items(value: Any, what: str | Message, *, field: str | None = None) -> list[Any]:
     """`value` as a JSON list."""
     if not isinstance(value, list):
-        raise RuleError(f"{what} must be a list, got {show(value)}", field=field)
+        raise RuleError(N_("%(what)s must be a list, got %(value)s", what=what, value=show(value)), field=field)
     return value
 
 
@@ -115,21 +146,31 @@ def validate_players(names: Any) -> list[str]:
     Names with control or format characters are refused; two names equal once normalised
     and case folded are one person, seated twice.
     """
-    names = items(names, "the players", field="players")
+    names = items(names, N_("the players"), field="players")
     clean: list[str] = []
     seen: set[str] = set()
     for position, raw in enumerate(names, start=1):
         if not isinstance(raw, str):
-            raise RuleError(f"seat {position}: a name must be text, got {show(raw)}", field="players")
+            raise RuleError(
+                N_("seat %(seat)s: a name must be text, got %(value)s", seat=position, value=show(raw)), field="players"
+            )
         if (problem := name_problem(raw)) is not None:
-            raise RuleError(f"seat {position}: {problem}", field="players")
+            raise RuleError(N_("seat %(seat)s: %(problem)s", seat=position, problem=problem), field="players")
         name = clean_name(raw)
         if not 1 <= len(name) <= NAME_MAX:
             raise RuleError(
-                f"seat {position}: a name has 1 to {NAME_MAX} characters, got {show(raw)}", field="players"
+                N_(
+                    "seat %(seat)s: a name has 1 to %(max)s characters, got %(value)s",
+                    seat=position,
+                    max=NAME_MAX,
+                    value=show(raw),
+                ),
+                field="players",
             )
         if name_key(name) in seen:
-            raise RuleError(f"{name} is seated twice (names are compared ignoring case)", field="players")
+            raise RuleError(
+                N_("%(name)s is seated twice (names are compared ignoring case)", name=name), field="players"
+            )
         seen.add(name_key(name))
         clean.append(name)
     return clean
@@ -146,37 +187,36 @@ def resolve(value: Any, names: Iterable[str], field: str) -> str:
         for name in names:
             if name_key(name) == name_key(value):
                 return name
-    raise RuleError(f"{show(value)} is not one of {', '.join(names)}", field=field)
+    raise RuleError(N_("%(value)s is not one of %(names)s", value=show(value), names=", ".join(names)), field=field)
 
 
-def name_list(
-    value: Any, names: list[str], what: str, *, distinct: bool = False, nonempty: bool = False
-) -> list[str]:
+def name_list(value: Any, names: list[str], what: str, *, distinct: bool = False, nonempty: bool = False) -> list[str]:
     """A list of names from `names`, in the order given."""
     if not isinstance(value, list):
-        raise RuleError(f"must be a list of names, got {show(value)}", field=what)
+        raise RuleError(N_("must be a list of names, got %(value)s", value=show(value)), field=what)
     found = [resolve(v, names, what) for v in value]
     if nonempty and not found:
-        raise RuleError("names no one; at least one is needed", field=what)
+        raise RuleError(N_("names no one; at least one is needed"), field=what)
     if distinct:
         for position, name in enumerate(found):
             if name in found[:position]:
-                raise RuleError(f"{name} is listed twice", field=what)
+                raise RuleError(N_("%(name)s is listed twice", name=name), field=what)
     return found
 
 
-def per_name(value: Any, names: list[str], what: str, kind: str = "player") -> dict[str, Any]:
+def per_name(value: Any, names: list[str], what: str, kind: str | Message | None = None) -> dict[str, Any]:
     """An object with exactly one entry per name, keyed by the canonical names in seat order."""
+    kind = N_("player") if kind is None else kind
     given = mapping(value, what, field=what)
     found: dict[str, Any] = {}
     for key, entry in given.items():
         name = resolve(key, names, what)
         if name in found:
-            raise RuleError(f"two entries in {what} for the same {kind}", field=name)
+            raise RuleError(N_("two entries in %(what)s for the same %(kind)s", what=what, kind=kind), field=name)
         found[name] = entry
     for name in names:
         if name not in found:
-            raise RuleError(f"no entry in {what}, but every {kind} needs one", field=name)
+            raise RuleError(N_("no entry in %(what)s, but every %(kind)s needs one", what=what, kind=kind), field=name)
     return {name: found[name] for name in names}
 
 
@@ -212,7 +252,12 @@ class Standings:
 
 @dataclass
 class Tally:
-    """The running count while a game's rounds are replayed; `state` holds game-specific counters."""
+    """The running count while a game's rounds are replayed; `state` holds game-specific counters.
+
+    `rounds` holds the entry of every round scored into it, appended by `Game.play` alone:
+    a rule that counts rounds (Burraco's hand limit) reads the same list however the tally
+    was advanced.
+    """
 
     totals: dict[str, int]
     rounds: list[dict[str, Any]] = field(default_factory=list)
@@ -263,6 +308,14 @@ class Game:
         self.entry = (entry or Entry)(self)
         self.seed = seed
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Keep `play` the one way to advance a tally: a game scores a round in `score_round`."""
+        super().__init_subclass__(**kwargs)
+        if "play" in cls.__dict__:
+            # Overriding `play` would leave the game's rounds unrecorded in the tally for some
+            # callers (the seed once did so): that mistake is refused when the class is made.
+            raise TypeError(f"{cls.__name__} overrides Game.play: score a round in score_round instead")
+
     # --- the interface the web layer and CLI call -------------------------------------
 
     def check_players(self, players: Any) -> list[str]:
@@ -270,19 +323,21 @@ class Game:
         names = validate_players(players)
         if not self.min_players <= len(names) <= self.max_players:
             if self.min_players == self.max_players:
-                count = f"exactly {self.min_players} players"
+                count = N_("exactly %(n)s players", n=self.min_players)
             else:
-                count = f"{self.min_players} to {self.max_players} players"
-            raise RuleError(f"{self.name} needs {count}, got {len(names)}", field="players")
+                count = N_("%(lo)s to %(hi)s players", lo=self.min_players, hi=self.max_players)
+            raise RuleError(
+                N_("%(game)s needs %(count)s, got %(n)s", game=self.name, count=count, n=len(names)), field="players"
+            )
         return names
 
     def settings(self, raw: dict[str, Any] | None, players: list[str]) -> dict[str, Any]:
         """The complete settings: `raw` checked, unknown keys refused, defaults filled in."""
-        given = {} if raw is None else mapping(raw, "the settings", field="settings")
+        given = {} if raw is None else mapping(raw, N_("the settings"), field="settings")
         for key in given:
             if key not in self.defaults:
                 known = ", ".join(self.defaults) or "none"
-                raise RuleError(f"unknown setting (known settings: {known})", field=str(key))
+                raise RuleError(N_("unknown setting (known settings: %(known)s)", known=known), field=str(key))
         merged = {**self.defaults, **given}
         return self.normalise_settings(merged, players)
 
@@ -290,12 +345,10 @@ class Game:
         """The scoring sides in seat order: the players, unless the game has teams."""
         return list(players)
 
-    def check_round(
-        self, players: list[str], settings: dict[str, Any], round: Any, number: int
-    ) -> dict[str, Any]:
+    def check_round(self, players: list[str], settings: dict[str, Any], round: Any, number: int) -> dict[str, Any]:
         """One round checked and normalised; extra keys (a time, card details) pass through."""
         try:
-            given = mapping(round, "a round")
+            given = mapping(round, N_("a round"))
             return {**given, **self.normalise_round(players, settings, given)}
         except RuleError as error:
             raise error.in_round(number) from None
@@ -316,11 +369,14 @@ class Game:
             extra=self.extra(tally),
         )
 
-    def replay(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Replay:
+    def replay(
+        self, players: Any, settings: dict[str, Any] | None, rounds: Any, *, stop_at_end: bool = False
+    ) -> Replay:
         """Check everything and score the rounds one by one; a round after the end is an error.
 
         Whoever needs several things of one match (its standings, who starts next, the deck
         after each round) asks them all of one replay: nothing is remembered between calls.
+        With `stop_at_end` the rounds after the one that ends the game are left out unread.
         """
         players = self.check_players(players)
         settings = self.settings(settings, players)
@@ -329,14 +385,35 @@ class Game:
         states: list[dict[str, Any]] = []
         for number, raw in enumerate(items(rounds, "rounds", field="rounds"), start=1):
             if self.is_over(tally, settings):
-                raise RuleError(f"the game was already over after round {number - 1}", round=number)
+                if stop_at_end:
+                    break
+                raise RuleError(N_("the game was already over after round %(n)s", n=number - 1), round=number)
             checked.append(self.check_round(players, settings, raw, number))
             try:
-                tally.rounds.append(self.play(tally, players, settings, checked[-1]))
+                self.play(tally, players, settings, checked[-1])
             except RuleError as error:
                 raise error.in_round(number) from None
             states.append(dict(tally.state))
         return Replay(players, settings, checked, tally, self.is_over(tally, settings), states)
+
+    def ending_round(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> int | None:
+        """The number of the round that ends the game, or None while these rounds leave it open.
+
+        Rounds after it are not read: a correction that ends a match earlier asks this to know
+        which later rounds it would take back.
+        """
+        replay = self.replay(players, settings, rounds, stop_at_end=True)
+        return len(replay.rounds) if replay.over else None
+
+    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
+        """Score one checked round into the tally and record its entry there; returns the entry.
+
+        The only way a tally moves on, used alike by `replay`, `tallies` and `flask seed`:
+        advancing a tally round by round always ends where a full replay does.
+        """
+        entry = self.score_round(tally, players, settings, round)
+        tally.rounds.append(entry)
+        return entry
 
     def tallies(self, players: Any, settings: dict[str, Any] | None, rounds: Any) -> Iterator[Tally]:
         """The tally before the first round, then after each round: one replay for a whole history.
@@ -364,9 +441,7 @@ class Game:
         """The scoring side a seated player plays for: the player, unless the game has teams."""
         return player
 
-    def next_to_start(
-        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
-    ) -> str | None:
+    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
         """Who starts the next round, or None when the game is over or the table decides."""
         return self.starter(self.replay(players, settings, rounds))
 
@@ -384,9 +459,7 @@ class Game:
         """Check every value of the merged settings; return them normalised."""
         raise NotImplementedError
 
-    def normalise_round(
-        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
+    def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The keys of a round the scoring uses, checked (errors without a round number)."""
         raise NotImplementedError
 
@@ -394,10 +467,13 @@ class Game:
         """The tally before the first round."""
         return Tally(totals={side: 0 for side in sides})
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
-        """Score one checked round into the tally; return its entry for `Standings.rounds`."""
+        """Add one checked round to the tally's totals and state; return its entry for `Standings.rounds`.
+
+        Called by `play` alone, which records the entry in `tally.rounds` afterwards.
+        """
         raise NotImplementedError
 
     def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import RuleError
+from .base import N_, Message, RuleError
 
 # The field under which the view hands a game's entry tool the state the server keeps for the
 # next round (JSON; null when none), in place of anything a page posted under that name.
@@ -44,7 +44,7 @@ def index_in(text: str | None, count: int) -> int | None:
     return index if index < count else None
 
 
-def json_field(form: Any, key: str, kind: type, what: str) -> Any:
+def json_field(form: Any, key: str, kind: type, what: str | Message) -> Any:
     """A hidden field carrying JSON of one kind (an empty one when absent); unreadable is a RuleError."""
     text = first(form, key)
     if not text:
@@ -54,7 +54,7 @@ def json_field(form: Any, key: str, kind: type, what: str) -> Any:
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, kind):
-        raise RuleError(f"{what} could not be read", field="round")
+        raise RuleError(N_("%(what)s could not be read", what=what), field="round")
     return value
 
 
@@ -62,7 +62,7 @@ def extra_field(form: Any, part: str) -> dict[str, dict[str, Any]]:
     """The hidden `extra` of a corrected round: its own keys the form has no field for, and
     per player or side (`part`: "rows", "sides") theirs — so a correction keeps, say, the
     time an imported round carried. Absent: nothing extra."""
-    extra = json_field(form, "extra", dict, "the round's extra details")
+    extra = json_field(form, "extra", dict, N_("the round's extra details"))
     if not extra:
         return {"round": {}, part: {}}
     readable = (
@@ -71,5 +71,5 @@ def extra_field(form: Any, part: str) -> dict[str, dict[str, Any]]:
         and all(isinstance(entry, dict) for entry in extra[part].values())
     )
     if not readable:
-        raise RuleError("the round's extra details could not be read", field="round")
+        raise RuleError(N_("the round's extra details could not be read"), field="round")
     return {"round": extra["round"], part: extra[part]}

@@ -13,7 +13,7 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from ..games.base import RuleError
+from ..games.base import N_, RuleError
 
 MAX_ROUNDS = 1000
 # Themes, words, notes, times: any text value of a round, of the settings or of a match file.
@@ -35,22 +35,31 @@ DIGITS_MAX = 12
 def bounded(value: Any, what: str, depth: int = 0) -> Any:
     """`value` (a round, settings: decoded JSON) unchanged, or a RuleError naming the first thing over a cap."""
     if depth > DEPTH_MAX:
-        raise RuleError(f"{what} nests more than {DEPTH_MAX} levels deep", field="round")
+        raise RuleError(N_("%(what)s nests more than %(max)s levels deep", what=what, max=DEPTH_MAX), field="round")
     if isinstance(value, str):
         if len(value) > TEXT_MAX:
-            raise RuleError(f"{what}: a text has at most {TEXT_MAX} characters, got {len(value)}", field="round")
+            raise RuleError(
+                N_("%(what)s: a text has at most %(max)s characters, got %(n)s", what=what, max=TEXT_MAX, n=len(value)),
+                field="round",
+            )
     elif isinstance(value, bool) or value is None:
         pass
     elif isinstance(value, int | float):
         if not math.isfinite(value) or abs(value) > NUMBER_MAX:
-            raise RuleError(f"{what}: a number here is at most {NUMBER_MAX:,}, got {value:.6g}", field="round")
+            raise RuleError(
+                N_("%(what)s: a number here is at most %(max)s, got %(value)s", what=what, max=f"{NUMBER_MAX:,}",
+                   value=f"{value:.6g}"),
+                field="round",
+            )  # fmt: skip
     elif isinstance(value, list | dict):
         if len(value) > ITEMS_MAX:
-            raise RuleError(f"{what} holds more than {ITEMS_MAX} entries in one place", field="round")
+            crowded = N_("%(what)s holds more than %(max)s entries in one place", what=what, max=ITEMS_MAX)
+            raise RuleError(crowded, field="round")
         if isinstance(value, dict):
             for key in value:
                 if not isinstance(key, str) or len(key) > KEY_MAX:
-                    raise RuleError(f"{what}: a key has at most {KEY_MAX} characters", field="round")
+                    long_key = N_("%(what)s: a key has at most %(max)s characters", what=what, max=KEY_MAX)
+                    raise RuleError(long_key, field="round")
         for entry in value.values() if isinstance(value, dict) else value:
             bounded(entry, what, depth + 1)
     return value
@@ -59,7 +68,7 @@ def bounded(value: Any, what: str, depth: int = 0) -> Any:
 def check_round_count(number: int) -> None:
     """Refuse a round past the cap of a match."""
     if number > MAX_ROUNDS:
-        raise RuleError(f"a match holds at most {MAX_ROUNDS} rounds", field="round")
+        raise RuleError(N_("a match holds at most %(max)s rounds", max=MAX_ROUNDS), field="round")
 
 
 def bounded_match_file(document: Any) -> Any:
@@ -68,7 +77,9 @@ def bounded_match_file(document: Any) -> Any:
         rounds = document.get("rounds")
         if isinstance(rounds, list):
             if len(rounds) > MAX_ROUNDS:
-                raise RuleError(f"a match holds at most {MAX_ROUNDS} rounds, got {len(rounds)}", field="rounds")
+                raise RuleError(
+                    N_("a match holds at most %(max)s rounds, got %(n)s", max=MAX_ROUNDS, n=len(rounds)), field="rounds"
+                )
             for number, data in enumerate(rounds, start=1):
                 bounded(data, f"round {number}")
         for key in ("settings", "started", "finished", "game", "format"):
@@ -80,13 +91,13 @@ def bounded_match_file(document: Any) -> Any:
 def _integer(digits: str) -> int:
     """An integer of a match file; one longer than any number the games keep is refused while reading."""
     if len(digits.lstrip("-")) > DIGITS_MAX:
-        raise RuleError(f"a number of {len(digits)} digits is far larger than any score", field="file")
+        raise RuleError(N_("a number of %(n)s digits is far larger than any score", n=len(digits)), field="file")
     return int(digits)
 
 
 def _not_a_number(constant: str) -> Any:
     """NaN and Infinity are not JSON, though Python's reader takes them."""
-    raise RuleError(f"{constant} is not a number a match file may hold", field="file")
+    raise RuleError(N_("%(value)s is not a number a match file may hold", value=constant), field="file")
 
 
 def read_json(text: str | bytes) -> Any:
@@ -100,7 +111,7 @@ def read_json(text: str | bytes) -> Any:
             text = text.decode("utf-8")
         return json.loads(text, parse_int=_integer, parse_constant=_not_a_number)
     except RecursionError:
-        nested = f"the file nests deeper than a match file does (at most {DEPTH_MAX} levels)"
+        nested = N_("the file nests deeper than a match file does (at most %(max)s levels)", max=DEPTH_MAX)
         raise RuleError(nested, field="file") from None
 
 
@@ -112,7 +123,7 @@ def stored_time(moment: datetime | None, what: str) -> datetime | None:
         if moment.tzinfo:
             moment = moment.astimezone(UTC).replace(tzinfo=None)
     except OverflowError:
-        raise RuleError("is outside the calendar", field=what) from None
+        raise RuleError(N_("is outside the calendar"), field=what) from None
     if not 1900 <= moment.year <= 9998:
-        raise RuleError(f"the year {moment.year} is not one of a match", field=what)
+        raise RuleError(N_("the year %(year)s is not one of a match", year=moment.year), field=what)
     return moment

@@ -14,7 +14,7 @@ from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import RuleError, Standings, name_key
+from ..games.base import N_, Message, RuleError, Standings, name_key
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Player, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
@@ -26,9 +26,19 @@ from .transaction import transaction
 class Conflict(Exception):
     """A write based on a state of the match that has changed meanwhile."""
 
-    def __init__(self, message: str, current: Round | None = None):
-        super().__init__(message)
+    def __init__(self, message: str | Message, current: Round | None = None):
+        super().__init__(str(message))
+        self.message = message
         self.current = current
+
+
+class EndsEarlier(Exception):
+    """A correction after which the match ends before its last round: it waits for a confirmation."""
+
+    def __init__(self, end: int, last: int):
+        super().__init__(f"with this change the match ends at round {end}")
+        self.end = end
+        self.last = last
 
 
 @dataclass
@@ -168,7 +178,7 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved
 def _still_played(match: Match) -> None:
     """Refuse a round write to a match the host ended (read under the lock: the status is fresh)."""
     if match.status == UNFINISHED:
-        raise Conflict("the host ended this match; it is kept as unfinished and takes no more rounds")
+        raise Conflict(N_("the host ended this match; it is kept as unfinished and takes no more rounds"))
 
 
 def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
@@ -191,7 +201,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
             last = match.rounds[-1] if match.rounds else None
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
-            raise Conflict("this round changed meanwhile", last)
+            raise Conflict(N_("this round changed meanwhile"), last)
         saved = _append(match, data, key)
         if match.redo:
             match.redo, saved.cleared_redo = [], True
@@ -207,10 +217,29 @@ def _same_round(match: Match, stored: dict, data: dict) -> bool:
         return False
 
 
-def _as_shown(match: Match, shown: int | None, what: str) -> None:
+def _as_shown(match: Match, shown: int | None, what: Message) -> None:
     """Refuse an undo or redo tapped on a page that showed another number of rounds (a double tap)."""
     if shown is not None and shown != len(match.rounds):
-        raise Conflict(f"{what}: the match has {len(match.rounds)} rounds now, not the {shown} this page showed")
+        raise Conflict(
+            N_(
+                "%(what)s: the match has %(now)s rounds now, not the %(shown)s this page showed",
+                what=what,
+                now=len(match.rounds),
+                shown=shown,
+            )
+        )
+
+
+def _take_back_last(match: Match) -> Round:
+    """Take the last round off the match onto the redo stack, logged as an undo (no rescore)."""
+    last = match.rounds[-1]
+    match.redo = [*match.redo, last.data]
+    db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
+    match.rounds.remove(last)
+    db.session.delete(last)
+    _forget_round_in_progress(match)
+    db.session.flush()
+    return last
 
 
 def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Standings]:
@@ -222,20 +251,37 @@ def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Stan
     with transaction(locking=match):
         _still_played(match)
         if not match.rounds:
-            raise Conflict("there is no round to undo")
-        _as_shown(match, shown, "already taken back")
-        last = match.rounds[-1]
-        match.redo = [*match.redo, last.data]
-        db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
-        match.rounds.remove(last)
-        db.session.delete(last)
-        _forget_round_in_progress(match)
-        db.session.flush()
+            raise Conflict(N_("there is no round to undo"))
+        _as_shown(match, shown, N_("already taken back"))
+        last = _take_back_last(match)
         return last, rescore(match)
 
 
+def _undo_ending_correction(match: Match) -> None:
+    """Give the last round back the values it had before the correction that ended the match there.
+
+    Redo on a match that such a correction ended puts back the rounds it took back: the
+    correction has to go first, or the match would still be over before them.
+    """
+    last = match.rounds[-1] if match.rounds else None
+    if last is None:
+        return
+    change = db.session.scalar(
+        select(RoundChange)
+        .where(RoundChange.match_id == match.id, RoundChange.number == last.number, RoundChange.action == "correct")
+        .order_by(RoundChange.id.desc())
+        .limit(1)
+    )
+    if change is None or change.after != last.data or change.before is None:
+        return
+    db.session.add(
+        RoundChange(match_id=match.id, number=last.number, action="correct", before=last.data, after=change.before)
+    )
+    last.data, last.revision, last.updated_at = change.before, last.revision + 1, utcnow()
+
+
 def redo_round(match: Match, shown: int | None = None) -> Saved:
-    """Put back the round undone most recently.
+    """Put back the round undone most recently (on a match a correction ended, undoing that correction).
 
     `shown` is how many rounds the phone's page showed: when that changed already (the
     second tap of a double tap, another phone's redo) nothing more is put back.
@@ -243,8 +289,10 @@ def redo_round(match: Match, shown: int | None = None) -> Saved:
     with transaction(locking=match):
         _still_played(match)
         if not match.redo:
-            raise Conflict("there is nothing to redo")
-        _as_shown(match, shown, "already put back")
+            raise Conflict(N_("there is nothing to redo"))
+        _as_shown(match, shown, N_("already put back"))
+        if match.is_over:
+            _undo_ending_correction(match)
         saved = _append(match, match.redo[-1])
         match.redo = match.redo[:-1]
         db.session.add(RoundChange(match_id=match.id, number=saved.round.number, action="redo", after=saved.round.data))
@@ -261,10 +309,10 @@ def keep_round_in_progress(match: Match, number: int, state: Any, based_on: Any)
         # The lock re-reads the rounds; what another writer kept is read again here.
         db.session.refresh(match, attribute_names=["round_in_progress"])
         if number != len(match.rounds) + 1:
-            raise Conflict("this round was saved or taken back meanwhile")
+            raise Conflict(N_("this round was saved or taken back meanwhile"))
         kept = match.round_in_progress
         if (kept["state"] if kept and kept.get("number") == number else None) != based_on:
-            raise Conflict("this round changed on another page or phone meanwhile")
+            raise Conflict(N_("this round changed on another page or phone meanwhile"))
         match.round_in_progress = None if state is None else {"number": number, "state": state}
 
 
@@ -274,22 +322,35 @@ def _forget_round_in_progress(match: Match) -> None:
         match.round_in_progress = None
 
 
-def correct_round(match: Match, number: int, data: dict[str, Any], revision: int) -> Saved:
+def correct_round(
+    match: Match, number: int, data: dict[str, Any], revision: int, *, ends_at: int | None = None
+) -> Saved:
     """Replace a past round; every later round is re-scored, the old values are logged.
 
     `revision` is the round's revision the editing page started from: if another phone
     corrected the round meanwhile, the correction is refused rather than overwriting it.
+    A correction after which the match ends before its last round raises EndsEarlier,
+    unless `ends_at` confirms that round: the later rounds are then taken back as Undo
+    takes them (onto the redo stack and into the change log), so Redo puts them back.
     """
     with transaction(locking=match):
         _still_played(match)
         # match.rounds was read again under the lock (see fast_save.lock): the revision is the stored one.
         stored = next((r for r in match.rounds if r.number == number), None)
         if stored is None:
-            raise RuleError(f"there is no round {number}", field="round")
+            raise RuleError(N_("there is no round %(n)s", n=number), field="round")
         if stored.revision != revision:
-            raise Conflict("this round changed meanwhile", stored)
+            raise Conflict(N_("this round changed meanwhile"), stored)
         game = get_game(match.game)
         checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")
+        corrected = [checked if r.number == number else r.data for r in match.rounds]
+        end = game.ending_round(match.player_names, match.settings, corrected)
+        last = len(match.rounds)
+        if end is not None and end < last:
+            if ends_at != end:
+                raise EndsEarlier(end, last)
+            while len(match.rounds) > end:
+                _take_back_last(match)
         change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
         db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
@@ -311,7 +372,7 @@ def end_match(match: Match) -> None:
     """
     with transaction(locking=match):
         if match.status != PLAYING:
-            raise Conflict("this match is over already")
+            raise Conflict(N_("this match is over already"))
         match.status, match.finished_at = UNFINISHED, utcnow()
         match.scorekeeper_hash, match.handover_hash = "", None
 
@@ -341,13 +402,13 @@ def take_pencil(match: Match, code: str | None) -> str:
     The code is taken by one UPDATE that names it: of two phones scanning it at once, one
     finds it and the other finds it gone.
     """
-    invalid = "this pencil code is no longer valid: ask for a new one"
+    invalid = N_("this pencil code is no longer valid: ask for a new one")
     if not code:
         raise Conflict(invalid)
     try:
         _handover_signer().unsign(code, max_age=HANDOVER_SECONDS)
     except SignatureExpired:
-        raise Conflict("this pencil code is more than ten minutes old: ask for a new one") from None
+        raise Conflict(N_("this pencil code is more than ten minutes old: ask for a new one")) from None
     except BadSignature:
         raise Conflict(invalid) from None
     token = secrets.token_urlsafe(32)
@@ -369,7 +430,7 @@ def take_over_pencil(match: Match) -> str:
     token = secrets.token_urlsafe(32)
     with transaction(locking=match):
         if match.status != PLAYING:
-            raise Conflict("this match is over: there is no pencil to take")
+            raise Conflict(N_("this match is over: there is no pencil to take"))
         match.scorekeeper_hash, match.handover_hash = hash_token(token), None
     return token
 
@@ -377,9 +438,9 @@ def take_over_pencil(match: Match) -> str:
 def reclaim_pencil(match: Match, owner_token: str | None) -> None:
     """The creator's phone takes the pencil back from whoever holds it."""
     if not is_owner(match, owner_token):
-        raise Conflict("only the phone that started the match can take the pencil back")
+        raise Conflict(N_("only the phone that started the match can take the pencil back"))
     if match.status == UNFINISHED:
-        raise Conflict("the host ended this match: there is no pencil to take back")
+        raise Conflict(N_("the host ended this match: there is no pencil to take back"))
     with transaction():
         match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
 
@@ -411,7 +472,7 @@ def _import_match(document: dict[str, Any]) -> tuple[Match, bool]:
     uid = document.get("id")
     if uid is not None:
         if not isinstance(uid, str) or not 1 <= len(uid) <= 80:
-            raise RuleError("the match id must be text of 1 to 80 characters", field="id")
+            raise RuleError(N_("the match id must be text of 1 to 80 characters"), field="id")
         existing = db.session.scalar(select(Match).where(Match.uid == uid))
         if existing is not None:
             return existing, False
@@ -442,7 +503,7 @@ def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
                 results.append(_import_match(document))
             except RuleError as error:
                 if len(documents) > 1:
-                    raise RuleError(f"match {index}: {error}") from error
+                    raise RuleError(N_("match %(n)s: %(error)s", n=index, error=str(error))) from error
                 raise
     return results
 

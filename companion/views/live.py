@@ -11,6 +11,7 @@ from ..network import lan_address
 from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
+from ..web.i18n import error_text
 from ..web.live import LIVE_STATE_KEY, draw_for_viewers, drawn_for_viewers, etag_of, shows_version, unchanged_headers
 from .host import count_wrong_secret, is_host, refuse_guessing
 from .matches import PENCIL_COOKIE, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
@@ -109,7 +110,8 @@ def pencil(match_id: int):
         token = service.take_pencil(match, code)
     except service.Conflict as conflict:
         count_wrong_secret(f"pencil-{match.id}")
-        return render("pencil.html", status=409, **match_context(match, code="", errors={"pencil": str(conflict)}))
+        context = match_context(match, code="", errors={"pencil": error_text(conflict)})
+        return render("pencil.html", status=409, **context)
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 
@@ -127,5 +129,5 @@ def reclaim(match_id: int):
     try:
         service.reclaim_pencil(match, owner_token)
     except service.Conflict as conflict:
-        abort(403, str(conflict))
+        abort(403, error_text(conflict))
     return redirect(url_for("matches.show", match_id=match.id))

@@ -20,6 +20,7 @@ from ..queries.players import roster_entries
 from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
+from ..web.i18n import error_text
 from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
@@ -61,9 +62,15 @@ def setup():
     try:
         match, token = service.create_match(draft.game, draft.seats, draft.settings())
     except RuleError as error:
-        draft.errors[error.field or "players"] = error.reason
+        draft.errors[error.field or "players"] = error_text(error)
         return _setup_page(draft, 422)
     return set_pencil_cookie(_go(url_for("matches.show", match_id=match.id)), match, token)
+
+
+def _error(match: Match, error: Exception) -> str:
+    """A refusal as the match page shows it: translated, naming the player or pair at fault."""
+    game = get_game(match.game)
+    return error_text(error, [*match.player_names, *game.sides(match.player_names, match.settings)])
 
 
 def match_or_404(match_id: int) -> Match:
@@ -154,10 +161,10 @@ def save_round(match_id: int):
         data = game.entry.round_from_form(entry_form(match, request.form), match.player_names, match.settings)
         saved = service.save_round(match, data, number, key)
     except RuleError as error:
-        context = match_context(match, form=request.form, errors={error.field or "round": error.reason})
+        context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
     except service.Conflict as conflict:
-        context = match_context(match, form=request.form, errors={"round": str(conflict)})
+        context = match_context(match, form=request.form, errors={"round": error_text(conflict)})
         return render("match.html", fragment="_round_entry.html", status=409, **context)
     # The page that sent round `number` shows every earlier round: unless the save changed
     # more than the table (the first round, the end, an emptied redo), only the new row travels.
@@ -219,7 +226,7 @@ def undo(match_id: int):
     try:
         undone, standings = service.undo_last_round(match, _rounds_shown())
     except service.Conflict as conflict:
-        abort(409, str(conflict))
+        abort(409, error_text(conflict))
     return _after_change(match, undone=undone, standings=standings)
 
 
@@ -230,7 +237,7 @@ def redo(match_id: int):
     try:
         saved = service.redo_round(match, _rounds_shown())
     except (service.Conflict, RuleError) as error:
-        abort(409, str(error))
+        abort(409, error_text(error))
     return _after_change(match, saved=saved)
 
 
@@ -248,13 +255,20 @@ def correct(match_id: int, number: int):
     revision = request.form.get("revision", type=_round_number)
     try:
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
-        service.correct_round(match, number, data, -1 if revision is None else revision)
+        ends_at = request.form.get("ends_at", type=int)
+        service.correct_round(match, number, data, -1 if revision is None else revision, ends_at=ends_at)
     except RuleError as error:
-        context = match_context(match, form=request.form, editing=stored, errors={error.field or "round": error.reason})
+        context = match_context(
+            match, form=request.form, editing=stored, errors={error.field or "round": _error(match, error)}
+        )
         return render("correct.html", status=422, **context)
+    except service.EndsEarlier as early:
+        # Nothing is stored yet: the page says what the change means and saves it with one more tap.
+        context = match_context(match, form=request.form, editing=stored, ends_earlier=early)
+        return render("correct.html", **context)
     except service.Conflict as conflict:
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
-        context = match_context(match, form=current, editing=conflict.current, errors={"round": str(conflict)})
+        context = match_context(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
         return render("correct.html", status=409, **context)
     return _go(url_for("matches.show", match_id=match.id))
 

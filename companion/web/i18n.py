@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextvars import ContextVar
 from datetime import date
 from typing import Any
@@ -11,6 +12,8 @@ from flask_babel import format_date, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
+
+from ..games.base import Message
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own
 # request context); a new request object means the visitor may have changed.
@@ -119,3 +122,25 @@ def script_texts() -> dict[str, str | dict[str, str]]:
         else:
             texts[key] = translations.ugettext(text)
     return texts
+
+
+def translated(message: Any) -> str:
+    """A rule's Message in the page's language (its parameters too); anything else as it is."""
+    if not isinstance(message, Message):
+        return str(message)
+    text = _request_translations().ugettext(message.text)
+    if not message.params:
+        return text
+    return text % {key: translated(value) for key, value in message.params.items()}
+
+
+def error_text(error: Any, names: Iterable[str] = ()) -> str:
+    """What a RuleError or Conflict says, for the page: in its language, starting with a capital.
+
+    The page shows it next to the field it names; when that field is one of `names` (a player
+    or a pair), the message names them too ("Paul: 9 cards in the rows…").
+    """
+    text = translated(getattr(error, "message", None) or str(error))
+    if getattr(error, "field", None) in set(names):
+        text = f"{error.field}: {text}"
+    return text[:1].upper() + text[1:]

@@ -175,7 +175,7 @@ def test_a_closing_without_a_burraco_is_refused_and_nothing_is_stored(page: Page
     page.get_by_role("button", name="Save hand 1").click()
 
     card = page.locator("#entry").get_by_role("group", name="Ann")
-    expect(card.get_by_role("alert")).to_have_text("closed the hand without having made a burraco")
+    expect(card.get_by_role("alert")).to_have_text("Ann: closed the hand without having made a burraco")
     # What was typed is all still there.
     expect(card.get_by_label("Laid on the table")).to_have_value("90")
     expect(page.locator("#entry").get_by_role("group", name="Bob").get_by_label("Left in hand")).to_have_value("5+5")

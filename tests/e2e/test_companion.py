@@ -124,7 +124,7 @@ def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_se
     expect(page.locator("#rounds")).to_contain_text("corrected")
 
     correct(other, untick="Bob", tick="Ann")
-    expect(other.get_by_role("alert")).to_contain_text("this round changed meanwhile")
+    expect(other.get_by_role("alert")).to_contain_text("This round changed meanwhile")
     # The refused page shows the round as it now stands, for the second editor to start from.
     expect(other.get_by_role("heading", name="Correct round 1")).to_be_visible()
 

@@ -161,14 +161,23 @@ def test_a_match_to_three_ends_in_a_tie_for_victory(page: Page, live_server, app
     expect(page.locator(".readback")).to_contain_text("Round 2: John 10 ★, Ringo 10 ★, Paul -4, George -6")
     expect(page.locator(".pz-next-up")).to_contain_text("Round 2 was a tie. Ask the table")
 
-    # Round 3: a row over the eight cards is refused next to it and nothing typed is lost.
-    enter_round(page, tap, {"John": [1], "Ringo": [5, 5, 5], "Paul": [1] * 9, "George": [2]})
-    expect(page.get_by_role("group", name="Paul", exact=True).locator(".pz-too-many")).to_be_visible()
-    tap.button("Save round 3")
+    # Round 3: a ninth card on a row of eight is refused next to that row, in view, and
+    # nothing typed is lost.
+    enter_round(page, tap, {"John": [1], "Ringo": [5, 5, 5], "Paul": [1] * 8, "George": [2]})
     paul = page.get_by_role("group", name="Paul", exact=True)
-    expect(paul.get_by_role("alert")).to_contain_text("9 cards in the rows, but each player has 8")
-    expect(page.locator(".pz-chip")).to_have_count(14)
+    tap(paul.get_by_role("button", name="Paul", exact=True))
+    tap.button("1")
+    full = paul.get_by_role("alert")
+    expect(full).to_have_text("Paul has all 8 cards in the rows: tap a chip to take one back before adding another.")
+    expect(full).to_be_in_viewport()
+    assert full.bounding_box()["y"] + full.bounding_box()["height"] <= page.locator(".pz-tray").bounding_box()["y"]
+    expect(paul.locator(".pz-chip")).to_have_count(8)
+    expect(page.locator(".pz-chip")).to_have_count(13)
+    expect(score(page, "Paul")).to_have_text("8")
     tap(paul.get_by_role("button", name="Take back 1 from Paul").first)
+    expect(paul.get_by_role("alert")).to_have_count(0)
+    tap.button("1")
+    expect(paul.locator(".pz-chip")).to_have_count(8)
     expect(paul.get_by_role("alert")).to_have_count(0)
     save(page, tap, 3)
     expect(page.locator(".readback")).to_contain_text("Round 3: John -6, Ringo 10 ★, Paul 8, George -5")

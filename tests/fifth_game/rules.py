@@ -25,7 +25,9 @@ class Fives(Game):
         points = per_name(round.get("points"), players, "points")
         return {"points": {name: whole(value, "points", lo=0, hi=5, field=name) for name, value in points.items()}}
 
-    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
+    def score_round(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
         """Each player's points go to their total."""
         for name, points in round["points"].items():
             tally.totals[name] += points

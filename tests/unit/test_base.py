@@ -168,3 +168,20 @@ def test_every_game_reads_its_own_entry_form(slug):
     assert entry.round_from_form is not Entry.round_from_form
     assert entry.form_from_round is not Entry.form_from_round
     assert entry.settings_from_form is not Entry.settings_from_form
+
+
+def test_ending_round_names_the_round_that_ends_the_game_without_reading_later_ones():
+    topic = get_game("topic")
+    rounds = [{"losers": ["Ann"]}, {"losers": ["Ann", "Bob"], "penalties": ["Bob"]}, {"losers": ["Bob"]}, "not read"]
+    assert topic.ending_round(["Ann", "Bob"], {"deck": 5}, rounds) == 2
+    assert topic.ending_round(["Ann", "Bob"], {"deck": 30}, rounds[:3]) is None
+
+
+def test_a_game_cannot_override_play_and_so_skip_recording_its_rounds():
+    from companion.games.base import Game
+
+    with pytest.raises(TypeError, match="score_round"):
+
+        class Careless(Game):
+            def play(self, tally, players, settings, round):
+                return {}

@@ -96,6 +96,28 @@ def test_pairs_score_by_team_in_seat_order():
     assert GAME.sides(FOUR, GAME.settings({"teams": PAIRS}, FOUR)) == ["Noi", "Voi"]
 
 
+def test_in_pairs_the_closers_partner_may_still_hold_cards_which_count_against_the_pair():
+    # The rulebook's example: Ann closes, her partner Cy still holds 25 points; the pair laid
+    # 230 with a clean burraco.
+    standings = GAME.standings(
+        FOUR, {"teams": PAIRS}, [hand("Noi", Noi=entry(230, 25, 1), Voi=entry(150, 40, 0, 1))]
+    )
+    assert standings.totals["Noi"] == 230 - 25 + 200 + 100 == 505
+    assert standings.totals["Voi"] == 150 - 40 + 100
+
+
+def test_playing_alone_the_closer_still_holds_nothing():
+    with pytest.raises(RuleError, match=r"^round 1: Ann: closed the hand but holds 25 points in hand") as caught:
+        GAME.standings(FOUR, {}, [hand("Ann", Ann=entry(230, 25, 1), Bob=entry(), Cy=entry(), Di=entry())])
+    assert caught.value.field == "Ann"
+
+
+def test_in_pairs_the_closing_pair_still_needs_a_burraco():
+    with pytest.raises(RuleError, match="closed the hand without having made a burraco") as caught:
+        GAME.standings(FOUR, {"teams": PAIRS}, [hand("Noi", Noi=entry(230, 25), Voi=entry())])
+    assert caught.value.field == "Noi"
+
+
 @pytest.mark.parametrize(
     "players, teams, words",
     [

@@ -190,3 +190,33 @@ def test_calculator_result_gives_the_engine_the_same_winner(data, starter):
         assert str(error) == "the set is over"
     else:
         raise AssertionError("a finished set accepted a card")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["pazzaparola", "burraco", "topic", "pazaak"]), st.randoms(use_true_random=False))
+def test_a_tally_advanced_round_by_round_equals_a_full_replay_after_every_round(slug, rng):
+    game = get_game(slug)
+    players = game.check_players(NAMES[: game.seed.weighted(rng, game.seed.seats)])
+    settings = game.settings(game.seed.settings(rng, players), players)
+    if slug == "burraco" and rng.random() < 0.5:
+        # The hand limit is the rule that counts rounds: make it bite before the target does.
+        settings = {**settings, "hands": rng.randint(1, 6), "target": 10**6}
+    sides = game.sides(players, settings)
+    tally = game.begin(sides, settings)
+    rounds = []
+    while not game.is_over(tally, settings) and len(rounds) < 60:
+        rounds.append(game.seed.round(rng, players, sides, settings))
+        game.play(tally, players, settings, rounds[-1])
+        replay = game.replay(players, settings, rounds)
+        assert (tally.totals, tally.rounds, tally.state) == (
+            replay.tally.totals,
+            replay.tally.rounds,
+            replay.tally.state,
+        )
+        assert game.is_over(tally, settings) == replay.over
+        assert len(tally.rounds) == len(rounds)
+    history = [(dict(t.totals), list(t.rounds), dict(t.state)) for t in game.tallies(players, settings, rounds)]
+    assert history[-1] == (tally.totals, tally.rounds, tally.state)
+    for played, (totals, entries, _) in enumerate(history):
+        assert entries == game.standings(players, settings, rounds[:played]).rounds
+        assert totals == game.standings(players, settings, rounds[:played]).totals

@@ -83,12 +83,12 @@ def test_a_pairs_match_keeps_its_settings_and_shows_them(client, app):
 @pytest.mark.parametrize(
     ("seats", "fields", "message"),
     [
-        (THREE, {"burraco_mode": "pairs"}, "pairs need exactly 4 players, 3 are seated"),
-        (FOUR, {**PAIRS, "burraco_team2": "noi"}, "the two teams need different names"),
-        (FOUR, {**PAIRS, "burraco_team1": "  "}, "give each team a name"),
-        (THREE, {"burraco_target": "mille"}, "the target must be a whole number, got &#34;mille&#34;"),
-        (THREE, {"burraco_target": "0"}, "the target must be a whole number of at least 1, got 0"),
-        (THREE, {"burraco_hands": "0"}, "the number of hands must be a whole number of at least 1"),
+        (THREE, {"burraco_mode": "pairs"}, "Pairs need exactly 4 players, 3 are seated"),
+        (FOUR, {**PAIRS, "burraco_team2": "noi"}, "The two teams need different names"),
+        (FOUR, {**PAIRS, "burraco_team1": "  "}, "Give each team a name"),
+        (THREE, {"burraco_target": "mille"}, "The target must be a whole number, got &#34;mille&#34;"),
+        (THREE, {"burraco_target": "0"}, "The target must be a whole number of at least 1, got 0"),
+        (THREE, {"burraco_hands": "0"}, "The number of hands must be a whole number of at least 1"),
     ],
 )
 def test_bad_settings_are_refused_next_to_their_field_and_nothing_is_stored(client, app, seats, fields, message):
@@ -152,10 +152,10 @@ def test_saving_a_hand_updates_standings_and_reads_it_back(client, app):
     [
         (hand("Ann", table_1="90+5", table_2="40"), "Ann", "closed the hand without having made a burraco"),
         (hand("Bob", table_2="90", hand_2="15", clean_2="1"), "Bob", "closed the hand but holds 15 points in hand"),
-        (hand("", table_3="-5"), "table_3", "points laid on the table: points cannot be negative, got -5"),
-        (hand("", hand_1="10+"), "hand_1", "points left in hand: 10+ ends with +"),
+        (hand("", table_3="-5"), "table_3", "Points laid on the table: points cannot be negative, got -5"),
+        (hand("", hand_1="10+"), "hand_1", "Points left in hand: 10+ ends with +"),
         (hand("", hand_1="2*5"), "hand_1", "only digits and + can be typed, not *"),
-        ({"table_1": "50"}, "closed_by", "tap who closed the hand, or Nobody"),
+        ({"table_1": "50"}, "closed_by", "Tap who closed the hand, or Nobody"),
     ],
 )
 def test_impossible_hands_are_refused_next_to_the_field_keeping_what_was_typed(client, app, fields, where, message):

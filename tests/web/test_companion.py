@@ -52,7 +52,7 @@ def test_a_different_round_on_a_stale_page_is_a_conflict(client, app, match_id):
     save(client, app, TOPIC_ROUNDS[0], 1)
     stale = save(client, app, {"losers": ["Cy"]}, 1)
     assert stale.status_code == 409
-    assert "this round changed meanwhile" in stale.get_data(as_text=True)
+    assert "This round changed meanwhile" in stale.get_data(as_text=True)
     assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
 
 
@@ -114,7 +114,7 @@ def test_two_editors_of_one_round_the_second_is_refused(client, app, match_id):
     assert client.post("/matches/1/rounds/1", data=first).status_code in (200, 302)
     refused = client.post("/matches/1/rounds/1", data=second)
     assert refused.status_code == 409
-    assert "this round changed meanwhile" in refused.get_data(as_text=True)
+    assert "This round changed meanwhile" in refused.get_data(as_text=True)
     assert stored_match(app, match_id).rounds[0]["losers"] == ["Cy"]
 
 

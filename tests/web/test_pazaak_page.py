@@ -71,7 +71,7 @@ def test_unreadable_sets_is_refused_next_to_its_field(client, app):
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert re.search(
-        r'pazaak-note.*?</small>\s*<p class="field-error" role="alert">the set wins needed must be a whole number',
+        r'pazaak-note.*?</small>\s*<p class="field-error" role="alert">The set wins needed must be a whole number',
         page,
         re.S,
     )
@@ -126,7 +126,7 @@ def test_a_running_set_cannot_be_saved_and_is_kept(client, app):
     table = Table(client, match_id, token).tap("draw:9")
     response = table.save()
     page = response.get_data(as_text=True)
-    assert response.status_code == 422 and "the set is not over yet" in page
+    assert response.status_code == 422 and "The set is not over yet" in page
     assert hidden(page, "table") == hidden(table.page, "table")
     assert stored_match(app, match_id).rounds == []
 
@@ -177,7 +177,7 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
     data.update({"revision": hidden(page, "revision"), "total-0": "25", "total-1": "30"})
     response = client.post(f"/matches/{match_id}/rounds/1", data=data)
     assert response.status_code == 422
-    assert "both players are over 20" in response.get_data(as_text=True)
+    assert "Both players are over 20" in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("sets", ["1", "2"])

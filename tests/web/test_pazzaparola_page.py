@@ -53,9 +53,9 @@ def test_default_settings_when_left_alone(client, app):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"cards": "lots"}, "cards per player must be a whole number"),
-        ({"target": "0"}, "victory points to win must be a whole number from 1 to 20"),
-        ({"cards": "21"}, "cards per player must be a whole number from 1 to 20"),
+        ({"cards": "lots"}, "Cards per player must be a whole number"),
+        ({"target": "0"}, "Victory points to win must be a whole number from 1 to 20"),
+        ({"cards": "21"}, "Cards per player must be a whole number from 1 to 20"),
     ],
 )
 def test_bad_settings_are_shown_next_to_their_stepper(client, app, fields, message):
@@ -130,7 +130,7 @@ def test_an_empty_round_is_refused(client, app):
     response = save_round(client, mid, {"theme": "Kitchen"})
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert "nothing was entered" in html and 'value="Kitchen"' in html
+    assert "Nothing was entered" in html and 'value="Kitchen"' in html
     assert stored_match(app, mid).rounds == []
 
 

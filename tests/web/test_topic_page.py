@@ -142,7 +142,7 @@ def test_several_with_nobody_ticked_keeps_the_entry_and_says_why(client, app):
     response = save_round(client, match_id, dict(several="on", penalty=["Cy", "Cy"]), 1)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert '<p class="field-error" role="alert">tick every player who lost, then Save</p>' in page
+    assert '<p class="field-error" role="alert">Tick every player who lost, then Save</p>' in page
     assert re.search(r'name="several" value="on" checked', page)
     assert page.count('<input type="hidden" name="penalty" value="Cy">') == 2
     assert '<span class="topic-count" aria-hidden="true">2</span>' in page

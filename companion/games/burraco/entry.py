@@ -6,17 +6,17 @@ import json
 import re
 from typing import Any, ClassVar
 
-from ..base import Entry, Replay, RuleError, show
+from ..base import N_, Entry, Message, Replay, RuleError, show
 from ..forms import extra_field, first
 
 # The page's field names: settings carry a prefix because the new-match form keeps the
 # fields of the game picked before, and Pazzaparola also has a `target`.
 SETTING = "burraco_{}"
 SETTING_LABELS = {
-    "target": "the target",
-    "clean": "the clean burraco bonus",
-    "dirty": "the dirty burraco bonus",
-    "closing": "the closing bonus",
+    "target": N_("the target"),
+    "clean": N_("the clean burraco bonus"),
+    "dirty": N_("the dirty burraco bonus"),
+    "closing": N_("the closing bonus"),
 }
 ENTRY_KEYS = ("table", "hand", "clean", "dirty")
 SUM_MAX_CHARS = 60
@@ -26,24 +26,25 @@ DIGITS = re.compile(r"[0-9]{1,6}")
 def evaluate_sum(text: Any) -> int:
     """The total of a sum typed as counted at the table ("25+10+5" is 40): digits and + only."""
     if not isinstance(text, str):
-        raise RuleError(f"type the points as digits, got {show(text)}")
+        raise RuleError(N_("type the points as digits, got %(value)s", value=show(text)))
     compact = "".join(text.split())
     if not compact:
-        raise RuleError("nothing typed")
+        raise RuleError(N_("nothing typed"))
     if len(compact) > SUM_MAX_CHARS:
-        raise RuleError(f"a sum has at most {SUM_MAX_CHARS} characters")
+        raise RuleError(N_("a sum has at most %(n)s characters", n=SUM_MAX_CHARS))
     if compact.startswith("-"):
-        raise RuleError(f"points cannot be negative, got {text}")
+        raise RuleError(N_("points cannot be negative, got %(value)s", value=text))
     strange = sorted({c for c in compact if c not in "0123456789+"})
     if strange:
-        raise RuleError(f"only digits and + can be typed, not {' '.join(strange)}")
+        raise RuleError(N_("only digits and + can be typed, not %(chars)s", chars=" ".join(strange)))
     terms = compact.split("+")
     if compact.endswith("+"):
-        raise RuleError(f"{compact} ends with +: add the last number or tap ⌫")
+        raise RuleError(N_("%(sum)s ends with +: add the last number or tap ⌫", sum=compact))
     for term in terms:
         if not DIGITS.fullmatch(term):
-            reason = "has a + with no number before it" if not term else "has a number over 6 digits"
-            raise RuleError(f"{compact} {reason}")
+            if not term:
+                raise RuleError(N_("%(sum)s has a + with no number before it", sum=compact))
+            raise RuleError(N_("%(sum)s has a number over 6 digits", sum=compact))
     return sum(int(term) for term in terms)
 
 
@@ -52,17 +53,17 @@ def _field(form: Any, name: str) -> str | None:
     return first(form, name)
 
 
-def _whole_field(form: Any, name: str, what: str, field: str, default: int | None = None) -> int:
+def _whole_field(form: Any, name: str, what: str | Message, field: str, default: int | None = None) -> int:
     """A whole number typed in a form field; blank gives `default` (or is refused without one)."""
     text = (_field(form, name) or "").strip()
     if not text and default is not None:
         return default
     if not DIGITS.fullmatch(text):
-        raise RuleError(f"{what} must be a whole number, got {show(text)}", field=field)
+        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=show(text)), field=field)
     return int(text)
 
 
-def _sum_field(form: Any, name: str, what: str) -> int:
+def _sum_field(form: Any, name: str, what: Message) -> int:
     """Points typed on the keypad as a sum; blank counts as 0."""
     text = _field(form, name) or ""
     if not text.strip():
@@ -70,7 +71,7 @@ def _sum_field(form: Any, name: str, what: str) -> int:
     try:
         return evaluate_sum(text)
     except RuleError as error:
-        raise RuleError(f"{what}: {error.reason}", field=name) from None
+        raise RuleError(N_("%(what)s: %(reason)s", what=what, reason=error.message), field=name) from None
 
 
 class BurracoEntry(Entry):
@@ -90,19 +91,17 @@ class BurracoEntry(Entry):
             raw["hands"] = None
         else:
             raw["hands"] = _whole_field(
-                form, SETTING.format("hands"), "the number of hands", "hands", self.rules.defaults["hands"]
+                form, SETTING.format("hands"), N_("the number of hands"), "hands", self.rules.defaults["hands"]
             )
         mode = _field(form, SETTING.format("mode")) or "alone"
         if mode not in ("alone", "pairs"):
-            raise RuleError(f"choose alone or in pairs, got {show(mode)}", field="teams")
+            raise RuleError(N_("choose alone or in pairs, got %(value)s", value=show(mode)), field="teams")
         if mode == "pairs":
             if len(players) != 4:
-                raise RuleError(f"pairs need exactly 4 players, {len(players)} are seated", field="teams")
-            team1, team2 = (
-                " ".join((_field(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2)
-            )
+                raise RuleError(N_("pairs need exactly 4 players, %(n)s are seated", n=len(players)), field="teams")
+            team1, team2 = (" ".join((_field(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2))
             if not team1 or not team2:
-                raise RuleError("give each team a name", field="teams")
+                raise RuleError(N_("give each team a name"), field="teams")
             raw["teams"] = {team1: [players[0], players[2]], team2: [players[1], players[3]]}
         return raw
 
@@ -114,16 +113,18 @@ class BurracoEntry(Entry):
         for number, side in enumerate(sides, start=1):
             entries[side] = {
                 **extra["sides"].get(side, {}),
-                "table": _sum_field(form, f"table_{number}", "points laid on the table"),
-                "hand": _sum_field(form, f"hand_{number}", "points left in hand"),
-                "clean": _whole_field(form, f"clean_{number}", "clean burraco", f"clean_{number}", 0),
-                "dirty": _whole_field(form, f"dirty_{number}", "dirty burraco", f"dirty_{number}", 0),
+                "table": _sum_field(form, f"table_{number}", N_("points laid on the table")),
+                "hand": _sum_field(form, f"hand_{number}", N_("points left in hand")),
+                "clean": _whole_field(form, f"clean_{number}", N_("clean burraco"), f"clean_{number}", 0),
+                "dirty": _whole_field(form, f"dirty_{number}", N_("dirty burraco"), f"dirty_{number}", 0),
             }
         closer = _field(form, "closed_by")
         if closer is None:
-            raise RuleError("tap who closed the hand, or Nobody", field="closed_by")
+            raise RuleError(N_("tap who closed the hand, or Nobody"), field="closed_by")
         if closer and closer not in sides:
-            raise RuleError(f"{show(closer)} is not one of {', '.join(sides)}", field="closed_by")
+            raise RuleError(
+                N_("%(value)s is not one of %(names)s", value=show(closer), names=", ".join(sides)), field="closed_by"
+            )
         return {**extra["round"], "sides": entries, "closed_by": closer or None}
 
     def form_from_round(
@@ -165,5 +166,3 @@ class BurracoEntry(Entry):
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
     """The keys of a corrected round that the form has no field for (see `form_from_round`)."""
     return extra_field(form, "sides")
-
-

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..base import (
+    N_,
     NAME_MAX,
     Game,
     RecordSums,
@@ -53,11 +54,11 @@ class Burraco(Game):
         """Target, hand limit (null: none), bonus values and the optional pairs."""
         hands = settings["hands"]
         return {
-            "target": whole(settings["target"], "the target", lo=1, field="target"),
-            "hands": None if hands is None else whole(hands, "the number of hands", lo=1, field="hands"),
-            "clean": whole(settings["clean"], "the clean burraco bonus", lo=0, field="clean"),
-            "dirty": whole(settings["dirty"], "the dirty burraco bonus", lo=0, field="dirty"),
-            "closing": whole(settings["closing"], "the closing bonus", lo=0, field="closing"),
+            "target": whole(settings["target"], N_("the target"), lo=1, field="target"),
+            "hands": None if hands is None else whole(hands, N_("the number of hands"), lo=1, field="hands"),
+            "clean": whole(settings["clean"], N_("the clean burraco bonus"), lo=0, field="clean"),
+            "dirty": whole(settings["dirty"], N_("the dirty burraco bonus"), lo=0, field="dirty"),
+            "closing": whole(settings["closing"], N_("the closing bonus"), lo=0, field="closing"),
             "teams": None if settings["teams"] is None else _teams(settings["teams"], players),
         }
 
@@ -66,36 +67,38 @@ class Burraco(Game):
         teams = settings.get("teams")
         return list(teams) if teams else list(players)
 
-    def normalise_round(
-        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
-        """Every side's table, hand and burraco counts, and who closed."""
+    def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
+        """Every side's table, hand and burraco counts, and who closed.
+
+        The closing side needs a burraco; playing alone it also holds nothing. In pairs the
+        closer's partner may still hold cards, which count against the pair like anyone's.
+        """
         sides = self.sides(players, settings)
         if "sides" not in round:
-            raise RuleError("missing; every side needs an entry", field="sides")
+            raise RuleError(N_("missing; every side needs an entry"), field="sides")
         entries = {
-            side: _entry(side, entry)
-            for side, entry in per_name(round["sides"], sides, "sides", "side").items()
+            side: _entry(side, entry) for side, entry in per_name(round["sides"], sides, "sides", N_("side")).items()
         }
         closer = round.get("closed_by")
         if closer is not None:
             closer = resolve(closer, sides, "closed_by")
             if entries[closer]["clean"] + entries[closer]["dirty"] < 1:
-                raise RuleError("closed the hand without having made a burraco", field=closer)
-            if entries[closer]["hand"] != 0:
+                raise RuleError(N_("closed the hand without having made a burraco"), field=closer)
+            # A pair's entry is one line for both partners, so its "hand" is the partner's
+            # cards when the closer has none left: only a player alone can be held to 0.
+            if entries[closer]["hand"] != 0 and not settings.get("teams"):
                 raise RuleError(
-                    f"closed the hand but holds {entries[closer]['hand']} points in hand (must be 0)",
+                    N_("closed the hand but holds %(n)s points in hand (must be 0)", n=entries[closer]["hand"]),
                     field=closer,
                 )
         return {"sides": entries, "closed_by": closer}
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
         """Add each side's hand score to its total."""
         scores = {
-            side: hand_score(entry, side == round["closed_by"], settings)
-            for side, entry in round["sides"].items()
+            side: hand_score(entry, side == round["closed_by"], settings) for side, entry in round["sides"].items()
         }
         for side, score in scores.items():
             tally.totals[side] += score
@@ -104,9 +107,7 @@ class Burraco(Game):
     def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
         """Over when a side reaches the target, or after the last hand of the limit."""
         limit = settings["hands"]
-        return max(tally.totals.values()) >= settings["target"] or (
-            limit is not None and len(tally.rounds) >= limit
-        )
+        return max(tally.totals.values()) >= settings["target"] or (limit is not None and len(tally.rounds) >= limit)
 
     def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
         """The side(s) with the highest total."""
@@ -119,9 +120,7 @@ class Burraco(Game):
                 return team
         return player
 
-    def next_dealer(
-        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
-    ) -> str | None:
+    def next_dealer(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
         """Who deals the next hand: seat 1 deals the first, then the deal passes clockwise."""
         return self.dealer(self.replay(players, settings, rounds))
 
@@ -138,52 +137,57 @@ class Burraco(Game):
 
 def _entry(side: str, entry: Any) -> dict[str, Any]:
     """One side's line of a hand, every count a whole number of at least 0."""
-    entry = mapping(entry, "an entry", field=side)
+    entry = mapping(entry, N_("an entry"), field=side)
     try:
         if "table" not in entry or "hand" not in entry:
-            raise RuleError('an entry needs "table" and "hand" points')
+            raise RuleError(N_('an entry needs "table" and "hand" points'))
         return {
             **entry,
-            "table": whole(entry["table"], "table (points laid down)", lo=0),
-            "hand": whole(entry["hand"], "hand (points left in hand)", lo=0),
+            "table": whole(entry["table"], N_("table (points laid down)"), lo=0),
+            "hand": whole(entry["hand"], N_("hand (points left in hand)"), lo=0),
             # A burraco count left out means none were made.
-            "clean": whole(entry.get("clean", 0), "clean (clean burraco made)", lo=0),
-            "dirty": whole(entry.get("dirty", 0), "dirty (dirty burraco made)", lo=0),
+            "clean": whole(entry.get("clean", 0), N_("clean (clean burraco made)"), lo=0),
+            "dirty": whole(entry.get("dirty", 0), N_("dirty (dirty burraco made)"), lo=0),
         }
     except RuleError as error:
-        raise RuleError(error.reason, field=side) from None
+        raise RuleError(error.message, field=side) from None
 
 
 def _teams(value: Any, players: list[str]) -> dict[str, list[str]]:
     """Two teams of two covering the four players, partners opposite; in seat order."""
-    teams = mapping(value, "teams", field="teams")
+    teams = mapping(value, N_("the teams"), field="teams")
     if len(players) != 4:
-        raise RuleError(f"pairs need exactly 4 players, got {len(players)}", field="teams")
+        raise RuleError(N_("pairs need exactly 4 players, got %(n)s", n=len(players)), field="teams")
     if len(teams) != 2:
-        raise RuleError(f"there must be exactly two teams, got {len(teams)}", field="teams")
+        raise RuleError(N_("there must be exactly two teams, got %(n)s", n=len(teams)), field="teams")
     team_of: dict[str, str] = {}
     names: list[str] = []
     for raw_name, members in teams.items():
         name = " ".join(str(raw_name).split())
         if not 1 <= len(name) <= NAME_MAX:
             raise RuleError(
-                f"a team name has 1 to {NAME_MAX} characters, got {show(raw_name)}", field="teams"
+                N_("a team name has 1 to %(max)s characters, got %(value)s", max=NAME_MAX, value=show(raw_name)),
+                field="teams",
             )
         if names and name_key(names[0]) == name_key(name):
-            raise RuleError("the two teams need different names", field="teams")
+            raise RuleError(N_("the two teams need different names"), field="teams")
         names.append(name)
-        members = items(members, f"team {name}", field="teams")
+        members = items(members, N_("team %(name)s", name=name), field="teams")
         if len(members) != 2:
-            raise RuleError(f"team {name} must have 2 players, got {len(members)}", field="teams")
+            raise RuleError(
+                N_("team %(name)s must have 2 players, got %(n)s", name=name, n=len(members)), field="teams"
+            )
         for member in members:
             player = resolve(member, players, "teams")
             if player in team_of:
-                raise RuleError(f"{player} is in two teams", field="teams")
+                raise RuleError(N_("%(name)s is in two teams", name=player), field="teams")
             team_of[player] = name
     if team_of[players[0]] != team_of[players[2]]:
         raise RuleError(
-            "partners sit opposite, so the seat order must alternate the teams "
-            f"({', '.join(f'{p} ({team_of[p]})' for p in players)} does not)",
+            N_(
+                "partners sit opposite, so the seat order must alternate the teams (%(seats)s does not)",
+                seats=", ".join(f"{p} ({team_of[p]})" for p in players),
+            ),
             field="teams",
         )
     first, second = team_of[players[0]], team_of[players[1]]

@@ -37,7 +37,9 @@ class BurracoSeeding(Seeding):
         }
         closer = rng.choice(sides) if rng.random() < 0.8 else None
         if closer is not None:
-            # The rules let only a side with a burraco and an empty hand close.
-            entries[closer]["hand"] = 0
+            # The rules let only a side with a burraco close; alone, with an empty hand too.
+            # In pairs the closer's partner holds some cards one hand in two.
+            if not settings.get("teams") or rng.random() < 0.5:
+                entries[closer]["hand"] = 0
             entries[closer]["clean"] = max(entries[closer]["clean"], 1)
         return {"sides": entries, "closed_by": closer}

@@ -123,7 +123,7 @@ class Pazaak(Game):
         tiebreaker = None if tiebreaker is None else resolve(tiebreaker, players, "tiebreaker")
         return {"totals": totals, "filled": filled, "tiebreaker": tiebreaker}
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
         """The set's winner, if any, gets one set win."""

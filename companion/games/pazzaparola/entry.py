@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, ClassVar
 
-from ..base import Entry, Replay, RuleError, best, name_key, show
+from ..base import N_, Entry, Message, Replay, RuleError, best, name_key, show
 from ..forms import extra_field, first, index_in, values
 from .rules import word_score
 
@@ -23,7 +23,7 @@ class PazzaparolaEntry(Entry):
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings the new-match form carries; blank fields keep their defaults."""
         raw: dict[str, Any] = {}
-        for key, what in (("cards", "cards per player"), ("target", "victory points to win")):
+        for key, what in (("cards", N_("cards per player")), ("target", N_("victory points to win"))):
             text = _first(form, key).strip()
             if text:
                 raw[key] = _number(text, what, field=key)
@@ -46,7 +46,7 @@ class PazzaparolaEntry(Entry):
             row = _with_text(extra["rows"].get(name, {}), "word", _first(form, f"word-{index}"))
             rows[name] = {**row, "used": used, "unused": max(cards - len(used), 0)}
         if not any(row["used"] for row in rows.values()):
-            raise RuleError("nothing was entered: tap the points of each word's cards first", field="round")
+            raise RuleError(N_("nothing was entered: tap the points of each word's cards first"), field="round")
         return {**_with_text(extra["round"], "theme", _first(form, "theme")), "rows": rows}
 
     def form_from_round(
@@ -120,12 +120,12 @@ def _first(form: Any, key: str) -> str:
     return first(form, key, "") or ""
 
 
-def _number(text: str, what: str, *, field: str) -> int:
+def _number(text: str, what: Message, *, field: str) -> int:
     """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
     text = text.strip()
     # Six digits at most: beyond 4300 int() itself refuses, and no card count is that long.
     if not re.fullmatch(r"-?[0-9]{1,6}", text):
-        raise RuleError(f"{what} must be a whole number, got {show(text)}", field=field)
+        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=show(text)), field=field)
     return int(text)
 
 

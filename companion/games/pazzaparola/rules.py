@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..base import (
+    N_,
     Game,
     RecordSums,
     Replay,
@@ -39,39 +40,44 @@ class Pazzaparola(Game):
         """Cards per player, victory points to win, and the optional eldest player."""
         eldest = settings["eldest"]
         return {
-            "cards": whole(settings["cards"], "cards per player", lo=1, hi=20, field="cards"),
-            "target": whole(settings["target"], "victory points to win", lo=1, hi=20, field="target"),
+            "cards": whole(settings["cards"], N_("cards per player"), lo=1, hi=20, field="cards"),
+            "target": whole(settings["target"], N_("victory points to win"), lo=1, hi=20, field="target"),
             "eldest": None if eldest is None else resolve(eldest, players, "eldest"),
         }
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The theme and every player's two rows; the cards must add up to the deal."""
-        optional_text(round.get("theme"), "the theme", field="theme")
+        optional_text(round.get("theme"), N_("the theme"), field="theme")
         if "rows" not in round:
-            raise RuleError("missing; every player needs a row", field="rows")
+            raise RuleError(N_("missing; every player needs a row"), field="rows")
         rows = per_name(round["rows"], players, "rows")
         return {"rows": {name: self._row(name, row, settings["cards"]) for name, row in rows.items()}}
 
     @staticmethod
     def _row(name: str, row: Any, cards: int) -> dict[str, Any]:
         """One player's rows checked: card points 0-99 and the right number of cards."""
-        row = mapping(row, "a row", field=name)
+        row = mapping(row, N_("a row"), field=name)
         try:
-            optional_text(row.get("word"), "the word")
+            optional_text(row.get("word"), N_("the word"))
             if "used" not in row or "unused" not in row:
-                raise RuleError('a row needs both "used" (card points) and "unused" (a count)')
+                raise RuleError(N_('a row needs both "used" (card points) and "unused" (a count)'))
             used = [
-                whole(points, f"card {position} of the upper row", lo=0, hi=99)
+                whole(points, N_("card %(n)s of the upper row", n=position), lo=0, hi=99)
                 for position, points in enumerate(items(row["used"], "used"), start=1)
             ]
-            unused = whole(row["unused"], "unused (cards in the lower row)", lo=0)
+            unused = whole(row["unused"], N_("unused (cards in the lower row)"), lo=0)
         except RuleError as error:
-            raise RuleError(error.reason, field=name) from None
+            raise RuleError(error.message, field=name) from None
         if len(used) + unused != cards:
-            raise RuleError(f"{len(used) + unused} cards in the rows, but each player has {cards}", field=name)
+            raise RuleError(
+                N_("%(n)s cards in the rows, but each player has %(cards)s", n=len(used) + unused, cards=cards),
+                field=name,
+            )
         return {**row, "used": used, "unused": unused}
 
-    def play(self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
+    def score_round(
+        self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
+    ) -> dict[str, Any]:
         """Every player with the round's highest word score takes a victory point."""
         scores = {name: word_score(row["used"], row["unused"]) for name, row in round["rows"].items()}
         winners = best(scores)

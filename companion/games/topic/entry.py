@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from ..base import Entry, Replay, RuleError, show
+from ..base import N_, Entry, Replay, RuleError, show
 from ..forms import json_field, values
 from .rules import BOX, LENGTHS
 
@@ -49,7 +49,7 @@ class TopicEntry(Entry):
         action = form_value(form, "action")
         if action.startswith(STEP_ACTION):
             try:
-                step = int(action[len(STEP_ACTION):])
+                step = int(action[len(STEP_ACTION) :])
             except ValueError:
                 step = 0
             start = deck if isinstance(deck, int) else LENGTHS["medium"]
@@ -70,7 +70,12 @@ class TopicEntry(Entry):
             return {"deck": int(text)}
         except ValueError:
             raise RuleError(
-                f"the deck must be a whole number of cards from 2 to {BOX}, got {show(text)}", field="deck"
+                N_(
+                    "the deck must be a whole number of cards from 2 to %(max)s, got %(value)s",
+                    max=BOX,
+                    value=show(text),
+                ),
+                field="deck",
             ) from None
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +87,7 @@ class TopicEntry(Entry):
         several = bool(form_value(form, "several"))
         losers = form_values(form, "losers" if several else "loser")
         if not losers:
-            reason = "tick every player who lost, then Save" if several else "tap the player who lost"
+            reason = N_("tick every player who lost, then Save") if several else N_("tap the player who lost")
             raise RuleError(reason, field="losers")
         round = {**self._extra(form), "losers": losers}
         penalties = form_values(form, "penalty")
@@ -93,7 +98,7 @@ class TopicEntry(Entry):
     @staticmethod
     def _extra(form: Any) -> dict[str, Any]:
         """The round's keys carried unchanged through a correction."""
-        return json_field(form, "extra", dict, "the round's other keys")
+        return json_field(form, "extra", dict, N_("the round's other keys"))
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]

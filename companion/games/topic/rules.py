@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import Game, RecordSums, Replay, RuleError, Tally, best, name_list, show, whole
+from ..base import N_, Game, RecordSums, Replay, RuleError, Tally, best, name_list, show, whole
 
 BOX = 72
 LENGTHS = {"short": 24, "medium": 36, "long": 67}
@@ -25,17 +25,17 @@ class Topic(Game):
         """The game length, and the deck size it means unless `deck` gives one exactly."""
         length = settings["length"]
         if length not in LENGTHS:
-            raise RuleError(f'must be "short", "medium" or "long", got {show(length)}', field="length")
+            raise RuleError(
+                N_('must be "short", "medium" or "long", got %(value)s', value=show(length)), field="length"
+            )
         deck = settings["deck"]
-        deck = LENGTHS[length] if deck is None else whole(deck, "the deck", lo=2, hi=BOX, field="deck")
+        deck = LENGTHS[length] if deck is None else whole(deck, N_("the deck"), lo=2, hi=BOX, field="deck")
         return {"length": length, "deck": deck}
 
-    def normalise_round(
-        self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
-    ) -> dict[str, Any]:
+    def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The round's losers (one or more, distinct) and penalised players (repeats allowed)."""
         if "losers" not in round:
-            raise RuleError("missing; every round has at least one loser", field="losers")
+            raise RuleError(N_("missing; every round has at least one loser"), field="losers")
         losers = name_list(round["losers"], players, "losers", distinct=True, nonempty=True)
         penalties = round.get("penalties")
         penalties = [] if penalties is None else name_list(penalties, players, "penalties")
@@ -48,7 +48,7 @@ class Topic(Game):
             state={"deck": settings["deck"], "removed": BOX - settings["deck"]},
         )
 
-    def play(
+    def score_round(
         self, tally: Tally, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
         """The first loser takes the revealed card; each further loser and penalty takes one more."""
@@ -87,9 +87,7 @@ class Topic(Game):
         """Cards left in the deck and in the removed pile after these rounds."""
         return dict(self.replay(players, settings, rounds).tally.state)
 
-    def next_to_start(
-        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
-    ) -> str | None:
+    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
         """Who reveals the next card: the (first) loser of the last round; None for round 1 or at the end."""
         return self.starter(self.replay(players, settings, rounds))
 

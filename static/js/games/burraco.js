@@ -171,9 +171,14 @@
       }
     }
     // The rules the server will apply to the closing side, said before Save is tapped.
+    // In pairs the line counts both partners, and the closer's partner may still hold cards:
+    // that is said too, as a reminder rather than a refusal.
+    var pairs = entry.hasAttribute("data-pairs");
     function closingProblem(side, name) {
       if (number(side, "clean") + number(side, "dirty") < 1) return hint.dataset.noBurraco.replace("{side}", name);
-      if (number(side, "hand") > 0) return hint.dataset.inHand.replace("{side}", name);
+      if (number(side, "hand") > 0) {
+        return (pairs ? hint.dataset.partnerHand : hint.dataset.inHand).split("{side}").join(name);
+      }
       return "";
     }
 

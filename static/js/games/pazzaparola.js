@@ -45,7 +45,15 @@
   }
 
   // Mirrors the chip markup of _entry.html, hidden input included, so a save posts it.
+  // A row never holds more cards than were dealt: a card more is refused, and the reason
+  // shows next to that row, scrolled clear of the tray (the rows' scroll margins).
   function addChip(row, points) {
+    var cards = parseInt(row.closest(".pz-entry").dataset.cards, 10);
+    if (row.querySelectorAll(".pz-chip input").length >= cards) {
+      row.querySelector(".pz-full").hidden = false;
+      row.scrollIntoView({ block: "nearest" });
+      return;
+    }
     var chip = document.createElement("button");
     chip.type = "button";
     chip.className = "pz-chip";
@@ -117,6 +125,8 @@
     // The last save's read-back gives its room back to the keypad once the next round begins.
     var readback = entry.querySelector(".pz-saved");
     if (readback) readback.remove();
+    // A refused card's reason answers that one tap; the next tap starts afresh.
+    each(entry, ".pz-full", function (message) { message.hidden = true; });
     if (button && button.classList.contains("pz-chip")) {
       button.remove();
       activate(row, false);
