@@ -18,6 +18,9 @@ from ..web import render, wants_fragment
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
 PENCIL_COOKIE = "pencil_{}"
+# The event a response names when the rounds changed: the chart, its legend and the duration
+# listen for it and fetch themselves again (drawing the chart in the save would double its time).
+ROUNDS_CHANGED = "rounds-changed"
 
 
 def _setup_page(draft: Draft, status: int = 200):
@@ -165,7 +168,16 @@ def _after_change(match: Match, saved=None, undone=None, standings=None, appende
     if saved is not None:
         standings = saved.standings
     context = match_context(match, standings=standings, saved=saved, undone=undone, appended=appended)
-    return render("match.html", fragment="_round_saved.html", **context)
+    response = render("match.html", fragment="_round_saved.html", **context)
+    response.headers["HX-Trigger"] = ROUNDS_CHANGED
+    return response
+
+
+@bp.get("/<int:match_id>/chart")
+def chart(match_id: int):
+    """The totals chart with its legend and the duration, as the rounds stand now."""
+    match = match_or_404(match_id)
+    return render("match.html", fragment="_chart.html", **match_context(match))
 
 
 @bp.post("/<int:match_id>/undo")
