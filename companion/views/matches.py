@@ -84,11 +84,17 @@ def match_context(match: Match, form=None, standings=None, **extra):
     step = getattr(game, "entry_step", None)
     extra.setdefault("errors", {})
     entry = step(form or {}, match.player_names, match.settings, [r.data for r in match.rounds]) if step else {}
+    scorekeeper = is_scorekeeper(match)
+    if not scorekeeper:
+        # A phone that held the pencil once keeps its token: it is told where the pencil went.
+        token = request.cookies.get(PENCIL_COOKIE.format(match.id))
+        extra.setdefault("pencil_elsewhere", token is not None)
+        extra.setdefault("may_reclaim", token is not None and service.is_owner(match, token))
     return dict(
         match=match,
         game=game,
         standings=standings,
-        scorekeeper=is_scorekeeper(match),
+        scorekeeper=scorekeeper,
         form=form or {},
         entry=entry,
         **extra,
@@ -106,6 +112,11 @@ def _editable(match_id: int) -> Match:
     """The match, if this device holds its pencil; a clear 403 page otherwise."""
     match = match_or_404(match_id)
     if not is_scorekeeper(match):
+        if wants_fragment():
+            # The page still shows the entry (or the tools) from when this phone held the pencil:
+            # where the entry was, it now says who holds the pencil.
+            context = match_context(match, pencil_elsewhere=True)
+            abort(render("match.html", fragment="_pencil_elsewhere.html", status=403, **context))
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
 

@@ -39,8 +39,6 @@ def chart_label(client, match_id: int) -> str:
     return re.search(r'aria-label="(Totals after each of [^"]+)"', html).group(1)
 
 
-
-
 def test_the_legend_follows_the_standings_through_saves_and_an_undo(client):
     match_id = start_topic(client)
     assert legend(client, match_id) == {}
