@@ -23,12 +23,13 @@ PENCIL_COOKIE = "pencil_{}"
 ROUNDS_CHANGED = "rounds-changed"
 
 
-def _setup_page(draft: Draft, status: int = 200):
-    """The new-match page (or its form alone, for a tap on it)."""
+def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
+    """The new-match page (or its form alone, for a tap on it); `focus_name` after Add."""
     return render(
         "new_match.html",
         fragment="_new_match_form.html",
         status=status,
+        focus_name=focus_name,
         draft=draft,
         games=REGISTRY,
         game=REGISTRY[draft.game],
@@ -50,7 +51,7 @@ def setup():
     action = request.form.get("action", "")
     if action != "start":
         draft.apply(action)
-        return _setup_page(draft, 422 if draft.errors else 200)
+        return _setup_page(draft, 422 if draft.errors else 200, focus_name=action == "new")
     try:
         match, token = service.create_match(draft.game, draft.seats, draft.settings())
     except RuleError as error:
