@@ -225,3 +225,34 @@ def test_the_table_view_fits_every_player_on_a_dark_board(page: Page, live_serve
         assert luminance(back.evaluate("e => getComputedStyle(e).color")) > 0.6, screen
         expect(back).to_be_in_viewport()
         expect(page.locator(".table-title")).to_have_text(re.compile(r"· Round 3$"))
+
+
+# --- desktop: the Pazzaparola keypad never covers the word being typed --------------------------
+
+
+def overlap(first: dict, second: dict) -> bool:
+    """Whether two bounding boxes share any area."""
+    return not (
+        first["x"] + first["width"] <= second["x"]
+        or second["x"] + second["width"] <= first["x"]
+        or first["y"] + first["height"] <= second["y"]
+        or second["y"] + second["height"] <= first["y"]
+    )
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}], ids=str)
+def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, live_server, app, size):
+    names = [name[:16].strip() for name in LONG_NAMES[:8]]
+    match_id = new_match(page, app, live_server.url, "pazzaparola", names, rounds=2)
+    page.set_viewport_size(size)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    keypad = page.locator(".pz-tray")
+    for name in names:
+        row = page.get_by_role("group", name=name, exact=True)
+        row.get_by_role("button", name=name).click()
+        word = row.get_by_role("textbox")
+        word.click()
+        word.fill("CUCINA")
+        expect(word).to_be_in_viewport(ratio=1)
+        expect(keypad).to_be_in_viewport()
+        assert not overlap(word.bounding_box(), keypad.bounding_box()), name
