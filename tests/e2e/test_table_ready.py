@@ -256,3 +256,36 @@ def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, 
         expect(word).to_be_in_viewport(ratio=1)
         expect(keypad).to_be_in_viewport()
         assert not overlap(word.bounding_box(), keypad.bounding_box()), name
+
+
+# --- 19.6: a phone that lost the pencil says so where Save was ----------------------------------
+
+
+def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app):
+    names = [name[:12].strip() for name in LONG_NAMES[:10]]
+    match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        service.take_pencil(match, service.offer_pencil(match))  # another phone scans the code
+        db.session.remove()
+
+    page.locator("#entry").get_by_role("button", name=re.compile("^" + re.escape(names[-1]))).first.click()
+    notice = page.locator("#entry").get_by_role("alert")
+    expect(notice).to_contain_text("Another phone holds the pencil.")
+    expect(notice).to_be_in_viewport()
+    expect(page.get_by_role("button", name="↶ Undo")).to_have_count(0)
+    page.get_by_role("button", name="Take the pencil back").click()
+    expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
+
+
+def test_a_refused_save_is_told_in_view(page: Page, live_server, app):
+    names = [name[:12].strip() for name in LONG_NAMES[:10]]
+    match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.get_by_role("switch", name="Several losers").click()
+    save = page.get_by_role("button", name="Save round 3")
+    save.click()
+    refused = page.locator("#entry .entry-notice")
+    expect(refused).to_have_text("Not saved: see the marked fields.")
+    expect(refused).to_be_in_viewport()
