@@ -7,7 +7,7 @@ import re
 from tests.conftest import csrf_token
 
 HTMX = {"HX-Request": "true"}
-NOTICE = re.compile(r'<p class="readback failed entry-notice" role="alert">([^<]*)</p>')
+NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 
 
 def start_topic(client) -> int:
