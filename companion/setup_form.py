@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
@@ -60,6 +60,14 @@ class Draft:
             self.errors[field_name] = gettext("A name has 1 to %(max)s characters.", max=NAME_MAX)
         elif name_key(name) in {name_key(s) for s in self.seats}:
             self.errors[field_name] = gettext("%(name)s already has a seat.", name=name)
+        elif len(self.seats) >= REGISTRY[self.game].max_players:
+            game = REGISTRY[self.game]
+            self.errors[field_name] = ngettext(
+                "%(game)s seats at most %(num)s player: every seat is taken.",
+                "%(game)s seats at most %(num)s players: every seat is taken.",
+                game.max_players,
+                game=game.name,
+            )
         else:
             self.seats.append(name)
             return True

@@ -18,10 +18,15 @@ from tests.conftest import LiveServer, chromium_executable  # noqa: E402
 from tests.e2e.helpers import start_match  # noqa: E402
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+TABLET = {"width": 1024, "height": 768}
 
 
 def main() -> None:
-    """Serve a scratch app with generated history, start a match by taps, photograph the pages."""
+    """Serve a scratch app with generated history, start a match by taps, photograph the pages.
+
+    Besides each page on a phone and a desktop: the match on a phone in the dark theme, and the
+    table view on a tablet lying on its side.
+    """
     out = ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as instance:
@@ -31,16 +36,31 @@ def main() -> None:
             db.session.remove()
         with LiveServer(app) as server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium_executable(), args=["--no-sandbox"])
-            for size, viewport in SIZES.items():
-                page = browser.new_page(viewport=viewport)
+            shots = [(size, viewport, "light") for size, viewport in SIZES.items()] + [
+                ("phone", SIZES["phone"], "dark")
+            ]
+            for size, viewport, theme in shots:
+                context = browser.new_context(viewport=viewport, has_touch=True, locale="en-GB")
+                context.add_cookies([{"name": "theme", "value": theme, "url": server.url}])
+                page = context.new_page()
+                suffix = f"{size}-dark" if theme == "dark" else size
                 start_match(page, server.url, "Topic_", ["Elena", "Bruno", "Carla", "Dario"])
-                page.locator("#entry").get_by_role("button", name="Bruno 0 cards").click()
-                page.get_by_role("status").filter(has_text="Round 1").wait_for()
+                for loser in ("Bruno 0 cards", "Carla 0 cards", "Bruno 1 card"):
+                    page.locator("#entry").get_by_role("button", name=loser).click()
+                    page.locator("#banner .readback").wait_for()
                 page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=str(out / f"match-{size}.png"))
-                for name, path in (("home", "/"), ("history", "/history")):
-                    page.goto(server.url + path)
-                    page.screenshot(path=str(out / f"{name}-{size}.png"))
+                page.screenshot(path=str(out / f"match-{suffix}.png"))
+                if theme == "light" and size == "phone":
+                    table = page.url + "/table"
+                    page.set_viewport_size(TABLET)
+                    page.goto(table)
+                    page.screenshot(path=str(out / "table-tablet.png"))
+                    page.set_viewport_size(viewport)
+                if theme == "light":
+                    for name, path in (("home", "/"), ("history", "/history")):
+                        page.goto(server.url + path)
+                        page.screenshot(path=str(out / f"{name}-{size}.png"))
+                context.close()
             browser.close()
 
 

@@ -14,7 +14,7 @@ from ..web import render
 from ..web.i18n import error_text
 from ..web.live import LIVE_STATE_KEY, draw_for_viewers, drawn_for_viewers, etag_of, shows_version, unchanged_headers
 from .host import count_wrong_secret, is_host, refuse_guessing
-from .matches import PENCIL_COOKIE, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
+from .matches import PENCIL_COOKIE, ROUNDS_CHANGED, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
 
 bp = Blueprint("live", __name__, url_prefix="/matches")
 
@@ -67,6 +67,8 @@ def live(match_id: int):
             )
             response.vary.add("HX-Request")
     response.headers["ETag"] = tag
+    if template == "_live.html":
+        response.headers["HX-Trigger"] = ROUNDS_CHANGED
     return response
 
 

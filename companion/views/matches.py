@@ -28,14 +28,18 @@ bp = Blueprint("matches", __name__, url_prefix="/matches")
 PENCIL_COOKIE = "pencil_{}"
 # The key a phone makes for each round save (static/js/offline.js): a UUID, lower case.
 ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+# The event a response names when the rounds changed: the chart, its legend and the duration
+# listen for it and fetch themselves again (drawing the chart in the save would double its time).
+ROUNDS_CHANGED = "rounds-changed"
 
 
-def _setup_page(draft: Draft, status: int = 200):
-    """The new-match page (or its form alone, for a tap on it)."""
+def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
+    """The new-match page (or its form alone, for a tap on it); `focus_name` after Add."""
     return render(
         "new_match.html",
         fragment="_new_match_form.html",
         status=status,
+        focus_name=focus_name,
         draft=draft,
         games=REGISTRY,
         game=REGISTRY[draft.game],
@@ -58,7 +62,7 @@ def setup():
     action = request.form.get("action", "")
     if action != "start":
         draft.apply(action)
-        return _setup_page(draft, 422 if draft.errors else 200)
+        return _setup_page(draft, 422 if draft.errors else 200, focus_name=action == "new")
     try:
         match, token = service.create_match(draft.game, draft.seats, draft.settings())
     except RuleError as error:
@@ -107,11 +111,17 @@ def match_context(match: Match, form=None, standings=None, **extra):
     game = get_game(match.game)
     replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
     extra.setdefault("errors", {})
+    scorekeeper = is_scorekeeper(match)
+    if not scorekeeper:
+        # A phone that held the pencil once keeps its token: it is told where the pencil went.
+        token = request.cookies.get(PENCIL_COOKIE.format(match.id))
+        extra.setdefault("pencil_elsewhere", token is not None)
+        extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
     return dict(
         match=match,
         game=game,
         standings=game.standings_of(replay) if standings is None else standings,
-        scorekeeper=is_scorekeeper(match),
+        scorekeeper=scorekeeper,
         host=is_host(),
         form=form or {},
         entry=game.entry.step(entry_form(match, form), replay),
@@ -131,6 +141,11 @@ def _editable(match_id: int) -> Match:
     """The match, if this device holds its pencil; a clear 403 page otherwise."""
     match = match_or_404(match_id)
     if not is_scorekeeper(match):
+        if wants_fragment():
+            # The page still shows the entry (or the tools) from when this phone held the pencil:
+            # where the entry was, it now says who holds the pencil.
+            context = match_context(match, pencil_elsewhere=True)
+            abort(render("match.html", fragment="_pencil_elsewhere.html", status=403, **context))
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
 
@@ -204,7 +219,16 @@ def _after_change(match: Match, saved=None, undone=None, standings=None, appende
     if saved is not None:
         standings = saved.standings
     context = match_context(match, standings=standings, saved=saved, undone=undone, appended=appended)
-    return render("match.html", fragment="_round_saved.html", **context)
+    response = render("match.html", fragment="_round_saved.html", **context)
+    response.headers["HX-Trigger"] = ROUNDS_CHANGED
+    return response
+
+
+@bp.get("/<int:match_id>/chart")
+def chart(match_id: int):
+    """The totals chart with its legend and the duration, as the rounds stand now."""
+    match = match_or_404(match_id)
+    return render("match.html", fragment="_chart.html", **match_context(match))
 
 
 def _rounds_shown() -> int | None:

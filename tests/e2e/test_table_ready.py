@@ -1,0 +1,292 @@
+"""Browser tests of a first evening at a real table: long names, the read-back in view, the table view."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+from werkzeug.datastructures import MultiDict
+
+from companion.extensions import db
+from companion.games import get_game
+from companion.models import Match
+from companion.queries.matches import standings_of
+from companion.services import matches as service
+
+pytestmark = pytest.mark.e2e
+
+NARROW = {"width": 360, "height": 740}
+# The longest names allowed: half of them one unbroken word, which only an ellipsis or a break can tame.
+LONG_NAMES = [
+    (chr(ord("A") + i) + "olfeschlegelsteinhausenbergerdorffvoral")[:40]
+    if i % 2 == 0
+    else f"{chr(ord('A') + i)}nna Maria Lucrezia Fontanarossa Bellin"[:40].ljust(40, "i")
+    for i in range(10)
+]
+assert all(len(name) == 40 for name in LONG_NAMES) and len(set(LONG_NAMES)) == 10
+
+# One round of each game as its entry form posts it, seat by seat.
+ROUND_FORMS = {
+    "topic": lambda names: {"loser": names[-1]},
+    "pazaak": lambda names: {"winner": "0"},
+    "pazzaparola": lambda names: {f"used-{i}": ["5", "3", str(1 + i % 9)] for i in range(len(names))},
+    "burraco": lambda sides: {"closed_by": "", **{f"table_{i}": str(100 + 10 * i) for i in range(1, len(sides) + 1)}},
+}
+
+
+def new_match(page: Page, app: Flask, base: str, game: str, names: list[str], rounds: int = 0, **settings) -> int:
+    """A match started on the server with `rounds` rounds played; this browser holds its pencil."""
+    with app.app_context():
+        match, token = service.create_match(game, names, settings or None)
+        rules = get_game(game)
+        sides = rules.sides(match.player_names, match.settings) if hasattr(rules, "sides") else match.player_names
+        for _ in range(rounds):
+            form = MultiDict(ROUND_FORMS[game](sides))
+            service.save_round(match, rules.entry.round_from_form(form, match.player_names, match.settings))
+        match_id = match.id
+        db.session.remove()
+    page.context.add_cookies([{"name": f"pencil_{match_id}", "value": token, "url": base}])
+    return match_id
+
+
+def pairs(names: list[str]) -> dict:
+    """Burraco in pairs, the two teams named as long as names may be."""
+    return {"teams": {LONG_NAMES[8]: [names[0], names[2]], LONG_NAMES[9]: [names[1], names[3]]}}
+
+
+def sideways_scroll(page: Page) -> dict | None:
+    """How far the page scrolls sideways, with the first elements past the right edge; None if it does not."""
+    overflow = page.evaluate(
+        """() => {
+          const width = window.innerWidth;
+          const wide = [...document.querySelectorAll("body *")]
+            .filter((e) => e.getBoundingClientRect().right > width + 0.5 && getComputedStyle(e).position !== "fixed")
+            .slice(0, 3).map((e) => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right));
+          return {scroll: document.documentElement.scrollWidth, width, wide};
+        }"""
+    )
+    return overflow if overflow["scroll"] > overflow["width"] else None
+
+
+# --- 19.2: long names never push a page sideways -------------------------------------------------
+
+
+MATCHES = [
+    ("pazzaparola", 8, {}),
+    ("burraco", 5, {}),
+    ("burraco", 4, "pairs"),
+    ("topic", 10, {}),
+    ("pazaak", 2, {}),
+]
+
+
+def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page, live_server, app):
+    base = live_server.url
+    page.set_viewport_size(NARROW)
+    pages: list[tuple[str, str]] = []
+    for game, count, settings in MATCHES:
+        names = LONG_NAMES[:count]
+        extra = pairs(names) if settings == "pairs" else settings
+        match_id = new_match(page, app, base, game, names, rounds=2, **extra)
+        pages += [
+            (f"{game} {count}", f"/matches/{match_id}"),
+            (f"{game} {count} table view", f"/matches/{match_id}/table"),
+            (f"{game} {count} share", f"/matches/{match_id}/share"),
+            (f"{game} {count} change log", f"/matches/{match_id}/changes"),
+        ]
+    finished = new_match(page, app, base, "pazaak", LONG_NAMES[:2], rounds=3)
+    with app.app_context():
+        player_id = db.session.get(Match, finished).seats[0].player_id
+    pages += [
+        ("home", "/"),
+        ("new match", "/matches/new"),
+        ("new match with seats", "/matches/new?game=topic&" + "&".join(f"seat={n}" for n in LONG_NAMES)),
+        ("finished pazaak", f"/matches/{finished}"),
+        ("history", "/history"),
+        ("players", "/players"),
+        ("a player", f"/players/{player_id}"),
+        ("preferences", "/preferences"),
+    ]
+    scrolling = {}
+    for what, path in pages:
+        response = page.goto(base + path)
+        assert response.ok, (what, response.status)
+        if found := sideways_scroll(page):
+            scrolling[what] = found
+    assert scrolling == {}
+    # A cut name keeps the whole of it a tap or a hover away.
+    page.goto(base + f"/matches/{finished}")
+    expect(page.locator(f'[title="{LONG_NAMES[0]}"]').first).to_be_attached()
+
+
+# --- 19.8: after every save the read-back and its Undo are in view --------------------------------
+
+
+def save_by_taps(page: Page, game: str, names: list[str]) -> None:
+    """The last seat's round entered by taps, then Save, the page scrolled as far as the form took it."""
+    entry = page.locator("#entry")
+    if game == "topic":
+        entry.get_by_role("button", name=re.compile("^" + re.escape(names[-1]))).first.click()
+    elif game == "pazaak":
+        entry.get_by_role("button", name=f"{names[1]} won").click()
+    elif game == "pazzaparola":
+        entry.get_by_role("group", name=names[-1], exact=True).get_by_role("button", name=names[-1]).click()
+        page.get_by_role("group", name="Card points").get_by_role("button", name="5", exact=True).click()
+        entry.get_by_role("button", name=re.compile(r"^Save round \d+")).click()
+    else:
+        field = entry.get_by_role("group", name=names[-1]).get_by_label("Laid on the table")
+        field.click()
+        keypad = page.get_by_role("group", name="Keypad")
+        for key in "50":
+            keypad.get_by_role("button", name=key, exact=True).click()
+        entry.get_by_role("radio", name="Nobody", exact=True).click()
+        entry.get_by_role("button", name=re.compile(r"^Save hand \d+")).click()
+
+
+READBACK = {"topic": "Round 3:", "pazaak": "Set 3:", "pazzaparola": "Round 3:", "burraco": "Hand 3:"}
+
+
+@pytest.mark.parametrize(
+    "game, count", [("pazzaparola", 8), ("burraco", 5), ("topic", 10), ("pazaak", 2)], ids=lambda v: str(v)
+)
+def test_after_a_save_the_readback_and_its_undo_are_in_view(page: Page, live_server, app, game, count):
+    names = [f"{name[:12].strip()}" for name in LONG_NAMES[:count]]
+    match_id = new_match(page, app, live_server.url, game, names, rounds=2)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    save_by_taps(page, game, names)
+
+    readback = page.locator("#banner .readback")
+    expect(readback).to_contain_text(READBACK[game])
+    expect(readback).to_be_in_viewport()
+    expect(readback.get_by_role("button", name="Undo")).to_be_in_viewport()
+    # The chart and its legend follow the standings after the save and after an undo.
+    expect_legend_is_the_standings(page, app, match_id)
+    readback.get_by_role("button", name="Undo").click()
+    undone = page.locator("#banner .readback.undone")
+    expect(undone).to_contain_text("Round 3 taken back.")
+    expect(undone).to_be_in_viewport()
+    expect(undone.get_by_role("button", name="Redo")).to_be_in_viewport()
+    expect_legend_is_the_standings(page, app, match_id)
+
+
+def expect_legend_is_the_standings(page: Page, app: Flask, match_id: int) -> None:
+    """The chart and its legend show each side's total as the server scores the match now."""
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        rounds, totals = len(match.rounds), standings_of(match).totals
+        db.session.remove()
+    final = ", ".join(f"{side} {total}" for side, total in totals.items())
+    expect(page.locator(".totals-chart")).to_have_attribute(
+        "aria-label", f"Totals after each of {rounds} rounds: {final}"
+    )
+    legend = page.locator(".chart-legend li")
+    expect(legend).to_have_count(len(totals))
+    for item, (side, total) in zip(legend.all(), totals.items(), strict=True):
+        expect(item).to_have_text(f"{side} {total}")
+
+
+# --- 19.7: the table view fits the table on a phone and a tablet, on its own dark board ---------
+
+SCREENS = {
+    "phone": {"width": 360, "height": 740},
+    "phone on its side": {"width": 740, "height": 360},
+    "tablet on its side": {"width": 1024, "height": 768},
+    "tablet": {"width": 768, "height": 1024},
+}
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance of a CSS rgb() colour, 0 (black) to 1 (white)."""
+    red, green, blue = (int(part) / 255 for part in re.findall(r"\d+", rgb)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+@pytest.mark.parametrize("count", [2, 10])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_table_view_fits_every_player_on_a_dark_board(page: Page, live_server, app, count, theme):
+    game = "topic" if count == 10 else "pazaak"
+    names = [name[:14].strip() for name in LONG_NAMES[: count - 1]] + [LONG_NAMES[count - 1]]
+    match_id = new_match(page, app, live_server.url, game, names, rounds=2)
+    page.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
+    for screen, size in SCREENS.items():
+        page.set_viewport_size(size)
+        page.goto(f"{live_server.url}/matches/{match_id}/table")
+        assert sideways_scroll(page) is None, screen
+        totals = page.locator(".table-scores .total")
+        expect(totals).to_have_count(count)
+        for index in range(count):
+            expect(totals.nth(index)).to_be_in_viewport(ratio=1)
+        board = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        title = page.locator(".table-title").evaluate("e => getComputedStyle(e).color")
+        back = page.get_by_role("link", name="← Back")
+        assert luminance(board) < 0.1, (screen, board)
+        assert luminance(title) > 0.8, (screen, title)
+        assert luminance(back.evaluate("e => getComputedStyle(e).color")) > 0.6, screen
+        expect(back).to_be_in_viewport()
+        expect(page.locator(".table-title")).to_have_text(re.compile(r"· Round 3$"))
+
+
+# --- desktop: the Pazzaparola keypad never covers the word being typed --------------------------
+
+
+def overlap(first: dict, second: dict) -> bool:
+    """Whether two bounding boxes share any area."""
+    return not (
+        first["x"] + first["width"] <= second["x"]
+        or second["x"] + second["width"] <= first["x"]
+        or first["y"] + first["height"] <= second["y"]
+        or second["y"] + second["height"] <= first["y"]
+    )
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}], ids=str)
+def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, live_server, app, size):
+    names = [name[:16].strip() for name in LONG_NAMES[:8]]
+    match_id = new_match(page, app, live_server.url, "pazzaparola", names, rounds=2)
+    page.set_viewport_size(size)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    keypad = page.locator(".pz-tray")
+    for name in names:
+        row = page.get_by_role("group", name=name, exact=True)
+        row.get_by_role("button", name=name).click()
+        word = row.get_by_role("textbox")
+        word.click()
+        word.fill("CUCINA")
+        expect(word).to_be_in_viewport(ratio=1)
+        expect(keypad).to_be_in_viewport()
+        assert not overlap(word.bounding_box(), keypad.bounding_box()), name
+
+
+# --- 19.6: a phone that lost the pencil says so where Save was ----------------------------------
+
+
+def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app):
+    names = [name[:12].strip() for name in LONG_NAMES[:10]]
+    match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        service.take_pencil(match, service.offer_pencil(match))  # another phone scans the code
+        db.session.remove()
+
+    page.locator("#entry").get_by_role("button", name=re.compile("^" + re.escape(names[-1]))).first.click()
+    notice = page.locator("#entry").get_by_role("alert")
+    expect(notice).to_contain_text("Another phone holds the pencil.")
+    expect(notice).to_be_in_viewport()
+    expect(page.get_by_role("button", name="↶ Undo")).to_have_count(0)
+    page.get_by_role("button", name="Take the pencil back").click()
+    expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
+
+
+def test_a_refused_save_is_told_in_view(page: Page, live_server, app):
+    names = [name[:12].strip() for name in LONG_NAMES[:10]]
+    match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.get_by_role("switch", name="Several losers").click()
+    save = page.get_by_role("button", name="Save round 3")
+    save.click()
+    refused = page.locator("#entry .entry-notice")
+    expect(refused).to_have_text("Not saved: see the marked fields.")
+    expect(refused).to_be_in_viewport()
