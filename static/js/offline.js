@@ -219,7 +219,10 @@
     var found = doc.querySelectorAll('[role="alert"], .field-error, .error-message');
     var reasons = [];
     found.forEach(function (el) {
-      var said = el.textContent.replace(/\s+/g, " ").trim();
+      // What the answer says, not the buttons and links it offers beside it.
+      var words = el.cloneNode(true);
+      words.querySelectorAll("form, button, a").forEach(function (offer) { offer.remove(); });
+      var said = words.textContent.replace(/\s+/g, " ").trim();
       if (said && reasons.indexOf(said) < 0) reasons.push(said);
     });
     return reasons.join(" ") || text("refused");

@@ -136,7 +136,10 @@ def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: 
     page.context.set_offline(False)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
     row = kept_rows(page).nth(0)
-    expect(row).to_contain_text("Needs a look: Only the scorekeeper's phone can change this match.")
+    expect(row.locator(".kept-state")).to_have_text(
+        "Needs a look: Another phone holds the pencil. Only the scorekeeper's phone can enter rounds; "
+        "this phone follows the match."
+    )
     expect(row.get_by_role("button", name="Enter again")).to_be_visible()
     expect(row.get_by_role("button", name="Discard")).to_be_visible()
     assert losers_stored(app, match_id) == []
