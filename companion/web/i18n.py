@@ -103,7 +103,6 @@ SCRIPT_TEXTS: dict[str, str | tuple[str, str]] = {
     "discard": N_("Discard"),
     "undo": N_("Undo"),
     "reenter": N_("Round %(num)s was not stored: enter it again (%(what)s)."),
-    "unreachable": N_("Not saved: the server cannot be reached. What you entered is still here — tap Save again."),
     "server_failed": N_("Not saved: the server had a problem. What you entered is still here — tap Save again."),
     "needs_server": N_(
         "This needs the server, which cannot be reached right now. Rounds you save are kept on this phone."

@@ -39,7 +39,7 @@
       el.classList.add("reconnecting");
       return;
     }
-    warn(text(el.closest("form") && el.closest("form").method === "post" ? "unreachable" : "needs_server"));
+    warn(text("needs_server"));
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (event.detail.xhr && event.detail.xhr.status >= 500) warn(text("server_failed"));

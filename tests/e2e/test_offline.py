@@ -170,3 +170,65 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     page.context.set_offline(False)
     expect(page.locator("#offline-status")).to_have_text("2 rounds sent")
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"]]
+
+
+def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_server, app):
+    from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
+
+    players = ["John", "Ringo", "Paul"]
+    add_to_roster(app, *players)
+    start_pazzaparola(page, live_server.url, players)
+    match_id = int(page.url.rsplit("/", 1)[1])
+    page.context.set_offline(True)
+    enter_round(page, Taps(page), {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
+    page.get_by_role("button", name="Save round 1", exact=True).click()
+    expect(kept_rows(page)).to_have_count(1)
+    # The row's words and their scores as the keypad showed them (cards − the unused of 8).
+    expect(kept_rows(page).nth(0)).to_contain_text("John 5 ★ · Ringo -3 · Paul -2")
+    expect(page.get_by_role("button", name="Save round 2", exact=True)).to_be_visible()
+    assert stored_match(app, match_id).rounds == []
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    rounds = stored_match(app, match_id).rounds
+    assert [rounds[0]["rows"][name]["used"] for name in players] == [[5, 3, 2], [4], [2, 2]]
+    assert rounds[0]["theme"] == "Kitchen"
+    expect(page.get_by_role("button", name="Save round 2", exact=True)).to_be_visible()
+
+
+def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_server, app):
+    from tests.e2e.test_burraco import enter_hand, start_burraco
+
+    add_to_roster(app, "Ann", "Bob")
+    match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
+    page.context.set_offline(True)
+    enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(kept_rows(page).nth(0)).to_contain_text("Ann +455 · Bob +35")
+    expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
+    assert stored_match(app, match_id).rounds == []
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    (hand,) = stored_match(app, match_id).rounds
+    assert hand["closed_by"] == "Ann"
+    assert (hand["sides"]["Ann"]["table"], hand["sides"]["Bob"]["hand"]) == (155, 25)
+
+
+def test_pazaak_quick_results_are_kept_offline_and_the_calculator_says_it_needs_the_server(page: Page, live_server, app):
+    add_to_roster(app, "Rosa", "Quincy")
+    match_id = start_match(page, live_server.url, "Pazaak", ["Rosa", "Quincy"])
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Rosa won", exact=True).click()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(kept_rows(page).nth(0)).to_contain_text("Round 1")
+    expect(kept_rows(page).nth(0)).to_contain_text("Rosa won")
+    expect(page.get_by_role("heading", name="Set 2 · quick result")).to_be_visible()
+    # The set calculator works on the server: offline it says so instead of failing quietly.
+    page.get_by_role("button", name="Draw 8", exact=True).click()
+    expect(page.locator("#banner")).to_contain_text("This needs the server, which cannot be reached right now.")
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    assert [round.get("winner") for round in stored_match(app, match_id).rounds] == ["Rosa"]

@@ -231,3 +231,14 @@
     });
   });
 })();
+
+// What a Burraco hand kept on the phone says (offline.js): each side's score for the hand.
+(function () {
+  "use strict";
+  window.Companion.describeRound.burraco = function (form) {
+    return Array.prototype.map.call(form.querySelectorAll("[data-side]"), function (side) {
+      var name = side.querySelector(".burraco-side-name").textContent.trim();
+      return name + " " + side.querySelector("[data-hand-score]").textContent.trim();
+    }).join(" · ");
+  };
+})();

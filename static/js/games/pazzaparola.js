@@ -175,3 +175,14 @@
     }
   });
 })();
+
+// What a Pazzaparola round kept on the phone says (offline.js): each row's score, the point's taker starred.
+(function () {
+  "use strict";
+  window.Companion.describeRound.pazzaparola = function (form) {
+    return Array.prototype.map.call(form.querySelectorAll(".pz-row"), function (row) {
+      var star = row.classList.contains("pz-lead") ? " ★" : "";
+      return row.dataset.name + " " + row.querySelector(".pz-score-num").textContent.trim() + star;
+    }).join(" · ");
+  };
+})();
