@@ -216,7 +216,7 @@ def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_serve
     assert (hand["sides"]["Ann"]["table"], hand["sides"]["Bob"]["hand"]) == (155, 25)
 
 
-def test_pazaak_quick_results_are_kept_offline_and_the_calculator_says_it_needs_the_server(page: Page, live_server, app):
+def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(page: Page, live_server, app):
     add_to_roster(app, "Rosa", "Quincy")
     match_id = start_match(page, live_server.url, "Pazaak", ["Rosa", "Quincy"])
     page.context.set_offline(True)
