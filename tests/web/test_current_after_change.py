@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token, start_match
 
-HTMX = {"HX-Request": "true"}
 LEGEND_ITEM = re.compile(r'<span class="legend-side" title="[^"]*">([^<]+)</span> <b>(-?\d+)</b>')
 
-
-def start_topic(client) -> int:
-    """A Topic_ match of Ann, Bob and Cy started by `client`, which holds its pencil."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302
-    return int(response.headers["Location"].rsplit("/", 1)[1])
+PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def save_loser(client, match_id: int, number: int, loser: str):
@@ -40,7 +32,7 @@ def chart_label(client, match_id: int) -> str:
 
 
 def test_the_legend_follows_the_standings_through_saves_and_an_undo(client):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     assert legend(client, match_id) == {}
     for number, loser in enumerate(["Bob", "Cy", "Bob", "Ann"], start=1):
         response = save_loser(client, match_id, number, loser)
@@ -62,20 +54,20 @@ def test_the_legend_follows_the_standings_through_saves_and_an_undo(client):
 
 
 def test_the_match_page_refetches_its_chart_when_the_rounds_change(client):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     html = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert f'id="chart" hx-get="/matches/{match_id}/chart" hx-trigger="rounds-changed from:body"' in html
 
 
 def test_the_chart_url_opened_directly_is_the_whole_match_page(client):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     save_loser(client, match_id, 1, "Bob")
     html = client.get(f"/matches/{match_id}/chart").get_data(as_text=True)
     assert "<html" in html and "Totals after each round" in html
 
 
 def test_a_following_phone_is_told_the_rounds_changed(client, app):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     viewer = app.test_client()
     page = viewer.get(f"/matches/{match_id}").get_data(as_text=True)
     tag = re.search(r"data-etag='([^']+)'", page).group(1)
@@ -87,7 +79,7 @@ def test_a_following_phone_is_told_the_rounds_changed(client, app):
 
 
 def test_the_table_view_names_the_round_being_played(client):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     assert "Topic_ · Round 1" in client.get(f"/matches/{match_id}/table").get_data(as_text=True)
     for number, loser in enumerate(["Bob", "Cy", "Bob", "Ann"], start=1):
         save_loser(client, match_id, number, loser)

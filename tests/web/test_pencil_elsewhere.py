@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import csrf_token
+from tests.conftest import HTMX, csrf_token, start_match
 
-HTMX = {"HX-Request": "true"}
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
-
-
-def start_topic(client) -> int:
-    """A Topic_ match of Ann, Bob and Cy started by `client`, which holds its pencil."""
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302
-    return int(response.headers["Location"].rsplit("/", 1)[1])
+PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def give_pencil(owner, other, match_id: int) -> None:
@@ -39,7 +30,7 @@ def post_save(client, match_id: int, token: str, **fields):
 
 
 def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_take_it_back(client, app):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     token = csrf_token(client, f"/matches/{match_id}")  # the page still shows the entry
     other = app.test_client()
     give_pencil(client, other, match_id)
@@ -63,7 +54,7 @@ def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_
 
 
 def test_a_phone_that_was_given_the_pencil_and_lost_it_cannot_take_it_back(client, app):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     other = app.test_client()
     give_pencil(client, other, match_id)
     token = csrf_token(other, f"/matches/{match_id}")
@@ -74,14 +65,14 @@ def test_a_phone_that_was_given_the_pencil_and_lost_it_cannot_take_it_back(clien
 
 
 def test_a_phone_that_never_held_the_pencil_is_simply_following(client, app):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     viewer = app.test_client()
     page = viewer.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "You are following this match." in page and "Another phone holds the pencil." not in page
 
 
 def test_a_refused_save_says_so_at_the_top_of_the_entry(client, app):
-    match_id = start_topic(client)
+    match_id = start_match(client, "topic", PLAYERS)
     token = csrf_token(client, f"/matches/{match_id}")
     missing = post_save(client, match_id, token, several="on")
     assert missing.status_code == 422
