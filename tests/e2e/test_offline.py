@@ -232,3 +232,21 @@ def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(p
     page.context.set_offline(False)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert [round.get("winner") for round in stored_match(app, match_id).rounds] == ["Rosa"]
+
+
+def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, live_server, app, browser):
+    match_id = start_topic(page, live_server.url, app)
+    viewer = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    viewer.goto(f"{live_server.url}/matches/{match_id}")
+    live = viewer.locator("#live")
+    expect(live).to_have_attribute("data-live", "")
+    viewer.context.set_offline(True)
+    expect(live).to_have_class(re.compile(r"\breconnecting\b"))
+    said = live.evaluate("element => getComputedStyle(element, '::before').content")
+    assert said == '"Reconnecting…"'
+    loser(page, "Bob").click()  # the scorekeeper goes on meanwhile
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    viewer.context.set_offline(False)
+    expect(live).not_to_have_class(re.compile(r"\breconnecting\b"))
+    expect(viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")).to_contain_text("1")
+    viewer.context.close()
