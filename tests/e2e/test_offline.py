@@ -248,5 +248,6 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     viewer.context.set_offline(False)
     expect(live).not_to_have_class(re.compile(r"\breconnecting\b"))
-    expect(viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")).to_contain_text("1")
+    bob = viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")
+    expect(bob).to_contain_text("1")
     viewer.context.close()
