@@ -101,7 +101,7 @@ def test_calculator_steps_return_the_entry_fragment(client, app):
     assert "<html" not in table.page and table.totals() == ["10", "0"]
     before = hidden(table.page, "table")
     table.tap("minus:2")
-    assert "Refused: only one side card per turn" in table.page and hidden(table.page, "table") == before
+    assert "Refused: Ann: only one side card per turn" in table.page and hidden(table.page, "table") == before
     table.tap("end_turn").tap("draw:4").tap("undo")
     assert table.totals() == ["10", "0"] and "Bob to play" in table.page
     assert stored_match(app, match_id).rounds == []
@@ -113,11 +113,11 @@ def test_a_tampered_state_is_refused(client, app):
     data = table.fields(move="draw:5")
     data["table"] = data["table"].replace('"drawn": false', '"drawn": "yes"')
     page = client.post(f"/matches/{match_id}/entry", data=data, headers=HTMX).get_data(as_text=True)
-    assert "the calculator state is damaged" in page
+    assert "The calculator state is damaged" in page
     data = table.fields(source="table")
     data["table"] = '{"players": ["Ann", "Bob"], "over": true}'
     response = client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
-    assert response.status_code == 422 and "the calculator state is damaged" in response.get_data(as_text=True)
+    assert response.status_code == 422 and "The calculator state is damaged" in response.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == []
 
 
