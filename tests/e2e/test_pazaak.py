@@ -93,7 +93,7 @@ def test_match_to_three_set_wins_by_taps_equals_flask_score(page: Page, live_ser
     tap(page, "Draw 8", "End turn", "Draw 10", "End turn", "Draw 5", "Ann: Double")
     expect(total(page, "Ann")).to_have_text("18")
     tap(page, "Stand", "Draw 7", "Bob: Tiebreaker as +1")
-    refused(page, "Bob: +6", "only one side card per turn")
+    refused(page, "Bob: +6", "Bob: only one side card per turn")
     tap(page, "Stand")
     expect(page.get_by_text("Bob wins the tie at 18 with the Tiebreaker.")).to_be_visible()
     save_set(page, 3, "Set 3: Bob wins (Ann 18, Bob 18 · tiebreaker)")

@@ -139,7 +139,7 @@ def test_turn_passes_and_totals():
 
 
 def test_second_side_card_refused():
-    with pytest.raises(TableError, match="^only one side card per turn$"):
+    with pytest.raises(TableError, match="^Ann: only one side card per turn$"):
         play(draw(3), {"type": "plus", "value": 1}, {"type": "plus", "value": 2})
 
 

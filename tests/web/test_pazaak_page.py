@@ -101,7 +101,7 @@ def test_calculator_steps_return_the_entry_fragment(client, app):
     assert "<html" not in table.page and table.totals() == ["10", "0"]
     before = hidden(table.page, "table")
     table.tap("minus:2")
-    assert "Refused: only one side card per turn" in table.page and hidden(table.page, "table") == before
+    assert "Refused: Ann: only one side card per turn" in table.page and hidden(table.page, "table") == before
     table.tap("end_turn").tap("draw:4").tap("undo")
     assert table.totals() == ["10", "0"] and "Bob to play" in table.page
     assert stored_match(app, match_id).rounds == []
@@ -113,11 +113,11 @@ def test_a_tampered_state_is_refused(client, app):
     data = table.fields(move="draw:5")
     data["table"] = data["table"].replace('"drawn": false', '"drawn": "yes"')
     page = client.post(f"/matches/{match_id}/entry", data=data, headers=HTMX).get_data(as_text=True)
-    assert "the calculator state is damaged" in page
+    assert "The calculator state is damaged" in page
     data = table.fields(source="table")
     data["table"] = '{"players": ["Ann", "Bob"], "over": true}'
     response = client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
-    assert response.status_code == 422 and "the calculator state is damaged" in response.get_data(as_text=True)
+    assert response.status_code == 422 and "The calculator state is damaged" in response.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == []
 
 
@@ -297,3 +297,48 @@ def test_saving_the_set_or_taking_back_a_set_empties_what_is_kept(client, app):
     assert undone.status_code == 200 and kept_in_database(app, match_id) is None
     page = Table(client, match_id, token)
     assert page.totals() == ["0", "0"] and "Take back the last tap" not in page.page
+
+
+# --- refusals in the page's language ------------------------------------------------------------------
+
+
+def refusal_by_the_calculator(page: str) -> str:
+    """The refusal shown inside the calculator's own section (not elsewhere on the page)."""
+    start = page.find('<section class="pazaak-calc"')
+    found = re.search(r'<p class="field-error pazaak-refused" role="alert">([^<]*)</p>', page[start:])
+    assert start >= 0 and found, "no refusal by the calculator"
+    between = page[start : start + found.start()]
+    # Still inside the calculator: every section opened since, but the calculator's own, is closed.
+    assert between.count("<section") == between.count("</section>") + 1
+    return html.unescape(found.group(1))
+
+
+def test_the_calculator_refuses_in_italian_on_an_italian_page(client, app):
+    client.set_cookie("lang", "it")
+    match_id, token = start_match(client, "pazaak", PAIR, **{"hand:Ann": ["+3", "D"]}), csrf_token(client)
+    table = Table(client, match_id, token).tap("draw:7").tap("plus:3", player="0")
+    before = hidden(table.page, "table")
+    table.tap("double", player="0")
+    assert refusal_by_the_calculator(table.page) == "Rifiutato: Ann: una sola carta speciale per turno"
+    table.tap("end_turn").tap("draw:4").tap("plus:2", player="0")
+    assert refusal_by_the_calculator(table.page) == "Rifiutato: È il turno di Bob"
+    table.tap("end_turn").tap("draw:2").tap("plus:5", player="0")
+    assert refusal_by_the_calculator(table.page) == "Rifiutato: +5 non è nella mano di Ann (+3, D)"
+    assert "Refused" not in table.page and "is not in" not in table.page
+    assert hidden(table.page, "table") != before  # the taps that were allowed went through
+    # Saving a set still in progress is refused next to the calculator too, in Italian.
+    response = table.save()
+    assert response.status_code == 422
+    assert "Il set non è ancora finito: continua a giocare finché non è deciso" in response.get_data(as_text=True)
+    assert stored_match(app, match_id).rounds == []
+
+
+def test_the_calculator_refuses_in_english_starting_with_a_capital(client, app):
+    match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
+    table = Table(client, match_id, token).tap("undo")
+    assert refusal_by_the_calculator(table.page) == "Refused: Nothing to take back"
+    table.tap("draw:5", player="1")
+    assert refusal_by_the_calculator(table.page) == "Refused: It is Ann's turn"
+    table.tap("plus:2")
+    assert refusal_by_the_calculator(table.page) == "Refused: Ann: draw a main-deck card first"
+    assert table.totals() == ["0", "0"]

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..base import Entry, Replay, RuleError, name_key, show
+from ..base import N_, Entry, Replay, RuleError, name_key, show
 from ..forms import KEPT_FIELD, first, index_in, json_field, values
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
@@ -109,7 +109,9 @@ class PazaakEntry(Entry):
         if sets is not None and sets.strip():
             number = _number(sets)
             if number is None:
-                raise RuleError(f"the set wins needed must be a whole number, got {show(sets)}", field="sets")
+                raise RuleError(
+                    N_("the set wins needed must be a whole number, got %(value)s", value=show(sets)), field="sets"
+                )
             settings["sets"] = number
         hands = {name: form_values(form, HAND_FIELD + name) for name in players}
         if any(hands.values()):
@@ -137,7 +139,7 @@ class PazaakEntry(Entry):
         if form_value(form, "cards") is not None:
             round["cards"] = _json_field(form, "cards", dict)
         if "winner" not in round and "totals" not in round:
-            raise RuleError("tap who won the set, or play it on the calculator", field="winner")
+            raise RuleError(N_("tap who won the set, or play it on the calculator"), field="winner")
         return round
 
     def form_from_round(
@@ -206,7 +208,7 @@ def _named(text: str | None, players: list[str], field: str) -> str:
     """The player at a posted seat index."""
     seat = _seat(text, players)
     if seat is None:
-        raise RuleError(f"{show(text)} is not a seat of this match", field=field)
+        raise RuleError(N_("%(value)s is not a seat of this match", value=show(text)), field=field)
     return players[seat]
 
 
@@ -215,13 +217,17 @@ def _form_total(form: Any, seat: int, name: str) -> int:
     text = form_value(form, f"total-{seat}")
     number = _number(text)
     if number is None:
-        raise RuleError(f"the table total must be a whole number, got {show(text)}", field=name)
+        raise RuleError(N_("the table total must be a whole number, got %(value)s", value=show(text)), field=name)
     return number
+
+
+# What the refusal of an unreadable hidden field calls it.
+JSON_FIELDS = {"extra": N_("the extra field"), "cards": N_("the cards field")}
 
 
 def _json_field(form: Any, key: str, kind: type) -> Any:
     """A field carrying JSON of a given kind (empty when absent)."""
-    return json_field(form, key, kind, f"the {key} field")
+    return json_field(form, key, kind, JSON_FIELDS[key])
 
 
 def _with_room(hands: dict[str, list[str]], players: list[str], after: str | None = None) -> str | None:
@@ -244,8 +250,8 @@ def _with_room(hands: dict[str, list[str]], players: list[str], after: str | Non
 # page still shows the set the server keeps. With no `kept` field at all (a form read without a
 # server) the page's own moves are the set.
 
-DAMAGED = "the calculator state is damaged; here is the set as it was kept"
-CHANGED = "this set changed on another page or phone: here it is as it stands now"
+DAMAGED = N_("the calculator state is damaged; here is the set as it was kept")
+CHANGED = N_("this set changed on another page or phone: here it is as it stands now")
 
 
 def read_state(text: str | None, players: list[str]) -> TableState:
@@ -306,10 +312,10 @@ def set_round(form: Any, players: list[str]) -> dict[str, Any]:
                 raise TableError(CHANGED)
             state = replay(players, *(kept or (0, [])))
     except TableError as error:
-        raise RuleError(str(error), field="table") from None
+        raise RuleError(error.message, field="table") from None
     form = result(state)
     if form is None:
-        raise RuleError("the set is not over yet: play on until it is decided", field="table")
+        raise RuleError(N_("the set is not over yet: play on until it is decided"), field="table")
     return {**form, "cards": {seat.name: [card.label for card in seat.cards] for seat in state.seats}}
 
 
@@ -328,10 +334,10 @@ def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, A
         else:
             action = {"type": kind}
     except (IndexError, ValueError):
-        raise TableError(f"unknown move {show(move)}") from None
+        raise TableError(N_("unknown move %(move)s", move=show(move))) from None
     if player is not None:
         if _seat(player, players) is None:
-            raise TableError(f"{show(player)} is not playing this set")
+            raise TableError(N_("%(player)s is not playing this set", player=show(player)))
         action["player"] = players[int(player)]
     return action
 
@@ -400,11 +406,14 @@ def calculator(
     `keep` in the answer, when the tap changed the set, is what the server is to keep now
     (`state`) in place of what it kept (`based_on`); null for either is an empty set.
     """
-    error = notice = None  # notice: the page showed another set than the one kept
+    # error: the refusal the page shows by the calculator (its `message` untranslated);
+    # notice: the page showed another set than the one kept.
+    error: TableError | None = None
+    notice = None
     try:
         shown = shown_moves(form, players)
     except TableError as damaged:
-        shown, error = None, str(damaged)
+        shown, error = None, damaged
     if form_value(form, KEPT_FIELD) is None:
         base = shown[1] if shown and shown[0] == starter else []
     else:
@@ -423,7 +432,7 @@ def calculator(
         try:
             if move == "undo":
                 if not moves:
-                    raise TableError("nothing to take back")
+                    raise TableError(N_("nothing to take back"))
                 state, moves = replay(players, starter, moves[:-1]), moves[:-1]
             else:
                 action = parse_move(move, form_value(form, "player"), players)
@@ -432,7 +441,7 @@ def calculator(
                 state = play_from_hand(state, action, hand, played_hand_cards(rounds, state)[mover])
                 moves = [*moves, action]
         except TableError as refused:
-            error = str(refused)
+            error = refused
     view = _view(state, moves, error, settings, rounds)
     view["changed"] = notice is not None
     view["keep"] = None if moves == base else {
@@ -443,7 +452,11 @@ def calculator(
 
 
 def _view(
-    state: TableState, moves: list[Any], error: str | None, settings: dict[str, Any], rounds: list[dict[str, Any]]
+    state: TableState,
+    moves: list[Any],
+    error: TableError | None,
+    settings: dict[str, Any],
+    rounds: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """Everything the calculator template draws, worked out here so the template stays plain."""
     used = played_hand_cards(rounds, state)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..base import (
+    N_,
     Game,
+    Message,
     RecordSums,
     Replay,
     RuleError,
@@ -48,7 +50,9 @@ def hand_card(value: Any) -> str:
     """The canonical label of a side card a player can hold."""
     if isinstance(value, str) and _label_key(value) in _LABELS:
         return _LABELS[_label_key(value)]
-    raise RuleError(f"{show(value)} is not a side card (one of {', '.join(HAND_CARDS)})")
+    raise RuleError(
+        N_("%(value)s is not a side card (one of %(cards)s)", value=show(value), cards=", ".join(HAND_CARDS))
+    )
 
 
 def decide_set(
@@ -57,11 +61,11 @@ def decide_set(
     """The set's winner (None: tied) and how: "bust", "filled", "outscore", "tiebreaker" or "tie"."""
     bust = [name for name in players if totals[name] > LIMIT]
     if len(bust) == 2:
-        raise RuleError(f"both players are over {LIMIT}; only one can bust", field="totals")
+        raise RuleError(N_("both players are over %(limit)s; only one can bust", limit=LIMIT), field="totals")
     if bust:
         return next(name for name in players if name not in bust), "bust"
     if len(filled) == 2:
-        raise RuleError("both players are listed; only one can fill the table first", field="filled")
+        raise RuleError(N_("both players are listed; only one can fill the table first"), field="filled")
     if filled:
         return filled[0], "filled"
     first, second = players
@@ -86,7 +90,7 @@ class Pazaak(Game):
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """Set wins needed, and each player's (optional) four hand cards for the UI."""
         return {
-            "sets": whole(settings["sets"], "the set wins needed", lo=1, hi=10, field="sets"),
+            "sets": whole(settings["sets"], N_("the set wins needed"), lo=1, hi=10, field="sets"),
             "hands": _hands(settings["hands"], players),
         }
 
@@ -100,15 +104,12 @@ class Pazaak(Game):
             winner = resolve(winner, players, "winner")
         if round.get("totals") is None:
             if not has_winner:
-                raise RuleError(
-                    'a set needs a "winner" (null for a tie) or the table "totals"', field="winner"
-                )
+                raise RuleError(N_('a set needs a "winner" (null for a tie) or the table "totals"'), field="winner")
             return {"winner": winner}
         table = self.table_form(players, round)
         decided, how = decide_set(players, table["totals"], table["filled"], table["tiebreaker"])
         if has_winner and winner != decided:
-            by_totals = f"{decided} wins ({how})" if decided else "the set is tied"
-            raise RuleError(f"says {show(winner)}, but by the totals {by_totals}", field="winner")
+            raise RuleError(_disagreement(how, show(winner), decided), field="winner")
         return {**({"winner": winner} if has_winner else {}), **table}
 
     @staticmethod
@@ -158,9 +159,23 @@ class Pazaak(Game):
         return {"sets_won": record.total}
 
 
+def _disagreement(how: str, winner: str, decided: str | None) -> Message:
+    """The refusal of a winner the totals contradict: one whole sentence per way the totals
+    decide the set, so that each language words its own "how"."""
+    if how == "bust":
+        return N_("says %(winner)s, but by the totals %(name)s wins (bust)", winner=winner, name=decided)
+    if how == "filled":
+        return N_("says %(winner)s, but by the totals %(name)s wins (filled)", winner=winner, name=decided)
+    if how == "outscore":
+        return N_("says %(winner)s, but by the totals %(name)s wins (outscore)", winner=winner, name=decided)
+    if how == "tiebreaker":
+        return N_("says %(winner)s, but by the totals %(name)s wins (tiebreaker)", winner=winner, name=decided)
+    return N_("says %(winner)s, but by the totals the set is tied", winner=winner)
+
+
 def _total(name: str, value: Any) -> int:
     """A table total: any whole number, since minus cards can take it below zero."""
-    return whole(value, "the table total", field=name)
+    return whole(value, N_("the table total"), field=name)
 
 
 def _hands(value: Any, players: list[str]) -> dict[str, list[str]]:
@@ -168,15 +183,21 @@ def _hands(value: Any, players: list[str]) -> dict[str, list[str]]:
     hands: dict[str, list[str]] = {name: [] for name in players}
     if value is None:
         return hands
-    for key, cards in mapping(value, "hands", field="hands").items():
+    for key, cards in mapping(value, N_("the hands"), field="hands").items():
         name = resolve(key, players, "hands")
-        cards = items(cards, f"{name}'s hand", field="hands")
+        cards = items(cards, N_("%(name)s's hand", name=name), field="hands")
         if len(cards) > HAND_SIZE:
             raise RuleError(
-                f"{name} holds {len(cards)} side cards, but a hand has at most {HAND_SIZE}", field="hands"
+                N_(
+                    "%(name)s holds %(n)s side cards, but a hand has at most %(max)s",
+                    name=name,
+                    n=len(cards),
+                    max=HAND_SIZE,
+                ),
+                field="hands",
             )
         try:
             hands[name] = [hand_card(card) for card in cards]
         except RuleError as error:
-            raise RuleError(f"{name}: {error.reason}", field="hands") from None
+            raise RuleError(N_("%(name)s: %(problem)s", name=name, problem=error.message), field="hands") from None
     return hands

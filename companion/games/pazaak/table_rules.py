@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..base import name_key, show
+from ..base import N_, Message, name_key, show
 from .rules import HAND_CARDS, LIMIT, decide_set
 
 TABLE_SIZE = 9
@@ -31,12 +31,27 @@ FLIPS = {"2&4": (2, 4), "3&6": (3, 6)}
 SIDE_TYPES = ("plus", "minus", "plusminus", "plusminus12", "flip", "double", "tiebreaker")
 ACTIONS = ("draw", *SIDE_TYPES, "end_turn", "stand")
 MINUS = "\u2212"
+# What the value refusal calls each numbered card: words translated, signs as printed.
+CARD_KINDS: dict[str, str | Message] = {
+    "draw": N_("main-deck"),
+    "plus": N_("plus"),
+    "minus": N_("minus"),
+    "plusminus": "\u00b1",
+    "plusminus12": "\u00b11/2",
+}
 # Between a held card and what it was played as, in a played card's label ("±4→−4").
 ARROW = "\u2192"
 
 
 class TableError(ValueError):
-    """A move the rules forbid, or a damaged state; `str()` is the reason for the player."""
+    """A move the rules forbid, or a damaged state.
+
+    `message` is the reason for the player, untranslated (see Message); `str()` is its English.
+    """
+
+    def __init__(self, reason: str | Message):
+        self.message = reason if isinstance(reason, Message) else Message(reason)
+        super().__init__(str(self.message))
 
 
 @dataclass(frozen=True)
@@ -127,7 +142,7 @@ class TableState:
                 over=_flag(data["over"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise TableError("the calculator state is damaged; start the set again") from None
+            raise TableError(N_("the calculator state is damaged; start the set again")) from None
         return state
 
 
@@ -157,33 +172,35 @@ def _card(data: Any) -> Card:
 def new_table(players: list[str], starter: int = 0) -> TableState:
     """An empty table for a new set; `starter` (0 or 1) is the seat that plays first."""
     if len(players) != 2:
-        raise TableError("Pazaak is played by exactly 2 players")
+        raise TableError(N_("Pazaak is played by exactly 2 players"))
     return TableState(seats=(Seat(players[0]), Seat(players[1])), starter=starter, turn=starter)
 
 
 def apply(state: TableState, action: dict[str, Any]) -> TableState:
     """The state after one tap; a move the rules forbid raises TableError with the reason."""
     if not isinstance(action, dict) or action.get("type") not in ACTIONS:
-        raise TableError(f"unknown move; the moves are {', '.join(ACTIONS)}")
+        raise TableError(N_("unknown move; the moves are %(moves)s", moves=", ".join(ACTIONS)))
     if state.over:
-        raise TableError("the set is over")
+        raise TableError(N_("the set is over"))
     _check_player(state, action.get("player"))
     kind = action["type"]
     if kind == "draw":
         if state.drawn:
-            raise TableError("one main-deck card per turn, and it is already drawn")
+            raise TableError(
+                N_("%(name)s: one main-deck card per turn, and it is already drawn", name=state.players[state.turn])
+            )
         card = Card(str(value := _number(action, 1, 10)), "main", value, value)
         return _place(replace(state, drawn=True), card)
     if not state.drawn:
-        raise TableError("draw a main-deck card first")
+        raise TableError(N_("%(name)s: draw a main-deck card first", name=state.players[state.turn]))
     if kind == "end_turn":
         return _end_turn(state, stand=False)
     if kind == "stand":
         return _end_turn(state, stand=True)
     if state.side_played:
-        raise TableError("only one side card per turn")
+        raise TableError(N_("%(name)s: only one side card per turn", name=state.players[state.turn]))
     if len(state.seats[state.turn].cards) >= TABLE_SIZE:
-        raise TableError(f"the table is full ({TABLE_SIZE} cards)")
+        raise TableError(N_("%(name)s: the table is full (%(n)s cards)", name=state.players[state.turn], n=TABLE_SIZE))
     seat = state.seats[state.turn]
     state = replace(state, side_played=True)
     if kind == "flip":
@@ -198,19 +215,26 @@ def _check_player(state: TableState, player: Any) -> None:
     names = state.players
     keys = [name_key(n) for n in names]
     if not isinstance(player, str) or name_key(player) not in keys:
-        raise TableError(f"{show(player)} is not playing this set")
+        raise TableError(N_("%(player)s is not playing this set", player=show(player)))
     seat = state.seats[keys.index(name_key(player))]
     if seat.stood:
-        raise TableError(f"{seat.name} has stood")
+        raise TableError(N_("%(name)s has stood", name=seat.name))
     if seat.name != names[state.turn]:
-        raise TableError(f"it is {names[state.turn]}'s turn")
+        raise TableError(N_("it is %(name)s's turn", name=names[state.turn]))
 
 
 def _number(action: dict[str, Any], lo: int, hi: int) -> int:
     """The action's card value, a whole number in [lo, hi]."""
     value = action.get("value")
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise TableError(f"a {action['type']} card's value is a whole number from {lo} to {hi}")
+        raise TableError(
+            N_(
+                "a %(card)s card's value is a whole number from %(lo)s to %(hi)s",
+                card=CARD_KINDS[action["type"]],
+                lo=lo,
+                hi=hi,
+            )
+        )
     return value
 
 
@@ -221,7 +245,7 @@ def _sign(action: dict[str, Any]) -> int:
         return 1
     if sign in ("-", MINUS):
         return -1
-    raise TableError("choose the sign: + or -")
+    raise TableError(N_("choose the sign: + or -"))
 
 
 def signed(number: int) -> str:
@@ -232,7 +256,7 @@ def signed(number: int) -> str:
 def _pair(action: dict[str, Any]) -> tuple[int, int]:
     """The faces a flip card turns over."""
     if not isinstance(action.get("pair"), str) or action["pair"] not in FLIPS:
-        raise TableError("a flip card is 2&4 or 3&6")
+        raise TableError(N_("a flip card is 2&4 or 3&6"))
     return FLIPS[action["pair"]]
 
 
@@ -259,7 +283,7 @@ def _side_card(kind: str, action: dict[str, Any], seat: Seat) -> Card:
         value = _sign(action)
         return Card(f"T\u00b11\u2192{signed(value)}", "side", 1, value, "T\u00b11")
     if not seat.cards:
-        raise TableError("nothing to double")
+        raise TableError(N_("%(name)s: nothing to double", name=seat.name))
     last = seat.cards[-1]
     # The copy keeps the doubled card's face, so a later flip of that face flips both.
     return Card("D", "side", last.face, last.value, "D")
@@ -355,9 +379,17 @@ def play_from_hand(
     if card is None:
         return after
     if card not in hand:
-        raise TableError(f"{card} is not in {mover.name}'s hand ({', '.join(hand)})")
+        raise TableError(
+            N_("%(card)s is not in %(name)s's hand (%(hand)s)", card=card, name=mover.name, hand=", ".join(hand))
+        )
     if played[card] >= hand.count(card):
-        raise TableError(f"{mover.name} has played {card} already: each hand card is played once a match")
+        raise TableError(
+            N_(
+                "%(name)s has played %(card)s already: each hand card is played once a match",
+                name=mover.name,
+                card=card,
+            )
+        )
     return after
 
 
