@@ -175,20 +175,44 @@
 
   // --- keeping a round
 
+  // The read-back line at the top of the screen, as after a save the server answered: what happened, and
+  // Undo for a kept round. It steps aside after a few seconds, like the server's.
+  var readbackTimer = null;
+
+  function readBack(message, item) {
+    var slot = document.getElementById("banner");
+    if (!slot) return;
+    slot.innerHTML = "";
+    var line = document.createElement("div");
+    line.className = "readback kept-readback";
+    line.setAttribute("role", "status");
+    var said = document.createElement("span");
+    said.textContent = message;
+    line.appendChild(said);
+    if (item) line.appendChild(button(text("undo"), "secondary undo-now", function () { discard(item); }));
+    slot.appendChild(line);
+    clearTimeout(readbackTimer);
+    readbackTimer = setTimeout(function () { line.classList.add("faded"); }, 8000);
+  }
+
   function keepRound(form, pairs) {
     var list = waiting();
     var number = Number(field(pairs, "number"));
     if (list.some(function (item) { return item.key === field(pairs, "round_key"); })) return;
-    list.push({ key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs) });
+    var item = { key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs) };
+    list.push(item);
     keep(list);
     sentCount = 0;
     nextRoundEntry(number + 1);
     draw();
+    readBack(text("round", number) + (item.summary ? ": " + item.summary : "") + " · " + text("not_sent"), item);
     schedule(0);
   }
 
   function discard(item) {
     keep(waiting().filter(function (other) { return other.key !== item.key; }));
+    var shown = document.querySelector("#banner .kept-readback");
+    if (shown) shown.remove();
     var list = waiting();
     nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
     draw();
@@ -276,6 +300,7 @@
     htmx.ajax("GET", window.location.pathname, { target: "body", swap: "innerHTML" }).then(function () {
       sentCount = sent;
       draw();
+      if (sent) readBack(text("sent", sent), null);
     });
   }
 

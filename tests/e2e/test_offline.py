@@ -50,6 +50,10 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
         loser(page, name).click()
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
     expect(page.locator("#offline-status")).to_have_text("Offline — 3 rounds kept on this phone")
+    # The read-back of the round just kept, with its Undo, is in view as after any save.
+    readback = page.locator("#banner .readback")
+    expect(readback).to_have_text(re.compile(r"^Round 4: Bob · kept on this phone — not sent yet"))
+    expect(readback.get_by_role("button", name="Undo")).to_be_in_viewport()
     expect(kept_rows(page)).to_have_count(3)
     expect(kept_rows(page).nth(0)).to_contain_text("Round 2")
     expect(kept_rows(page).nth(0)).to_contain_text("Cy")
