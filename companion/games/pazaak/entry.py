@@ -172,6 +172,14 @@ class PazaakEntry(Entry):
         """Who starts the next set."""
         return {"starter": self.rules.starter(replay)}
 
+    def round_values(self, replay: Replay, index: int) -> dict[str, int]:
+        """Each player's table total of the set when it was noted, else the set won (1) or not (0)."""
+        totals = replay.rounds[index].get("totals")
+        if totals is not None:
+            return dict(totals)
+        winner = replay.tally.rounds[index]["winner"]
+        return {name: int(name == winner) for name in replay.players}
+
 
 ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
 
