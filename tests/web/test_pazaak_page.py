@@ -297,3 +297,23 @@ def test_saving_the_set_or_taking_back_a_set_empties_what_is_kept(client, app):
     assert undone.status_code == 200 and kept_in_database(app, match_id) is None
     page = Table(client, match_id, token)
     assert page.totals() == ["0", "0"] and "Take back the last tap" not in page.page
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [
+        ("en", ['aria-label="Draw 7"', 'aria-label="±5 as +5"', 'aria-label="Tiebreaker as −1"', 'aria-label="Double"']),
+        ("it", ['aria-label="Pesca 7"', 'aria-label="±5 come +5"', 'aria-label="Tiebreaker come −1"',
+                'aria-label="Doppio"']),
+    ],
+)
+def test_screen_reader_labels_of_the_calculator_are_in_the_pages_language(client, app, lang, labels):
+    choice = {"csrf_token": csrf_token(client, "/preferences"), "theme": "", "lang": lang}
+    assert client.post("/preferences", data=choice).status_code == 302
+    match_id = start_match(client, "pazaak", PAIR)
+    table = Table(client, match_id, csrf_token(client))
+    draw, *palette = labels
+    assert draw in table.page
+    table.tap("draw:4")
+    for label in palette:
+        assert label in table.page, label
