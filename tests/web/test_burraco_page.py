@@ -62,7 +62,9 @@ def test_pairs_are_offered_only_with_four_seated(client):
     assert "Team of Bob &amp; Cy" in moved and "Team of Ann &amp; Di" in moved
 
 
-@pytest.mark.parametrize(("language", "proposed"), [("en-GB,en;q=0.9", ("Us", "Them")), ("it-IT,it;q=0.9", ("Noi", "Voi"))])
+@pytest.mark.parametrize(
+    ("language", "proposed"), [("en-GB,en;q=0.9", ("Us", "Them")), ("it-IT,it;q=0.9", ("Noi", "Voi"))]
+)
 def test_pair_names_proposed_in_the_pages_language(client, language, proposed):
     data = {"csrf_token": csrf_token(client, "/matches/new"), "game": "burraco", "seat": FOUR, "action": "noop",
             "burraco_mode": "pairs"}  # fmt: skip

@@ -302,7 +302,8 @@ def test_saving_the_set_or_taking_back_a_set_empties_what_is_kept(client, app):
 @pytest.mark.parametrize(
     ("lang", "labels"),
     [
-        ("en", ['aria-label="Draw 7"', 'aria-label="±5 as +5"', 'aria-label="Tiebreaker as −1"', 'aria-label="Double"']),
+        ("en", ['aria-label="Draw 7"', 'aria-label="±5 as +5"', 'aria-label="Tiebreaker as −1"',
+                'aria-label="Double"']),
         ("it", ['aria-label="Pesca 7"', 'aria-label="±5 come +5"', 'aria-label="Tiebreaker come −1"',
                 'aria-label="Doppio"']),
     ],
