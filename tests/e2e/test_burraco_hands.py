@@ -34,7 +34,12 @@ def burraco_with_hands(app: Flask, names: list[str], settings: dict | None) -> i
             closer = sides[hand % len(sides)]
             round_data = {
                 "sides": {
-                    side: {"table": 100 + 35 * position, "hand": 0 if side == closer else 5 * hand, "clean": int(hand == 0), "dirty": 1}
+                    side: {
+                        "table": 100 + 35 * position,
+                        "hand": 0 if side == closer else 5 * hand,
+                        "clean": int(hand == 0),
+                        "dirty": 1,
+                    }
                     for position, side in enumerate(sides)
                 },
                 "closed_by": closer,
