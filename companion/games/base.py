@@ -541,6 +541,14 @@ class Entry:
         """What the game's match partials draw beyond the standings (who starts next, the deck...)."""
         return {}
 
+    def round_values(self, replay: Replay, index: int) -> dict[str, int]:
+        """What each side got in round `index` (from 0) of a replayed match, as a score sheet notes it.
+
+        The change log compares these before and after a correction. The default is the
+        round's score per side from the standings' round entries, when the game records one.
+        """
+        return dict(replay.tally.rounds[index].get("scores", {}))
+
 
 class Seeding:
     """How `flask seed` makes up realistic matches of one game; `rng` is a `random.Random`."""

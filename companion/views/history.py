@@ -26,7 +26,9 @@ from .host import require_host
 bp = Blueprint("history", __name__, url_prefix="/history")
 
 # The columns of the rounds export, one row per round and side.
-CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total")
+# "round score" is what moved the side's total (a victory point in Pazzaparola); "points" and
+# "scored with" are what the game notes the side scored in the round and with what (a word).
+CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total", "points", "scored with")
 
 
 def _history_page(filters: HistoryFilter, status: int = 200, import_error: str | None = None):
@@ -95,10 +97,12 @@ def export_csv():
         writer.writerow(CSV_HEADER)
         for match in all_matches():
             totals = running_totals(match)
+            scored = _scored_with(match)
             date = match.started_at.date().isoformat()
             for number, (before, after) in enumerate(pairwise(totals), start=1):
                 for side, total in after.items():
-                    row = (match.id, match.game, date, number, side, total - before[side], total)
+                    points, label = scored.get(side, {}).get(number, ("", ""))
+                    row = (match.id, match.game, date, number, side, total - before[side], total, points, label or "")
                     writer.writerow([spreadsheet_text(cell) for cell in row])
             yield buffer.getvalue()
             buffer.seek(0)
@@ -106,6 +110,17 @@ def export_csv():
         yield buffer.getvalue()
 
     return _download(chunks(), "text/csv", f"companion-history-{_stamp()}.csv")
+
+
+def _scored_with(match) -> dict[str, dict[int, tuple[int, str | None]]]:
+    """Each side's points and what it scored them with, by round number, as the game records them."""
+    game = REGISTRY[match.game]
+    rounds = [stored.data for stored in match.rounds]
+    standings = game.standings(match.player_names, match.settings, rounds)
+    return {
+        side: dict(enumerate(game.round_scores(standings, rounds, side), start=1))
+        for side in standings.totals
+    }
 
 
 def _read_upload() -> list:

@@ -6,7 +6,7 @@ import json
 import re
 
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
-from flask_babel import gettext
+from flask_babel import format_time, gettext
 from htmx_flask import make_response
 from werkzeug.datastructures import MultiDict
 
@@ -16,6 +16,7 @@ from ..games.base import RuleError
 from ..games.forms import KEPT_FIELD
 from ..models import Match
 from ..queries import matches as queries
+from ..queries.changes import sheet_changes
 from ..queries.players import roster_entries
 from ..services import matches as service
 from ..setup_form import Draft
@@ -299,9 +300,9 @@ def correct(match_id: int, number: int):
 
 @bp.get("/<int:match_id>/changes")
 def changes(match_id: int):
-    """The change log: corrections, undos and redos with the values before and after."""
+    """The change log: corrections, undos and redos with each side's values before and after, in the page's clock."""
     match = match_or_404(match_id)
-    return render("changes.html", **match_context(match, log=queries.change_log(match)))
+    return render("changes.html", **match_context(match, log=sheet_changes(match), format_time=format_time))
 
 
 @bp.post("/<int:match_id>/again")

@@ -21,11 +21,16 @@ def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False
     if pairs:
         page.get_by_role("radio", name="In pairs").click()
         # The pairs proposed from the seats: 1 and 3 against 2 and 4.
-        expect(page.get_by_label("Team of Ann & Cy")).to_have_value("Noi")
-        expect(page.get_by_label("Team of Bob & Di")).to_have_value("Voi")
+        expect(page.get_by_label("Team of Ann & Cy")).to_have_value("Us")
+        expect(page.get_by_label("Team of Bob & Di")).to_have_value("Them")
     else:
         expect(page.get_by_role("radio", name="In pairs")).to_be_disabled()
     return press_start(page, GAME)
+
+
+def side_named(side: str) -> re.Pattern:
+    """A side's card by the name it starts with ("Us" is also inside "chiusura" of the closing group)."""
+    return re.compile(rf"^{re.escape(side)}\b")
 
 
 def tap_keys(page: Page, text: str) -> None:
@@ -39,7 +44,7 @@ def enter_hand(page: Page, sides: dict[str, dict], closed_by: str | None) -> Non
     """Fill one hand by taps: keypad points, burraco steppers, who closed."""
     entry = page.locator("#entry")
     for side, line in sides.items():
-        card = entry.get_by_role("group", name=side)
+        card = entry.get_by_role("group", name=side_named(side))
         for label, key in (("Laid on the table", "table"), ("Left in hand", "hand")):
             if line.get(key):
                 card.get_by_label(label).click()
@@ -82,31 +87,31 @@ def test_a_pairs_match_reaches_1005_in_its_third_hand(page: Page, live_server, a
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob", "Cy", "Di"], pairs=True)
     standings = page.locator("#standings")
     expect(standings).to_contain_text("Hand 1 of 4")
-    expect(standings).to_contain_text("Ann deals (Noi)")
+    expect(standings).to_contain_text("Ann deals (Us)")
     expect(standings).to_contain_text("clean (pulito) 200")
 
     enter_hand(
         page,
-        {"Noi": {"table": "120+35+10", "clean": 1, "dirty": 1}, "Voi": {"table": "60", "hand": "25+15", "dirty": 1}},
-        "Noi",
+        {"Us": {"table": "120+35+10", "clean": 1, "dirty": 1}, "Them": {"table": "60", "hand": "25+15", "dirty": 1}},
+        "Us",
     )
     # The sum shows its total, and each side's hand score is live before saving.
-    expect(page.locator("#entry").get_by_role("group", name="Noi")).to_contain_text("This hand +565")
-    expect(page.locator("#entry").get_by_role("group", name="Voi")).to_contain_text("This hand +120")
-    save(page, 1, "Hand 1: Noi 565 (closed), Voi 120")
+    expect(page.locator("#entry").get_by_role("group", name=side_named("Us"))).to_contain_text("This hand +565")
+    expect(page.locator("#entry").get_by_role("group", name=side_named("Them"))).to_contain_text("This hand +120")
+    save(page, 1, "Hand 1: Us 565 (closed), Them 120")
     expect(standings).to_contain_text("Hand 2 of 4")
-    expect(standings).to_contain_text("Bob deals (Voi)")
+    expect(standings).to_contain_text("Bob deals (Them)")
 
-    enter_hand(page, {"Noi": {"table": "80", "hand": "30"}, "Voi": {"table": "90+40", "clean": 1}}, "Voi")
-    save(page, 2, "Hand 2: Noi 50, Voi 430 (closed)")
+    enter_hand(page, {"Us": {"table": "80", "hand": "30"}, "Them": {"table": "90+40", "clean": 1}}, "Them")
+    save(page, 2, "Hand 2: Us 50, Them 430 (closed)")
     expect(standings).to_contain_text("Hand 3 of 4")
-    expect(standings).to_contain_text("Cy deals (Noi)")
-    expect(standings.get_by_role("row").filter(has_text="Noi").locator("[data-total]")).to_have_text("615")
-    expect(standings.get_by_role("row").filter(has_text="Noi")).to_contain_text("390")
+    expect(standings).to_contain_text("Cy deals (Us)")
+    expect(standings.get_by_role("row").filter(has_text="Us").locator("[data-total]")).to_have_text("615")
+    expect(standings.get_by_role("row").filter(has_text="Us")).to_contain_text("390")
 
-    enter_hand(page, {"Noi": {"table": "150+45", "clean": 1}, "Voi": {"table": "40", "hand": "20"}}, "Noi")
-    save(page, 3, "Hand 3: Noi 495 (closed), Voi 20")
-    expect(page.get_by_text("Noi wins!")).to_be_visible()
+    enter_hand(page, {"Us": {"table": "150+45", "clean": 1}, "Them": {"table": "40", "hand": "20"}}, "Us")
+    save(page, 3, "Hand 3: Us 495 (closed), Them 20")
+    expect(page.get_by_text("Us wins!")).to_be_visible()
     expect(standings).to_contain_text("Target 1005 reached in hand 3.")
     expect(page.get_by_text("The match is over")).to_be_visible()
     # The hand-by-hand table tells clean from dirty burraco.
@@ -115,7 +120,7 @@ def test_a_pairs_match_reaches_1005_in_its_third_hand(page: Page, live_server, a
     expect(first).to_contain_text("1 dirty")
 
     scored = engine_says(page, live_server.url, match_id, runner, tmp_path)
-    assert scored["over"] and scored["winners"] == ["Noi"] and scored["totals"] == {"Noi": 1110, "Voi": 570}
+    assert scored["over"] and scored["winners"] == ["Us"] and scored["totals"] == {"Us": 1110, "Them": 570}
     expect_standings_match_engine(page, scored)
 
 

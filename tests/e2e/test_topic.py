@@ -96,7 +96,13 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     expect(deck_left).to_have_text("3")
     expect(page.get_by_role("switch", name="Several losers")).not_to_be_checked()
 
-    # After round 3 the table penalises Bob's word: one tap, saved at once into round 3.
+    # After round 3 the table penalises Bob's word: the switch turns the one row of penalty buttons
+    # to round 3, then one tap saves the card at once into round 3.
+    expect(page.locator(".topic-penalty-row:visible")).to_have_count(1)
+    expect(page.get_by_role("button", name="Penalty card for Bob in round 3")).to_be_hidden()
+    page.get_by_role("switch", name="For round 3, just played (one tap saves it)").tap()
+    expect(page.locator(".topic-penalty-row:visible")).to_have_count(1)
+    expect(page.get_by_role("button", name="Penalty card for Bob", exact=True)).to_be_hidden()
     page.get_by_role("button", name="Penalty card for Bob in round 3").tap()
     expect(deck_left).to_have_text("2")
     expect(cards_of(page, "Bob")).to_contain_text("3")
@@ -142,6 +148,7 @@ def test_the_rounds_table_grows_newest_first_as_a_reload_draws_it(page: Page, li
         loser(page, name).tap()
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
     expect(page.locator("#topic-last-round")).to_contain_text("last: Bob +1")
+    page.get_by_role("switch", name="For round 4, just played (one tap saves it)").tap()
     expect(page.get_by_role("button", name="Penalty card for Ann in round 4")).to_be_visible()
     rows = expect_rounds_as_drawn_whole(page)
     assert [row.split()[0] for row in rows[1:]] == ["4", "3", "2", "1"]

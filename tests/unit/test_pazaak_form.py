@@ -268,7 +268,8 @@ def test_hand_cards_are_greyed_once_played_across_sets():
     entry = taps("draw:5", "end_turn", "draw:5", "plusminus:4:-", rounds=earlier, settings=HANDS)  # Bob starts set 2
     hand = [(c["label"], c["played"]) for c in entry["seats"][0]["hand"]]
     assert hand == [("+3", True), ("\u00b14", True), ("D", False), ("+3", False)]
-    assert [m["aria"] for m in entry["seats"][1]["hand"][0]["moves"]] == ["Tiebreaker as +1", "Tiebreaker as \u22121"]
+    labels = [str(m["aria"]) for m in entry["seats"][1]["hand"][0]["moves"]]
+    assert labels == ["Tiebreaker as +1", "Tiebreaker as \u22121"]
 
 
 def test_junk_in_stored_cards_is_ignored():

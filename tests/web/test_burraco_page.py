@@ -62,6 +62,17 @@ def test_pairs_are_offered_only_with_four_seated(client):
     assert "Team of Bob &amp; Cy" in moved and "Team of Ann &amp; Di" in moved
 
 
+@pytest.mark.parametrize(
+    ("language", "proposed"), [("en-GB,en;q=0.9", ("Us", "Them")), ("it-IT,it;q=0.9", ("Noi", "Voi"))]
+)
+def test_pair_names_proposed_in_the_pages_language(client, language, proposed):
+    data = {"csrf_token": csrf_token(client, "/matches/new"), "game": "burraco", "seat": FOUR, "action": "noop",
+            "burraco_mode": "pairs"}  # fmt: skip
+    html = client.post("/matches/new", data=data, headers={**HTMX, "Accept-Language": language}).get_data(as_text=True)
+    assert re.search(rf'name="burraco_team1"[^>]*value="{proposed[0]}"', html)
+    assert re.search(rf'name="burraco_team2"[^>]*value="{proposed[1]}"', html)
+
+
 def test_a_pairs_match_keeps_its_settings_and_shows_them(client, app):
     settings = {"burraco_target": "1505", "burraco_nolimit": "1", "burraco_clean": "250"}
     match_id = start_match(client, "burraco", FOUR, **PAIRS, **settings)

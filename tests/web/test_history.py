@@ -204,18 +204,30 @@ def test_csv_export_one_line_per_round_per_side(client, samples):
     response = client.get("/history/export.csv")
     assert response.mimetype == "text/csv"
     lines = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert lines[0] == ["match", "game", "date", "round", "side", "round score", "running total"]
+    assert lines[0] == [
+        "match", "game", "date", "round", "side", "round score", "running total", "points", "scored with"
+    ]
     burraco = [line for line in lines[1:] if line[0] == str(samples["bu"])]
     assert burraco == [
-        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Ann", "600", "600"],
-        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Bob", "50", "50"],
-        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Ann", "80", "680"],
-        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Bob", "400", "450"],
+        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Ann", "600", "600", "600", ""],
+        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Bob", "50", "50", "50", ""],
+        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Ann", "80", "680", "80", ""],
+        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Bob", "400", "450", "400", ""],
     ]
     pazaak = [line[3:] for line in lines[1:] if line[0] == str(samples["pk"])]
-    assert pazaak[-2:] == [["4", "Ann", "1", "2"], ["4", "Bob", "0", "1"]]
+    assert pazaak[-2:] == [["4", "Ann", "1", "2", "", ""], ["4", "Bob", "0", "1", "", ""]]
     # 3 + 2 + 3 + 4 + 1 rounds, one line per side each.
     assert len(lines) - 1 == 3 * 2 + 2 * 2 + 3 * 3 + 4 * 2 + 1 * 2
+
+
+def test_csv_export_has_each_word_and_its_score(client, samples):
+    lines = list(csv.reader(io.StringIO(client.get("/history/export.csv").get_data(as_text=True))))
+    words = [(line[3], line[4], line[7], line[8]) for line in lines[1:] if line[0] == str(samples["pz"])]
+    # The word scores by the rulebook: the upper row's points minus one per unused card.
+    assert words == [
+        ("1", "Ann", "18", "ZANZARA"), ("1", "Bob", "-2", "RE"), ("2", "Ann", "-2", "OCA"),
+        ("2", "Bob", "28", "GATTO"), ("3", "Ann", "14", "QUIZ"), ("3", "Bob", "-6", ""),
+    ]
 
 
 def _upload(client, content: bytes, name="history.json"):

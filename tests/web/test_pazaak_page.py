@@ -342,3 +342,24 @@ def test_the_calculator_refuses_in_english_starting_with_a_capital(client, app):
     table.tap("plus:2")
     assert refusal_by_the_calculator(table.page) == "Refused: Ann: draw a main-deck card first"
     assert table.totals() == ["0", "0"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [
+        ("en", ['aria-label="Draw 7"', 'aria-label="±5 as +5"', 'aria-label="Tiebreaker as −1"',
+                'aria-label="Double"']),
+        ("it", ['aria-label="Pesca 7"', 'aria-label="±5 come +5"', 'aria-label="Tiebreaker come −1"',
+                'aria-label="Doppio"']),
+    ],
+)
+def test_screen_reader_labels_of_the_calculator_are_in_the_pages_language(client, app, lang, labels):
+    choice = {"csrf_token": csrf_token(client, "/preferences"), "theme": "", "lang": lang}
+    assert client.post("/preferences", data=choice).status_code == 302
+    match_id = start_match(client, "pazaak", PAIR)
+    table = Table(client, match_id, csrf_token(client))
+    draw, *palette = labels
+    assert draw in table.page
+    table.tap("draw:4")
+    for label in palette:
+        assert label in table.page, label

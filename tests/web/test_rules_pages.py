@@ -110,7 +110,9 @@ def test_a_correction_that_ends_the_match_earlier_says_so_and_waits_for_one_more
     stored = stored_match(app, match_id)
     assert stored.is_over and len(stored.rounds) == 3 and stored.rounds[2]["penalties"] == ["Ann", "Ann"]
     log = text_of(client.get(f"/matches/{match_id}/changes").get_data(as_text=True))
-    assert "Round 3 corrected" in log and "Round 4 undone" in log and "Round 5 undone" in log
+    # Newest first: the correction, then the two rounds it took back.
+    assert re.search(r"Round 3 · \d\d:\d\d · corrected · .*Round 4 · \d\d:\d\d · undone · .* taken back"
+                     r" Round 5 · \d\d:\d\d · undone · .* taken back", log)
 
 
 def test_a_confirmation_for_another_ending_round_is_asked_again(client, app):
@@ -130,7 +132,9 @@ def test_redo_puts_the_rounds_back_and_undoes_the_correction(client, app, runner
     assert redo(client, match_id).status_code == 200
     assert losers(app, match_id) == FIVE_LOSERS and not stored_match(app, match_id).is_over
     log = text_of(client.get(f"/matches/{match_id}/changes").get_data(as_text=True))
-    assert log.count("Round 3 corrected") == 2 and "Round 4 redone" in log and "Round 5 redone" in log
+    assert len(re.findall(r"Round 3 · \d\d:\d\d · corrected", log)) == 2
+    assert re.search(r"Round 4 · \d\d:\d\d · redone · .* put back", log)
+    assert re.search(r"Round 5 · \d\d:\d\d · redone · .* put back", log)
     assert scored_by_cli(client, runner, tmp_path, match_id)["totals"] == {"Ann": 1, "Bob": 2, "Cy": 2}
 
 

@@ -194,7 +194,7 @@ def test_a_penalty_on_its_own_corrects_the_round_just_played(client, app):
     match_id = start_match(client, "topic", PLAYERS, length="exact", deck="10")
     save_round(client, match_id, dict(loser="Bob", penalty=["Ann"]), 1)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert 'form="topic-late-penalty"' in page and "in round 1, just played" in page
+    assert 'form="topic-late-penalty"' in page and "For round 1, just played" in page
     response = late_penalty(client, match_id, "Cy")
     assert response.status_code == 200 and response.headers["HX-Location"] == f"/matches/{match_id}"
     assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": ["Ann", "Cy"]}]

@@ -78,8 +78,8 @@ class BurracoEntry(Entry):
     """Number fields and pairs on the new-match form; per side a keypad sum, burraco steppers and the closer."""
 
     setting_fields: ClassVar[tuple[str, ...]] = ("target", "hands", "clean", "dirty", "closing", "teams")
-    # The names the new-match form proposes for the pairs ("we" and "you").
-    team_names: ClassVar[tuple[str, str]] = ("Noi", "Voi")
+    # The names the new-match form proposes for the pairs ("we" and "they"), in the page's language.
+    team_names: ClassVar[tuple[Message, Message]] = (N_("Us"), N_("Them"))
     board_figure: ClassVar[str | None] = "average_hand"
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:

@@ -16,9 +16,9 @@ class BurracoSeeding(Seeding):
     minutes: ClassVar[tuple[float, float]] = (12, 25)
 
     def settings(self, rng: random.Random, players: list[str]) -> dict[str, Any]:
-        """Four players play in pairs seven times in ten, under the names the form proposes."""
+        """Four players play in pairs seven times in ten, under the names the form proposes in English."""
         if len(players) == 4 and rng.random() < 0.7:
-            first, second = BurracoEntry.team_names
+            first, second = (str(name) for name in BurracoEntry.team_names)
             return {"teams": {first: [players[0], players[2]], second: [players[1], players[3]]}}
         return {}
 

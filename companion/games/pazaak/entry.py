@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Replay, RuleError, name_key, show
+from ..base import N_, Entry, Message, Replay, RuleError, name_key, show
 from ..forms import KEPT_FIELD, first, index_in, json_field, values
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
@@ -173,6 +173,14 @@ class PazaakEntry(Entry):
     def match_view(self, replay: Replay) -> dict[str, Any]:
         """Who starts the next set."""
         return {"starter": self.rules.starter(replay)}
+
+    def round_values(self, replay: Replay, index: int) -> dict[str, int]:
+        """Each player's table total of the set when it was noted, else the set won (1) or not (0)."""
+        totals = replay.rounds[index].get("totals")
+        if totals is not None:
+            return dict(totals)
+        winner = replay.tally.rounds[index]["winner"]
+        return {name: int(name == winner) for name in replay.players}
 
 
 ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
@@ -346,27 +354,33 @@ def card_moves(label: str) -> list[dict[str, str]]:
     """The buttons that play a side card: one, or one per sign (and value) it can be played as."""
     if label in ("D", "Flip 2&4", "Flip 3&6"):
         move = "double" if label == "D" else "flip:" + label.split()[1]
-        return [{"move": move, "text": label, "aria": "Double" if label == "D" else label, "cls": None}]
+        aria = N_("Double") if label == "D" else Message(label)
+        return [{"move": move, "text": label, "aria": aria, "cls": None}]
     if label == "T\u00b11":
-        return [_sign_move("tiebreaker:{s}", "Tiebreaker", 1, sign) for sign in "+-"]
+        return [_sign_move("tiebreaker:{s}", "T", 1, sign) for sign in "+-"]
     if label == "\u00b11/2":
         return [_sign_move(f"plusminus12:{n}:{{s}}", label, n, sign) for sign in "+-" for n in (1, 2)]
     n = int(label[1:])
     if label.startswith("\u00b1"):
         return [_sign_move(f"plusminus:{n}:{{s}}", label, n, sign) for sign in "+-"]
-    return [{"move": f"{'plus' if label.startswith('+') else 'minus'}:{n}", "text": label, "aria": label, "cls": None}]
+    move = f"{'plus' if label.startswith('+') else 'minus'}:{n}"
+    return [{"move": move, "text": label, "aria": Message(label), "cls": None}]
 
 
 def _sign_move(pattern: str, name: str, n: int, sign: str) -> dict[str, str]:
-    """The button of a card played with a chosen sign, e.g. "±3 as −3"."""
+    """The button of a card played with a chosen sign, e.g. "±3 as −3"; its label a message id for the page."""
     text = signed(n if sign == "+" else -n)
     # ± halves take the colour of the sign they play; gold cards keep their own.
     cls = None if name.startswith(("T", "\u00b11/2")) else ("plus" if sign == "+" else "minus")
-    return {"move": pattern.replace("{s}", sign), "text": text, "aria": f"{name} as {text}", "cls": cls}
+    if name == "T":
+        aria = N_("Tiebreaker as %(value)s", value=text)
+    else:
+        aria = N_("%(card)s as %(value)s", card=name, value=text)
+    return {"move": pattern.replace("{s}", sign), "text": text, "aria": aria, "cls": cls}
 
 
 PALETTE = [{"label": label, "cls": card_class(label), "moves": card_moves(label)} for label in HAND_CARDS]
-KEYPAD = [{"move": f"draw:{n}", "text": str(n), "aria": f"Draw {n}", "cls": "main"} for n in range(1, 11)]
+KEYPAD = [{"move": f"draw:{n}", "text": str(n), "aria": N_("Draw %(n)s", n=n), "cls": "main"} for n in range(1, 11)]
 
 
 def hand_view(hand: list[str], used: Counter) -> list[dict[str, Any]]:

@@ -138,3 +138,7 @@ class TopicEntry(Entry):
             "starter": self.rules.starter(replay),
             "last_round_fields": None if last is None else self.form_from_round(last, replay.players, replay.settings),
         }
+
+    def round_values(self, replay: Replay, index: int) -> dict[str, int]:
+        """The cards each player took in the round: what Topic_'s score sheet counts."""
+        return dict(replay.tally.rounds[index]["cards"])
