@@ -63,8 +63,8 @@ class Match(db.Model):
     cache_version: Mapped[int] = mapped_column(default=0, index=True)
     # Rounds taken back by undo, newest last, for redo; a new round empties it.
     redo: Mapped[list[Any]] = mapped_column(JSON, default=list)
-    # The round-entry tool's state between taps, for the round numbered "number" (a Pazaak set
-    # in progress: {"number": 3, "state": {"starter": 0, "moves": [...]}}), so a reload, another
+    # The round-entry tool's state between taps, for the round numbered "number" (a set
+    # calculator's taps: {"number": 3, "state": {"starter": 0, "moves": [...]}}), so a reload, another
     # tab or the next phone to take the pencil carries on with it; emptied when a round is saved or undone.
     round_in_progress: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
@@ -110,7 +110,7 @@ class Seat(db.Model):
     total: Mapped[int | None]
     won: Mapped[bool] = mapped_column(default=False)
     # The seat's per-round scores summed and counted, and its best round with what it was
-    # scored with (a Pazzaparola word): the records' averages and bests without reading rounds.
+    # scored with (a word): the records' averages and bests without reading rounds.
     score_sum: Mapped[int | None]
     score_count: Mapped[int | None]
     best_score: Mapped[int | None]

@@ -255,7 +255,7 @@ class Tally:
     """The running count while a game's rounds are replayed; `state` holds game-specific counters.
 
     `rounds` holds the entry of every round scored into it, appended by `Game.play` alone:
-    a rule that counts rounds (Burraco's hand limit) reads the same list however the tally
+    a rule that counts rounds (a hand limit) reads the same list however the tally
     was advanced.
     """
 

@@ -23,9 +23,9 @@ KEY_MAX = 40
 # Every number a game keeps is small (cards, points, targets); a thousand rounds of a million
 # stay far inside PostgreSQL's INTEGER, in which the seats' totals are kept.
 NUMBER_MAX = 10**6
-# How deep a round nests (a Pazzaparola round is rows → player → used → card: four).
+# How deep a round nests (the deepest round today is rows → player → used → card: four).
 DEPTH_MAX = 6
-# Entries of one list or object: ten players, a Pazaak set's dealt and played cards.
+# Entries of one list or object: ten players, a set's dealt and played cards.
 ITEMS_MAX = 100
 # A match file's digits of one integer: enough for any number above, and far below the 4300
 # past which Python refuses to read an integer at all.

@@ -6,7 +6,7 @@ statement object's cache key on every execution, and the unit of work spends far
 what to flush than SQLite takes to run a small write: so the lock and the new round are Core
 statements built once, and what they read or wrote is recorded as the objects' committed state.
 
-Measured in-process (a 4-player Topic_ match, 300 htmx saves per variant in turns of 25, three
+Measured in-process (a 4-player one-tap match, 300 htmx saves per variant in turns of 25, three
 runs): 3.5-3.9 ms at p50 with the tricks; without any of them (ORM get, lazy loads, refresh,
 flush) 5.7-6.4 ms, which would take the benchmark's save to about 10 ms, the budget. Alone,
 the lock costs 1.1-1.2 ms and the insert 0.7-1.0 ms more when done by the ORM. The other tricks

@@ -300,7 +300,7 @@ def redo_round(match: Match, shown: int | None = None) -> Saved:
 
 
 def keep_round_in_progress(match: Match, number: int, state: Any, based_on: Any) -> None:
-    """Keep the entry tool's state for round `number` (a Pazaak set in progress; None: nothing).
+    """Keep the entry tool's state for round `number` (a set calculator's taps so far; None: nothing).
 
     `based_on` is the state the tap started from: if another tab or phone has changed it, or
     saved the round, meanwhile, the tap is refused rather than overwriting theirs.

@@ -26,7 +26,7 @@ from .host import require_host
 bp = Blueprint("history", __name__, url_prefix="/history")
 
 # The columns of the rounds export, one row per round and side.
-# "round score" is what moved the side's total (a victory point in Pazzaparola); "points" and
+# "round score" is what moved the side's total (for some games a victory point); "points" and
 # "scored with" are what the game notes the side scored in the round and with what (a word).
 CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total", "points", "scored with")
 
