@@ -54,6 +54,18 @@ class RuleError(ValueError):
             parts.append(self.field)
         return ": ".join([*parts, self.reason])
 
+    def located(self, beside: str | None = None) -> Message:
+        """The whole line as one message, as `str()` reads it: the round and the field, then what is wrong.
+
+        The field is left out when it is `beside`, the field the message is shown next to.
+        """
+        message = self.message
+        if self.field and self.field != beside:
+            message = N_("%(field)s: %(reason)s", field=self.field, reason=message)
+        if self.round is not None:
+            message = N_("round %(n)s: %(reason)s", n=self.round, reason=message)
+        return message
+
     def in_round(self, number: int) -> RuleError:
         """The same error placed in a round (kept as is when it already names one)."""
         if self.round is not None:

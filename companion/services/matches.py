@@ -503,7 +503,7 @@ def import_matches(documents: list[dict[str, Any]]) -> list[tuple[Match, bool]]:
                 results.append(_import_match(document))
             except RuleError as error:
                 if len(documents) > 1:
-                    raise RuleError(N_("match %(n)s: %(error)s", n=index, error=str(error))) from error
+                    raise RuleError(N_("match %(n)s: %(error)s", n=index, error=error.located())) from error
                 raise
     return results
 

@@ -14,13 +14,14 @@ from flask_babel import gettext
 
 from ..exchange import match_document
 from ..games import REGISTRY
-from ..games.base import RuleError
+from ..games.base import N_, RuleError
 from ..queries.history import HistoryFilter, history
 from ..queries.matches import all_matches, running_totals
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
 from ..web import render
+from ..web.i18n import located_text
 from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -127,14 +128,14 @@ def _read_upload() -> list:
     """The uploaded match files as a list of documents; RuleError when it is not one."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        raise RuleError(gettext("choose a match file (.json) to import"), field="file")
+        raise RuleError(N_("choose a match file (.json) to import"), field="file")
     try:
         document = bounds.read_json(upload.read())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RuleError(gettext("the file is not valid JSON (%(error)s)", error=error), field="file") from None
+        raise RuleError(N_("the file is not valid JSON (%(error)s)", error=str(error)), field="file") from None
     documents = document if isinstance(document, list) else [document]
     if not documents:
-        raise RuleError(gettext("the file holds no match"), field="file")
+        raise RuleError(N_("the file holds no match"), field="file")
     return documents
 
 
@@ -145,7 +146,7 @@ def import_file():
     try:
         results = service.import_matches(_read_upload())
     except RuleError as error:
-        return _history_page(HistoryFilter(), status=422, import_error=str(error))
+        return _history_page(HistoryFilter(), status=422, import_error=located_text(error, beside="file"))
     created = sum(1 for _, new in results if new)
     stored = len(results) - created
     flash(gettext("Imported %(created)s match(es); %(stored)s already stored.", created=created, stored=stored))

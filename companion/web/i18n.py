@@ -143,3 +143,10 @@ def error_text(error: Any, names: Iterable[str] = ()) -> str:
     if getattr(error, "field", None) in set(names):
         text = f"{error.field}: {text}"
     return text[:1].upper() + text[1:]
+
+
+def located_text(error: Any, beside: str) -> str:
+    """A RuleError's whole line in the page's language, round and field first, for a message shown next
+    to the form field `beside` rather than next to a field of its own (an import's); starting with a capital."""
+    text = translated(error.located(beside))
+    return text[:1].upper() + text[1:]

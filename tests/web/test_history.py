@@ -271,10 +271,10 @@ def test_export_then_import_into_an_empty_database_round_trips(host_client, app,
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
-        (b"{not json", "the file is not valid JSON"),
-        (json.dumps([SAMPLES[0], {**SAMPLES[1], "id": "x", "game": "chess"}]).encode(), "match 2: game: unknown game"),
-        (json.dumps({**SAMPLES[2], "rounds": [{"losers": ["Zed"]}]}).encode(), "round 1: losers"),
-        (b"[]", "the file holds no match"),
+        (b"{not json", "The file is not valid JSON"),
+        (json.dumps([SAMPLES[0], {**SAMPLES[1], "id": "x", "game": "chess"}]).encode(), "Match 2: game: unknown game"),
+        (json.dumps({**SAMPLES[2], "rounds": [{"losers": ["Zed"]}]}).encode(), "Round 1: losers"),
+        (b"[]", "The file holds no match"),
     ],
 )
 def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(host_client, app, content, reason):
@@ -286,10 +286,20 @@ def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(host_client, a
     assert _count(app) == 0
 
 
+def test_an_import_refusal_reads_in_the_pages_language(host_client, app):
+    host_client.set_cookie("lang", "it")
+    bad = json.dumps([SAMPLES[0], {**SAMPLES[2], "id": "y", "rounds": [{"losers": ["Zed"]}]}]).encode()
+    html = _upload(host_client, bad).get_data(as_text=True)
+    assert 'id="import-error"' in html
+    error = html[html.index('id="import-error"'):].split(">", 1)[1].split("</small>", 1)[0]
+    assert error.startswith("Partita 2: turno 1: losers: ")
+    assert _count(app) == 0
+
+
 def test_import_without_a_file_is_refused(host_client, app):
     token = csrf_token(host_client, "/history")
     response = host_client.post("/history/import", data={"csrf_token": token}, content_type="multipart/form-data")
-    assert response.status_code == 422 and "choose a match file" in response.get_data(as_text=True)
+    assert response.status_code == 422 and "Choose a match file" in response.get_data(as_text=True)
 
 
 def test_match_page_has_the_chart(client, app, samples):
