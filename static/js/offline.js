@@ -209,13 +209,25 @@
     schedule(0);
   }
 
+  // A round struck out of the kept ones, as on a paper sheet: the rounds kept after it move up by one.
   function discard(item) {
-    keep(waiting().filter(function (other) { return other.key !== item.key; }));
+    var after = false;
+    keep(waiting().filter(function (other) {
+      if (other.key === item.key) { after = true; return false; }
+      if (after) {
+        other.number -= 1;
+        other.fields = other.fields.map(function (pair) {
+          return pair[0] === "number" ? ["number", String(other.number)] : pair;
+        });
+      }
+      return true;
+    }));
     var shown = document.querySelector("#banner .kept-readback");
     if (shown) shown.remove();
     var list = waiting();
     nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
     draw();
+    if (list.length) schedule(0);
   }
 
   function enterAgain(item) {

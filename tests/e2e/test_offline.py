@@ -255,3 +255,24 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
     bob = viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")
     expect(bob).to_contain_text("1")
     viewer.context.close()
+
+
+def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    loser(page, "Ann").click()
+    expect(kept_rows(page)).to_have_count(2)
+    # The first kept round is refused (here: its loser is not seated), the second waits behind it.
+    page.evaluate("""(matchId) => {
+        const key = "companion.waiting." + matchId;
+        const kept = JSON.parse(localStorage.getItem(key));
+        kept[0].fields = kept[0].fields.map(([name, value]) => name === "loser" ? [name, "Zed"] : [name, value]);
+        localStorage.setItem(key, JSON.stringify(kept));
+    }""", match_id)
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
+    assert losers_stored(app, match_id) == []
+    kept_rows(page).nth(0).get_by_role("button", name="Discard").click()
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    assert losers_stored(app, match_id) == [["Ann"]]
