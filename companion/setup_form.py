@@ -9,7 +9,7 @@ from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
-from .games.base import NAME_MAX, clean_name, name_key, name_problem
+from .games.base import NAME_MAX, clean_name, name_fits, name_key, name_problem
 from .games.forms import index_in
 
 
@@ -56,7 +56,7 @@ class Draft:
             self.errors[field_name] = gettext("A name may not hold invisible or control characters.")
         elif not name:
             self.errors[field_name] = gettext("Type a name first.")
-        elif len(name) > NAME_MAX:
+        elif not name_fits(name):
             self.errors[field_name] = gettext("A name has 1 to %(max)s characters.", max=NAME_MAX)
         elif name_key(name) in {name_key(s) for s in self.seats}:
             self.errors[field_name] = gettext("%(name)s already has a seat.", name=name)

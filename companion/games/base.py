@@ -107,6 +107,15 @@ def name_problem(name: str) -> Message | None:
     return None
 
 
+def name_fits(name: str) -> bool:
+    """Whether a cleaned name has 1 to NAME_MAX characters, as typed and as compared.
+
+    Case folding lengthens some letters ("ß" is "ss"), and the roster keeps the folded form
+    in a column of NAME_MAX characters too.
+    """
+    return 1 <= len(name) <= NAME_MAX and len(name_key(name)) <= NAME_MAX
+
+
 def clean_name(raw: str) -> str:
     """A name as it is kept: NFC, with surrounding spaces trimmed and inner runs made one space."""
     return " ".join(unicodedata.normalize("NFC", raw).split())
@@ -169,7 +178,7 @@ def validate_players(names: Any) -> list[str]:
         if (problem := name_problem(raw)) is not None:
             raise RuleError(N_("seat %(seat)s: %(problem)s", seat=position, problem=problem), field="players")
         name = clean_name(raw)
-        if not 1 <= len(name) <= NAME_MAX:
+        if not name_fits(name):
             raise RuleError(
                 N_(
                     "seat %(seat)s: a name has 1 to %(max)s characters, got %(value)s",

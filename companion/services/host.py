@@ -102,7 +102,8 @@ def has_host_rights(cookie: str | None) -> bool:
     """Whether a phone's host cookie is valid for the current generation."""
     if not cookie or not _stored().get("generation"):
         return False
-    return hmac.compare_digest(cookie, phone_cookie())
+    # compare_digest takes text of ASCII only: a cookie a stranger set to anything else is simply wrong.
+    return hmac.compare_digest(cookie.encode(), phone_cookie().encode())
 
 
 def link_path(token: str) -> str:

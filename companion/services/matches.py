@@ -439,9 +439,10 @@ def reclaim_pencil(match: Match, owner_token: str | None) -> None:
     """The creator's phone takes the pencil back from whoever holds it."""
     if not is_owner(match, owner_token):
         raise Conflict(N_("only the phone that started the match can take the pencil back"))
-    if match.status == UNFINISHED:
-        raise Conflict(N_("the host ended this match: there is no pencil to take back"))
-    with transaction():
+    # Under the match's lock, which reads the status again: the host may be ending it right now.
+    with transaction(locking=match):
+        if match.status == UNFINISHED:
+            raise Conflict(N_("the host ended this match: there is no pencil to take back"))
         match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
 
 

@@ -7,7 +7,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import NAME_MAX, clean_name, name_key, name_problem
+from ..games.base import NAME_MAX, clean_name, name_fits, name_key, name_problem
 from ..models import Player, Seat
 from . import records
 from .transaction import transaction
@@ -39,7 +39,7 @@ def rename_player(player: Player, raw_name: str) -> Player:
     if name_problem(raw_name or "") is not None:
         raise RosterError("name", gettext("A name may not hold invisible or control characters."))
     name = clean_name(raw_name or "")
-    if not 1 <= len(name) <= NAME_MAX:
+    if not name_fits(name):
         raise RosterError("name", gettext("A name has 1 to %(max)s characters.", max=NAME_MAX))
     key = name_key(name)
     if _other_with_key(key, player.id) is not None:

@@ -126,7 +126,7 @@ def reclaim(match_id: int):
         try:
             token = service.take_over_pencil(match)
         except service.Conflict as conflict:
-            abort(409, str(conflict))
+            abort(409, error_text(conflict))
         return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
     try:
         service.reclaim_pencil(match, owner_token)

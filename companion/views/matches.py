@@ -292,6 +292,8 @@ def correct(match_id: int, number: int):
         context = match_context(match, form=request.form, editing=stored, ends_earlier=early)
         return render("correct.html", **context)
     except service.Conflict as conflict:
+        if conflict.current is None:  # the match itself refused the write (the host ended it)
+            abort(409, error_text(conflict))
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
         context = match_context(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
         return render("correct.html", status=409, **context)
@@ -343,5 +345,5 @@ def end(match_id: int):
     try:
         service.end_match(match)
     except service.Conflict as conflict:
-        abort(409, str(conflict))
+        abort(409, error_text(conflict))
     return _go(url_for("matches.show", match_id=match.id))

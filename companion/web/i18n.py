@@ -108,6 +108,9 @@ SCRIPT_TEXTS: dict[str, str | tuple[str, str]] = {
         "This needs the server, which cannot be reached right now. Rounds you save are kept on this phone."
     ),
     "reconnecting": N_("Reconnecting…"),
+    "not_kept": N_(
+        "Not saved: the server cannot be reached and this phone cannot keep the round. What you entered is still here."
+    ),
 }
 
 

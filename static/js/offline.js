@@ -16,6 +16,7 @@
   var retryMs = FIRST_RETRY_MS;
   var retryTimer = null;
   var sending = false;
+  var sendingKey = null;
   var sentCount = 0;
 
   // The page's words in its language, drawn by base.html into a JSON block.
@@ -46,9 +47,15 @@
     try { return JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch (e) { return []; }
   }
 
+  // Whether the rounds could be kept: a full or closed storage (private browsing) says no.
   function keep(list) {
-    if (list.length) localStorage.setItem(storeKey(), JSON.stringify(list));
-    else localStorage.removeItem(storeKey());
+    try {
+      if (list.length) localStorage.setItem(storeKey(), JSON.stringify(list));
+      else localStorage.removeItem(storeKey());
+      return true;
+    } catch (e) {
+      return false;
+    }
   }
 
   function entries(formData) {
@@ -144,7 +151,7 @@
       li.appendChild(button(text("enter_again"), "secondary", function () { enterAgain(item); }));
       li.appendChild(button(text("discard"), "secondary outline", function () { discard(item); }));
     } else if (last) {
-      li.appendChild(button(text("undo"), "secondary", function () { discard(item); }));
+      li.appendChild(button(text("undo"), "secondary", function () { takeBack(item); }));
     }
     return li;
   }
@@ -189,7 +196,7 @@
     var said = document.createElement("span");
     said.textContent = message;
     line.appendChild(said);
-    if (item) line.appendChild(button(text("undo"), "secondary undo-now", function () { discard(item); }));
+    if (item) line.appendChild(button(text("undo"), "secondary undo-now", function () { takeBack(item); }));
     slot.appendChild(line);
     clearTimeout(readbackTimer);
     readbackTimer = setTimeout(function () { line.classList.add("faded"); }, 8000);
@@ -201,7 +208,11 @@
     if (list.some(function (item) { return item.key === field(pairs, "round_key"); })) return;
     var item = { key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs) };
     list.push(item);
-    keep(list);
+    if (!keep(list)) {
+      // Nothing was stored anywhere: the entry keeps what was typed, and the phone says so.
+      readBack(text("not_kept"), null);
+      return;
+    }
     sentCount = 0;
     nextRoundEntry(number + 1);
     draw();
@@ -228,6 +239,22 @@
     nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
     draw();
     if (list.length) schedule(0);
+  }
+
+  // Undo of a kept round. The one on its way to the server cannot be called back: it is struck out
+  // here, and taken back on the server too once the server has answered that it holds it.
+  var undoWhenSent = null;
+
+  function takeBack(item) {
+    if (sending && item.key === sendingKey) {
+      undoWhenSent = item.key;
+      keep(waiting().filter(function (other) { return other.key !== item.key; }));
+      var shown = document.querySelector("#banner .kept-readback");
+      if (shown) shown.remove();
+      draw();
+      return;
+    }
+    discard(item);
   }
 
   function enterAgain(item) {
@@ -270,8 +297,13 @@
     if (!list.length || list[0].refused) { draw(); return; }
     sending = true;
     var item = list[0];
+    sendingKey = item.key;
+    draw();
     var body = new URLSearchParams();
-    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    // The page's own CSRF token, not the one of the page the round was kept on: the browser may
+    // have been closed since, and its session with it.
+    var token = currentToken();
+    item.fields.forEach(function (pair) { body.append(pair[0], pair[0] === "csrf_token" && token ? token : pair[1]); });
     fetch(section.dataset.saveUrl, {
       method: "POST",
       body: body,
@@ -281,10 +313,16 @@
       return response.text().then(function (html) { return { status: response.status, html: html }; });
     }).then(function (answer) {
       sending = false;
+      sendingKey = null;
       if (answer.status >= 200 && answer.status < 300) {
         retryMs = FIRST_RETRY_MS;
-        sentCount += 1;
         keep(waiting().filter(function (other) { return other.key !== item.key; }));
+        if (undoWhenSent === item.key) {
+          undoWhenSent = null;
+          undoOnServer().then(function () { if (waiting().length) schedule(0); else refresh(); });
+          return;
+        }
+        sentCount += 1;
         if (waiting().length) { draw(); schedule(0); } else { refresh(); }
       } else if (answer.status >= 400 && answer.status < 500) {
         var now = waiting();
@@ -296,8 +334,31 @@
       }
     }).catch(function () {
       sending = false;
+      sendingKey = null;
+      if (undoWhenSent === item.key) {
+        // Taken back while its answer was lost: the server may hold it or not. It goes back to the head
+        // of the queue, to be sent again (its key stores it once) and then taken back on the server.
+        keep([item].concat(waiting()));
+      }
       retry();
     });
+  }
+
+  function currentToken() {
+    var field = document.querySelector('#entry input[name="csrf_token"]');
+    if (field) return field.value;
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return null; }
+  }
+
+  // The Undo a phone tapped while its round was on the way: the round the server just stored goes back.
+  function undoOnServer() {
+    var body = new URLSearchParams();
+    return fetch(section.dataset.undoUrl, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRFToken": currentToken() || "" },
+    }).catch(function () { return null; });
   }
 
   function retry() {
@@ -329,7 +390,7 @@
         // Undo takes back the newest kept round, on this phone alone.
         event.preventDefault();
         var list = waiting();
-        discard(list[list.length - 1]);
+        takeBack(list[list.length - 1]);
       }
       return;
     }

@@ -276,3 +276,48 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
     kept_rows(page).nth(0).get_by_role("button", name="Discard").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert losers_stored(app, match_id) == [["Ann"]]
+
+
+def test_kept_rounds_are_sent_with_the_pages_own_token_after_the_browser_was_closed(page: Page, live_server, app):
+    """A restart ends the browser's session: the rounds kept before it go out with the new page's CSRF token."""
+    match_id = start_topic(page, live_server.url, app)
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+    # What a browser closed and opened again still has: the kept rounds, but no session cookie.
+    page.evaluate("""() => {
+        for (const key of Object.keys(localStorage)) {
+            const kept = JSON.parse(localStorage.getItem(key));
+            kept.forEach((round) => {
+                round.fields = round.fields.map(([n, v]) => n === "csrf_token" ? [n, "old"] : [n, v]);
+            });
+            localStorage.setItem(key, JSON.stringify(kept));
+        }
+    }""")
+    page.goto("about:blank")
+    page.context.clear_cookies(name="session")
+    page.context.set_offline(False)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    assert losers_stored(app, match_id) == [["Cy"]]
+
+
+def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    loser(page, "Bob").click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+    held: list[Route] = []
+    page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: held.append(route))
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round waiting — sending…")
+    while not held:
+        page.wait_for_timeout(50)
+    kept_rows(page).nth(0).get_by_role("button", name="Undo").click()  # tapped while the round is on its way
+    held[0].continue_()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    page.wait_for_function("() => !document.querySelector('#waiting-rounds li')")
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    assert losers_stored(app, match_id) == [["Bob"]]

@@ -185,3 +185,10 @@ def test_a_game_cannot_override_play_and_so_skip_recording_its_rounds():
         class Careless(Game):
             def play(self, tally, players, settings, round):
                 return {}
+
+
+def test_a_name_that_folds_longer_than_the_limit_is_refused():
+    """40 × "ß" is 40 characters as typed but 80 as compared ("ss"): the roster could not keep its key."""
+    with pytest.raises(RuleError, match="a name has 1 to 40 characters"):
+        validate_players(["ß" * 40, "Bob"])
+    assert validate_players(["ß" * 20, "Bob"]) == ["ß" * 20, "Bob"]

@@ -77,11 +77,12 @@ def test_a_wrong_or_old_host_link_gives_nothing(app, client):
         assert client.get_cookie(host.HOST_COOKIE) is None
 
 
-def test_a_forged_host_cookie_gives_nothing(app, client, table):
+@pytest.mark.parametrize("forged", ["0" * 64, "é" * 64])
+def test_a_forged_host_cookie_gives_nothing(app, client, table, forged):
     match_id, stranger = table
     with app.app_context():
         host.new_link_token(app)
-    stranger.set_cookie(host.HOST_COOKIE, "0" * 64)
+    stranger.set_cookie(host.HOST_COOKIE, forged)
     token = csrf_token(stranger, "/players")
     response = stranger.post(f"/players/{player_id(app, 'Ann')}/rename", data={"csrf_token": token, "name": "Zed"})
     assert response.status_code == 403
