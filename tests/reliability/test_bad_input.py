@@ -414,8 +414,10 @@ def test_a_script_as_a_name_is_shown_as_text(app, client):
         assert_escaped(body, path)
 
 
-def test_report_how_many_inputs_were_tried():
-    """Printed at the end of the module, for the closing note (0 when run alone)."""
+@pytest.fixture(scope="module", autouse=True)
+def report_inputs_tried():
+    """After the module's tests: how many generated inputs each endpoint was sent (`pytest -s` shows it)."""
+    yield
     print(f"\ngenerated inputs tried: {sum(TRIED.values())} over {len(TRIED)} endpoints")
     for endpoint, count in sorted(TRIED.items()):
         print(f"  {endpoint}: {count}")

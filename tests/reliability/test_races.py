@@ -56,7 +56,6 @@ def query(db_url: str, sql: str, **values) -> list:
 
 def correction(number: int, tag: str, revision: int, winner: int) -> list[tuple[str, str]]:
     """The correction form of a load round: `winner` takes it, its theme is `tag`."""
-    fields = round_form(number, tag)
     # Move the winning row to another seat: the correction changes the standings.
     rounds = {"theme": tag, "rows": {name: {"used": [1], "unused": 7} for name in LOAD_PLAYERS}}
     rounds["rows"][LOAD_PLAYERS[winner]] = {"used": [9, 9], "unused": 6}
