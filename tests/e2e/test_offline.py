@@ -321,3 +321,23 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     page.wait_for_function("() => !document.querySelector('#waiting-rounds li')")
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert losers_stored(app, match_id) == [["Bob"]]
+
+
+def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+    blocked = re.compile(r"/matches/\d+/rounds$")
+    page.route(blocked, lambda route: route.abort())
+    page.context.set_offline(False)
+    with app.app_context():
+        match = find_match(match_id)
+        service.take_pencil(match, service.offer_pencil(match))
+        db.session.remove()
+    page.reload()  # this phone now only follows the match
+    expect(page.get_by_text("Another phone holds the pencil.")).to_be_visible()
+    expect(kept_rows(page)).to_have_count(1)
+    page.unroute(blocked)
+    expect(page.locator("#offline-status")).to_have_text("1 round needs a look", timeout=15000)
+    assert losers_stored(app, match_id) == []
