@@ -427,7 +427,7 @@
     if (list.length) schedule(0);
   });
 
-  window.addEventListener("online", function () { retryMs = FIRST_RETRY_MS; schedule(0); });
+  window.addEventListener("online", function () { retryMs = FIRST_RETRY_MS; draw(); schedule(0); });
   window.addEventListener("offline", draw);
 
   window.Companion = window.Companion || {};

@@ -13,7 +13,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
-from tests.conftest import csrf_token, grant_host_rights
+from tests.conftest import csrf_token, fresh_database, grant_host_rights
 from tests.fifth_game import game as fives
 from tests.fifth_game import registered
 
@@ -124,7 +124,14 @@ def test_a_fifth_game_is_exported_and_imported(client, app, tmp_path):
     exported = client.get("/history/export.json").get_data()
     assert json.loads(exported)[0]["id"] == document["id"]
 
-    other = create_app({"TESTING": True}, instance_path=str(tmp_path / "other"))
+    # Another, empty database: a fresh one on the PostgreSQL server too, never the server's shared one.
+    with fresh_database() as url:
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'other.sqlite'}"}
+        import_into_another_app(create_app(config, instance_path=str(tmp_path / "other")), exported)
+
+
+def import_into_another_app(other, exported: bytes) -> None:
+    """The export imported through another app's page, which then exports the same."""
     try:
         other_client = grant_host_rights(other.test_client())
         token = csrf_token(other_client, "/history")

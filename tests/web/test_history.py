@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
 from companion.services import matches as service
-from tests.conftest import HTMX, counted, csrf_token, grant_host_rights
+from tests.conftest import HTMX, counted, csrf_token, fresh_database, grant_host_rights
 
 
 def doc(uid, game, players, rounds, started, settings=None):
@@ -259,13 +259,16 @@ def test_export_then_import_into_an_empty_database_round_trips(host_client, app,
     from companion import create_app
 
     exported = host_client.get("/history/export.json").get_data()
-    other = create_app({"TESTING": True}, instance_path=str(tmp_path / "other"))
-    other_client = grant_host_rights(other.test_client())
-    assert _upload(other_client, exported).status_code == 302
-    assert json.loads(other_client.get("/history/export.json").get_data()) == json.loads(exported)
-    with other.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    # An empty database: a fresh one on the PostgreSQL server too, never the server's shared one.
+    with fresh_database() as url:
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'other.sqlite'}"}
+        other = create_app(config, instance_path=str(tmp_path / "other"))
+        other_client = grant_host_rights(other.test_client())
+        assert _upload(other_client, exported).status_code == 302
+        assert json.loads(other_client.get("/history/export.json").get_data()) == json.loads(exported)
+        with other.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.mark.parametrize(
