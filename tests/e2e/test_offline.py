@@ -33,6 +33,13 @@ def kept_rows(page: Page):
     return page.locator("#waiting-rounds li")
 
 
+def keep_cy_offline(page: Page) -> None:
+    """The network goes away and Cy loses the next round: it is kept on the phone."""
+    page.context.set_offline(True)
+    loser(page, "Cy").click()
+    expect(kept_rows(page)).to_have_count(1)
+
+
 def start_topic(page: Page, base: str, app) -> int:
     """A Topic_ match of Ann, Bob and Cy started by taps on this phone, which holds the pencil."""
     add_to_roster(app, *PLAYERS)
@@ -129,9 +136,7 @@ def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page:
 
 def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
-    page.context.set_offline(True)
-    loser(page, "Cy").click()
-    expect(kept_rows(page)).to_have_count(1)
+    keep_cy_offline(page)
     # Meanwhile another phone takes the pencil.
     with app.app_context():
         match = find_match(match_id)
@@ -160,9 +165,7 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     loser(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
-    page.context.set_offline(True)
-    loser(page, "Cy").click()
-    expect(kept_rows(page)).to_have_count(1)
+    keep_cy_offline(page)
     page.reload()
     expect(page.get_by_role("heading", name="Topic_")).to_be_visible()
     expect(kept_rows(page)).to_have_count(1)
@@ -281,9 +284,7 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
 def test_kept_rounds_are_sent_with_the_pages_own_token_after_the_browser_was_closed(page: Page, live_server, app):
     """A restart ends the browser's session: the rounds kept before it go out with the new page's CSRF token."""
     match_id = start_topic(page, live_server.url, app)
-    page.context.set_offline(True)
-    loser(page, "Cy").click()
-    expect(kept_rows(page)).to_have_count(1)
+    keep_cy_offline(page)
     # What a browser closed and opened again still has: the kept rounds, but no session cookie.
     page.evaluate("""() => {
         for (const key of Object.keys(localStorage)) {
@@ -306,9 +307,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     match_id = start_topic(page, live_server.url, app)
     loser(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
-    page.context.set_offline(True)
-    loser(page, "Cy").click()
-    expect(kept_rows(page)).to_have_count(1)
+    keep_cy_offline(page)
     held: list[Route] = []
     page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: held.append(route))
     page.context.set_offline(False)
@@ -325,9 +324,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
 
 def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
-    page.context.set_offline(True)
-    loser(page, "Cy").click()
-    expect(kept_rows(page)).to_have_count(1)
+    keep_cy_offline(page)
     blocked = re.compile(r"/matches/\d+/rounds$")
     page.route(blocked, lambda route: route.abort())
     page.context.set_offline(False)
