@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Refresh the vendored front-end files from the npm registry at the pinned versions.
 #
-# htmx is copied as published. Pico is built from its Sass sources with only the modules
+# htmx and Cally are copied as published. Pico is built from its Sass sources with only the modules
 # the pages use (static/vendor/README.md says which are left out and why): every page
 # downloads it before it can be drawn, on a phone line that is slow. The result is
 # committed, so neither CI nor `make run` needs Node.
 set -euo pipefail
 HTMX=2.0.11
 PICO=2.1.1
+# The history's calendar, loaded by that page alone (static/js/history.js).
+CALLY=0.9.2
 # Pico 2.1.1's own build chain (its package.json scripts: sass, autoprefixer on
 # browserslist "defaults", clean-css -O1) at versions that rebuild the published
 # pico.min.css byte for byte; checked below before the trimmed build is trusted.
@@ -26,11 +28,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-npm pack --silent "htmx.org@$HTMX" "@picocss/pico@$PICO" >/dev/null
-mkdir htmx pico
+npm pack --silent "htmx.org@$HTMX" "@picocss/pico@$PICO" "cally@$CALLY" >/dev/null
+mkdir htmx pico cally
 tar xzf "htmx.org-$HTMX.tgz" -C htmx
 tar xzf "picocss-pico-$PICO.tgz" -C pico
+tar xzf "cally-$CALLY.tgz" -C cally
 cp htmx/package/dist/htmx.min.js htmx/package/LICENSE "$root/static/vendor/htmx/"
+mkdir -p "$root/static/vendor/cally"
+cp cally/package/dist/cally.js cally/package/LICENSE "$root/static/vendor/cally/"
 
 # The overrides hold every copy of caniuse-lite and browserslist at the pinned version:
 # the vendor prefixes autoprefixer adds depend on that data.
@@ -65,4 +70,4 @@ if ! cmp -s build/full.min.css pico/package/css/pico.min.css; then
 fi
 build_pico "$root/static/vendor/pico/pico.min.css" "$LEFT_OUT"
 cp pico/package/LICENSE.md "$root/static/vendor/pico/"
-echo "htmx $HTMX copied and Pico CSS $PICO built (without ${LEFT_OUT//: false/}) into static/vendor/"
+echo "htmx $HTMX and Cally $CALLY copied, and Pico CSS $PICO built (without ${LEFT_OUT//: false/}) into static/vendor/"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -12,7 +13,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.base import NAME_MAX, name_key
+from ..games.base import N_, NAME_MAX, Message, name_key
 from ..models import Match, Player, PlayerRecord, Seat
 
 PER_PAGE = 20
@@ -21,19 +22,80 @@ PER_PAGE = 20
 PAGE_MAX = 100_000
 # The ids of the roster fit an INTEGER column.
 ID_MAX = 2**31 - 1
+# No way of writing a day takes more (an ISO date with spaces around is 12).
+DAY_TEXT_MAX = 20
 
 
-def _day(text: str | None) -> date | None:
-    """An ISO date (YYYY-MM-DD) from a form field, between the years 1900 and 9998; ValueError otherwise.
+# What a date field may hold between its three numbers: the slash of most locales, the dot,
+# the dash or a space of others, the comma an Italian phone's decimal keypad offers.
+_BETWEEN = r"[ ./,-]+"
+_ISO = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
+_THREE = re.compile(rf"([0-9]{{1,4}}){_BETWEEN}([0-9]{{1,4}}){_BETWEEN}([0-9]{{1,4}})")
+# Eight or six digits typed on a keypad that has no separator (an iPhone's numeric one).
+_RUN = re.compile(r"[0-9]{6}|[0-9]{8}")
 
-    The last day of 9999 has no next day, which the "to" filter needs to include it.
+
+@dataclass(frozen=True)
+class DayForm:
+    """How the page's language writes a day in a text field: "25/12/2026" in Italian, "12/25/2026" in English.
+
+    `order` is the order of day, month and year ("dmy", "mdy" or "ymd"); `placeholder` is the
+    pattern as the page shows it ("gg/mm/aaaa"). A field also takes the ISO form (2026-12-25),
+    which the history's links carry, so a link reads the same in every language.
     """
-    if not text:
-        return None
-    found = date.fromisoformat(text)
-    if not 1900 <= found.year <= 9998:
+
+    order: str = "ymd"
+    separator: str = "-"
+    placeholder: str = "yyyy-mm-dd"
+
+    def write(self, day: date) -> str:
+        """The day as the field shows it: two digits for the day and the month, four for the year."""
+        parts = {"d": f"{day.day:02d}", "m": f"{day.month:02d}", "y": f"{day.year:04d}"}
+        return self.separator.join(parts[letter] for letter in self.order)
+
+    def read(self, text: str) -> date | None:
+        """The day a field holds, between the years 1900 and 9998; None for an empty field, ValueError otherwise.
+
+        A two-digit year is of this century ("25/12/26"). The last day of 9999 has no next day,
+        which the "to" filter needs to include it.
+        """
+        if len(text) > DAY_TEXT_MAX:
+            raise ValueError(text[:DAY_TEXT_MAX])
+        text = text.strip()
+        if not text:
+            return None
+        if found := _ISO.fullmatch(text):
+            year, month, day = found.groups()
+        else:
+            parts = self._parts(text)
+            day, month, year = parts["d"], parts["m"], parts["y"]
+            if len(year) == 2:
+                year = "20" + year
+        if len(year) != 4 or len(month) > 2 or len(day) > 2:
+            raise ValueError(text)
+        found_day = date(int(year), int(month), int(day))
+        if not 1900 <= found_day.year <= 9998:
+            raise ValueError(text)
+        return found_day
+
+    def _parts(self, text: str) -> dict[str, str]:
+        """The day, month and year of a text in this form's order; ValueError if it has not three of them."""
+        if found := _THREE.fullmatch(text):
+            return dict(zip(self.order, found.groups(), strict=True))
+        if _RUN.fullmatch(text):
+            year_digits = len(text) - 4
+            widths = {"d": 2, "m": 2, "y": year_digits}
+            parts, start = {}, 0
+            for letter in self.order:
+                parts[letter] = text[start : start + widths[letter]]
+                start += widths[letter]
+            return parts
         raise ValueError(text)
-    return found
+
+    @property
+    def problem(self) -> Message:
+        """What a field that holds no day is told."""
+        return N_("Not a date: write it as %(form)s.", form=self.placeholder)
 
 
 def _whole(text: str, top: int) -> int | None:
@@ -54,20 +116,30 @@ class HistoryFilter:
     start: date | None = None
     end: date | None = None
     page: int = 1
-    errors: dict[str, str] = field(default_factory=dict)
+    # A date field's message, and what it held as typed, to show it back beside the message.
+    errors: dict[str, Message] = field(default_factory=dict)
+    typed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_args(cls, args: Mapping[str, str]) -> HistoryFilter:
-        """The filters of a query string; a value that makes no sense is dropped with a message."""
+    def from_args(cls, args: Mapping[str, str], day_form: DayForm = DayForm()) -> HistoryFilter:
+        """The filters of a query string; a value that makes no sense is dropped, a date with a message.
+
+        The dates are read in `day_form` (the page's language) or in the ISO form of the links.
+        """
         found = cls(q=" ".join(args.get("q", "").split())[:NAME_MAX])
         game = args.get("game", "")
         found.game = game if game in REGISTRY else ""
         found.player = _whole(args.get("player", ""), ID_MAX)
         for name in ("from", "to"):
+            typed = args.get(name, "")
             try:
-                setattr(found, "start" if name == "from" else "end", _day(args.get(name, "").strip()))
+                setattr(found, "start" if name == "from" else "end", day_form.read(typed))
             except ValueError:
-                found.errors[name] = "Not a date: use the form YYYY-MM-DD."
+                found.errors[name] = day_form.problem
+                found.typed[name] = typed[:DAY_TEXT_MAX]
+        if found.start and found.end and found.end < found.start:
+            found.errors["to"] = N_("This day comes before the “From” day.")
+            found.typed["to"], found.end = args.get("to", "")[:DAY_TEXT_MAX], None
         found.page = _whole(args.get("page", "1"), PAGE_MAX) or 1
         return found
 

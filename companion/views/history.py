@@ -15,16 +15,17 @@ from flask_babel import gettext
 from ..exchange import match_document
 from ..games import REGISTRY
 from ..games.base import N_, RuleError
-from ..queries.history import HistoryFilter, history
+from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history
 from ..queries.matches import all_matches, running_totals
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
-from ..web import render
-from ..web.i18n import located_text
+from ..web import render, wants_fragment
+from ..web.i18n import DateField, date_field, located_text
 from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
+bp.add_app_template_global(DAY_TEXT_MAX, "DAY_TEXT_MAX")
 
 # The columns of the rounds export, one row per round and side.
 # "round score" is what moved the side's total (for some games a victory point); "points" and
@@ -32,13 +33,16 @@ bp = Blueprint("history", __name__, url_prefix="/history")
 CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total", "points", "scored with")
 
 
-def _history_page(filters: HistoryFilter, status: int = 200, import_error: str | None = None):
+def _history_page(
+    filters: HistoryFilter, field: DateField | None = None, status: int = 200, import_error: str | None = None
+):
     """The history page (or its results alone for an htmx filter change), built in one place."""
     return render(
         "history.html",
-        fragment="_history_results.html",
+        fragment="_history_update.html",
         status=status,
         filters=filters,
+        date_field=field or date_field(),
         results=history(filters),
         games=REGISTRY,
         roster=roster_entries(),
@@ -48,8 +52,18 @@ def _history_page(filters: HistoryFilter, status: int = 200, import_error: str |
 
 @bp.get("")
 def index():
-    """Every match, newest first, narrowed by the filters in the query string."""
-    return _history_page(HistoryFilter.from_args(request.args))
+    """Every match, newest first, narrowed by the filters in the query string.
+
+    A date the page's language writes ("25/12/2026") is read, and the address the browser keeps
+    for a filter change is the one the history's links use, with ISO dates that read the same in
+    every language; a date that is not one is named beside its field, and that address is not kept.
+    """
+    field = date_field()
+    filters = HistoryFilter.from_args(request.args, field.form)
+    response = _history_page(filters, field, status=400 if filters.errors else 200)
+    if wants_fragment():
+        response.headers["HX-Push-Url"] = "false" if filters.errors else url_for("history.index", **filters.args())
+    return response
 
 
 def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:

@@ -38,5 +38,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = i18n.day
     # A refusal the page works out itself (a game's set calculator) translated as the views do theirs.
     app.jinja_env.filters["error_text"] = i18n.error_text
+    app.jinja_env.filters["translated"] = i18n.translated
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -17,7 +17,7 @@ YEAR = 60 * 60 * 24 * 365
 # navigation swaps only the body.
 BUNDLES = {
     "css": ("vendor/pico/pico.min.css", "css/app.css", "css/history.css", "css/offline.css", "css/games/*.css"),
-    "js": ("vendor/htmx/htmx.min.js", "js/app.js", "js/offline.js", "js/games/*.js"),
+    "js": ("vendor/htmx/htmx.min.js", "js/app.js", "js/offline.js", "js/history.js", "js/games/*.js"),
 }
 BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
 # V8's explicit compile hint (Chrome 136 and later): every function of the script is

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from flask import Flask, has_request_context, request
-from flask_babel import format_date, get_translations
+from flask_babel import format_date, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from ..games.base import Message
+from ..queries.history import DayForm
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own
 # request context); a new request object means the visitor may have changed.
@@ -153,3 +156,32 @@ def located_text(error: Any, beside: str) -> str:
     to the form field `beside` rather than next to a field of its own (an import's); starting with a capital."""
     text = translated(error.located(beside))
     return text[:1].upper() + text[1:]
+
+
+# What a date field's placeholder writes for the day, the month and the year: "gg/mm/aaaa".
+DAY_LETTERS = {"d": N_("dd"), "m": N_("mm"), "y": N_("yyyy")}
+
+
+@dataclass(frozen=True)
+class DateField:
+    """A date field as the page's language writes it, and the calendar beside it."""
+
+    form: DayForm
+    # The calendar's language as a BCP 47 tag ("it") and its first day of the week (0 is Sunday).
+    calendar_locale: str
+    first_day_of_week: int
+
+
+def date_field() -> DateField:
+    """The date field of the page's language: the order and separator of its short date ("dd/MM/yy" in Italian)."""
+    locale = get_locale()
+    pattern = locale.date_formats["short"].pattern
+    order = "".join(sorted("dmy", key=pattern.lower().index))
+    separator = re.search(r"[^A-Za-z']+", pattern).group().strip() or "-"  # type: ignore[union-attr]
+    translations = _request_translations()
+    placeholder = separator.join(translations.ugettext(DAY_LETTERS[letter]) for letter in order)
+    return DateField(
+        form=DayForm(order=order, separator=separator, placeholder=placeholder),
+        calendar_locale=str(locale).replace("_", "-"),
+        first_day_of_week=(locale.first_week_day + 1) % 7,
+    )

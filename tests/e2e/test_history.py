@@ -100,3 +100,67 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
     page.go_back()
     expect(page.get_by_text("45 matches · page 2 of 3")).to_be_visible()
     _one_history_page(page)
+
+
+def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, live_server, app):
+    started = {"early": "2026-11-02T20:00:00Z", "middle": "2026-11-12T20:00:00Z", "late": "2026-11-25T20:00:00Z"}
+    with app.app_context():
+        service.import_matches([
+            {"format": "companion-match/1", "id": uid, "game": "topic", "players": ["Ann", "Bob"],
+             "settings": {"deck": 2}, "rounds": [], "started": moment} for uid, moment in started.items()
+        ])  # fmt: skip
+        db.session.remove()
+    page = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale="it-IT").new_page()
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if "/history?" in request.url else None)
+    page.goto(live_server.url + "/history")
+    count = page.locator(".history-count")
+    expect(count).to_have_text("3 partite")
+    start, end = page.get_by_role("textbox", name="Dal", exact=True), page.get_by_role("textbox", name="Al", exact=True)
+    expect(start).to_have_attribute("placeholder", "gg/mm/aaaa")
+
+    # Half a date is not sent; the whole day, written the Italian way, filters at once.
+    start.fill("5/11")
+    page.wait_for_timeout(600)
+    assert sent == [] and page.locator("#history-from-error").text_content() == ""
+    start.fill("5/11/2026")
+    expect(count).to_have_text("2 partite")
+    expect(page).to_have_url(re.compile(r"/history\?from=2026-11-05$"))
+
+    # A day before the first is named beside its field, in view, in Italian.
+    end.fill("01/11/2026")
+    message = page.locator("#history-to-error")
+    expect(message).to_have_text("Questo giorno viene prima di quello in «Dal».")
+    expect(message).to_be_in_viewport()
+    expect(end).to_have_attribute("aria-invalid", "true")
+
+    # The calendar speaks Italian, starts the week on Monday and opens on the day the field holds.
+    page.get_by_role("button", name="Scegli il giorno sul calendario").nth(1).click()
+    calendar = page.locator("#history-to-calendar")
+    expect(calendar).to_be_visible()
+    expect(calendar.locator("calendar-month")).to_contain_text("novembre")
+    expect(calendar.get_by_role("columnheader").first).to_have_accessible_name("lunedì")
+    calendar.locator("calendar-month").get_by_role("button", name=re.compile(r"^20 novembre")).click()
+    expect(calendar).to_be_hidden()
+    expect(end).to_have_value("20/11/2026")
+    expect(message).to_have_text("")
+    expect(end).not_to_have_attribute("aria-invalid", "true")
+    expect(count).to_have_text("1 partita")
+    expect(page).to_have_url(re.compile(r"/history\?from=2026-11-05&to=2026-11-20$"))
+
+    # The address reads back in the page's language; "Qualsiasi giorno" lifts a date.
+    page.reload()
+    expect(start).to_have_value("05/11/2026")
+    expect(end).to_have_value("20/11/2026")
+    page.get_by_role("button", name="Scegli il giorno sul calendario").first.click()
+    page.get_by_role("button", name="Qualsiasi giorno").first.click()
+    expect(start).to_have_value("")
+    expect(count).to_have_text("2 partite")
+    expect(page).to_have_url(re.compile(r"/history\?to=2026-11-20$"))
+
+    # A date that is no day, sent with Enter, is named beside its field.
+    start.fill("31/02/2026")
+    start.press("Enter")
+    expect(page.locator("#history-from-error")).to_have_text("Non è una data: scrivila come gg/mm/aaaa.")
+    expect(page).to_have_url(re.compile(r"/history\?to=2026-11-20$"))
+    page.context.close()

@@ -143,12 +143,72 @@ def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
     assert max(len(expected) for expected in wanted.values()) > 20  # more than a page
 
 
-def test_a_bad_date_is_named_and_ignored(client, samples):
+ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
+ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+
+
+def date_input(html: str, name: str) -> str:
+    """The markup of one of the history's date fields."""
+    return re.search(rf'<input [^>]*name="{name}"[^>]*>', html).group()
+
+
+def field_message(html: str, name: str) -> str:
+    """What the page says beside a date field ("" for nothing)."""
+    return re.search(rf'id="history-{name}-error"[^>]*>([^<]*)</small>', html).group(1)
+
+
+def test_a_bad_date_is_named_beside_its_field_with_a_4xx_and_ignored(client, samples):
     response = client.get("/history?from=yesterday")
     html = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert "Not a date" in html and 'aria-invalid="true"' in html
+    assert response.status_code == 400
+    assert field_message(html, "from") == "Not a date: write it as mm/dd/yyyy."
+    field = date_input(html, "from")
+    assert 'aria-invalid="true"' in field and 'value="yesterday"' in field
     assert len(listed(html)) == 5
+
+
+def test_a_bad_date_in_a_live_filter_change_is_named_beside_the_field_and_not_kept_as_the_address(client, samples):
+    response = client.get("/history?from=31/02/2026", headers={**HTMX, **ITALIAN})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.headers["HX-Push-Url"] == "false"
+    # The results swap does not hold the form: the message reaches its field out of band.
+    assert 'class="history-filters"' not in html
+    error = re.search(r'<small id="history-from-error"[^>]*>', html).group()
+    assert 'hx-swap-oob="true"' in error
+    assert field_message(html, "from") == "Non è una data: scrivila come gg/mm/aaaa."
+    assert field_message(html, "to") == "" and len(listed(html)) == 5
+
+
+@pytest.mark.parametrize(
+    ("headers", "typed", "placeholder"),
+    [(ITALIAN, "10/05/2024", "gg/mm/aaaa"), (ENGLISH, "05/10/2024", "mm/dd/yyyy")],
+)
+def test_date_fields_read_and_write_days_as_the_pages_language_does(client, samples, headers, typed, placeholder):
+    response = client.get(f"/history?from={typed}&to={typed}", headers=headers)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert listed(html) == [str(samples["bu"])]  # started on 10 May 2024
+    field = date_input(html, "from")
+    assert f'value="{typed}"' in field and f'placeholder="{placeholder}"' in field
+    # A link of the history carries the ISO day, which reads the same in every language.
+    linked = client.get("/history?from=2024-05-10", headers=headers).get_data(as_text=True)
+    assert f'value="{typed}"' in date_input(linked, "from")
+
+
+def test_a_filter_change_keeps_the_address_with_iso_dates(client, samples):
+    response = client.get("/history?q=&game=&player=&from=10.5.24&to=", headers={**HTMX, **ITALIAN})
+    assert response.status_code == 200
+    assert response.headers["HX-Push-Url"] == "/history?from=2024-05-10"
+    page = client.get(response.headers["HX-Push-Url"], headers=ENGLISH).get_data(as_text=True)
+    assert 'value="05/10/2024"' in date_input(page, "from") and len(listed(page)) == 4
+
+
+def test_an_end_before_the_start_is_named_beside_the_end(client, samples):
+    response = client.get("/history?from=2025-01-01&to=2024-01-01")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert field_message(html, "to") == "This day comes before the “From” day."
+    assert field_message(html, "from") == "" and len(listed(html)) == 3
 
 
 def test_htmx_gets_the_results_alone_and_the_pushed_url_a_full_page(client, samples):
