@@ -8,7 +8,7 @@
 set -euo pipefail
 HTMX=2.0.11
 PICO=2.1.1
-# The history's calendar, loaded by that page alone (static/js/history.js).
+# The history's calendar, loaded by that page alone (its form's data-page-scripts).
 CALLY=0.9.2
 # Pico 2.1.1's own build chain (its package.json scripts: sass, autoprefixer on
 # browserslist "defaults", clean-css -O1) at versions that rebuild the published

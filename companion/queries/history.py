@@ -22,7 +22,7 @@ PER_PAGE = 20
 PAGE_MAX = 100_000
 # The ids of the roster fit an INTEGER column.
 ID_MAX = 2**31 - 1
-# No way of writing a day takes more (an ISO date with spaces around is 12).
+# A day fits in 20 characters however it is written; a longer field holds no day.
 DAY_TEXT_MAX = 20
 
 

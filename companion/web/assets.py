@@ -14,10 +14,11 @@ YEAR = 60 * 60 * 24 * 365
 # Every stylesheet and script of the pages, Pico and htmx first, in cascade and execution
 # order. A phone on a slow line pays a round trip and a set of headers per file, so they
 # travel as one file of each kind; and all of them load on every page, since a boosted
-# navigation swaps only the body.
+# navigation swaps only the body. A script one page alone needs (the history's calendar) is
+# a module that page names in data-page-scripts, fetched once the page has loaded (app.js).
 BUNDLES = {
     "css": ("vendor/pico/pico.min.css", "css/app.css", "css/history.css", "css/offline.css", "css/games/*.css"),
-    "js": ("vendor/htmx/htmx.min.js", "js/app.js", "js/offline.js", "js/history.js", "js/games/*.js"),
+    "js": ("vendor/htmx/htmx.min.js", "js/app.js", "js/offline.js", "js/games/*.js"),
 }
 BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
 # V8's explicit compile hint (Chrome 136 and later): every function of the script is

@@ -50,6 +50,23 @@
     if (el.hasAttribute("data-live") && event.detail.successful) el.classList.remove("reconnecting");
   });
 
+  // A page's own scripts (the history's calendar) are modules it names in data-page-scripts:
+  // fetched once that page has loaded, so no other page, and not its own first drawing, pays them.
+  var pageScripts = {};
+  function loadPageScripts() {
+    document.querySelectorAll("[data-page-scripts]").forEach(function (element) {
+      element.dataset.pageScripts.split(" ").forEach(function (url) {
+        if (url && !pageScripts[url]) {
+          pageScripts[url] = import(url).catch(function () { delete pageScripts[url]; });
+        }
+      });
+    });
+  }
+  htmx.onLoad(function () {
+    if (document.readyState === "complete") loadPageScripts();
+    else window.addEventListener("load", loadPageScripts, { once: true });
+  });
+
   // The read-back banner steps aside after a few seconds.
   htmx.onLoad(function (root) {
     var banners = root.querySelectorAll ? root.querySelectorAll("[data-fade]") : [];

@@ -1,96 +1,86 @@
 // The history's date fields: a day typed as the page's language writes it, or picked on a calendar.
-(function () {
-  "use strict";
+// A module of the history page alone (its form's data-page-scripts, loaded by app.js with Cally).
 
-  var FIELD = "input[data-day-order]";
-  // What a field holds once a whole day is typed: ISO (the links' form), three numbers with
-  // separators between, or the eight digits of a keypad that has no separator (six are sent by Enter).
-  var WHOLE = /^\s*(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[ .\/,-]+\d{1,2}[ .\/,-]+\d{4}|\d{4}[ .\/,-]+\d{1,2}[ .\/,-]+\d{1,2}|\d{8})\s*$/;
+var FIELD = "input[data-day-order]";
+// What a field holds once a whole day is typed: ISO (the links' form), three numbers with
+// separators between, or the eight digits of a keypad that has no separator (six are sent by Enter).
+var WHOLE = /^\s*(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[ .\/,-]+\d{1,2}[ .\/,-]+\d{4}|\d{4}[ .\/,-]+\d{1,2}[ .\/,-]+\d{1,2}|\d{8})\s*$/;
 
-  // A half-typed date ("25/1") is not sent as the history's filter: the results would be drawn
-  // for nothing and the field told it is not a date while the rest is being typed. The whole
-  // day, or an emptied field, goes on to the form's live filter; Enter sends whatever it holds.
-  document.addEventListener("input", function (event) {
-    var field = event.target;
-    if (!field.matches || !field.matches(FIELD)) return;
-    if (field.value.trim() && !WHOLE.test(field.value)) event.stopPropagation();
-  }, true);
+// A half-typed date ("25/1") is not sent as the history's filter: the results would be drawn
+// for nothing and the field told it is not a date while the rest is being typed. The whole
+// day, or an emptied field, goes on to the form's live filter; Enter sends whatever it holds.
+document.addEventListener("input", function (event) {
+  var field = event.target;
+  if (!field.matches || !field.matches(FIELD)) return;
+  if (field.value.trim() && !WHOLE.test(field.value)) event.stopPropagation();
+}, true);
 
-  function pad(number) { return (number < 10 ? "0" : "") + number; }
+function pad(number) { return (number < 10 ? "0" : "") + number; }
 
-  // The day a field holds as ISO, for the calendar to open on; "" when it holds none.
-  function isoDay(field) {
-    var text = field.value.trim();
-    if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(text)) return text;
-    var numbers = text.split(/[ .\/,-]+/);
-    if (numbers.length !== 3) return "";
-    var parts = {};
-    field.dataset.dayOrder.split("").forEach(function (letter, index) { parts[letter] = numbers[index]; });
-    if (!/^\d{4}$/.test(parts.y || "")) return "";
-    return parts.y + "-" + pad(+parts.m) + "-" + pad(+parts.d);
-  }
+// The day a field holds as ISO, for the calendar to open on; "" when it holds none.
+function isoDay(field) {
+  var text = field.value.trim();
+  if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(text)) return text;
+  var numbers = text.split(/[ .\/,-]+/);
+  if (numbers.length !== 3) return "";
+  var parts = {};
+  field.dataset.dayOrder.split("").forEach(function (letter, index) { parts[letter] = numbers[index]; });
+  if (!/^\d{4}$/.test(parts.y) || !/^\d{1,2}$/.test(parts.m) || !/^\d{1,2}$/.test(parts.d)) return "";
+  return parts.y + "-" + pad(+parts.m) + "-" + pad(+parts.d);
+}
 
-  // An ISO day as the field writes it, in the page language's order.
-  function written(field, iso) {
-    var numbers = iso.split("-");
-    var parts = { y: numbers[0], m: numbers[1], d: numbers[2] };
-    return field.dataset.dayOrder.split("").map(function (letter) { return parts[letter]; })
-      .join(field.dataset.daySeparator);
-  }
+// An ISO day as the field writes it, in the page language's order.
+function written(field, iso) {
+  var numbers = iso.split("-");
+  var parts = { y: numbers[0], m: numbers[1], d: numbers[2] };
+  return field.dataset.dayOrder.split("").map(function (letter) { return parts[letter]; })
+    .join(field.dataset.daySeparator);
+}
 
-  function setDay(popover, text) {
-    var field = document.getElementById(popover.dataset.for);
-    field.value = text;
-    field.removeAttribute("aria-invalid");
-    popover.hidePopover();
-    field.dispatchEvent(new Event("input", { bubbles: true }));
-  }
+function setDay(popover, text) {
+  var field = document.getElementById(popover.dataset.for);
+  field.value = text;
+  field.removeAttribute("aria-invalid");
+  popover.hidePopover();
+  field.dispatchEvent(new Event("input", { bubbles: true }));
+}
 
-  document.addEventListener("toggle", function (event) {
-    var popover = event.target;
-    if (!popover.classList || !popover.classList.contains("calendar-popover") || event.newState !== "open") return;
-    var calendar = popover.querySelector("calendar-date");
-    var day = isoDay(document.getElementById(popover.dataset.for));
-    calendar.value = day;
-    if (day) calendar.focusedDate = day;
-    calendar.focus();
-  }, true);
+document.addEventListener("toggle", function (event) {
+  var popover = event.target;
+  if (!popover.classList || !popover.classList.contains("calendar-popover") || event.newState !== "open") return;
+  var calendar = popover.querySelector("calendar-date");
+  var day = isoDay(document.getElementById(popover.dataset.for));
+  calendar.value = day;
+  if (day) calendar.focusedDate = day;
+  calendar.focus();
+}, true);
 
-  document.addEventListener("change", function (event) {
-    var calendar = event.target;
-    if (calendar.localName !== "calendar-date") return;
-    var popover = calendar.closest(".calendar-popover");
-    if (popover && calendar.value) setDay(popover, written(document.getElementById(popover.dataset.for), calendar.value));
-  }, true);
+document.addEventListener("change", function (event) {
+  var calendar = event.target;
+  if (calendar.localName !== "calendar-date") return;
+  var popover = calendar.closest(".calendar-popover");
+  if (popover && calendar.value) setDay(popover, written(document.getElementById(popover.dataset.for), calendar.value));
+}, true);
 
-  document.addEventListener("click", function (event) {
-    var clear = event.target.closest && event.target.closest("[data-day-clear]");
-    if (clear) setDay(clear.closest(".calendar-popover"), "");
+document.addEventListener("click", function (event) {
+  var clear = event.target.closest && event.target.closest("[data-day-clear]");
+  if (clear) setDay(clear.closest(".calendar-popover"), "");
+});
+
+// A date field told it holds no day by an htmx filter change (its message comes out of band).
+document.addEventListener("htmx:afterSettle", function () {
+  document.querySelectorAll(FIELD).forEach(function (field) {
+    var message = document.getElementById(field.id + "-error");
+    if (message && message.textContent.trim()) field.setAttribute("aria-invalid", "true");
+    else field.removeAttribute("aria-invalid");
   });
+});
 
-  // A date field told it holds no day by an htmx filter change (its message comes out of band).
-  document.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll(FIELD).forEach(function (field) {
-      var message = document.getElementById(field.id + "-error");
-      if (message && message.textContent.trim()) field.setAttribute("aria-invalid", "true");
-      else field.removeAttribute("aria-invalid");
-    });
-  });
-
-  // The calendar is loaded by the history page alone, after the page itself, and its buttons
-  // appear once it has come: without it (or without popovers) the fields are typed in.
-  var loading = null;
-  function showCalendars() {
-    document.querySelectorAll(".calendar-button").forEach(function (button) { button.hidden = false; });
-  }
-  function loadCalendar() {
-    var form = document.querySelector("[data-calendar-script]");
-    if (!form || !HTMLElement.prototype.hasOwnProperty("popover")) return;
-    if (!loading) loading = import(form.dataset.calendarScript);
-    loading.then(showCalendars, function () { loading = null; });
-  }
-  htmx.onLoad(function () {
-    if (document.readyState === "complete") loadCalendar();
-    else window.addEventListener("load", loadCalendar, { once: true });
-  });
-})();
+// The calendar's buttons appear once Cally has come, on this page and on every history page a
+// boosted link brings later: without it (or without popovers) the fields are typed in.
+function showCalendars() {
+  if (!HTMLElement.prototype.hasOwnProperty("popover") || !customElements.get("calendar-date")) return;
+  document.querySelectorAll(".calendar-button").forEach(function (button) { button.hidden = false; });
+}
+customElements.whenDefined("calendar-date").then(showCalendars);
+htmx.onLoad(showCalendars);
