@@ -24,8 +24,8 @@ TABLET = {"width": 1024, "height": 768}
 def main() -> None:
     """Serve a scratch app with generated history, start a match by taps, photograph the pages.
 
-    Besides each page on a phone and a desktop: the match on a phone in the dark theme, and the
-    table view on a tablet lying on its side.
+    Besides each page on a phone and a desktop: the match on a phone in the dark theme, the
+    table view on a tablet lying on its side, and the history's calendar on an Italian phone.
     """
     out = ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -61,6 +61,14 @@ def main() -> None:
                         page.goto(server.url + path)
                         page.screenshot(path=str(out / f"{name}-{size}.png"))
                 context.close()
+            # The history's calendar, in the page's language: Italian on a phone.
+            context = browser.new_context(viewport=SIZES["phone"], has_touch=True, locale="it-IT")
+            page = context.new_page()
+            page.goto(server.url + "/history")
+            page.get_by_role("button", name="Scegli il giorno sul calendario").first.click()
+            page.locator("#history-from-calendar calendar-month").wait_for()
+            page.screenshot(path=str(out / "history-calendar-phone-it.png"))
+            context.close()
             browser.close()
 
 
