@@ -67,6 +67,25 @@ def save_set(page: Page, number: int, readback: str) -> None:
     expect(page.get_by_role("heading", name=f"Set {number + 1} · calculator")).to_be_visible()
 
 
+def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) -> tuple[dict, dict]:
+    """The page's standings are what `flask score` computes for the exported match.
+
+    Returns the exported match file and what `flask score` printed for it.
+    """
+    match_id = re.search(r"/matches/(\d+)$", page.url).group(1)
+    document = page.request.get(f"{base}/matches/{match_id}.json").json()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(document))
+    result = runner.invoke(args=["score", str(path)])
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.output)
+    standings = page.locator("#standings .pazaak-standings tbody tr")
+    for row, (name, sets) in zip(standings.all(), scored["totals"].items(), strict=True):
+        expect(row.get_by_role("rowheader")).to_contain_text(name)
+        expect(row.get_by_role("cell")).to_have_text(f"{sets}/3")
+    return document, scored
+
+
 def test_match_to_three_set_wins_by_taps_equals_flask_score(page: Page, live_server, app, runner, tmp_path):
     add_to_roster(app, "Ann", "Bob")
     start_pazaak(page, live_server.url, {"Ann": ["+3", "D"], "Bob": ["T±1", "+6"]})
@@ -114,19 +133,9 @@ def test_match_to_three_set_wins_by_taps_equals_flask_score(page: Page, live_ser
     expect(page.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
 
     # The standings on the page are what `flask score` computes for the exported match.
-    match_id = re.search(r"/matches/(\d+)$", page.url).group(1)
-    document = page.request.get(f"{live_server.url}/matches/{match_id}.json").json()
-    path = tmp_path / "match.json"
-    path.write_text(json.dumps(document))
-    result = runner.invoke(args=["score", str(path)])
-    assert result.exit_code == 0, result.output
-    scored = json.loads(result.output)
+    document, scored = expect_standings_as_flask_scores(page, live_server.url, runner, tmp_path)
     assert scored["over"] and scored["winners"] == ["Ann"]
     assert scored["totals"] == {"Ann": 3, "Bob": 1}
-    standings = page.locator("#standings .pazaak-standings tbody tr")
-    for row, (name, sets) in zip(standings.all(), scored["totals"].items(), strict=True):
-        expect(row.get_by_role("rowheader")).to_contain_text(name)
-        expect(row.get_by_role("cell")).to_have_text(f"{sets}/3")
     rows = page.locator("#rounds tbody tr")
     expect(rows).to_have_count(len(scored["rounds"]))
     for row, entry in zip(rows.all(), scored["rounds"], strict=True):
@@ -148,22 +157,6 @@ def test_the_sets_table_grows_a_row_per_set_as_a_reload_draws_it(page: Page, liv
     rows = expect_rounds_as_drawn_whole(page)
     assert [row.split()[0] for row in rows[1:]] == ["1", "2", "3"]
     assert [page.locator("#rounds tbody tr").nth(i).get_by_label("won the set").count() for i in range(3)] == [1, 1, 1]
-
-
-def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) -> dict:
-    """The page's standings are what `flask score` computes for the exported match; returns the latter."""
-    match_id = re.search(r"/matches/(\d+)$", page.url).group(1)
-    document = page.request.get(f"{base}/matches/{match_id}.json").json()
-    path = tmp_path / "match.json"
-    path.write_text(json.dumps(document))
-    result = runner.invoke(args=["score", str(path)])
-    assert result.exit_code == 0, result.output
-    scored = json.loads(result.output)
-    standings = page.locator("#standings .pazaak-standings tbody tr")
-    for row, (name, sets) in zip(standings.all(), scored["totals"].items(), strict=True):
-        expect(row.get_by_role("rowheader")).to_contain_text(name)
-        expect(row.get_by_role("cell")).to_have_text(f"{sets}/3")
-    return scored
 
 
 def test_a_set_in_progress_survives_a_reload_and_goes_with_the_pencil(
@@ -218,7 +211,7 @@ def test_a_set_in_progress_survives_a_reload_and_goes_with_the_pencil(
         other.get_by_role("button", name="Bob won", exact=True).click()
         expect(other.locator("#banner")).to_contain_text(f"Set {number}: Bob wins")
     expect(other.get_by_text("Bob wins!")).to_be_visible()
-    scored = expect_standings_as_flask_scores(other, live_server.url, runner, tmp_path)
+    _, scored = expect_standings_as_flask_scores(other, live_server.url, runner, tmp_path)
     assert scored["over"] and scored["totals"] == {"Ann": 0, "Bob": 3}
     document = other.request.get(other.url + ".json").json()
     assert document["rounds"][0]["cards"] == {"Ann": ["3", "2", "1", "10", "+3"], "Bob": ["4", "5", "10"]}
