@@ -27,6 +27,14 @@ GAMES = sorted(REGISTRY)
 # took minutes; the assertion messages carry the whole failing form instead.
 PHASES = (Phase.explicit, Phase.reuse, Phase.generate)
 EXAMPLES_PER_ENDPOINT = int(os.environ.get("BAD_INPUT_EXAMPLES", "30"))
+# Every fuzz run: no deadline (a request's time varies), no example database kept between runs.
+FUZZ = settings(
+    max_examples=EXAMPLES_PER_ENDPOINT,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    phases=PHASES,
+)
 
 # Markup that must never come back unescaped, in any page or fragment.
 PAYLOADS = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "<svg/onload=alert(1)>"]
@@ -239,13 +247,7 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
         grant_host_rights(client)
     fields_cache: dict[str, dict[str, list[str]]] = {}
 
-    @settings(
-        max_examples=EXAMPLES_PER_ENDPOINT,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        database=None,
-        phases=PHASES,
-    )
+    @FUZZ
     @given(data=st.data(), htmx=st.sampled_from(sorted(HEADERS)))
     def run(data, htmx):
         values: dict[str, Any] = {}
@@ -313,13 +315,7 @@ def test_generated_query_strings_never_break_anything(app, client):
     assert len(routes) >= 20, routes
 
     def fuzz(rule: str) -> None:
-        @settings(
-            max_examples=EXAMPLES_PER_ENDPOINT,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            database=None,
-            phases=PHASES,
-        )
+        @FUZZ
         @given(query=QUERY_STRINGS, htmx=st.sampled_from(sorted(HEADERS)))
         def run(query, htmx):
             path = rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
@@ -371,13 +367,7 @@ def match_file_strategy() -> st.SearchStrategy[bytes]:
 @pytest.mark.slow
 def test_generated_match_files_for_import(app, host_client):
     client = host_client
-    @settings(
-        max_examples=EXAMPLES_PER_ENDPOINT * 2,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        database=None,
-        phases=PHASES,
-    )
+    @settings(FUZZ, max_examples=EXAMPLES_PER_ENDPOINT * 2)
     # The import form is a boosted form, never an htmx fragment request.
     @given(content=match_file_strategy(), htmx=st.sampled_from(["page", "boosted"]))
     def run(content, htmx):
