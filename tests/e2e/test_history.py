@@ -128,6 +128,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     start.fill("5/11/2026")
     expect(count).to_have_text("2 partite")
     expect(page).to_have_url(re.compile(r"/history\?from=2026-11-05$"))
+    assert len(sent) == 1 and "from=5%2F11%2F2026" in sent[0], sent
 
     # A day before the first is named beside its field, in view, in Italian.
     end.fill("01/11/2026")
