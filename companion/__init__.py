@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
 from . import hardening
+from .config import Settings
 from .extensions import babel, compress, csrf, db, htmx, migrate
 
 LANGUAGES = ("en", "it")
@@ -46,9 +47,8 @@ class RowId(IntegerConverter):
         super().__init__(url_map, *args, **kwargs)
 
 
-def _database_url(instance: Path) -> str:
+def _database_url(url: str, instance: Path) -> str:
     """DATABASE_URL when set (postgresql:// uses psycopg 3), else SQLite in the instance folder."""
-    url = os.environ.get("DATABASE_URL", "").strip()
     if not url:
         return f"sqlite:///{instance / 'companion.sqlite'}"
     if url.startswith(("postgres://", "postgresql://")):
@@ -68,12 +68,19 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
-def create_app(test_config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints, CLI and headers."""
+def create_app(
+    test_config: dict[str, Any] | None = None, instance_path: str | None = None, settings: Settings | None = None
+) -> Flask:
+    """Build the app: configuration, extensions, blueprints, CLI and headers.
+
+    The environment is read here, once, into `app.config["SETTINGS"]` (companion/config.py);
+    the launcher, the CLI and the workers ask that object.
+    """
+    settings = settings or Settings.from_environ()
     root = Path(__file__).resolve().parent.parent
     app = Flask(
         __name__,
-        instance_path=instance_path or os.environ.get("COMPANION_INSTANCE") or str(root / "instance"),
+        instance_path=instance_path or settings.instance or str(root / "instance"),
         instance_relative_config=True,
         template_folder=str(root / "templates"),
         static_folder=str(root / "static"),
@@ -81,12 +88,14 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.url_map.converters["int"] = RowId
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
+    database_url = _database_url(settings.database_url, instance)
     app.config.from_mapping(
+        SETTINGS=settings,
         SECRET_KEY=_secret_key(instance),
-        SQLALCHEMY_DATABASE_URI=_database_url(instance),
+        SQLALCHEMY_DATABASE_URI=database_url,
         # A pre-ping finds a dropped PostgreSQL connection; an SQLite file never drops one,
         # and the ping would be a second statement on every request.
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": not _database_url(instance).startswith("sqlite")},
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": not database_url.startswith("sqlite")},
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
@@ -108,7 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         COMPRESS_MIN_SIZE=300,
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
         AUTO_MIGRATE=True,
-        **hardening.config(),
+        **hardening.config(settings),
     )
     if test_config:
         app.config.update(test_config)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -118,8 +117,8 @@ def backup_command(file: str) -> None:
 def host_token_command(revoke: bool) -> None:
     """Print a fresh host link (the last one stops working); --new revokes every phone's host rights too."""
     token = host.new_link_token(current_app, revoke=revoke)
-    scheme = "https" if os.environ.get("HTTPS", "") not in ("", "0") else "http"
-    url = f"{scheme}://{lan_address()}:{os.environ.get('PORT', '5000')}{host.link_path(token)}"
+    settings = current_app.config["SETTINGS"]
+    url = f"{settings.scheme}://{lan_address()}:{settings.port}{host.link_path(token)}"
     if revoke:
         click.echo("Every phone's host rights are revoked.")
     click.echo(f"Host link (open it on the host's phone only): {url}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -10,34 +9,32 @@ from flask import Flask, Response, current_app, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import Forbidden, HTTPException, RequestEntityTooLarge, SecurityError
 
+from .config import Settings
 from .network import host_names, lan_addresses
 
 MAX_UPLOAD_MB = 2
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def served_over_https() -> bool:
-    """`make run HTTPS=1`: the server speaks TLS, so every cookie can be Secure."""
-    return os.environ.get("HTTPS", "") not in ("", "0")
-
-
-def trusted_hosts() -> list[str]:
+def trusted_hosts(settings: Settings) -> list[str]:
     """The names and addresses this server answers to: loopback, its LAN addresses, its host names, COMPANION_HOSTS.
 
     A DNS-rebinding page gives the server a name of its own choosing, so a Host outside
     this list is refused rather than served (and built into the share page's links).
     """
-    extra = [name.strip().lower() for name in os.environ.get("COMPANION_HOSTS", "").split(",") if name.strip()]
-    return list(dict.fromkeys(["localhost", "127.0.0.1", *lan_addresses(), *host_names(), *extra]))
+    return list(dict.fromkeys(["localhost", "127.0.0.1", *lan_addresses(), *host_names(), *settings.extra_hosts]))
 
 
-def config() -> dict[str, Any]:
-    """The configuration lines of the hardening (a test config may still change them)."""
+def config(settings: Settings) -> dict[str, Any]:
+    """The configuration lines of the hardening (a test config may still change them).
+
+    Under `make run HTTPS=1` the server speaks TLS, so every cookie can be Secure.
+    """
     return {
-        "TRUSTED_HOSTS": trusted_hosts(),
+        "TRUSTED_HOSTS": trusted_hosts(settings),
         "MAX_CONTENT_LENGTH": MAX_UPLOAD_MB * 1024 * 1024,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": served_over_https(),
+        "SESSION_COOKIE_SECURE": settings.https,
     }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import segno
@@ -10,7 +9,7 @@ from flask import Flask
 from waitress import serve as waitress_serve
 
 from .backup import keep_daily_backups
-from .hardening import served_over_https
+from .config import Settings
 from .network import lan_addresses
 from .services import host
 from .tls import ensure_certificate
@@ -55,10 +54,8 @@ def serve(app: Flask) -> None:
     SERVER=gevent or SERVER=gthread picks gunicorn's worker class over HTTP too;
     SERVER=waitress serves from one waitress process, without gunicorn.
     """
-    port = int(os.environ.get("PORT", "5000"))
-    threads = int(os.environ.get("THREADS", "8"))
-    https = served_over_https()
-    server = os.environ.get("SERVER", "gunicorn")
+    settings: Settings = app.config["SETTINGS"]
+    port, threads, https, server = settings.port, settings.threads, settings.https, settings.server
     addresses = lan_addresses()
     keep_daily_backups(app)
     print(announcement(addresses, port, https), flush=True)
@@ -66,13 +63,13 @@ def serve(app: Flask) -> None:
         segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
     print_host_link(app, f"{'https' if https else 'http'}://{addresses[0] if addresses else 'localhost'}:{port}")
     if server == "waitress" and not https:
-        waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app, threads))
+        waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app))
         return
     cert = key = None
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-    serve_gunicorn(app, port, worker_class_for(server, https), threads, cert, key)
+    serve_gunicorn(app, port, worker_class_for(server, https), settings.workers, threads, cert, key)
 
 
 def worker_class_for(server: str, https: bool) -> str:
@@ -99,7 +96,9 @@ def fresh_connections(app: Flask) -> None:
             engine.dispose(close=False)
 
 
-def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert: Path | None, key: Path | None) -> None:
+def serve_gunicorn(
+    app: Flask, port: int, worker_class: str, workers: int, threads: int, cert: Path | None, key: Path | None
+) -> None:
     """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
@@ -109,7 +108,7 @@ def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert:
         def load_config(self) -> None:
             options = {
                 "bind": f"0.0.0.0:{port}",
-                "workers": int(os.environ.get("WORKERS", "2")),
+                "workers": workers,
                 "worker_class": worker_class,
                 "post_fork": lambda _server, _worker: fresh_connections(app),
                 "threads": threads,

@@ -19,14 +19,15 @@ from gunicorn.workers.base import Worker
 from waitress.server import create_server
 
 
-def waitress_options(app: Any, threads: int) -> dict[str, Any]:
+def waitress_options(app: Any) -> dict[str, Any]:
     """The waitress settings of both ways to serve with it: these workers, and SERVER=waitress."""
+    settings = app.config["SETTINGS"]
     return {
-        "threads": threads,
+        "threads": settings.threads,
         # Every phone following a match keeps its connection open: a club evening of 100
         # tables is 800 of them. waitress stops accepting at 100 by default, and its select()
         # loop cannot watch more than 1024 sockets, so poll() and a higher limit.
-        "connection_limit": int(os.environ.get("CONNECTIONS", "2000")),
+        "connection_limit": settings.connections,
         "asyncore_use_poll": True,
         # waitress reads a body whole (to a file past 512 KB) before the app sees it: beyond a
         # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
@@ -40,7 +41,7 @@ class WaitressWorker(Worker):
 
     def run(self) -> None:
         listeners = [listener.sock for listener in self.sockets]
-        self.server = create_server(self.wsgi, sockets=listeners, **waitress_options(self.wsgi, self.cfg.threads))
+        self.server = create_server(self.wsgi, sockets=listeners, **waitress_options(self.wsgi))
         threading.Thread(target=self._heartbeat, name="gunicorn-heartbeat", daemon=True).start()
         self.server.run()
 

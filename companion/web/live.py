@@ -84,7 +84,7 @@ class UnchangedPolls:
         self.flask: WsgiApp = app.wsgi_app
         with app.app_context():
             self.engine = db.engine
-        self.counting = counting()
+        self.counting = counting(app)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask, Response, g, has_request_context, request
@@ -14,9 +13,9 @@ from ..extensions import db
 QUERIES_BEFORE_FLASK = "companion.queries_before_flask"
 
 
-def counting() -> bool:
+def counting(app: Flask) -> bool:
     """Whether the benchmark asked for the count (it costs a hook on every statement)."""
-    return os.environ.get("COMPANION_COUNT_QUERIES") == "1"
+    return app.config["SETTINGS"].count_queries
 
 
 def _counted(*_args: Any) -> None:
@@ -34,7 +33,7 @@ def _header(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Count each request's statements when the benchmark asks (see counting)."""
-    if not counting():
+    if not counting(app):
         return
     with app.app_context():
         for engine in db.engines.values():

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from companion import create_app, hardening
+from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match
 from tests.conftest import csrf_token, grant_host_rights
@@ -161,8 +162,7 @@ def test_the_servers_own_names_are_served(client, host):
 def test_the_trusted_names_are_loopback_lan_host_name_and_the_environment(monkeypatch):
     monkeypatch.setattr(hardening, "lan_addresses", lambda: ["192.168.1.23", "10.0.0.5"])
     monkeypatch.setattr(hardening, "host_names", lambda: ["laptop", "laptop.local"])
-    monkeypatch.setenv("COMPANION_HOSTS", "companion.club.example, Scores.Lan")
-    names = hardening.trusted_hosts()
+    names = hardening.trusted_hosts(Settings.from_environ({"COMPANION_HOSTS": "companion.club.example, Scores.Lan"}))
     for name in ("localhost", "127.0.0.1", "192.168.1.23", "10.0.0.5", "laptop", "laptop.local"):
         assert name in names
     assert "companion.club.example" in names and "scores.lan" in names

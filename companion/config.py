@@ -1,0 +1,60 @@
+"""The settings the environment gives the app, read once at start into one typed object (README, "Settings")."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+def _whole_number(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A positive whole number from the environment, or a start-up error that names the variable."""
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{name} must be a whole number of 1 or more, got {raw!r}")
+    return int(raw)
+
+
+def _flag(environ: Mapping[str, str], name: str) -> bool:
+    """A switch: anything but unset, empty or "0" turns it on (`HTTPS=1`)."""
+    return environ.get(name, "").strip() not in ("", "0")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting the app takes from its environment; `create_app` puts it on `app.config["SETTINGS"]`."""
+
+    port: int = 5000
+    https: bool = False
+    server: str = "gunicorn"
+    workers: int = 2
+    threads: int = 8
+    connections: int = 2000
+    database_url: str = ""
+    instance: str = ""
+    extra_hosts: tuple[str, ...] = ()
+    count_queries: bool = False
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of this process's environment (or of the mapping given, for a test)."""
+        env = os.environ if environ is None else environ
+        return cls(
+            port=_whole_number(env, "PORT", cls.port),
+            https=_flag(env, "HTTPS"),
+            server=env.get("SERVER", "").strip() or cls.server,
+            workers=_whole_number(env, "WORKERS", cls.workers),
+            threads=_whole_number(env, "THREADS", cls.threads),
+            connections=_whole_number(env, "CONNECTIONS", cls.connections),
+            database_url=env.get("DATABASE_URL", "").strip(),
+            instance=env.get("COMPANION_INSTANCE", "").strip(),
+            extra_hosts=tuple(n.strip().lower() for n in env.get("COMPANION_HOSTS", "").split(",") if n.strip()),
+            count_queries=env.get("COMPANION_COUNT_QUERIES", "").strip() == "1",
+        )
+
+    @property
+    def scheme(self) -> str:
+        """How the phones reach the server: "https" under HTTPS=1, else "http"."""
+        return "https" if self.https else "http"

@@ -1,0 +1,74 @@
+"""The settings: read once from the environment into one typed object, and read nowhere else."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_an_empty_environment_gives_the_documented_defaults():
+    settings = Settings.from_environ({})
+    assert (settings.port, settings.https, settings.server) == (5000, False, "gunicorn")
+    assert (settings.workers, settings.threads, settings.connections) == (2, 8, 2000)
+    assert (settings.database_url, settings.instance, settings.extra_hosts) == ("", "", ())
+    assert settings.count_queries is False and settings.scheme == "http"
+
+
+def test_each_variable_is_read_and_typed():
+    settings = Settings.from_environ({
+        "PORT": "8443", "HTTPS": "1", "SERVER": "waitress", "WORKERS": "4", "THREADS": "16",
+        "CONNECTIONS": "500", "DATABASE_URL": " postgresql://db/companion ", "COMPANION_INSTANCE": "/srv/companion",
+        "COMPANION_HOSTS": "Scores.Club.example, ,other", "COMPANION_COUNT_QUERIES": "1",
+    })  # fmt: skip
+    assert settings == Settings(
+        port=8443, https=True, server="waitress", workers=4, threads=16, connections=500,
+        database_url="postgresql://db/companion", instance="/srv/companion",
+        extra_hosts=("scores.club.example", "other"), count_queries=True,
+    )  # fmt: skip
+    assert settings.scheme == "https"
+
+
+@pytest.mark.parametrize("value", ["", "0"])
+def test_https_is_off_when_empty_or_zero(value):
+    assert Settings.from_environ({"HTTPS": value}).https is False
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "8.5"])
+def test_a_number_that_is_not_one_stops_the_start_and_names_the_variable(value):
+    with pytest.raises(ValueError, match="PORT"):
+        Settings.from_environ({"PORT": value})
+
+
+def test_the_app_keeps_the_settings_it_was_built_with(app):
+    assert isinstance(app.config["SETTINGS"], Settings)
+
+
+def test_nothing_but_the_settings_reads_the_environment():
+    readers = []
+    for path in [*sorted((ROOT / "companion").rglob("*.py")), ROOT / "app.py", ROOT / "migrations" / "env.py"]:
+        if path.name == "config.py" and path.parent.name == "companion":
+            continue
+        if re.search(r"\bos\.environ\b|\bgetenv\(|from os import", path.read_text()):
+            readers.append(str(path.relative_to(ROOT)))
+    assert readers == []
+
+
+def test_the_host_link_printed_by_the_cli_uses_the_apps_scheme_and_port(tmp_path, database_url):
+    from companion import create_app
+    from companion.extensions import db
+
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    app = create_app(config, instance_path=str(tmp_path / "instance"), settings=Settings(port=8443, https=True))
+    try:
+        printed = app.test_cli_runner().invoke(args=["host-token"])
+        assert printed.exit_code == 0
+        assert re.search(r"https://[^/\s]+:8443/host\?token=", printed.stdout)
+    finally:
+        with app.app_context():
+            db.engine.dispose()
