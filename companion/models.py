@@ -12,6 +12,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 from .games.base import NAME_MAX
 
+# The largest id an INTEGER column holds on every database (PostgreSQL's end; SQLite's is 2**63 - 1):
+# a larger id in a URL or a form is no row, never a database error.
+ID_MAX = 2**31 - 1
+
 # A phone's key for one round save: a UUID in its 36-character text form.
 ROUND_KEY_MAX = 36
 

@@ -1,11 +1,15 @@
-"""Reading posted entry forms in the games' rules modules: MultiDicts and plain dicts alike."""
+"""Reading posted forms: MultiDicts and plain dicts alike, and the one reader of a posted number or id."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from .base import N_, Message, RuleError
+from .base import N_, Message, RuleError, show
+
+# The largest number a form field may hold: six digits, far more than any score, count or
+# round, and far fewer than the 4300 at which int() itself refuses a text.
+NUMBER_TOP = 999_999
 
 # The field under which the view hands a game's entry tool the state the server keeps for the
 # next round (JSON; null when none), in place of anything a page posted under that name.
@@ -35,13 +39,34 @@ def first(form: Any, key: str, default: str | None = None) -> str | None:
     return found[0] if found else default
 
 
-def index_in(text: str | None, count: int) -> int | None:
-    """A position below `count` sent by a page ("2"), or None: "²" passes isdigit() but not int(),
-    and 5000 digits are refused by int() itself."""
-    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 4:
+def whole_number(text: str | None, top: int = NUMBER_TOP, *, signed: bool = False) -> int | None:
+    """A whole number as a page sends it ("12"; "-3" or "−3" when `signed`), at most `top` in size; else None.
+
+    Only ASCII digits: "²" passes isdigit() but not int(), and int() would take "1_0" and " +1".
+    """
+    if text is None:
         return None
-    index = int(text)
-    return index if index < count else None
+    text = text.strip().replace("\u2212", "-")
+    negative = signed and text.startswith("-")
+    digits = text[1:] if negative else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(top)) or int(digits) > top:
+        return None
+    return -int(digits) if negative else int(digits)
+
+
+def number_field(text: str | None, what: str | Message, *, field: str, signed: bool = False) -> int:
+    """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
+    value = whole_number(text, signed=signed)
+    if value is None:
+        shown = show((text or "").strip())
+        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=shown), field=field)
+    return value
+
+
+def index_in(text: str | None, count: int) -> int | None:
+    """A position below `count` sent by a page ("2"), or None."""
+    index = whole_number(text)
+    return index if index is not None and index < count else None
 
 
 def json_field(form: Any, key: str, kind: type, what: str | Message) -> Any:

@@ -14,14 +14,13 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..games import REGISTRY
 from ..games.base import N_, NAME_MAX, Message, name_key
-from ..models import Match, Player, PlayerRecord, Seat
+from ..games.forms import whole_number
+from ..models import ID_MAX, Match, Player, PlayerRecord, Seat
 
 PER_PAGE = 20
 # Past this page no history is that long (20 a page: two million matches); a larger page
 # number would overflow the OFFSET of the query instead of showing an empty page.
 PAGE_MAX = 100_000
-# The ids of the roster fit an INTEGER column.
-ID_MAX = 2**31 - 1
 # A day fits in 20 characters however it is written; a longer field holds no day.
 DAY_TEXT_MAX = 20
 
@@ -99,11 +98,9 @@ class DayForm:
 
 
 def _whole(text: str, top: int) -> int | None:
-    """A positive whole number of ASCII digits up to `top`, or None ("²" passes isdigit, not int)."""
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(top)):
-        return None
-    value = int(text)
-    return value if 0 < value <= top else None
+    """A positive whole number up to `top` (a player's id, a page), or None."""
+    value = whole_number(text, top)
+    return value if value else None
 
 
 @dataclass

@@ -8,6 +8,7 @@ from ..games import REGISTRY
 from ..games.base import NAME_MAX
 from ..queries.matches import in_progress
 from ..web import asset, render
+from ..web.headers import YEAR
 
 bp = Blueprint("home", __name__)
 # The longest name a form field takes (its maxlength), the same the rules accept.
@@ -21,7 +22,6 @@ def index():
 
 
 PREFERENCES = {"theme": ("light", "dark", "black"), "lang": ("en", "it")}
-YEAR = 60 * 60 * 24 * 365
 
 
 @bp.route("/preferences", methods=["GET", "POST"])

@@ -10,10 +10,9 @@ from limits.strategies import MovingWindowRateLimiter
 
 from ..services import host
 from ..web import render
+from ..web.headers import YEAR
 
 bp = Blueprint("host", __name__, url_prefix="/host")
-
-YEAR = 60 * 60 * 24 * 365
 
 # Wrong secrets (pencil codes, host links) a phone may send before it is made to wait: a
 # person mistyping gets several tries, a script guessing gets ten a minute.

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import RuleError
-from ..games.forms import KEPT_FIELD
+from ..games.forms import KEPT_FIELD, whole_number
 from ..models import Match
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
@@ -21,6 +21,7 @@ from ..queries.players import roster_entries
 from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
+from ..web.headers import YEAR
 from ..web.i18n import error_text
 from .host import is_host, require_host
 
@@ -154,7 +155,7 @@ def _editable(match_id: int) -> Match:
 def set_pencil_cookie(response, match: Match, token: str):
     """Store a match's scorekeeper token on this device."""
     response.set_cookie(
-        PENCIL_COOKIE.format(match.id), token, max_age=60 * 60 * 24 * 365, httponly=True, samesite="Lax"
+        PENCIL_COOKIE.format(match.id), token, max_age=YEAR, httponly=True, samesite="Lax"
     )
     return response
 
@@ -239,9 +240,10 @@ def _rounds_shown() -> int | None:
 
 def _round_number(text: str) -> int:
     """A posted round number; ValueError (read as none) when it is not a small whole number."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+    number = whole_number(text)
+    if number is None:
         raise ValueError(text)
-    return int(text)
+    return number
 
 
 @bp.post("/<int:match_id>/undo")

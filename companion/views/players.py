@@ -7,7 +7,8 @@ from flask_babel import gettext
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..models import Player
+from ..games.forms import whole_number
+from ..models import ID_MAX, Player
 from ..queries.players import leaderboard, profile, roster_entries
 from ..services.roster import RosterError, merge_players, rename_player
 from ..web import render
@@ -59,12 +60,9 @@ def rename(player_id: int):
 
 
 def _row_id(text: str) -> int:
-    """A posted id that fits an INTEGER column; ValueError (read as no choice) otherwise.
-
-    A huge number would otherwise reach the database and fail there (a 500), not be refused.
-    """
-    value = int(text)
-    if not 0 < value < 2**31:
+    """A posted id that fits an INTEGER column; ValueError (read as no choice) otherwise."""
+    value = whole_number(text, ID_MAX)
+    if not value:
         raise ValueError(text)
     return value
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Flask, Response, abort, current_app, request, url_for
 
-YEAR = 60 * 60 * 24 * 365
+from .headers import YEAR
 
 # Every stylesheet and script of the pages, Pico and htmx first, in cascade and execution
 # order. A phone on a slow line pays a round trip and a set of headers per file, so they

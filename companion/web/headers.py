@@ -5,6 +5,9 @@ from __future__ import annotations
 from flask import Flask, Response
 from werkzeug.datastructures import Headers
 
+# In seconds: how long a fingerprinted file is cached and a preference or host-rights cookie kept.
+YEAR = 60 * 60 * 24 * 365
+
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",

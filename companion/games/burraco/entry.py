@@ -7,7 +7,7 @@ import re
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Replay, RuleError, show
-from ..forms import extra_field, first
+from ..forms import extra_field, first, number_field
 
 # The page's field names: settings carry a prefix because the new-match form keeps the
 # fields of the game picked before, and Pazzaparola also has a `target`.
@@ -58,9 +58,7 @@ def _whole_field(form: Any, name: str, what: str | Message, field: str, default:
     text = (_field(form, name) or "").strip()
     if not text and default is not None:
         return default
-    if not DIGITS.fullmatch(text):
-        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=show(text)), field=field)
-    return int(text)
+    return number_field(text, what, field=field)
 
 
 def _sum_field(form: Any, name: str, what: Message) -> int:

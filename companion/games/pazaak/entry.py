@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Replay, RuleError, name_key, show
-from ..forms import KEPT_FIELD, first, index_in, json_field, values
+from ..forms import KEPT_FIELD, first, index_in, json_field, values, whole_number
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
     ARROW,
@@ -65,7 +65,7 @@ class PazaakEntry(Entry):
         picking = picking if picking in hands else _with_room(hands, players)
         verb, _, arg = (form_value(form, "action") or "").partition(":")
         if verb == "pazaak-sets":
-            current = _number(sets)
+            current = whole_number(sets, signed=True)
             base = self.rules.defaults["sets"] if current is None else current
             sets = str(min(max(base + (1 if arg == "+1" else -1), SETS_RANGE[0]), SETS_RANGE[1]))
         elif verb == "pazaak-for" and (seat := _seat(arg, players)) is not None:
@@ -79,10 +79,11 @@ class PazaakEntry(Entry):
         elif verb == "pazaak-drop":
             seat_text, _, position = arg.partition(":")
             seat = _seat(seat_text, players)
-            if seat is not None and _seat(position, hands[players[seat]]) is not None:
+            card = _seat(position, hands[players[seat]]) if seat is not None else None
+            if seat is not None and card is not None:
                 picking = players[seat]
-                del hands[picking][int(position)]
-        number = _number(sets)
+                del hands[picking][card]
+        number = whole_number(sets, signed=True)
         return {
             "sets": self.rules.defaults["sets"] if sets is None else (sets if number is None else number),
             "hands": hands,
@@ -107,7 +108,7 @@ class PazaakEntry(Entry):
         settings: dict[str, Any] = {}
         sets = form_value(form, "sets")
         if sets is not None and sets.strip():
-            number = _number(sets)
+            number = whole_number(sets, signed=True)
             if number is None:
                 raise RuleError(
                     N_("the set wins needed must be a whole number, got %(value)s", value=show(sets)), field="sets"
@@ -196,17 +197,6 @@ def form_value(form: Any, key: str) -> str | None:
     return first(form, key)
 
 
-def _number(text: str | None) -> int | None:
-    """A whole number typed as text ("−3" with a true minus too), or None."""
-    if text is None:
-        return None
-    text = text.strip().replace("\u2212", "-")
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
 def _seat(text: str | None, players: list[str]) -> int | None:
     """A seat index sent by the page, or None when it names no seat."""
     return index_in(text, len(players))
@@ -223,7 +213,7 @@ def _named(text: str | None, players: list[str], field: str) -> str:
 def _form_total(form: Any, seat: int, name: str) -> int:
     """A player's table total from the correction form."""
     text = form_value(form, f"total-{seat}")
-    number = _number(text)
+    number = whole_number(text, signed=True)
     if number is None:
         raise RuleError(N_("the table total must be a whole number, got %(value)s", value=show(text)), field=name)
     return number
@@ -332,9 +322,9 @@ def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, A
     kind, *args = move.split(":")
     try:
         if kind in ("draw", "plus", "minus"):
-            action: dict[str, Any] = {"type": kind, "value": int(args[0])}
+            action: dict[str, Any] = {"type": kind, "value": _move_value(args[0])}
         elif kind in ("plusminus", "plusminus12"):
-            action = {"type": kind, "value": int(args[0]), "sign": args[1]}
+            action = {"type": kind, "value": _move_value(args[0]), "sign": args[1]}
         elif kind == "tiebreaker":
             action = {"type": kind, "sign": args[0]}
         elif kind == "flip":
@@ -344,10 +334,19 @@ def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, A
     except (IndexError, ValueError):
         raise TableError(N_("unknown move %(move)s", move=show(move))) from None
     if player is not None:
-        if _seat(player, players) is None:
+        seat = _seat(player, players)
+        if seat is None:
             raise TableError(N_("%(player)s is not playing this set", player=show(player)))
-        action["player"] = players[int(player)]
+        action["player"] = players[seat]
     return action
+
+
+def _move_value(text: str) -> int:
+    """The card value a move names ("7" of "draw:7"); ValueError, an unknown move, when it names none."""
+    value = whole_number(text, signed=True)
+    if value is None:
+        raise ValueError(text)
+    return value
 
 
 def card_moves(label: str) -> list[dict[str, str]]:

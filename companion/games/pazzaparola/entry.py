@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Replay, RuleError, best, name_key, show
-from ..forms import extra_field, first, index_in, values
+from ..base import N_, Entry, Replay, RuleError, best, name_key
+from ..forms import extra_field, first, index_in, number_field, values, whole_number
 from .rules import word_score
 
 # What the entry form edits; any other key of a stored round or row passes through `extra`.
@@ -26,7 +25,7 @@ class PazzaparolaEntry(Entry):
         for key, what in (("cards", N_("cards per player")), ("target", N_("victory points to win"))):
             text = _first(form, key).strip()
             if text:
-                raw[key] = _number(text, what, field=key)
+                raw[key] = number_field(text, what, field=key, signed=True)
         eldest = " ".join(_first(form, "eldest").split())
         if eldest:
             raw["eldest"] = eldest
@@ -42,7 +41,8 @@ class PazzaparolaEntry(Entry):
         extra = _extra_from_form(form)
         rows: dict[str, Any] = {}
         for index, name in enumerate(players):
-            used = [_number(raw, "a card's points", field=name) for raw in _getlist(form, f"used-{index}")]
+            chips = _getlist(form, f"used-{index}")
+            used = [number_field(raw, "a card's points", field=name, signed=True) for raw in chips]
             row = _with_text(extra["rows"].get(name, {}), "word", _first(form, f"word-{index}"))
             rows[name] = {**row, "used": used, "unused": max(cards - len(used), 0)}
         if not any(row["used"] for row in rows.values()):
@@ -82,7 +82,7 @@ class PazzaparolaEntry(Entry):
         rows = []
         for index, name in enumerate(players):
             chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]
-            points = [int(raw) for raw in chips if raw.isascii() and raw.isdigit() and len(raw) <= 6]
+            points = [n for n in map(whole_number, chips) if n is not None]
             rows.append(
                 {
                     "index": index,
@@ -118,15 +118,6 @@ def _getlist(form: Any, key: str) -> list[str]:
 def _first(form: Any, key: str) -> str:
     """The first value of a form field, or the empty string."""
     return first(form, key, "") or ""
-
-
-def _number(text: str, what: Message, *, field: str) -> int:
-    """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
-    text = text.strip()
-    # Six digits at most: beyond 4300 int() itself refuses, and no card count is that long.
-    if not re.fullmatch(r"-?[0-9]{1,6}", text):
-        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=show(text)), field=field)
-    return int(text)
 
 
 def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:

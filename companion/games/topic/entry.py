@@ -6,7 +6,7 @@ import json
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Replay, RuleError, show
-from ..forms import json_field, values
+from ..forms import json_field, values, whole_number
 from .rules import BOX, LENGTHS
 
 # The new-match form's fourth length chip: the deck size comes from the stepper.
@@ -42,16 +42,11 @@ class TopicEntry(Entry):
         """
         length = form_value(form, "length") or "medium"
         text = form_value(form, "deck")
-        try:
-            deck: int | str = int(text) if text else LENGTHS.get(length, LENGTHS["medium"])
-        except ValueError:
-            deck = text
+        number = whole_number(text, signed=True)
+        deck: int | str = LENGTHS.get(length, LENGTHS["medium"]) if not text else text if number is None else number
         action = form_value(form, "action")
         if action.startswith(STEP_ACTION):
-            try:
-                step = int(action[len(STEP_ACTION) :])
-            except ValueError:
-                step = 0
+            step = whole_number(action[len(STEP_ACTION) :], signed=True) or 0
             start = deck if isinstance(deck, int) else LENGTHS["medium"]
             length, deck = EXACT, min(BOX, max(2, start + step))
         return {"length": length, "deck": deck}
@@ -66,9 +61,8 @@ class TopicEntry(Entry):
         if length != EXACT:
             return {"length": length}
         text = form_value(form, "deck")
-        try:
-            return {"deck": int(text)}
-        except ValueError:
+        deck = whole_number(text, signed=True)
+        if deck is None:
             raise RuleError(
                 N_(
                     "the deck must be a whole number of cards from 2 to %(max)s, got %(value)s",
@@ -76,7 +70,8 @@ class TopicEntry(Entry):
                     value=show(text),
                 ),
                 field="deck",
-            ) from None
+            )
+        return {"deck": deck}
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round of the entry form: the tapped `loser`, or with `several` on the ticked `losers`; penalties.
