@@ -7,7 +7,6 @@ PYTHON := $(firstword $(foreach p,/usr/bin/python3 python3,$(shell $(p) -c 'impo
 endif
 VENV := .venv
 BIN := $(VENV)/bin
-HOST_PORT ?= 5000
 
 .PHONY: run test test-quick chromium bench outage vendor lint clean translations
 

@@ -112,9 +112,9 @@ def create_app(
             "application/manifest+json",
         ],
         COMPRESS_ALGORITHM=["br", "gzip"],
-        # Brotli 5 rather than Flask-Compress's 4: 7 % fewer bytes for a match page (4.2 to
-        # 3.9 KB), which a slow line must bring in before the page's bundles can be asked
-        # for, at 0.1 ms more per page and none per fragment.
+        # Brotli 5 rather than Flask-Compress's 4: fewer bytes of a page, which a slow line
+        # must bring in before the page's bundles can be asked for, for a little more time
+        # per page and none worth measuring per fragment.
         COMPRESS_BR_LEVEL=5,
         COMPRESS_MIN_SIZE=300,
         SEND_FILE_MAX_AGE_DEFAULT=YEAR,

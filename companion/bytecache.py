@@ -1,7 +1,7 @@
 """In-process caches bounded by the bytes they hold, not by a count of entries.
 
-A count alone does not bound memory: 512 fragments of a 100,000-round match were 32 MB
-each. Each cache here forgets its least recently used entries once its keys and values
+A count alone does not bound memory: a fragment or a chart of a long match weighs a
+hundred times one of a short match. Each cache here forgets its least recently used entries once its keys and values
 weigh more than its budget, and never keeps an entry larger than a quarter of it.
 """
 

@@ -137,7 +137,7 @@ def totals_chart(match: Match, standings: Standings, x_title: str = "Round") -> 
 def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: tuple[int, ...], x_title: str) -> str:
     """The chart of these lines, drawn once for every phone that opens the match as it stands.
 
-    pygal takes some 30 ms per chart, most of a match page's time on the server and so of
+    pygal's drawing is most of a match page's time on the server and so of
     the wait before a phone can fetch anything else; the phones at a table open the same
     match. Keyed by what is drawn, so a change to the match can never show a stale chart.
     """

@@ -38,14 +38,13 @@ def serve(app: Flask) -> None:
     """Listen on all interfaces, port PORT (5000), and print the addresses with a QR code of the first.
 
     gunicorn keeps WORKERS (2) processes: a club evening of 100 tables keeps 800 phones
-    polling, more than one Python process can answer on its own (`make bench`: one waitress
-    process held 50 tables). All state is in the database, so the workers share nothing.
+    polling, more than one Python process can answer on its own (`make bench`). All state is
+    in the database, so the workers share nothing.
     Each worker serves with waitress (companion/waitress_worker.py), which reads a request
     whole before one of its THREADS (8) threads takes it: 48 connections that send half a
     request and then a header every 3 s wait on their own while the other phones are
-    answered (tests/reliability/test_slow_clients.py). gunicorn's threaded worker, used
-    before, gave each such connection a thread that blocked reading it, and 16 of them
-    stopped the server.
+    answered (tests/reliability/test_slow_clients.py). gunicorn's threaded worker gives each
+    such connection a thread that blocks reading it, so a few of them stop the server.
 
     HTTPS=1 adds TLS with a self-signed certificate (phones allow the service worker and
     wake lock only there). waitress has no TLS, so over HTTPS the workers are gevent loops,

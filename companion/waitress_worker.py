@@ -1,7 +1,7 @@
 """A gunicorn worker that serves with waitress: gunicorn keeps the processes, waitress reads each request whole.
 
 gunicorn's threaded worker hands a new connection to a thread, which then blocks reading
-the request: 16 connections sending a header every 3 s stopped the server. waitress reads
+the request: as many slow connections as threads stop the server. waitress reads
 requests in one asyncore loop and gives a thread only a request that has fully arrived,
 so slow phones cost a socket, not a thread. gunicorn's arbiter still forks the workers
 (after the app is built), restarts a dead one and stops them on a signal.

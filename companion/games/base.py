@@ -299,7 +299,7 @@ class Replay:
 
 
 class RecordSums(Protocol):
-    """A player's kept sums over the finished matches of one game (see stats.Record)."""
+    """A player's kept sums over the finished matches of one game (models.PlayerRecord, kept by services/records.py)."""
 
     played: int
     won: int

@@ -58,9 +58,8 @@ def find_match(match_id: int) -> Match | None:
 
 
 # Speed trick, the only one of the reads: the live state's statement is built once. An unchanged
-# poll (7 requests in 8 of a club evening, whose 100 tables ran the server at 88 % CPU in
-# `make bench`) takes 0.12 ms in-process with it and 0.22 ms when the SELECT is built per poll
-# (1,000 polls each way, in turns), since SQLAlchemy works out a new statement's cache key.
+# poll is most of the requests of a club evening, and a SELECT built per poll would cost it
+# SQLAlchemy's work on a new statement's cache key every time.
 _MATCHES = Match.__table__
 _LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid).where(_MATCHES.c.id == bindparam("match_id"))
 

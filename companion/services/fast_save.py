@@ -1,19 +1,11 @@
 """The speed tricks of saving a round, in one place: pre-built statements and ORM state set by hand.
 
-A save is on every table's critical path (budget: p50 < 10 ms, p95 < 25 ms in `make bench`, which
-measured 7.6 ms at p50 with every trick of the save path in place). SQLAlchemy works out a new
-statement object's cache key on every execution, and the unit of work spends far more deciding
-what to flush than SQLite takes to run a small write: so the lock and the new round are Core
-statements built once, and what they read or wrote is recorded as the objects' committed state.
-
-Measured in-process (a 4-player one-tap match, 300 htmx saves per variant in turns of 25, three
-runs): 3.5-3.9 ms at p50 with the tricks; without any of them (ORM get, lazy loads, refresh,
-flush) 5.7-6.4 ms, which would take the benchmark's save to about 10 ms, the budget. Alone,
-the lock costs 1.1-1.2 ms and the insert 0.7-1.0 ms more when done by the ORM. The other tricks
-the save once had cost less than 1.5 ms and went: the match read by get and its seats by a lazy
-load (0.6 ms), the caches set as attributes and flushed (0.6-1.0 ms), 1.0-1.3 ms both together
-(four runs); the records' pre-built statements (no measurable difference: saving a round of a
-match that stays open does not touch the records).
+A save is on every table's critical path (its budget is checked by `make bench`). SQLAlchemy works
+out a new statement object's cache key on every execution, and the unit of work spends far more
+deciding what to flush than SQLite takes to run a small write: so the two statements of every save,
+the lock (`lock`) and the new round (`insert_round`), are Core statements built once, and what they
+read or wrote is recorded as the objects' committed state. Everything else a save does goes through
+the ORM as usual.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
 # V8's explicit compile hint (Chrome 136 and later): every function of the script is
 # compiled while it streams in, off the main thread, instead of on its first call. The
 # page calls most of them on load (htmx's start-up, the app's set-up): compiled lazily,
-# they kept the main thread of a 4x slower phone busy some 90 ms longer before the page
-# answered (`make bench`'s first load, traced). Other browsers read a comment.
+# they keep a slow phone's main thread busy longer before the page answers (`make bench`'s
+# first load). Other browsers read a comment.
 JS_HINT = "//# allFunctionsCalledOnLoad\n"
 
 
@@ -48,10 +48,9 @@ def asset(path: str) -> str:
 # --- compressed once ---------------------------------------------------------------------
 # Why not Flask-Compress, which compresses every other response: it compresses at the one
 # level set for pages drawn per request (brotli 5), and fingerprinted files are fetched once
-# and kept a year, so they are worth the slowest, smallest compression. At brotli 11 the
-# two bundles weigh 34.0 KB, at brotli 5 37.0 KB: 3 KB is some 60 ms of a first load at
-# 50 KB/s, whose budget is 2 s (the scorekeeper's match page took 1904 ms, `make bench` on
-# e6d64d1). Its cache (COMPRESS_CACHE_BACKEND) would keep its level 5 and be asked for every
+# and kept a year, so they are worth the slowest, smallest compression: on a slow line every
+# KB of the bundles is time of the first load, whose budget is checked by `make bench`.
+# Its cache (COMPRESS_CACHE_BACKEND) would keep its level 5 and be asked for every
 # page and fragment too; static files it compresses as streams, without a Content-Length.
 
 

@@ -72,12 +72,10 @@ class UnchangedPolls:
 
     Every phone following a match asks once a second; nearly always nothing changed. That
     answer needs one indexed query, so it is given here, before Flask builds a request
-    context, opens the session cookie and runs the view and the after-request hooks: 0.05 ms
-    here against 0.25–0.3 ms through Flask (in-process, a match of 12 rounds). At a club
-    evening these are most of the 700 requests a second of 100 tables (`make bench` on
-    e6d64d1: 150 tables held at p95 < 100 ms, the unchanged poll 0.90 ms at p50). Anything
-    else, including a changed match, goes on to Flask and to the `live` view, which gives
-    the same 304, with the same headers, on its own when this middleware is not installed.
+    context, opens the session cookie and runs the view and the after-request hooks, a
+    several times longer way; at a club evening these polls are most of the requests.
+    Anything else, including a changed match, goes on to Flask and to the `live` view, which
+    gives the same 304, with the same headers, on its own when this middleware is not installed.
     """
 
     def __init__(self, app: Flask):
@@ -108,9 +106,7 @@ class UnchangedPolls:
 # --- the viewers' fragment, drawn once ------------------------------------------------------
 # Seven phones follow each table: when a round is saved they all ask within a second for the
 # same fragment, which holds nothing personal (no form, no token), so it is drawn for the
-# first and copied for the others: 0.4 ms a copied poll against 2.4–3.5 ms drawn (in-process,
-# a match of 12 rounds); `make bench` on e6d64d1: the changed poll 1.87 ms at p50, with the one
-# statement of the middleware.
+# first and copied for the others, which then cost only the one statement of the middleware.
 # Bounded by bytes, not by count: a fragment is 2-5 KB, that of a match of a thousand rounds
 # some 300 KB; 8 MB is a few fragments of every table of a club evening.
 _DRAWN = ByteBoundedCache(8 * 1024 * 1024)

@@ -84,8 +84,6 @@ class Pazaak(Game):
     min_players = 2
     max_players = 2
     defaults: ClassVar[dict[str, Any]] = {"sets": 3, "hands": None}
-    # The new-match form shows the errors of these settings next to their own fields.
-    setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """Set wins needed, and each player's (optional) four hand cards for the UI."""

@@ -13,8 +13,6 @@ from .rules import BOX, LENGTHS
 EXACT = "exact"
 # A tap on a deck stepper posts the setup form with `action` = this prefix and the step, e.g. "topic-deck:-10".
 STEP_ACTION = "topic-deck:"
-# The round entry's own fields; a form with none of them is read as the base class's JSON `round`.
-ROUND_FIELDS = ("loser", "losers", "several", "penalty", "extra")
 
 
 def form_values(form: Any, key: str) -> list[str]:
