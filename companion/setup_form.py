@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
-from .games.base import NAME_MAX, clean_name, name_fits, name_key, name_problem
+from .games.base import N_, NAME_MAX, Message, Np_, clean_name, name_fits, name_key, name_problem
 from .games.forms import index_in
 
 
@@ -21,7 +20,8 @@ class Draft:
     seats: list[str] = field(default_factory=list)
     new_name: str = ""
     form: MultiDict = field(default_factory=MultiDict)
-    errors: dict[str, str] = field(default_factory=dict)
+    # Untranslated (see Message) or, from the rules as the view showed them, a text already translated.
+    errors: dict[str, Message | str] = field(default_factory=dict)
 
     @classmethod
     def from_form(cls, form: MultiDict) -> Draft:
@@ -53,19 +53,19 @@ class Draft:
         problem = name_problem(name)
         name = clean_name(name)
         if problem is not None:
-            self.errors[field_name] = gettext("A name may not hold invisible or control characters.")
+            self.errors[field_name] = N_("A name may not hold invisible or control characters.")
         elif not name:
-            self.errors[field_name] = gettext("Type a name first.")
+            self.errors[field_name] = N_("Type a name first.")
         elif not name_fits(name):
-            self.errors[field_name] = gettext("A name has 1 to %(max)s characters.", max=NAME_MAX)
+            self.errors[field_name] = N_("A name has 1 to %(max)s characters.", max=NAME_MAX)
         elif name_key(name) in {name_key(s) for s in self.seats}:
-            self.errors[field_name] = gettext("%(name)s already has a seat.", name=name)
+            self.errors[field_name] = N_("%(name)s already has a seat.", name=name)
         elif len(self.seats) >= REGISTRY[self.game].max_players:
             game = REGISTRY[self.game]
-            self.errors[field_name] = ngettext(
+            self.errors[field_name] = Np_(
                 "%(game)s seats at most %(num)s player: every seat is taken.",
                 "%(game)s seats at most %(num)s players: every seat is taken.",
-                game.max_players,
+                num=game.max_players,
                 game=game.name,
             )
         else:

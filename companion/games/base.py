@@ -1,4 +1,4 @@
-"""The shared interface of the games: rules, entry adapters and seed data; the error type and validators."""
+"""The shared interface of the games: rules, entry adapters and seed data; the errors and validators."""
 
 from __future__ import annotations
 
@@ -22,12 +22,15 @@ class Message:
 
     text: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    # The text for a count other than one, when the message has one: `params["num"]` is the count.
+    plural: str | None = None
 
     def __str__(self) -> str:
         """The English text, as `flask score` prints it."""
+        text = self.plural if self.plural is not None and self.params.get("num") != 1 else self.text
         if not self.params:
-            return self.text
-        return self.text % {key: str(value) for key, value in self.params.items()}
+            return text
+        return text % {key: str(value) for key, value in self.params.items()}
 
 
 def N_(text: str, **params: Any) -> Message:  # noqa: N802 - named like gettext's extraction marker
@@ -35,18 +38,49 @@ def N_(text: str, **params: Any) -> Message:  # noqa: N802 - named like gettext'
     return Message(text, params)
 
 
-class RuleError(ValueError):
+def Np_(singular: str, plural: str, **params: Any) -> Message:  # noqa: N802 - named like gettext's markers
+    """A message that counts something (`num`, the count, among `params`): its singular and plural, as N_."""
+    return Message(singular, params, plural)
+
+
+class Refusal(Exception):
+    """Something the app refuses, with what to tell the person: `message`, untranslated (see Message).
+
+    The rules and the services raise one of its kinds and never translate; the web layer alone
+    translates the message and answers each kind with its status (companion/web/fragments.py):
+    RuleError is input refused (422, or shown next to its field), NotAllowed is not this phone's
+    to do (403), ChangedMeanwhile was based on a state of the match that has changed since (409).
+    """
+
+    def __init__(self, message: str | Message, *, field: str | None = None):
+        self.message = message if isinstance(message, Message) else Message(message)
+        self.field = field
+        super().__init__(str(self.message))
+
+
+class NotAllowed(Refusal):
+    """Not this phone's to do (a pencil it does not hold, a match that is no longer its own)."""
+
+
+class ChangedMeanwhile(Refusal):
+    """A write based on a state of the match that has changed meanwhile; `current` is the round as it is now, if any."""
+
+    def __init__(self, message: str | Message, current: Any = None):
+        super().__init__(message)
+        self.current = current
+
+
+class RuleError(Refusal, ValueError):
     """Input the rules refuse; `str()` is one human line: "round 2: Bob: what is wrong".
 
     `message` is what is wrong, untranslated (see Message); `reason` is its English text.
     """
 
     def __init__(self, reason: str | Message, *, field: str | None = None, round: int | None = None):
-        self.message = reason if isinstance(reason, Message) else Message(reason)
+        super().__init__(reason, field=field)
         self.reason = str(self.message)
-        self.field = field
         self.round = round
-        super().__init__(str(self))
+        self.args = (str(self),)
 
     def __str__(self) -> str:
         parts = [f"round {self.round}"] if self.round is not None else []

@@ -14,22 +14,13 @@ from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import N_, Message, RuleError, Standings, name_key
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError, Standings, name_key
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Player, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
 from .fast_save import insert_round
 from .transaction import transaction
-
-
-class Conflict(Exception):
-    """A write based on a state of the match that has changed meanwhile."""
-
-    def __init__(self, message: str | Message, current: Round | None = None):
-        super().__init__(str(message))
-        self.message = message
-        self.current = current
 
 
 class EndsEarlier(Exception):
@@ -178,7 +169,7 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved
 def _still_played(match: Match) -> None:
     """Refuse a round write to a match the host ended (read under the lock: the status is fresh)."""
     if match.status == UNFINISHED:
-        raise Conflict(N_("the host ended this match; it is kept as unfinished and takes no more rounds"))
+        raise ChangedMeanwhile(N_("the host ended this match; it is kept as unfinished and takes no more rounds"))
 
 
 def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
@@ -201,7 +192,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
             last = match.rounds[-1] if match.rounds else None
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
-            raise Conflict(N_("this round changed meanwhile"), last)
+            raise ChangedMeanwhile(N_("this round changed meanwhile"), last)
         saved = _append(match, data, key)
         if match.redo:
             match.redo, saved.cleared_redo = [], True
@@ -220,7 +211,7 @@ def _same_round(match: Match, stored: dict, data: dict) -> bool:
 def _as_shown(match: Match, shown: int | None, what: Message) -> None:
     """Refuse an undo or redo tapped on a page that showed another number of rounds (a double tap)."""
     if shown is not None and shown != len(match.rounds):
-        raise Conflict(
+        raise ChangedMeanwhile(
             N_(
                 "%(what)s: the match has %(now)s rounds now, not the %(shown)s this page showed",
                 what=what,
@@ -251,7 +242,7 @@ def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Stan
     with transaction(locking=match):
         _still_played(match)
         if not match.rounds:
-            raise Conflict(N_("there is no round to undo"))
+            raise ChangedMeanwhile(N_("there is no round to undo"))
         _as_shown(match, shown, N_("already taken back"))
         last = _take_back_last(match)
         return last, rescore(match)
@@ -289,7 +280,7 @@ def redo_round(match: Match, shown: int | None = None) -> Saved:
     with transaction(locking=match):
         _still_played(match)
         if not match.redo:
-            raise Conflict(N_("there is nothing to redo"))
+            raise ChangedMeanwhile(N_("there is nothing to redo"))
         _as_shown(match, shown, N_("already put back"))
         if match.is_over:
             _undo_ending_correction(match)
@@ -309,10 +300,10 @@ def keep_round_in_progress(match: Match, number: int, state: Any, based_on: Any)
         # The lock re-reads the rounds; what another writer kept is read again here.
         db.session.refresh(match, attribute_names=["round_in_progress"])
         if number != len(match.rounds) + 1:
-            raise Conflict(N_("this round was saved or taken back meanwhile"))
+            raise ChangedMeanwhile(N_("this round was saved or taken back meanwhile"))
         kept = match.round_in_progress
         if (kept["state"] if kept and kept.get("number") == number else None) != based_on:
-            raise Conflict(N_("this round changed on another page or phone meanwhile"))
+            raise ChangedMeanwhile(N_("this round changed on another page or phone meanwhile"))
         match.round_in_progress = None if state is None else {"number": number, "state": state}
 
 
@@ -340,7 +331,7 @@ def correct_round(
         if stored is None:
             raise RuleError(N_("there is no round %(n)s", n=number), field="round")
         if stored.revision != revision:
-            raise Conflict(N_("this round changed meanwhile"), stored)
+            raise ChangedMeanwhile(N_("this round changed meanwhile"), stored)
         game = get_game(match.game)
         checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")
         corrected = [checked if r.number == number else r.data for r in match.rounds]
@@ -372,7 +363,7 @@ def end_match(match: Match) -> None:
     """
     with transaction(locking=match):
         if match.status != PLAYING:
-            raise Conflict(N_("this match is over already"))
+            raise ChangedMeanwhile(N_("this match is over already"))
         match.status, match.finished_at = UNFINISHED, utcnow()
         match.scorekeeper_hash, match.handover_hash = "", None
 
@@ -404,13 +395,13 @@ def take_pencil(match: Match, code: str | None) -> str:
     """
     invalid = N_("this pencil code is no longer valid: ask for a new one")
     if not code:
-        raise Conflict(invalid)
+        raise ChangedMeanwhile(invalid)
     try:
         _handover_signer().unsign(code, max_age=HANDOVER_SECONDS)
     except SignatureExpired:
-        raise Conflict(N_("this pencil code is more than ten minutes old: ask for a new one")) from None
+        raise ChangedMeanwhile(N_("this pencil code is more than ten minutes old: ask for a new one")) from None
     except BadSignature:
-        raise Conflict(invalid) from None
+        raise ChangedMeanwhile(invalid) from None
     token = secrets.token_urlsafe(32)
     with transaction():
         taken = db.session.execute(
@@ -420,7 +411,7 @@ def take_pencil(match: Match, code: str | None) -> str:
             .execution_options(synchronize_session=False)
         )
         if taken.rowcount != 1:
-            raise Conflict(invalid)
+            raise ChangedMeanwhile(invalid)
     db.session.expire(match, ["scorekeeper_hash", "handover_hash"])
     return token
 
@@ -430,7 +421,7 @@ def take_over_pencil(match: Match) -> str:
     token = secrets.token_urlsafe(32)
     with transaction(locking=match):
         if match.status != PLAYING:
-            raise Conflict(N_("this match is over: there is no pencil to take"))
+            raise ChangedMeanwhile(N_("this match is over: there is no pencil to take"))
         match.scorekeeper_hash, match.handover_hash = hash_token(token), None
     return token
 
@@ -438,11 +429,11 @@ def take_over_pencil(match: Match) -> str:
 def reclaim_pencil(match: Match, owner_token: str | None) -> None:
     """The creator's phone takes the pencil back from whoever holds it."""
     if not is_owner(match, owner_token):
-        raise Conflict(N_("only the phone that started the match can take the pencil back"))
+        raise NotAllowed(N_("only the phone that started the match can take the pencil back"))
     # Under the match's lock, which reads the status again: the host may be ending it right now.
     with transaction(locking=match):
         if match.status == UNFINISHED:
-            raise Conflict(N_("the host ended this match: there is no pencil to take back"))
+            raise NotAllowed(N_("the host ended this match: there is no pencil to take back"))
         match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
 
 

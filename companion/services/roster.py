@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import NAME_MAX, clean_name, name_fits, name_key, name_problem
+from ..games.base import N_, NAME_MAX, RuleError, clean_name, name_fits, name_key, name_problem
 from ..models import Player, Seat
 from . import records
 from .transaction import transaction
 
 
-class RosterError(ValueError):
-    """A roster change refused, with the form field it concerns."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
+class RosterError(RuleError):
+    """A roster change refused, with the form field it concerns and an untranslated message."""
 
 
 def _other_with_key(key: str, player_id: int) -> Player | None:
@@ -30,17 +24,17 @@ def _other_with_key(key: str, player_id: int) -> Player | None:
 def _name_taken(name: str) -> RosterError:
     """The refusal of a name another roster entry already has."""
     return RosterError(
-        "name", gettext("%(name)s is already in the roster (names are compared ignoring case).", name=name)
+        N_("%(name)s is already in the roster (names are compared ignoring case).", name=name), field="name"
     )
 
 
 def rename_player(player: Player, raw_name: str) -> Player:
     """Give a roster entry a new name; the seats keep the names the matches were played with."""
     if name_problem(raw_name or "") is not None:
-        raise RosterError("name", gettext("A name may not hold invisible or control characters."))
+        raise RosterError(N_("A name may not hold invisible or control characters."), field="name")
     name = clean_name(raw_name or "")
     if not name_fits(name):
-        raise RosterError("name", gettext("A name has 1 to %(max)s characters.", max=NAME_MAX))
+        raise RosterError(N_("A name has 1 to %(max)s characters.", max=NAME_MAX), field="name")
     key = name_key(name)
     if _other_with_key(key, player.id) is not None:
         raise _name_taken(name)
@@ -60,7 +54,7 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     """
     other = db.session.get(Player, other_id) if other_id is not None else None
     if other is None or other.id == keep.id:
-        raise RosterError("other", gettext("Pick another roster entry to merge into this one."))
+        raise RosterError(N_("Pick another roster entry to merge into this one."), field="other")
     both = (
         select(func.count())
         .select_from(Seat)
@@ -69,13 +63,13 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     shared = db.session.scalar(both) or 0
     if shared:
         raise RosterError(
-            "other",
-            gettext(
+            N_(
                 "%(keep)s and %(other)s played %(n)s match(es) together, so they are two people.",
                 keep=keep.name,
                 other=other.name,
                 n=shared,
             ),
+            field="other",
         )
     with transaction():
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, abort, current_app, redirect, render_temp
 from flask_babel import gettext
 from markupsafe import Markup
 
+from ..games.base import ChangedMeanwhile
 from ..network import lan_address
 from ..queries import matches as queries
 from ..services import matches as service
@@ -110,7 +111,7 @@ def pencil(match_id: int):
     refuse_guessing(f"pencil-{match.id}")
     try:
         token = service.take_pencil(match, code)
-    except service.Conflict as conflict:
+    except ChangedMeanwhile as conflict:
         count_wrong_secret(f"pencil-{match.id}")
         context = match_context(match, code="", errors={"pencil": error_text(conflict)})
         return render("pencil.html", status=409, **context)
@@ -123,13 +124,7 @@ def reclaim(match_id: int):
     match = match_or_404(match_id)
     owner_token = request.cookies.get(PENCIL_COOKIE.format(match.id))
     if is_host() and not queries.is_owner(match, owner_token):
-        try:
-            token = service.take_over_pencil(match)
-        except service.Conflict as conflict:
-            abort(409, error_text(conflict))
+        token = service.take_over_pencil(match)
         return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
-    try:
-        service.reclaim_pencil(match, owner_token)
-    except service.Conflict as conflict:
-        abort(403, error_text(conflict))
+    service.reclaim_pencil(match, owner_token)
     return redirect(url_for("matches.show", match_id=match.id))

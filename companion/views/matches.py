@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..exchange import match_document
 from ..games import REGISTRY, get_game
-from ..games.base import RuleError
+from ..games.base import ChangedMeanwhile, RuleError
 from ..games.forms import KEPT_FIELD, whole_number
 from ..models import Match
 from ..queries import matches as queries
@@ -180,7 +180,7 @@ def save_round(match_id: int):
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
-    except service.Conflict as conflict:
+    except ChangedMeanwhile as conflict:
         context = match_context(match, form=request.form, errors={"round": error_text(conflict)})
         return render("match.html", fragment="_round_entry.html", status=409, **context)
     # The page that sent round `number` shows every earlier round: unless the save changed
@@ -199,7 +199,7 @@ def entry_step(match_id: int):
         try:
             number = request.form.get("number", type=int) or len(match.rounds) + 1
             service.keep_round_in_progress(match, number, keep["state"], keep["based_on"])
-        except service.Conflict:
+        except ChangedMeanwhile:
             # Another page moved the round on: the entry drawn again shows it as it stands.
             context = match_context(match, form=request.form)
     return render("match.html", fragment="_round_entry.html", **context)
@@ -250,10 +250,7 @@ def _round_number(text: str) -> int:
 def undo(match_id: int):
     """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
-    try:
-        undone, standings = service.undo_last_round(match, _rounds_shown())
-    except service.Conflict as conflict:
-        abort(409, error_text(conflict))
+    undone, standings = service.undo_last_round(match, _rounds_shown())
     return _after_change(match, undone=undone, standings=standings)
 
 
@@ -263,8 +260,8 @@ def redo(match_id: int):
     match = _editable(match_id)
     try:
         saved = service.redo_round(match, _rounds_shown())
-    except (service.Conflict, RuleError) as error:
-        abort(409, error_text(error))
+    except RuleError as error:  # the round put back no longer fits the match as it stands
+        raise ChangedMeanwhile(error.message) from error
     return _after_change(match, saved=saved)
 
 
@@ -293,9 +290,9 @@ def correct(match_id: int, number: int):
         # Nothing is stored yet: the page says what the change means and saves it with one more tap.
         context = match_context(match, form=request.form, editing=stored, ends_earlier=early)
         return render("correct.html", **context)
-    except service.Conflict as conflict:
+    except ChangedMeanwhile as conflict:
         if conflict.current is None:  # the match itself refused the write (the host ended it)
-            abort(409, error_text(conflict))
+            raise
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
         context = match_context(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
         return render("correct.html", status=409, **context)
@@ -344,8 +341,5 @@ def end(match_id: int):
     require_host()
     if request.method == "GET":
         return render("end.html", **match_context(match))
-    try:
-        service.end_match(match)
-    except service.Conflict as conflict:
-        abort(409, error_text(conflict))
+    service.end_match(match)
     return _go(url_for("matches.show", match_id=match.id))

@@ -12,6 +12,7 @@ from ..models import ID_MAX, Player
 from ..queries.players import leaderboard, profile, roster_entries
 from ..services.roster import RosterError, merge_players, rename_player
 from ..web import render
+from ..web.i18n import translated
 from .host import require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -54,7 +55,7 @@ def rename(player_id: int):
         rename_player(player, request.form.get("name", ""))
     except RosterError as error:
         db.session.refresh(player)
-        return _player_page(player, 422, {error.field: error.message}, request.form)
+        return _player_page(player, 422, {error.field: translated(error.message)}, request.form)
     flash(gettext("Renamed to %(name)s.", name=player.name))
     return redirect(url_for("players.show", player_id=player.id))
 
@@ -79,6 +80,6 @@ def merge(player_id: int):
     try:
         merge_players(player, other_id)
     except RosterError as error:
-        return _player_page(player, 422, {error.field: error.message}, request.form)
+        return _player_page(player, 422, {error.field: translated(error.message)}, request.form)
     flash(gettext("Merged %(other)s into %(name)s.", other=other_name, name=player.name))
     return redirect(url_for("players.show", player_id=player.id))

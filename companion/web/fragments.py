@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, default_exceptions
+
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal
+from .i18n import error_text, translated
 
 
 def wants_fragment() -> bool:
@@ -22,6 +26,53 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
     return response
 
 
+# The status each kind of refusal is answered with; any other (a RuleError no form showed) is 422.
+REFUSAL_STATUS: dict[type[Refusal], int] = {NotAllowed: 403, ChangedMeanwhile: 409}
+
+# What the error page says when the code gave no message of its own (werkzeug's are English).
+ERROR_TITLES = {
+    400: N_("The request could not be read"),
+    403: N_("Not allowed"),
+    404: N_("Not found"),
+    405: N_("Not allowed this way"),
+    409: N_("Changed meanwhile"),
+    413: N_("Too large"),
+    422: N_("Not accepted"),
+    429: N_("Too many tries"),
+    500: N_("Something went wrong"),
+}
+ERROR_TEXTS = {
+    400: N_("This request could not be read. Reload the page and try again."),
+    403: N_("This is not something this phone may do."),
+    404: N_("There is nothing at this address: the match or page may have been deleted."),
+    405: N_("This address does not take this kind of request."),
+    409: N_("This changed on another page or phone meanwhile. Reload the page to see it as it is."),
+    413: N_("This is too large to be accepted."),
+    422: N_("This could not be accepted as it was sent."),
+    429: N_("Too many tries: wait a minute and try again."),
+    500: N_("The server had a problem. What was stored before is safe; try again."),
+}
+CSRF_TEXT = N_("This form's security token (CSRF) is missing or too old: reload the page and send it again.")
+
+
+def status_of(refusal: Refusal) -> int:
+    """The status a refusal of this kind is answered with."""
+    for kind, status in REFUSAL_STATUS.items():
+        if isinstance(refusal, kind):
+            return status
+    return 422
+
+
+def _description(error: HTTPException, code: int) -> str:
+    """The error's own message; werkzeug's English default replaced by the page's own, translated."""
+    if isinstance(error, CSRFError):
+        return translated(CSRF_TEXT)
+    default = getattr(type(error), "description", None)
+    if error.description and error.description != default:
+        return error.description
+    return translated(ERROR_TEXTS.get(code, ERROR_TEXTS[500 if code >= 500 else 400]))
+
+
 def _error_page(error: HTTPException) -> Response:
     """A clear page, or for an htmx swap a message in the banner, instead of a bare error.
 
@@ -29,16 +80,25 @@ def _error_page(error: HTTPException) -> Response:
     undo or a lost pencil never wipes out a round being entered.
     """
     code = error.code or 500
+    title: Message = ERROR_TITLES.get(code, ERROR_TITLES[500 if code >= 500 else 400])
+    context = {"code": code, "title": translated(title), "description": _description(error, code)}
     if wants_fragment():
-        response = current_app.make_response((render_template("_error.html", error=error), code))
+        response = current_app.make_response((render_template("_error.html", **context), code))
         response.headers["HX-Retarget"] = "#banner"
         response.headers["HX-Reswap"] = "innerHTML"
     else:
-        response = current_app.make_response((render_template("error.html", code=code, error=error), code))
+        response = current_app.make_response((render_template("error.html", **context), code))
     response.vary.add("HX-Request")
     return response
+
+
+def _refusal_page(refusal: Refusal) -> Response:
+    """A refusal of the rules or the services no view answered itself: its status, its message translated."""
+    status = status_of(refusal)
+    return _error_page(default_exceptions[status](error_text(refusal)))
 
 
 def init_app(app: Flask) -> None:
     """Errors answer as pages or banner fragments, like everything else."""
     app.register_error_handler(HTTPException, _error_page)
+    app.register_error_handler(Refusal, _refusal_page)

@@ -15,7 +15,7 @@ from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
-from ..games.base import Message
+from ..games.base import N_, Message, Np_
 from ..queries.history import DayForm
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own
@@ -78,20 +78,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
 
 
-def N_(text: str) -> str:
-    """Marks a text for `make translations` to extract; it is translated where it is shown."""
-    return text
-
-
-def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - named like gettext's markers
-    """Marks the two forms of a count's text for extraction, like N_."""
-    return singular, plural
-
-
 # The words the page scripts show (static/js/app.js, offline.js), in the page's language:
 # a plain text, or the singular and plural of a count (`%(num)s` stands for the count,
 # `%(what)s` for a round's summary, `%(waiting)s` for the count of rounds waiting).
-SCRIPT_TEXTS: dict[str, str | tuple[str, str]] = {
+SCRIPT_TEXTS: dict[str, Message] = {
     "kept": Np_("Offline — %(num)s round kept on this phone", "Offline — %(num)s rounds kept on this phone"),
     "sending": Np_("%(num)s round waiting — sending…", "%(num)s rounds waiting — sending…"),
     "sent": Np_("%(num)s round sent", "%(num)s rounds sent"),
@@ -122,10 +112,11 @@ def script_texts() -> dict[str, str | dict[str, str]]:
     translations = _request_translations()
     texts: dict[str, str | dict[str, str]] = {}
     for key, text in SCRIPT_TEXTS.items():
-        if isinstance(text, tuple):
-            texts[key] = {"one": translations.ungettext(*text, 1), "other": translations.ungettext(*text, 2)}
+        if text.plural is not None:
+            forms = (text.text, text.plural)
+            texts[key] = {"one": translations.ungettext(*forms, 1), "other": translations.ungettext(*forms, 2)}
         else:
-            texts[key] = translations.ugettext(text)
+            texts[key] = translations.ugettext(text.text)
     return texts
 
 
@@ -133,14 +124,18 @@ def translated(message: Any) -> str:
     """A rule's Message in the page's language (its parameters too); anything else as it is."""
     if not isinstance(message, Message):
         return str(message)
-    text = _request_translations().ugettext(message.text)
+    translations = _request_translations()
+    if message.plural is not None:
+        text = translations.ungettext(message.text, message.plural, message.params.get("num", 1))
+    else:
+        text = translations.ugettext(message.text)
     if not message.params:
         return text
     return text % {key: translated(value) for key, value in message.params.items()}
 
 
 def error_text(error: Any, names: Iterable[str] = ()) -> str:
-    """What a RuleError or Conflict says, for the page: in its language, starting with a capital.
+    """What a refusal (RuleError, NotAllowed, ChangedMeanwhile) says, for the page: in its language, capitalised.
 
     The page shows it next to the field it names; when that field is one of `names` (a player
     or a pair), the message names them too ("Paul: 9 cards in the rows…").
@@ -179,7 +174,7 @@ def date_field() -> DateField:
     order = "".join(sorted("dmy", key=pattern.lower().index))
     separator = re.search(r"[^A-Za-z']+", pattern).group().strip() or "-"  # type: ignore[union-attr]
     translations = _request_translations()
-    placeholder = separator.join(translations.ugettext(DAY_LETTERS[letter]) for letter in order)
+    placeholder = separator.join(translations.ugettext(DAY_LETTERS[letter].text) for letter in order)
     return DateField(
         form=DayForm(order=order, separator=separator, placeholder=placeholder),
         calendar_locale=str(locale).replace("_", "-"),
