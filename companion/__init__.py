@@ -14,8 +14,8 @@ from werkzeug.routing import IntegerConverter
 
 from . import hardening
 from .extensions import babel, compress, csrf, db, htmx, migrate
-
-LANGUAGES = ("en", "it")
+from .queries.history import ID_MAX
+from .web.i18n import DEFAULT_LANGUAGE, chosen_language
 
 
 def _secret_key(instance: Path) -> str:
@@ -42,7 +42,7 @@ class RowId(IntegerConverter):
 
     def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
         # SQLite refuses integers over 2**63 - 1 (OverflowError) and PostgreSQL's INTEGER ends at 2**31 - 1.
-        kwargs.setdefault("max", 2**31 - 1)
+        kwargs.setdefault("max", ID_MAX)
         super().__init__(url_map, *args, **kwargs)
 
 
@@ -89,7 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": not _database_url(instance).startswith("sqlite")},
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
-        BABEL_DEFAULT_LOCALE="en",
+        BABEL_DEFAULT_LOCALE=DEFAULT_LANGUAGE,
         BABEL_TRANSLATION_DIRECTORIES=str(root / "translations"),
         COMPRESS_MIMETYPES=[
             "text/html",
@@ -150,7 +150,4 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
 
 def _pick_locale() -> str | None:
     """The language the visitor chose with the switch, else the browser's preference."""
-    chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES)
+    return chosen_language(request.cookies.get("lang"), request.accept_languages)

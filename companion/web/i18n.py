@@ -14,9 +14,28 @@ from flask_babel import format_date, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..games.base import Message
 from ..queries.history import DayForm
+
+LANGUAGES = ("en", "it")
+DEFAULT_LANGUAGE = "en"
+
+
+def chosen_language(cookie: str | None, accept: LanguageAccept) -> str:
+    """The page's language: the one chosen with the switch (the `lang` cookie), else the browser's preference."""
+    if cookie in LANGUAGES:
+        return cookie
+    return accept.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def language_of_environ(environ: dict[str, Any]) -> str:
+    """The same choice from a bare WSGI environ, for code that runs before Flask (the live-poll middleware)."""
+    accept = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
+    return chosen_language(parse_cookie(environ).get("lang"), accept)
+
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own
 # request context); a new request object means the visitor may have changed.
