@@ -9,7 +9,7 @@ from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
-from .games.base import NAME_MAX, clean_name, name_fits, name_key, name_problem
+from .games.base import RuleError, as_sentence, checked_name, name_key
 from .games.forms import index_in
 
 
@@ -50,15 +50,15 @@ class Draft:
 
     def add(self, name: str, field_name: str = "seat") -> bool:
         """Seat one more player, refusing blanks, over-long names and repeats."""
-        problem = name_problem(name)
-        name = clean_name(name)
-        if problem is not None:
-            self.errors[field_name] = gettext("A name may not hold invisible or control characters.")
-        elif not name:
+        if not name.strip():
             self.errors[field_name] = gettext("Type a name first.")
-        elif not name_fits(name):
-            self.errors[field_name] = gettext("A name has 1 to %(max)s characters.", max=NAME_MAX)
-        elif name_key(name) in {name_key(s) for s in self.seats}:
+            return False
+        try:
+            name = checked_name(name)
+        except RuleError as error:
+            self.errors[field_name] = as_sentence(gettext(error.message.text, **error.message.params))
+            return False
+        if name_key(name) in {name_key(s) for s in self.seats}:
             self.errors[field_name] = gettext("%(name)s already has a seat.", name=name)
         elif len(self.seats) >= REGISTRY[self.game].max_players:
             game = REGISTRY[self.game]

@@ -7,7 +7,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import NAME_MAX, clean_name, name_fits, name_key, name_problem
+from ..games.base import RuleError, as_sentence, checked_name, name_key
 from ..models import Player, Seat
 from . import records
 from .transaction import transaction
@@ -36,11 +36,10 @@ def _name_taken(name: str) -> RosterError:
 
 def rename_player(player: Player, raw_name: str) -> Player:
     """Give a roster entry a new name; the seats keep the names the matches were played with."""
-    if name_problem(raw_name or "") is not None:
-        raise RosterError("name", gettext("A name may not hold invisible or control characters."))
-    name = clean_name(raw_name or "")
-    if not name_fits(name):
-        raise RosterError("name", gettext("A name has 1 to %(max)s characters.", max=NAME_MAX))
+    try:
+        name = checked_name(raw_name or "")
+    except RuleError as error:
+        raise RosterError("name", as_sentence(gettext(error.message.text, **error.message.params))) from None
     key = name_key(name)
     if _other_with_key(key, player.id) is not None:
         raise _name_taken(name)
