@@ -14,12 +14,13 @@ from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import N_, Message, RuleError, Standings, name_key
-from ..models import FINISHED, PLAYING, UNFINISHED, Match, Player, Round, RoundChange, Seat, utcnow
+from ..games.base import N_, Message, RuleError, Standings
+from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
 from .fast_save import insert_round
+from .roster import roster_players
 from .transaction import transaction
 
 
@@ -50,21 +51,6 @@ class Saved:
     repeated: bool = False
     # Whether saving it emptied the redo stack (a new round forgets the rounds undone).
     cleared_redo: bool = False
-
-
-def roster_players(names: list[str]) -> list[Player]:
-    """The roster entries for these names, adding the new ones (matched ignoring case)."""
-    keys = [name_key(n) for n in names]
-    found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
-    players = []
-    for name, key in zip(names, keys, strict=True):
-        player = found.get(key)
-        if player is None:
-            player = Player(name=" ".join(name.split()), key=key)
-            db.session.add(player)
-            found[key] = player
-        players.append(player)
-    return players
 
 
 def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | None) -> Match:

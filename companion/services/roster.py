@@ -1,13 +1,15 @@
-"""Roster writes: rename a player, merge two roster entries of one person; one transaction each."""
+"""Roster writes: the entries of a new match's players, a rename, a merge of two entries of one person."""
 
 from __future__ import annotations
 
 from flask_babel import gettext
 from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import RuleError, as_sentence, checked_name, name_key
+from ..games.base import RuleError, as_sentence, checked_name, clean_name, name_key
 from ..models import Player, Seat
 from . import records
 from .transaction import transaction
@@ -20,6 +22,31 @@ class RosterError(ValueError):
         super().__init__(message)
         self.field = field
         self.message = message
+
+
+def roster_players(names: list[str]) -> list[Player]:
+    """The roster entries for these names in their order, adding the new ones (matched ignoring case).
+
+    Phones starting matches at the same moment may bring the same new name: each adds it
+    with "on conflict do nothing" and then reads the entry, whichever phone's it is, rather
+    than failing on the unique key (SQLite and PostgreSQL both speak this insert).
+    """
+    keys = [name_key(name) for name in names]
+    found = _by_key(keys)
+    new = {key: clean_name(name) for name, key in zip(names, keys, strict=True) if key not in found}
+    if new:
+        adding = _INSERT[db.session.get_bind().dialect.name](Player).on_conflict_do_nothing(index_elements=["key"])
+        db.session.execute(adding, [{"name": name, "key": key} for key, name in new.items()])
+        found = _by_key(keys)
+    return [found[key] for key in keys]
+
+
+_INSERT = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
+
+
+def _by_key(keys: list[str]) -> dict[str, Player]:
+    """The roster entries with these keys."""
+    return {player.key: player for player in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
 
 
 def _other_with_key(key: str, player_id: int) -> Player | None:
