@@ -10,7 +10,7 @@ from sqlalchemy import func, literal, select
 
 from ..extensions import db
 from ..games import REGISTRY, get_game
-from ..models import FINISHED, Match, Player, PlayerRecord, Rivalry, Seat
+from ..models import FINISHED, PLAYING, Match, Player, PlayerRecord, Rivalry, Seat
 
 FORM_LENGTH = 10
 
@@ -144,18 +144,33 @@ class Profile:
         )
 
 
-def _records(player_id: int) -> tuple[list[Record], int]:
-    """The player's record per game, in registry order, and the matches in progress: one query.
+def _records(player_id: int) -> list[Record]:
+    """The player's record per game, in registry order: one query.
 
     Read from the sums kept on every write (services/records.py), a row a game, not from the seats.
     """
     rows = db.session.execute(
         select(PlayerRecord.game, PlayerRecord.played, PlayerRecord.won, PlayerRecord.total, PlayerRecord.score_sum,
-               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label, PlayerRecord.playing)
-        .where(PlayerRecord.player_id == player_id)
+               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label)
+        .where(PlayerRecord.player_id == player_id, PlayerRecord.played > 0)
     ).all()  # fmt: skip
-    found = {row[0]: Record(*row[:-1]) for row in rows if row.played}
-    return [found[slug] for slug in REGISTRY if slug in found], sum(row.playing for row in rows)
+    found = {row[0]: Record(*row) for row in rows}
+    return [found[slug] for slug in REGISTRY if slug in found]
+
+
+def in_progress(player_id: int) -> int:
+    """The player's matches still being played: one query.
+
+    Not the records' `playing`, which counts every match not finished, the ones the host
+    ended as unfinished too (the history's count of a player's matches needs them).
+    """
+    statement = select(func.count()).select_from(Seat).join(Match, Match.id == Seat.match_id)
+    return db.session.scalar(statement.where(Seat.player_id == player_id, Match.status == PLAYING)) or 0
+
+
+def matches_of(player_id: int) -> int:
+    """How many matches a roster entry sat at, whatever their state: one query."""
+    return db.session.scalar(select(func.count()).select_from(Seat).where(Seat.player_id == player_id)) or 0
 
 
 def _rivals(player_id: int) -> list[Rival]:
@@ -185,7 +200,6 @@ def _form(player_id: int) -> list[FormEntry]:
 
 
 def profile(player: Player) -> Profile:
-    """A player's records per game, head to head and recent form: three queries, however many matches."""
-    records, playing = _records(player.id)
-    return Profile(player, records, _rivals(player.id), _form(player.id), playing)
+    """A player's records per game, head to head and recent form: four queries, however many matches."""
+    return Profile(player, _records(player.id), _rivals(player.id), _form(player.id), in_progress(player.id))
 

@@ -79,14 +79,13 @@ def rename_player(player: Player, raw_name: str) -> Player:
     return player
 
 
-def merge_players(keep: Player, other_id: int | None) -> Player:
-    """Move every seat of another entry of the same person to `keep`, then drop that entry.
+def merge_refusal(keep: Player, other: Player | None) -> RosterError | None:
+    """Why this merge cannot be done, or None: no other entry picked, or both sat at one match.
 
-    Refused when both entries sat in the same match: one person cannot have held two seats.
+    One person cannot have held two seats of a match. Asked before the merge is confirmed too.
     """
-    other = db.session.get(Player, other_id) if other_id is not None else None
     if other is None or other.id == keep.id:
-        raise RosterError("other", gettext("Pick another roster entry to merge into this one."))
+        return RosterError("other", gettext("Pick another roster entry to merge into this one."))
     both = (
         select(func.count())
         .select_from(Seat)
@@ -94,7 +93,7 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     )
     shared = db.session.scalar(both) or 0
     if shared:
-        raise RosterError(
+        return RosterError(
             "other",
             gettext(
                 "%(keep)s and %(other)s played %(n)s match(es) together, so they are two people.",
@@ -103,6 +102,14 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
                 n=shared,
             ),
         )
+    return None
+
+
+def merge_players(keep: Player, other_id: int | None) -> Player:
+    """Move every seat of another entry of the same person to `keep`, then drop that entry."""
+    other = db.session.get(Player, other_id) if other_id is not None else None
+    if (refusal := merge_refusal(keep, other)) is not None:
+        raise refusal
     with transaction():
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))
         records.rebuild([keep.id, other.id])

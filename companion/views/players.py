@@ -8,10 +8,10 @@ from flask_babel import gettext
 from ..extensions import db
 from ..games import REGISTRY
 from ..models import Player
-from ..queries.players import leaderboard, profile, roster_entries
-from ..services.roster import RosterError, merge_players, rename_player
+from ..queries.players import leaderboard, matches_of, profile, roster_entries
+from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import render
-from .host import require_host
+from .host import is_host, require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -35,6 +35,7 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
         games=REGISTRY,
         errors=errors or {},
         form=form or {},
+        host=is_host(),
     )
 
 
@@ -71,11 +72,19 @@ def _row_id(text: str) -> int:
 
 @bp.post("/<int:player_id>/merge")
 def merge(player_id: int):
-    """Merge another roster entry of the same person into this one (host rights)."""
+    """Merge another roster entry of the same person into this one (host rights), once confirmed.
+
+    The form's first tap answers with a page that names both entries and what the merge does,
+    whose button sends the same choice again with `confirmed`: a merge cannot be taken back.
+    """
     player = db.get_or_404(Player, player_id)
     require_host()
     other_id = request.form.get("other", type=_row_id)
     other = db.session.get(Player, other_id) if other_id else None
+    if request.form.get("confirmed") != "yes":
+        if (refusal := merge_refusal(player, other)) is not None:
+            return _player_page(player, 422, {refusal.field: refusal.message}, request.form)
+        return render("player_merge.html", player=player, other=other, moved=matches_of(other.id))
     # Read before the merge: the other entry is gone afterwards.
     other_name = other.name if other else ""
     try:

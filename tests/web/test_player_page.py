@@ -1,0 +1,71 @@
+"""A player's page: what it counts as in progress, what a phone without host rights sees, a merge's confirmation."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.models import Player, Seat
+from tests.conftest import csrf_token, grant_host_rights, start_match
+from tests.web.test_history import player_id
+
+
+def test_a_match_the_host_ended_is_not_in_progress(app, host_client):
+    kept = start_match(host_client, "topic", ["Ann", "Bob", "Cy"])
+    ended = start_match(host_client, "topic", ["Ann", "Bob", "Di"])
+    assert kept != ended
+    token = csrf_token(host_client, f"/matches/{ended}")
+    assert host_client.post(f"/matches/{ended}/end", data={"csrf_token": token}).status_code in (302, 303)
+    page = host_client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "1 in progress" in page and "2 in progress" not in page
+    di = host_client.get(f"/players/{player_id(app, 'Di')}").get_data(as_text=True)
+    assert "in progress" not in di
+    # The history still finds both of Ann's matches.
+    assert "2 matches" in host_client.get(f"/history?player={player_id(app, 'Ann')}").get_data(as_text=True)
+
+
+def test_a_phone_without_host_rights_sees_no_rename_or_merge_form(app, client):
+    start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    page = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Rename" not in page and "Merge" not in page
+    grant_host_rights(client)
+    page = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Rename" in page and "Merge" in page
+
+
+def test_a_refused_rename_speaks_italian_on_the_italian_ui(app, client):
+    start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    client.set_cookie("lang", "it")
+    ann = player_id(app, "Ann")
+    token = csrf_token(client, f"/players/{ann}")
+    response = client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Zed"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 403
+    assert "Forbidden" not in html and "Non consentito" in html
+    missing = client.get("/players/424242").get_data(as_text=True)
+    assert "Not Found" not in missing and "Non trovato" in missing and "requested URL" not in missing
+
+
+def test_a_merge_asks_first_naming_both_and_what_happens(app, host_client):
+    start_match(host_client, "topic", ["Ann", "Bob", "Cy"])
+    start_match(host_client, "topic", ["Annie", "Bob", "Di"])
+    ann, annie = player_id(app, "Ann"), player_id(app, "Annie")
+    token = csrf_token(host_client, f"/players/{ann}")
+    asked = host_client.post(f"/players/{ann}/merge", data={"csrf_token": token, "other": str(annie)})
+    html = asked.get_data(as_text=True)
+    assert asked.status_code == 200
+    assert "Merge Annie into Ann?" in html
+    assert "The 1 match of Annie moves to Ann, and the roster entry Annie is removed." in html
+    assert "This cannot be undone." in html
+    with app.app_context():
+        assert db.session.get(Player, annie) is not None
+        db.session.remove()
+    token = csrf_token(host_client, f"/players/{ann}")
+    done = host_client.post(
+        f"/players/{ann}/merge", data={"csrf_token": token, "other": str(annie), "confirmed": "yes"}
+    )
+    assert done.status_code == 302
+    with app.app_context():
+        assert db.session.get(Player, annie) is None
+        assert len(db.session.scalars(select(Seat).where(Seat.player_id == ann)).all()) == 2
+        db.session.remove()
