@@ -104,13 +104,24 @@ def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
 
 @dataclass
 class Rival:
-    """Another player met across the table: matches together and the wins of each."""
+    """Another player met at the table: the finished matches against each other and the wins of
+    each, or (a partner) the matches played on one team and the team's wins."""
 
     player_id: int
     name: str
     together: int
     mine: int
     theirs: int
+
+
+@dataclass
+class Partner:
+    """Another player met on the same team (a Burraco pair): matches together, and won together."""
+
+    player_id: int
+    name: str
+    together: int
+    won: int
 
 
 @dataclass
@@ -133,6 +144,7 @@ class Profile:
     rivals: list[Rival]
     form: list[FormEntry]
     playing: int
+    partners: list[Partner]
 
     @property
     def overall(self) -> Record:
@@ -173,15 +185,28 @@ def matches_of(player_id: int) -> int:
     return db.session.scalar(select(func.count()).select_from(Seat).where(Seat.player_id == player_id)) or 0
 
 
-def _rivals(player_id: int) -> list[Rival]:
-    """Head to head against everyone met in a finished match, most met first: one query."""
+def _head_to_head(player_id: int) -> tuple[list[Rival], list[Partner]]:
+    """Everyone met in a finished match, most met first: as opponents, and as partners: one query.
+
+    A Burraco pair wins or loses together, so a partner's wins are the player's own, and the
+    matches as partners are taken out of those against each other.
+    """
     rows = db.session.execute(
-        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs)
+        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs, Rivalry.partnered,
+               Rivalry.partnered_won)
         .join(Player, Player.id == Rivalry.other_id)
         .where(Rivalry.player_id == player_id, Rivalry.together > 0)
         .order_by(Rivalry.together.desc(), Player.name)
-    )
-    return [Rival(*row) for row in rows]
+    ).all()  # fmt: skip
+    rivals = [
+        Rival(other, name, together - partnered, mine - won, theirs - won)
+        for other, name, together, mine, theirs, partnered, won in rows
+        if together > partnered
+    ]
+    partners = [Partner(other, name, partnered, won) for other, name, _, _, _, partnered, won in rows if partnered]
+    partners.sort(key=lambda partner: (-partner.together, partner.name))
+    rivals.sort(key=lambda rival: (-rival.together, rival.name))
+    return rivals, partners
 
 
 def _form(player_id: int) -> list[FormEntry]:
@@ -201,5 +226,6 @@ def _form(player_id: int) -> list[FormEntry]:
 
 def profile(player: Player) -> Profile:
     """A player's records per game, head to head and recent form: four queries, however many matches."""
-    return Profile(player, _records(player.id), _rivals(player.id), _form(player.id), in_progress(player.id))
+    rivals, partners = _head_to_head(player.id)
+    return Profile(player, _records(player.id), rivals, _form(player.id), in_progress(player.id), partners)
 

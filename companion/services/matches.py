@@ -82,7 +82,7 @@ def play_again(match: Match) -> tuple[Match, str]:
 
 # Bump when a cache kept by `rescore` changes meaning or gains a column: matches stored
 # before are rescored on the next start (see refresh_stale_caches).
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def rescore(match: Match) -> Standings:
@@ -112,6 +112,7 @@ def rescore(match: Match) -> Standings:
             "score_count": len(scores) if scores else None,
             "best_score": best[0],
             "best_label": (best[1] or None) and best[1][:80],
+            "team": side if side != seat.name else None,
         }
         _assign(seat, caches)
     records.follow(match, before)
@@ -534,7 +535,8 @@ def _insert_batch(batch: list[Match]) -> None:
             seat_rows.append(
                 {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
                  "name": seat.name, "total": seat.total, "won": seat.won, "score_sum": seat.score_sum,
-                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label}
+                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label,
+                 "team": seat.team}
             )  # fmt: skip
         for rnd in match.rounds:
             round_rows.append(

@@ -1,13 +1,16 @@
-"""A player's page: what it counts as in progress, what a phone without host rights sees, a merge's confirmation."""
+"""A player's page: in progress, partners apart from opponents, host-only forms, a merge's confirmation."""
 
 from __future__ import annotations
+
+import re
 
 from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Player, Seat
+from companion.services import matches as service
 from tests.conftest import csrf_token, grant_host_rights, start_match
-from tests.web.test_history import player_id
+from tests.web.test_history import doc, player_id
 
 
 def test_a_match_the_host_ended_is_not_in_progress(app, host_client):
@@ -69,3 +72,31 @@ def test_a_merge_asks_first_naming_both_and_what_happens(app, host_client):
         assert db.session.get(Player, annie) is None
         assert len(db.session.scalars(select(Seat).where(Seat.player_id == ann)).all()) == 2
         db.session.remove()
+
+
+# Ann and Cy against Bob and Di in two finished Burraco matches of one hand; Noi win the first, Voi the second.
+def pairs_match(uid: str, winners: str, started: str) -> dict:
+    """A finished Burraco match in pairs, of one hand that `winners` close."""
+    losers = "Voi" if winners == "Noi" else "Noi"
+    hand = {"sides": {winners: {"table": 300, "hand": 0, "clean": 1}, losers: {"table": 50, "hand": 30}},
+            "closed_by": winners}  # fmt: skip
+    settings = {"hands": 1, "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}
+    return doc(uid, "burraco", ["Ann", "Bob", "Cy", "Di"], [hand], started, settings)
+
+
+def section(html: str, title_id: str) -> str:
+    """The text of the table after a heading, without tags."""
+    start = html.index(f'id="{title_id}"')
+    return " ".join(re.sub(r"<[^>]+>", " ", html[start : html.index("</table>", start)]).split())
+
+
+def test_burraco_partners_are_listed_with_the_player_not_against(app, client):
+    with app.app_context():
+        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+                                pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
+        db.session.remove()
+    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    # With Cy: two matches, one won together; against Bob and Di: two each, one won by each side.
+    assert section(html, "partners-title").endswith("Partner Together Won together Cy 2 1")
+    against = section(html, "against-title")
+    assert "Bob 2 1 1" in against and "Di 2 1 1" in against and "Cy" not in against
