@@ -145,6 +145,8 @@ class Profile:
     form: list[FormEntry]
     playing: int
     partners: list[Partner]
+    # Won or not, each finished match, oldest first: the chart of results over time.
+    results: list[bool]
 
     @property
     def overall(self) -> Record:
@@ -224,8 +226,21 @@ def _form(player_id: int) -> list[FormEntry]:
     ]
 
 
+def _results(player_id: int) -> list[bool]:
+    """Whether the player won each finished match, oldest first: one query."""
+    return list(
+        db.session.scalars(
+            select(Seat.won)
+            .join(Match, Match.id == Seat.match_id)
+            .where(Seat.player_id == player_id, Match.status == FINISHED)
+            .order_by(Match.started_at, Match.id)
+        )
+    )
+
+
 def profile(player: Player) -> Profile:
-    """A player's records per game, head to head and recent form: four queries, however many matches."""
+    """A player's records per game, head to head, recent form and results: five queries, however many matches."""
     rivals, partners = _head_to_head(player.id)
-    return Profile(player, _records(player.id), rivals, _form(player.id), in_progress(player.id), partners)
+    playing = in_progress(player.id)
+    return Profile(player, _records(player.id), rivals, _form(player.id), playing, partners, _results(player.id))
 

@@ -32,6 +32,7 @@ def init_app(app: Flask) -> None:
         time_since=display.time_since,
         live_etag=live.live_etag,
         totals_chart=charts.totals_chart,
+        results_chart=charts.results_chart,
         series_colour=charts.series_colour,
         script_texts=i18n.script_texts,
     )

@@ -6,6 +6,7 @@ import re
 
 from sqlalchemy import select
 
+from companion.charts import win_rate_line
 from companion.extensions import db
 from companion.models import Player, Seat
 from companion.services import matches as service
@@ -100,3 +101,31 @@ def test_burraco_partners_are_listed_with_the_player_not_against(app, client):
     assert section(html, "partners-title").endswith("Partner Together Won together Cy 2 1")
     against = section(html, "against-title")
     assert "Bob 2 1 1" in against and "Di 2 1 1" in against and "Cy" not in against
+
+
+def test_a_players_page_charts_the_share_of_matches_won_over_time(app, client):
+    with app.app_context():
+        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+                                pairs_match("p2", "Voi", "2025-03-02T20:00:00Z"),
+                                pairs_match("p3", "Noi", "2025-03-03T20:00:00Z")])  # fmt: skip
+        db.session.remove()
+    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Results over time" in html
+    label = "Share of matches won after each of 3 finished matches: 67% in the end"
+    assert f'aria-label="{label}"' in html
+    chart = html[html.index('id="results-title"') :]
+    chart = chart[: chart.index("</section>")]
+    # One line, through 100 %, 50 %, 67 % (Ann won, lost, won).
+    assert chart.count('class="line') >= 1 and "<svg" in chart
+    client.set_cookie("lang", "it")
+    italian = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Risultati nel tempo" in italian and "67% alla fine" in italian
+    # Someone with no finished match has no chart.
+    with app.app_context():
+        service.create_match("topic", ["Zed", "Bob", "Cy"], {})
+        db.session.remove()
+    assert "Results over time" not in client.get(f"/players/{player_id(app, 'Zed')}").get_data(as_text=True)
+
+
+def test_the_win_rate_line_follows_each_result():
+    assert win_rate_line([True, False, True, True]) == (100, 50, 67, 75)
