@@ -16,8 +16,7 @@ from . import hardening
 from .config import Settings
 from .extensions import babel, compress, csrf, db, htmx, migrate
 from .models import ID_MAX
-
-LANGUAGES = ("en", "it")
+from .web.i18n import DEFAULT_LANGUAGE, chosen_language
 
 
 def _secret_key(instance: Path) -> str:
@@ -100,7 +99,7 @@ def create_app(
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": not database_url.startswith("sqlite")},
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
-        BABEL_DEFAULT_LOCALE="en",
+        BABEL_DEFAULT_LOCALE=DEFAULT_LANGUAGE,
         BABEL_TRANSLATION_DIRECTORIES=str(root / "translations"),
         COMPRESS_MIMETYPES=[
             "text/html",
@@ -161,7 +160,4 @@ def create_app(
 
 def _pick_locale() -> str | None:
     """The language the visitor chose with the switch, else the browser's preference."""
-    chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES)
+    return chosen_language(request.cookies.get("lang"), request.accept_languages)

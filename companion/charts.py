@@ -143,6 +143,17 @@ def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: t
     """
     values = [total for line in lines for total in line]
     rounds = len(lines[0]) - 1
+    final = ", ".join(f"{side} {total}" for side, total in zip(sides, finals, strict=True))
+    label = f"Totals after each of {rounds} rounds: {final}"
+    x_labels = [str(number) for number in range(rounds + 1)]
+    return _line_chart(tuple(zip(sides, lines, strict=True)), x_labels, _y_labels(min(values), max(values)), x_title,
+                       label)  # fmt: skip
+
+
+def _line_chart(series: tuple[tuple[str, tuple[int, ...]], ...], x_labels: list[str], y_labels: list[int],
+                x_title: str, label: str) -> str:  # fmt: skip
+    """Lines over numbered steps as pygal draws them, stripped for the CSP and labelled for a screen reader."""
+    steps = len(x_labels) - 1
     chart = pygal.Line(
         width=WIDTH,
         height=HEIGHT,
@@ -151,23 +162,47 @@ def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: t
         disable_xml_declaration=True,
         no_prefix=True,
         show_legend=False,
-        show_dots=rounds <= 12,
+        show_dots=steps <= 12,
         dots_size=3.5,
         margin=8,
-        y_labels=_y_labels(min(values), max(values)),
-        show_minor_x_labels=rounds <= 12,
-        x_labels_major_every=max(1, math.ceil(rounds / 8)),
+        y_labels=y_labels,
+        show_minor_x_labels=steps <= 12,
+        x_labels_major_every=max(1, math.ceil(steps / 8)),
         x_title=x_title,
         truncate_label=-1,
         style=Style(background="transparent", plot_background="transparent", label_font_size=FONT,
                     major_label_font_size=FONT, title_font_size=FONT, font_family="system-ui, sans-serif"),
     )  # fmt: skip
-    chart.x_labels = [str(number) for number in range(rounds + 1)]
-    for side, line in zip(sides, lines, strict=True):
-        chart.add(side, list(line))
-    final = ", ".join(f"{side} {total}" for side, total in zip(sides, finals, strict=True))
-    label = f"Totals after each of {rounds} rounds: {final}"
+    chart.x_labels = x_labels
+    for name, line in series:
+        chart.add(name, list(line))
     return _strip(chart.render(is_unicode=True), label)
+
+
+def win_rate_line(results: list[bool]) -> tuple[int, ...]:
+    """The share of matches won, in whole percent, after each of these results in order."""
+    won = 0
+    line = []
+    for played, result in enumerate(results, start=1):
+        won += result
+        line.append(round(100 * won / played))
+    return tuple(line)
+
+
+def results_chart(results: list[bool], x_title: str, label: str) -> Markup:
+    """A player's share of matches won after each finished match, oldest first, as inline SVG.
+
+    `label` (the chart's name for a screen reader) and `x_title` come translated from the page.
+    """
+    return Markup(_results_chart(tuple(results), x_title, label))
+
+
+@cached_by_bytes(2 * 1024 * 1024)
+def _results_chart(results: tuple[bool, ...], x_title: str, label: str) -> str:
+    """The results chart, drawn once for every phone that opens the player's page as it stands."""
+    line = win_rate_line(list(results))
+    x_labels = [str(number) for number in range(1, len(line) + 1)]
+    return _line_chart((("%", line),), x_labels, [0, 25, 50, 75, 100], x_title, label)
 
 
 def series_colour(index: int) -> str:

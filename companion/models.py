@@ -119,6 +119,8 @@ class Seat(db.Model):
     score_count: Mapped[int | None]
     best_score: Mapped[int | None]
     best_label: Mapped[str | None] = mapped_column(String(80))
+    # The team the seat plays for (a Burraco pair), or None alone: partners are not opponents.
+    team: Mapped[str | None] = mapped_column(String(NAME_MAX))
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")
@@ -177,6 +179,10 @@ class Rivalry(db.Model):
     together: Mapped[int] = mapped_column(default=0)
     mine: Mapped[int] = mapped_column(default=0)
     theirs: Mapped[int] = mapped_column(default=0)
+    # Of `together`, the matches they played on one team, and how many of those the team won
+    # (both won or both lost): the rest, and the rest of the wins, were played against each other.
+    partnered: Mapped[int] = mapped_column(default=0, server_default="0")
+    partnered_won: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class RoundChange(db.Model):

@@ -8,7 +8,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from .games import REGISTRY, default_game
-from .games.base import N_, NAME_MAX, Message, Np_, clean_name, name_fits, name_key, name_problem
+from .games.base import N_, Message, Np_, RuleError, checked_name, name_key
 from .games.forms import index_in
 
 
@@ -50,15 +50,15 @@ class Draft:
 
     def add(self, name: str, field_name: str = "seat") -> bool:
         """Seat one more player, refusing blanks, over-long names and repeats."""
-        problem = name_problem(name)
-        name = clean_name(name)
-        if problem is not None:
-            self.errors[field_name] = N_("A name may not hold invisible or control characters.")
-        elif not name:
+        if not name.strip():
             self.errors[field_name] = N_("Type a name first.")
-        elif not name_fits(name):
-            self.errors[field_name] = N_("A name has 1 to %(max)s characters.", max=NAME_MAX)
-        elif name_key(name) in {name_key(s) for s in self.seats}:
+            return False
+        try:
+            name = checked_name(name)
+        except RuleError as error:
+            self.errors[field_name] = error.message
+            return False
+        if name_key(name) in {name_key(s) for s in self.seats}:
             self.errors[field_name] = N_("%(name)s already has a seat.", name=name)
         elif len(self.seats) >= REGISTRY[self.game].max_players:
             game = REGISTRY[self.game]

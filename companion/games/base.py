@@ -119,6 +119,10 @@ def show(value: Any) -> str:
 # zero-width space and joiner) and line or paragraph separators. They are invisible or
 # reorder what is around them, so "Ann\u200b" would sit beside "Ann" as another person.
 REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+# Letters and marks that draw nothing although their category is a visible one: the Hangul
+# fillers, the blank Braille pattern, the combining grapheme joiner and Khmer's inherent
+# vowels. "Ann" followed by one of them looks like "Ann" and would be another person.
+INVISIBLE_FILLERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 
 
 def name_key(name: str) -> str:
@@ -132,7 +136,7 @@ def name_problem(name: str) -> Message | None:
     Spaces, tabs and line ends around the name are trimmed as always, not refused.
     """
     for character in name.strip():
-        if unicodedata.category(character) in REFUSED_IN_NAMES:
+        if unicodedata.category(character) in REFUSED_IN_NAMES or character in INVISIBLE_FILLERS:
             code = f"U+{ord(character):04X}"
             label = unicodedata.name(character, "a control character")
             return N_(
@@ -153,6 +157,24 @@ def name_fits(name: str) -> bool:
 def clean_name(raw: str) -> str:
     """A name as it is kept: NFC, with surrounding spaces trimmed and inner runs made one space."""
     return " ".join(unicodedata.normalize("NFC", raw).split())
+
+
+def checked_name(raw: str) -> str:
+    """A typed name as it is kept (see clean_name), or a RuleError saying what makes it unusable.
+
+    The one check of a name, wherever one is typed: a seat, the new-match form, a rename.
+    """
+    if (problem := name_problem(raw)) is not None:
+        raise RuleError(problem, field="name")
+    name = clean_name(raw)
+    if not name_fits(name):
+        raise RuleError(N_("a name has 1 to %(max)s characters", max=NAME_MAX), field="name")
+    return name
+
+
+def as_sentence(text: str) -> str:
+    """A rule's message standing alone beside a field: a capital first letter and a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def whole(
@@ -209,19 +231,11 @@ def validate_players(names: Any) -> list[str]:
             raise RuleError(
                 N_("seat %(seat)s: a name must be text, got %(value)s", seat=position, value=show(raw)), field="players"
             )
-        if (problem := name_problem(raw)) is not None:
-            raise RuleError(N_("seat %(seat)s: %(problem)s", seat=position, problem=problem), field="players")
-        name = clean_name(raw)
-        if not name_fits(name):
-            raise RuleError(
-                N_(
-                    "seat %(seat)s: a name has 1 to %(max)s characters, got %(value)s",
-                    seat=position,
-                    max=NAME_MAX,
-                    value=show(raw),
-                ),
-                field="players",
-            )
+        try:
+            name = checked_name(raw)
+        except RuleError as error:
+            problem = N_("seat %(seat)s: %(problem)s", seat=position, problem=error.message)
+            raise RuleError(problem, field="players") from None
         if name_key(name) in seen:
             raise RuleError(
                 N_("%(name)s is seated twice (names are compared ignoring case)", name=name), field="players"

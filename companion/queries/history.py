@@ -9,7 +9,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 
 from ..extensions import db
 from ..games import REGISTRY
@@ -234,6 +234,11 @@ class HistoryPage(Pagination):
                 statement = statement.where(PlayerRecord.game == filters.game)
             return db.session.scalar(statement)
         return db.session.scalar(_filtered(select(func.count(Match.id)), filters, ordered=False))
+
+
+def matching(filters: HistoryFilter) -> Select:
+    """The ids of every match the filters find, on all pages: what an export of the history holds."""
+    return _filtered(select(Match.id), filters, ordered=False)
 
 
 def history(filters: HistoryFilter, per_page: int = PER_PAGE) -> HistoryPage:

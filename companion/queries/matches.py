@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, Row, bindparam, func, select
+from sqlalchemy import Connection, Row, Select, bindparam, func, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
@@ -113,13 +113,13 @@ def in_progress(limit: int = 20) -> list[Playing]:
 EXPORT_BATCH = 500
 
 
-def all_matches() -> Iterator[Match]:
-    """Every match with its seats and rounds, oldest first, loaded a batch at a time."""
+def all_matches(among: Select | None = None) -> Iterator[Match]:
+    """Every match (or those whose id `among` selects) with its seats and rounds, oldest first, a batch at a time."""
     last = 0
     while True:
+        statement = select(Match) if among is None else select(Match).where(Match.id.in_(among))
         batch = db.session.scalars(
-            select(Match)
-            .options(selectinload(Match.seats), selectinload(Match.rounds))
+            statement.options(selectinload(Match.seats), selectinload(Match.rounds))
             .where(Match.id > last)
             .order_by(Match.id)
             .limit(EXPORT_BATCH)

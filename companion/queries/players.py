@@ -10,7 +10,7 @@ from sqlalchemy import func, literal, select
 
 from ..extensions import db
 from ..games import REGISTRY, get_game
-from ..models import FINISHED, Match, Player, PlayerRecord, Rivalry, Seat
+from ..models import FINISHED, PLAYING, Match, Player, PlayerRecord, Rivalry, Seat
 
 FORM_LENGTH = 10
 
@@ -104,13 +104,24 @@ def leaderboard(game: str | None) -> list[tuple[Player, Record]]:
 
 @dataclass
 class Rival:
-    """Another player met across the table: matches together and the wins of each."""
+    """Another player met at the table: the finished matches against each other and the wins of
+    each, or (a partner) the matches played on one team and the team's wins."""
 
     player_id: int
     name: str
     together: int
     mine: int
     theirs: int
+
+
+@dataclass
+class Partner:
+    """Another player met on the same team (a Burraco pair): matches together, and won together."""
+
+    player_id: int
+    name: str
+    together: int
+    won: int
 
 
 @dataclass
@@ -133,6 +144,9 @@ class Profile:
     rivals: list[Rival]
     form: list[FormEntry]
     playing: int
+    partners: list[Partner]
+    # Won or not, each finished match, oldest first: the chart of results over time.
+    results: list[bool]
 
     @property
     def overall(self) -> Record:
@@ -144,29 +158,57 @@ class Profile:
         )
 
 
-def _records(player_id: int) -> tuple[list[Record], int]:
-    """The player's record per game, in registry order, and the matches in progress: one query.
+def _records(player_id: int) -> list[Record]:
+    """The player's record per game, in registry order: one query.
 
     Read from the sums kept on every write (services/records.py), a row a game, not from the seats.
     """
     rows = db.session.execute(
         select(PlayerRecord.game, PlayerRecord.played, PlayerRecord.won, PlayerRecord.total, PlayerRecord.score_sum,
-               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label, PlayerRecord.playing)
-        .where(PlayerRecord.player_id == player_id)
+               PlayerRecord.score_count, PlayerRecord.best_score, PlayerRecord.best_label)
+        .where(PlayerRecord.player_id == player_id, PlayerRecord.played > 0)
     ).all()  # fmt: skip
-    found = {row[0]: Record(*row[:-1]) for row in rows if row.played}
-    return [found[slug] for slug in REGISTRY if slug in found], sum(row.playing for row in rows)
+    found = {row[0]: Record(*row) for row in rows}
+    return [found[slug] for slug in REGISTRY if slug in found]
 
 
-def _rivals(player_id: int) -> list[Rival]:
-    """Head to head against everyone met in a finished match, most met first: one query."""
+def in_progress(player_id: int) -> int:
+    """The player's matches still being played: one query.
+
+    Not the records' `playing`, which counts every match not finished, the ones the host
+    ended as unfinished too (the history's count of a player's matches needs them).
+    """
+    statement = select(func.count()).select_from(Seat).join(Match, Match.id == Seat.match_id)
+    return db.session.scalar(statement.where(Seat.player_id == player_id, Match.status == PLAYING)) or 0
+
+
+def matches_of(player_id: int) -> int:
+    """How many matches a roster entry sat at, whatever their state: one query."""
+    return db.session.scalar(select(func.count()).select_from(Seat).where(Seat.player_id == player_id)) or 0
+
+
+def _head_to_head(player_id: int) -> tuple[list[Rival], list[Partner]]:
+    """Everyone met in a finished match, most met first: as opponents, and as partners: one query.
+
+    A Burraco pair wins or loses together, so a partner's wins are the player's own, and the
+    matches as partners are taken out of those against each other.
+    """
     rows = db.session.execute(
-        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs)
+        select(Rivalry.other_id, Player.name, Rivalry.together, Rivalry.mine, Rivalry.theirs, Rivalry.partnered,
+               Rivalry.partnered_won)
         .join(Player, Player.id == Rivalry.other_id)
         .where(Rivalry.player_id == player_id, Rivalry.together > 0)
         .order_by(Rivalry.together.desc(), Player.name)
-    )
-    return [Rival(*row) for row in rows]
+    ).all()  # fmt: skip
+    rivals = [
+        Rival(other, name, together - partnered, mine - won, theirs - won)
+        for other, name, together, mine, theirs, partnered, won in rows
+        if together > partnered
+    ]
+    partners = [Partner(other, name, partnered, won) for other, name, _, _, _, partnered, won in rows if partnered]
+    partners.sort(key=lambda partner: (-partner.together, partner.name))
+    rivals.sort(key=lambda rival: (-rival.together, rival.name))
+    return rivals, partners
 
 
 def _form(player_id: int) -> list[FormEntry]:
@@ -184,8 +226,21 @@ def _form(player_id: int) -> list[FormEntry]:
     ]
 
 
+def _results(player_id: int) -> list[bool]:
+    """Whether the player won each finished match, oldest first: one query."""
+    return list(
+        db.session.scalars(
+            select(Seat.won)
+            .join(Match, Match.id == Seat.match_id)
+            .where(Seat.player_id == player_id, Match.status == FINISHED)
+            .order_by(Match.started_at, Match.id)
+        )
+    )
+
+
 def profile(player: Player) -> Profile:
-    """A player's records per game, head to head and recent form: three queries, however many matches."""
-    records, playing = _records(player.id)
-    return Profile(player, records, _rivals(player.id), _form(player.id), playing)
+    """A player's records per game, head to head, recent form and results: five queries, however many matches."""
+    rivals, partners = _head_to_head(player.id)
+    playing = in_progress(player.id)
+    return Profile(player, _records(player.id), rivals, _form(player.id), playing, partners, _results(player.id))
 

@@ -14,12 +14,13 @@ from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError, Standings, name_key
-from ..models import FINISHED, PLAYING, UNFINISHED, Match, Player, Round, RoundChange, Seat, utcnow
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError, Standings
+from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
 from .fast_save import insert_round
+from .roster import roster_players
 from .transaction import transaction
 
 
@@ -41,21 +42,6 @@ class Saved:
     repeated: bool = False
     # Whether saving it emptied the redo stack (a new round forgets the rounds undone).
     cleared_redo: bool = False
-
-
-def roster_players(names: list[str]) -> list[Player]:
-    """The roster entries for these names, adding the new ones (matched ignoring case)."""
-    keys = [name_key(n) for n in names]
-    found = {p.key: p for p in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
-    players = []
-    for name, key in zip(names, keys, strict=True):
-        player = found.get(key)
-        if player is None:
-            player = Player(name=" ".join(name.split()), key=key)
-            db.session.add(player)
-            found[key] = player
-        players.append(player)
-    return players
 
 
 def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | None) -> Match:
@@ -87,7 +73,7 @@ def play_again(match: Match) -> tuple[Match, str]:
 
 # Bump when a cache kept by `rescore` changes meaning or gains a column: matches stored
 # before are rescored on the next start (see refresh_stale_caches).
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def rescore(match: Match) -> Standings:
@@ -117,6 +103,7 @@ def rescore(match: Match) -> Standings:
             "score_count": len(scores) if scores else None,
             "best_score": best[0],
             "best_label": (best[1] or None) and best[1][:80],
+            "team": side if side != seat.name else None,
         }
         _assign(seat, caches)
     records.follow(match, before)
@@ -539,7 +526,8 @@ def _insert_batch(batch: list[Match]) -> None:
             seat_rows.append(
                 {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
                  "name": seat.name, "total": seat.total, "won": seat.won, "score_sum": seat.score_sum,
-                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label}
+                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label,
+                 "team": seat.team}
             )  # fmt: skip
         for rnd in match.rounds:
             round_rows.append(

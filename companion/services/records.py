@@ -16,7 +16,7 @@ from ..queries.players import Best, Record
 
 SUMS = ("playing", "played", "won", "total", "score_sum", "score_count")
 BEST_COLUMNS = ("best_score", "best_label", "best_started_at", "best_match_id")
-RIVALRY_SUMS = ("together", "mine", "theirs")
+RIVALRY_SUMS = ("together", "mine", "theirs", "partnered", "partnered_won")
 
 
 def _share(game: str, status: str, won: bool, total, score_sum, score_count, best: Best | None) -> Record:
@@ -39,19 +39,23 @@ class Stake:
     shares: dict[int, Record] = field(default_factory=dict)
     # Who won, by player, once the match is finished: the head to head counts finished matches only.
     winners: dict[int, bool] | None = None
+    # The team each player played for, if any: two players of one team are partners.
+    teams: dict[int, str | None] = field(default_factory=dict)
     # Whose each seat is, as the database says: another writer (a roster merge) may have moved it.
     owners: dict[int, int] = field(default_factory=dict)
 
-    def pairs(self) -> dict[tuple[int, int], tuple[int, int, int]]:
-        """Every two players who finished the match together: (together, mine, theirs) as seen by the first."""
+    def pairs(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """Every two players who finished the match together, as seen by the first: (together, mine,
+        theirs, partnered, partnered_won), see RIVALRY_SUMS."""
         if self.winners is None:
             return {}
-        return {
-            (player, other): (1, int(won), int(self.winners[other]))
-            for player, won in self.winners.items()
-            for other in self.winners
-            if other != player
-        }
+        pairs = {}
+        for player, won in self.winners.items():
+            for other in self.winners:
+                if other != player:
+                    partners = self.teams.get(player) is not None and self.teams.get(player) == self.teams.get(other)
+                    pairs[player, other] = (1, int(won), int(self.winners[other]), int(partners), int(partners and won))
+        return pairs
 
 
 def stored(match: Match) -> Stake | None:
@@ -69,7 +73,7 @@ def stored(match: Match) -> Stake | None:
         return Stake()
     rows = db.session.execute(
         select(Seat.id, Seat.player_id, Seat.won, Seat.total, Seat.score_sum, Seat.score_count, Seat.best_score,
-               Seat.best_label, Match.status, Match.started_at)
+               Seat.best_label, Seat.team, Match.status, Match.started_at)
         .join(Match, Match.id == Seat.match_id)
         .where(Seat.match_id == match.id)
     ).all()  # fmt: skip
@@ -79,6 +83,7 @@ def stored(match: Match) -> Stake | None:
         figures = (row.won, row.total, row.score_sum, row.score_count, best)
         stake.shares[row.player_id] = _share(match.game, row.status, *figures)
         stake.owners[row.id] = row.player_id
+        stake.teams[row.player_id] = row.team
         if stake.winners is not None:
             stake.winners[row.player_id] = row.won
     return stake
@@ -95,6 +100,7 @@ def _current(match: Match, owners: dict[int, int]) -> Stake:
             best = Best(seat.best_score, seat.best_label, match.started_at, match.id)
         figures = (seat.won, seat.total, seat.score_sum, seat.score_count, best)
         stake.shares[player] = _share(match.game, match.status, *figures)
+        stake.teams[player] = seat.team
         if stake.winners is not None:
             stake.winners[player] = seat.won
     return stake
@@ -143,7 +149,8 @@ def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
             _keep_best(game, match_id, candidates)
     rows = []
     for pair in sorted(old_pairs.keys() | new_pairs.keys()):
-        old, new = old_pairs.get(pair, (0, 0, 0)), new_pairs.get(pair, (0, 0, 0))
+        nothing = (0,) * len(RIVALRY_SUMS)
+        old, new = old_pairs.get(pair, nothing), new_pairs.get(pair, nothing)
         delta = [b - a for a, b in zip(old, new, strict=True)]
         if any(delta):
             rows.append({"player_id": pair[0], "other_id": pair[1], **dict(zip(RIVALRY_SUMS, delta, strict=True))})
@@ -257,9 +264,12 @@ def rebuild(player_ids: Collection[int] | None = None) -> None:
     if rows:
         db.session.execute(records.insert(), rows)
     other = aliased(Seat)
+    # Two seats of one team (NULL, no team, equals nothing) are partners.
+    partners = Seat.team == other.team
     pairs = (
         select(Seat.player_id, other.player_id, func.count(), func.sum(case((Seat.won, 1), else_=0)),
-               func.sum(case((other.won, 1), else_=0)))
+               func.sum(case((other.won, 1), else_=0)), func.sum(case((partners, 1), else_=0)),
+               func.sum(case((and_(partners, Seat.won), 1), else_=0)))
         .join(other, and_(other.match_id == Seat.match_id, other.player_id != Seat.player_id))
         .join(Match, Match.id == Seat.match_id)
         .where(finished)

@@ -1,12 +1,14 @@
-"""Roster writes: rename a player, merge two roster entries of one person; one transaction each."""
+"""Roster writes: the entries of a new match's players, a rename, a merge of two entries of one person."""
 
 from __future__ import annotations
 
 from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import N_, NAME_MAX, RuleError, clean_name, name_fits, name_key, name_problem
+from ..games.base import N_, RuleError, checked_name, clean_name, name_key
 from ..models import Player, Seat
 from . import records
 from .transaction import transaction
@@ -14,6 +16,31 @@ from .transaction import transaction
 
 class RosterError(RuleError):
     """A roster change refused, with the form field it concerns and an untranslated message."""
+
+
+def roster_players(names: list[str]) -> list[Player]:
+    """The roster entries for these names in their order, adding the new ones (matched ignoring case).
+
+    Phones starting matches at the same moment may bring the same new name: each adds it
+    with "on conflict do nothing" and then reads the entry, whichever phone's it is, rather
+    than failing on the unique key (SQLite and PostgreSQL both speak this insert).
+    """
+    keys = [name_key(name) for name in names]
+    found = _by_key(keys)
+    new = {key: clean_name(name) for name, key in zip(names, keys, strict=True) if key not in found}
+    if new:
+        adding = _INSERT[db.session.get_bind().dialect.name](Player).on_conflict_do_nothing(index_elements=["key"])
+        db.session.execute(adding, [{"name": name, "key": key} for key, name in new.items()])
+        found = _by_key(keys)
+    return [found[key] for key in keys]
+
+
+_INSERT = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
+
+
+def _by_key(keys: list[str]) -> dict[str, Player]:
+    """The roster entries with these keys."""
+    return {player.key: player for player in db.session.scalars(select(Player).where(Player.key.in_(keys)))}
 
 
 def _other_with_key(key: str, player_id: int) -> Player | None:
@@ -30,11 +57,10 @@ def _name_taken(name: str) -> RosterError:
 
 def rename_player(player: Player, raw_name: str) -> Player:
     """Give a roster entry a new name; the seats keep the names the matches were played with."""
-    if name_problem(raw_name or "") is not None:
-        raise RosterError(N_("A name may not hold invisible or control characters."), field="name")
-    name = clean_name(raw_name or "")
-    if not name_fits(name):
-        raise RosterError(N_("A name has 1 to %(max)s characters.", max=NAME_MAX), field="name")
+    try:
+        name = checked_name(raw_name or "")
+    except RuleError as error:
+        raise RosterError(error.message, field="name") from None
     key = name_key(name)
     if _other_with_key(key, player.id) is not None:
         raise _name_taken(name)
@@ -47,14 +73,13 @@ def rename_player(player: Player, raw_name: str) -> Player:
     return player
 
 
-def merge_players(keep: Player, other_id: int | None) -> Player:
-    """Move every seat of another entry of the same person to `keep`, then drop that entry.
+def merge_refusal(keep: Player, other: Player | None) -> RosterError | None:
+    """Why this merge cannot be done, or None: no other entry picked, or both sat at one match.
 
-    Refused when both entries sat in the same match: one person cannot have held two seats.
+    One person cannot have held two seats of a match. Asked before the merge is confirmed too.
     """
-    other = db.session.get(Player, other_id) if other_id is not None else None
     if other is None or other.id == keep.id:
-        raise RosterError(N_("Pick another roster entry to merge into this one."), field="other")
+        return RosterError(N_("Pick another roster entry to merge into this one."), field="other")
     both = (
         select(func.count())
         .select_from(Seat)
@@ -62,7 +87,7 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     )
     shared = db.session.scalar(both) or 0
     if shared:
-        raise RosterError(
+        return RosterError(
             N_(
                 "%(keep)s and %(other)s played %(n)s match(es) together, so they are two people.",
                 keep=keep.name,
@@ -71,6 +96,14 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
             ),
             field="other",
         )
+    return None
+
+
+def merge_players(keep: Player, other_id: int | None) -> Player:
+    """Move every seat of another entry of the same person to `keep`, then drop that entry."""
+    other = db.session.get(Player, other_id) if other_id is not None else None
+    if (refusal := merge_refusal(keep, other)) is not None:
+        raise refusal
     with transaction():
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))
         records.rebuild([keep.id, other.id])

@@ -1,4 +1,4 @@
-"""History: every match, filtered and paginated; export of the whole history; import of match files."""
+"""History: every match, filtered and paginated; export of what the filters find; import of match files."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from flask_babel import gettext
 from ..exchange import match_document
 from ..games import REGISTRY
 from ..games.base import N_, RuleError
-from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history
+from ..models import Match
+from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching
 from ..queries.matches import all_matches, running_totals
 from ..queries.players import roster_entries
 from ..services import bounds
@@ -78,13 +79,20 @@ def _stamp() -> str:
     return datetime.now().strftime("%Y-%m-%d")
 
 
+def _exported() -> Iterator[Match]:
+    """The matches an export holds: those the history's filters (in the link's query string) find, on every page."""
+    filters = HistoryFilter.from_args(request.args, date_field().form)
+    return all_matches(matching(filters) if filters.active else None)
+
+
 @bp.get("/export.json")
 def export_json():
-    """The whole history as one JSON list of match files."""
+    """The history as one JSON list of match files: the matches the filters find, or all of them."""
+    exported = _exported()
 
     def chunks() -> Iterator[str]:
         yield "["
-        for index, match in enumerate(all_matches()):
+        for index, match in enumerate(exported):
             yield ("," if index else "") + "\n" + json.dumps(match_document(match), ensure_ascii=False)
         yield "\n]\n"
 
@@ -104,13 +112,17 @@ def spreadsheet_text(cell: object) -> object:
 
 @bp.get("/export.csv")
 def export_csv():
-    """One line per round per side: the round's score (the change of the side's total) and the total."""
+    """One line per round per side: the round's score (the change of the side's total) and the total.
+
+    The matches are those the filters find, or all of them (as in the JSON export).
+    """
+    exported = _exported()
 
     def chunks() -> Iterator[str]:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(CSV_HEADER)
-        for match in all_matches():
+        for match in exported:
             totals = running_totals(match)
             scored = _scored_with(match)
             date = match.started_at.date().isoformat()

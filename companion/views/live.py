@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import segno
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from ..games.base import ChangedMeanwhile
@@ -13,7 +13,15 @@ from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
 from ..web.i18n import error_text
-from ..web.live import LIVE_STATE_KEY, draw_for_viewers, drawn_for_viewers, etag_of, shows_version, unchanged_headers
+from ..web.live import (
+    LIVE_STATE_KEY,
+    LIVE_VARY,
+    draw_for_viewers,
+    drawn_for_viewers,
+    etag_of,
+    shows_version,
+    unchanged_headers,
+)
 from .host import count_wrong_secret, is_host, refuse_guessing
 from .matches import PENCIL_COOKIE, ROUNDS_CHANGED, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
 
@@ -50,14 +58,13 @@ def live(match_id: int):
     if state is None:
         abort(404)
     version, uid = state
-    tag = etag_of(version, uid)
+    tag = etag_of(version, uid, str(get_locale()))
     template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
     viewer = request.cookies.get(PENCIL_COOKIE.format(match_id)) is None
-    if shows_version(version, uid, request.headers.get("If-None-Match")):
+    if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
     if viewer and (drawn := drawn_for_viewers(uid, version, template)) is not None:
         response = current_app.make_response(drawn)
-        response.vary.add("HX-Request")
     else:
         match = match_or_404(match_id)
         if is_scorekeeper(match):
@@ -66,8 +73,8 @@ def live(match_id: int):
             response = current_app.make_response(
                 draw_for_viewers(match, template, lambda: render_template(template, **match_context(match)))
             )
-            response.vary.add("HX-Request")
     response.headers["ETag"] = tag
+    response.vary.update(LIVE_VARY)
     if template == "_live.html":
         response.headers["HX-Trigger"] = ROUNDS_CHANGED
     return response

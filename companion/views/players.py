@@ -9,11 +9,11 @@ from ..extensions import db
 from ..games import REGISTRY
 from ..games.forms import whole_number
 from ..models import ID_MAX, Player
-from ..queries.players import leaderboard, profile, roster_entries
-from ..services.roster import RosterError, merge_players, rename_player
+from ..queries.players import leaderboard, matches_of, profile, roster_entries
+from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import render
-from ..web.i18n import translated
-from .host import require_host
+from ..web.i18n import sentence
+from .host import is_host, require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -37,6 +37,7 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
         games=REGISTRY,
         errors=errors or {},
         form=form or {},
+        host=is_host(),
     )
 
 
@@ -55,7 +56,7 @@ def rename(player_id: int):
         rename_player(player, request.form.get("name", ""))
     except RosterError as error:
         db.session.refresh(player)
-        return _player_page(player, 422, {error.field: translated(error.message)}, request.form)
+        return _player_page(player, 422, {error.field: sentence(error.message)}, request.form)
     flash(gettext("Renamed to %(name)s.", name=player.name))
     return redirect(url_for("players.show", player_id=player.id))
 
@@ -70,16 +71,24 @@ def _row_id(text: str) -> int:
 
 @bp.post("/<int:player_id>/merge")
 def merge(player_id: int):
-    """Merge another roster entry of the same person into this one (host rights)."""
+    """Merge another roster entry of the same person into this one (host rights), once confirmed.
+
+    The form's first tap answers with a page that names both entries and what the merge does,
+    whose button sends the same choice again with `confirmed`: a merge cannot be taken back.
+    """
     player = db.get_or_404(Player, player_id)
     require_host()
     other_id = request.form.get("other", type=_row_id)
     other = db.session.get(Player, other_id) if other_id else None
+    if request.form.get("confirmed") != "yes":
+        if (refusal := merge_refusal(player, other)) is not None:
+            return _player_page(player, 422, {refusal.field: sentence(refusal.message)}, request.form)
+        return render("player_merge.html", player=player, other=other, moved=matches_of(other.id))
     # Read before the merge: the other entry is gone afterwards.
     other_name = other.name if other else ""
     try:
         merge_players(player, other_id)
     except RosterError as error:
-        return _player_page(player, 422, {error.field: translated(error.message)}, request.form)
+        return _player_page(player, 422, {error.field: sentence(error.message)}, request.form)
     flash(gettext("Merged %(other)s into %(name)s.", other=other_name, name=player.name))
     return redirect(url_for("players.show", player_id=player.id))

@@ -32,6 +32,7 @@ def init_app(app: Flask) -> None:
         time_since=display.time_since,
         live_etag=live.live_etag,
         totals_chart=charts.totals_chart,
+        results_chart=charts.results_chart,
         series_colour=charts.series_colour,
         script_texts=i18n.script_texts,
     )
@@ -39,5 +40,6 @@ def init_app(app: Flask) -> None:
     # A refusal the page works out itself (a game's set calculator) translated as the views do theirs.
     app.jinja_env.filters["error_text"] = i18n.error_text
     app.jinja_env.filters["translated"] = i18n.translated
+    app.jinja_env.filters["sentence"] = i18n.sentence
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -14,9 +14,28 @@ from flask_babel import format_date, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
-from ..games.base import N_, Message, Np_
+from ..games.base import N_, Message, Np_, as_sentence
 from ..queries.history import DayForm
+
+LANGUAGES = ("en", "it")
+DEFAULT_LANGUAGE = "en"
+
+
+def chosen_language(cookie: str | None, accept: LanguageAccept) -> str:
+    """The page's language: the one chosen with the switch (the `lang` cookie), else the browser's preference."""
+    if cookie in LANGUAGES:
+        return cookie
+    return accept.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def language_of_environ(environ: dict[str, Any]) -> str:
+    """The same choice from a bare WSGI environ, for code that runs before Flask (the live-poll middleware)."""
+    accept = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
+    return chosen_language(parse_cookie(environ).get("lang"), accept)
+
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own
 # request context); a new request object means the visitor may have changed.
@@ -120,8 +139,12 @@ def script_texts() -> dict[str, str | dict[str, str]]:
     return texts
 
 
-def translated(message: Any) -> str:
-    """A rule's Message in the page's language (its parameters too); anything else as it is."""
+def translated(message: Any, *, standing_alone: bool = False) -> str:
+    """A rule's Message in the page's language (its parameters too); anything else as it is.
+
+    `standing_alone`: the message is shown by itself beside its field, so its own words start with a
+    capital and end with a full stop (a name filled in first is kept as it was typed).
+    """
     if not isinstance(message, Message):
         return str(message)
     translations = _request_translations()
@@ -129,9 +152,16 @@ def translated(message: Any) -> str:
         text = translations.ungettext(message.text, message.plural, message.params.get("num", 1))
     else:
         text = translations.ugettext(message.text)
+    if standing_alone:
+        text = as_sentence(text)
     if not message.params:
         return text
     return text % {key: translated(value) for key, value in message.params.items()}
+
+
+def sentence(message: Any) -> str:
+    """A message standing alone beside its field, in the page's language (see translated)."""
+    return translated(message, standing_alone=True)
 
 
 def error_text(error: Any, names: Iterable[str] = ()) -> str:

@@ -11,13 +11,17 @@ from typing import Any
 from flask import Flask
 from flask_babel import get_locale
 from werkzeug.datastructures import Headers
+from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_etags
+from werkzeug.wsgi import get_host
 
 from ..bytecache import ByteBoundedCache
 from ..extensions import db
 from ..models import Match
 from ..queries import matches as queries
+from ..queries.history import ID_MAX
 from .headers import add_standard_headers
+from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
 
 
@@ -28,23 +32,24 @@ def _identity(uid: str) -> str:
     return hashlib.blake2s(uid.encode(), digest_size=4).hexdigest()
 
 
-def etag_of(version: int, uid: str) -> str:
-    """The entity tag of a match at a version: every write changes it.
+def etag_of(version: int, uid: str, language: str) -> str:
+    """The entity tag of a match at a version, in a language: every write changes it.
 
     It names the match too: SQLite gives a new match the id of the newest one if that was
     deleted, and a phone still following the deleted match must not be told "unchanged"
-    when the new one reaches the same version.
+    when the new one reaches the same version. And the language: the same version is
+    another body in Italian, which a cache must not give to an English phone.
     """
-    return f'"v{version}-{_identity(uid)}"'
+    return f'"v{version}-{_identity(uid)}-{language}"'
 
 
 def live_etag(match: Match) -> str:
     """The tag of the version a page shows, which its live block sends back when it polls."""
-    return etag_of(match.version, match.uid)
+    return etag_of(match.version, match.uid, str(get_locale() or DEFAULT_LANGUAGE))
 
 
-def shows_version(version: int, uid: str, if_none_match: str | None) -> bool:
-    """Whether the viewer already shows this version of this match.
+def shows_version(tag: str, if_none_match: str | None) -> bool:
+    """Whether the viewer already shows the version this tag names.
 
     Its If-None-Match carries the tag as the page set it ("v7-…") or as the last response
     sent it: Flask-Compress turns a strong ETag into "v7-…:br" or "v7-…:gzip" when it
@@ -52,16 +57,23 @@ def shows_version(version: int, uid: str, if_none_match: str | None) -> bool:
     """
     if not if_none_match:
         return False
-    tag = etag_of(version, uid).strip('"')
+    tag = tag.strip('"')
     return any(seen.split(":", 1)[0] == tag for seen in parse_etags(if_none_match).as_set(include_weak=True))
+
+
+# What a live fragment's body depends on besides its URL: the language (the `lang` cookie or
+# Accept-Language), the pencil cookie, whether htmx asks, and the compression.
+LIVE_VARY = ("Cookie", "Accept-Language", "HX-Request", "Accept-Encoding")
 
 
 def unchanged_headers(tag: str) -> Headers:
     """The headers of a 304 to a live poll, wherever it is given: Flask's view or the middleware."""
-    return add_standard_headers(Headers([("ETag", tag), ("Vary", "Accept-Encoding")]))
+    return add_standard_headers(Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY))]))
 
 
-LIVE_PATH = re.compile(r"/matches/(\d+)/live")
+# An id of at most ten ASCII digits (ID_MAX has ten): anything longer is no row and goes on to
+# Flask's 404 rather than into a query (SQLite overflows past 2**63, int() past 4300 digits).
+LIVE_PATH = re.compile(r"/matches/([0-9]{1,10})/live")
 # Where the middleware leaves the state it read for the view, which then need not read it again.
 LIVE_STATE_KEY = "companion.live_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
@@ -83,19 +95,31 @@ class UnchangedPolls:
         with app.app_context():
             self.engine = db.engine
         self.counting = counting(app)
+        self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
+
+    def trusted(self, environ: dict[str, Any]) -> bool:
+        """Whether the Host is one of this server's names; Flask refuses any other with its 400 page."""
+        if not self.trusted_hosts:
+            return True
+        try:
+            get_host(environ, self.trusted_hosts)
+        except SecurityError:
+            return False
+        return True
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
         if if_none_match and environ.get("REQUEST_METHOD") == "GET":
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
-            if found:
+            if found and int(found.group(1)) <= ID_MAX and self.trusted(environ):
                 with self.engine.connect() as connection:
                     state = queries.live_state(int(found.group(1)), connection)
                 environ[LIVE_STATE_KEY] = state
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
-                if state is not None and shows_version(state.version, state.uid, if_none_match):
-                    headers = unchanged_headers(etag_of(state.version, state.uid))
+                tag = state and etag_of(state.version, state.uid, language_of_environ(environ))
+                if tag and shows_version(tag, if_none_match):
+                    headers = unchanged_headers(tag)
                     if self.counting:
                         headers["X-Queries"] = "1"
                     start_response("304 NOT MODIFIED", headers.to_wsgi_list())

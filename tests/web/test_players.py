@@ -126,7 +126,10 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
         service.create_match("topic", ["ann ", "Zed"], {})  # seated as "ann": one roster entry, Ann
         service.create_match("pazaak", ["Annie", "Zed"], {})
     annie = player_id(app, "Annie")
-    response = _post(host_client, app, "Ann", "merge", other=str(annie))
+    # The first tap asks for a confirmation, which names both entries; only the confirmed post merges.
+    asked = _post(host_client, app, "Ann", "merge", other=str(annie))
+    assert asked.status_code == 200 and "Merge Annie into Ann?" in asked.get_data(as_text=True)
+    response = _post(host_client, app, "Ann", "merge", other=str(annie), confirmed="yes")
     assert response.status_code == 302
     assert "Merged Annie into Ann." in host_client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
     with app.app_context():

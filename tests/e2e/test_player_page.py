@@ -1,0 +1,44 @@
+"""A player's page on a small phone: the results chart, partners apart from opponents, a merge confirmed first."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from companion.extensions import db
+from companion.services import host
+from companion.services import matches as service
+from tests.web.test_history import player_id
+from tests.web.test_player_page import pairs_match
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_players_page_at_360_px(page: Page, app, live_server):
+    with app.app_context():
+        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+                                pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
+        service.create_match("topic", ["Annie", "Bob", "Zed"], {})
+        db.session.remove()
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/host?token={host.new_link_token(app)}")
+    page.get_by_role("button", name="Take host rights").click()
+    page.goto(f"{live_server.url}/players/{player_id(app, 'Ann')}")
+
+    chart = page.get_by_role("img", name=re.compile(r"Share of matches won after each of 2 finished matches: 50%"))
+    expect(chart).to_be_visible()
+    partners = page.get_by_role("table", name="With")
+    expect(partners.get_by_role("row", name=re.compile(r"^Cy 2 1$"))).to_be_visible()
+    expect(page.get_by_role("rowheader", name="Bob")).to_be_visible()
+    expect(page.get_by_role("rowheader", name="Cy")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    page.get_by_label("Merge another entry of the same person into Ann").select_option(label="Annie")
+    page.get_by_role("button", name="Merge", exact=True).click()
+    expect(page.get_by_role("heading", name="Merge Annie into Ann?")).to_be_visible()
+    moved = "The 1 match of Annie moves to Ann, and the roster entry Annie is removed."
+    expect(page.get_by_text(moved)).to_be_visible()
+    page.get_by_role("button", name="Merge Annie into Ann").click()
+    expect(page.get_by_role("status")).to_have_text("Merged Annie into Ann.")

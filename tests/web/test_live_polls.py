@@ -1,0 +1,74 @@
+"""The live poll at its edges: ids no row can have, foreign Host names, and one language per entity tag."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from companion import create_app
+from tests.conftest import HTMX, entry_fields, save_round, start_match
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+HUGE_IDS = ["99999999999999999999", "9" * 5000, "2147483648"]
+
+
+@pytest.mark.parametrize("match_id", HUGE_IDS, ids=["20 digits", "5000 digits", "past INTEGER"])
+@pytest.mark.parametrize("host", [None, "evil.example"], ids=["own host", "foreign host"])
+def test_a_poll_of_an_id_no_row_can_have_is_refused_quietly(client, caplog, match_id, host):
+    headers = {**HTMX, "If-None-Match": '"v1-abcd-en"'}
+    if host:
+        headers["Host"] = host
+    with caplog.at_level(logging.DEBUG):
+        response = client.get(f"/matches/{match_id}/live", headers=headers)
+    assert response.status_code == (400 if host else 404)
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert len(caplog.text) < 2000
+
+
+def test_an_unchanged_poll_from_a_foreign_host_is_not_answered_as_unchanged(client):
+    match_id = start_match(client, "topic", PLAYERS)
+    tag = client.get(f"/matches/{match_id}/live", headers=HTMX).headers["ETag"]
+    foreign = client.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag, "Host": "evil.example"})
+    assert foreign.status_code == 400
+
+
+def test_the_same_version_in_another_language_is_another_entity(client, app):
+    match_id = start_match(client, "topic", PLAYERS)
+    save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Ann"]}))
+    english = app.test_client().get(f"/matches/{match_id}/live", headers={**HTMX, "Accept-Language": "en"})
+    italian_phone = app.test_client()
+    italian = italian_phone.get(
+        f"/matches/{match_id}/live", headers={**HTMX, "Accept-Language": "it", "If-None-Match": english.headers["ETag"]}
+    )
+    assert english.status_code == 200 and italian.status_code == 200
+    assert english.get_data() != italian.get_data()
+    assert english.headers["ETag"] != italian.headers["ETag"]
+    # The language chosen with the switch (a cookie) counts as much as the browser's.
+    chosen = app.test_client()
+    chosen.set_cookie("lang", "it")
+    by_cookie = chosen.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": english.headers["ETag"]})
+    assert by_cookie.status_code == 200 and by_cookie.headers["ETag"] == italian.headers["ETag"]
+    for response in (english, italian):
+        named = {header.strip().lower() for header in response.headers["Vary"].split(",")}
+        assert {"cookie", "accept-language", "hx-request"} <= named
+    # The same Italian phone polling again is told "unchanged", with the same Vary.
+    again = italian_phone.get(
+        f"/matches/{match_id}/live", headers={**HTMX, "Accept-Language": "it", "If-None-Match": italian.headers["ETag"]}
+    )
+    assert again.status_code == 304
+    assert "Accept-Language" in again.headers["Vary"] and "Cookie" in again.headers["Vary"]
+
+
+def test_the_unchanged_poll_in_italian_is_still_answered_before_flask(tmp_path, database_url, monkeypatch):
+    monkeypatch.setenv("COMPANION_COUNT_QUERIES", "1")
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    app = create_app(config, instance_path=str(tmp_path / "instance"))
+    phone = app.test_client()
+    phone.set_cookie("lang", "it")
+    match_id = start_match(phone, "topic", PLAYERS)
+    first = app.test_client()
+    first.set_cookie("lang", "it")
+    tag = first.get(f"/matches/{match_id}/live", headers=HTMX).headers["ETag"]
+    unchanged = first.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag})
+    assert unchanged.status_code == 304 and unchanged.headers["X-Queries"] == "1"

@@ -1,0 +1,131 @@
+"""A player's page: in progress, partners apart from opponents, host-only forms, a merge's confirmation."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import select
+
+from companion.charts import win_rate_line
+from companion.extensions import db
+from companion.models import Player, Seat
+from companion.services import matches as service
+from tests.conftest import csrf_token, grant_host_rights, start_match
+from tests.web.test_history import doc, player_id
+
+
+def test_a_match_the_host_ended_is_not_in_progress(app, host_client):
+    kept = start_match(host_client, "topic", ["Ann", "Bob", "Cy"])
+    ended = start_match(host_client, "topic", ["Ann", "Bob", "Di"])
+    assert kept != ended
+    token = csrf_token(host_client, f"/matches/{ended}")
+    assert host_client.post(f"/matches/{ended}/end", data={"csrf_token": token}).status_code in (302, 303)
+    page = host_client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "1 in progress" in page and "2 in progress" not in page
+    di = host_client.get(f"/players/{player_id(app, 'Di')}").get_data(as_text=True)
+    assert "in progress" not in di
+    # The history still finds both of Ann's matches.
+    assert "2 matches" in host_client.get(f"/history?player={player_id(app, 'Ann')}").get_data(as_text=True)
+
+
+def test_a_phone_without_host_rights_sees_no_rename_or_merge_form(app, client):
+    start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    page = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Rename" not in page and "Merge" not in page
+    grant_host_rights(client)
+    page = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Rename" in page and "Merge" in page
+
+
+def test_a_refused_rename_speaks_italian_on_the_italian_ui(app, client):
+    start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    client.set_cookie("lang", "it")
+    ann = player_id(app, "Ann")
+    token = csrf_token(client, f"/players/{ann}")
+    response = client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Zed"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 403
+    assert "Forbidden" not in html and "Non consentito" in html
+    missing = client.get("/players/424242").get_data(as_text=True)
+    assert "Not Found" not in missing and "Non trovato" in missing and "requested URL" not in missing
+
+
+def test_a_merge_asks_first_naming_both_and_what_happens(app, host_client):
+    start_match(host_client, "topic", ["Ann", "Bob", "Cy"])
+    start_match(host_client, "topic", ["Annie", "Bob", "Di"])
+    ann, annie = player_id(app, "Ann"), player_id(app, "Annie")
+    token = csrf_token(host_client, f"/players/{ann}")
+    asked = host_client.post(f"/players/{ann}/merge", data={"csrf_token": token, "other": str(annie)})
+    html = asked.get_data(as_text=True)
+    assert asked.status_code == 200
+    assert "Merge Annie into Ann?" in html
+    assert "The 1 match of Annie moves to Ann, and the roster entry Annie is removed." in html
+    assert "This cannot be undone." in html
+    with app.app_context():
+        assert db.session.get(Player, annie) is not None
+        db.session.remove()
+    token = csrf_token(host_client, f"/players/{ann}")
+    done = host_client.post(
+        f"/players/{ann}/merge", data={"csrf_token": token, "other": str(annie), "confirmed": "yes"}
+    )
+    assert done.status_code == 302
+    with app.app_context():
+        assert db.session.get(Player, annie) is None
+        assert len(db.session.scalars(select(Seat).where(Seat.player_id == ann)).all()) == 2
+        db.session.remove()
+
+
+# Ann and Cy against Bob and Di in two finished Burraco matches of one hand; Noi win the first, Voi the second.
+def pairs_match(uid: str, winners: str, started: str) -> dict:
+    """A finished Burraco match in pairs, of one hand that `winners` close."""
+    losers = "Voi" if winners == "Noi" else "Noi"
+    hand = {"sides": {winners: {"table": 300, "hand": 0, "clean": 1}, losers: {"table": 50, "hand": 30}},
+            "closed_by": winners}  # fmt: skip
+    settings = {"hands": 1, "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}
+    return doc(uid, "burraco", ["Ann", "Bob", "Cy", "Di"], [hand], started, settings)
+
+
+def section(html: str, title_id: str) -> str:
+    """The text of the table after a heading, without tags."""
+    start = html.index(f'id="{title_id}"')
+    return " ".join(re.sub(r"<[^>]+>", " ", html[start : html.index("</table>", start)]).split())
+
+
+def test_burraco_partners_are_listed_with_the_player_not_against(app, client):
+    with app.app_context():
+        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+                                pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
+        db.session.remove()
+    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    # With Cy: two matches, one won together; against Bob and Di: two each, one won by each side.
+    assert section(html, "partners-title").endswith("Partner Together Won together Cy 2 1")
+    against = section(html, "against-title")
+    assert "Bob 2 1 1" in against and "Di 2 1 1" in against and "Cy" not in against
+
+
+def test_a_players_page_charts_the_share_of_matches_won_over_time(app, client):
+    with app.app_context():
+        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+                                pairs_match("p2", "Voi", "2025-03-02T20:00:00Z"),
+                                pairs_match("p3", "Noi", "2025-03-03T20:00:00Z")])  # fmt: skip
+        db.session.remove()
+    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Results over time" in html
+    label = "Share of matches won after each of 3 finished matches: 67% in the end"
+    assert f'aria-label="{label}"' in html
+    chart = html[html.index('id="results-title"') :]
+    chart = chart[: chart.index("</section>")]
+    # One line, through 100 %, 50 %, 67 % (Ann won, lost, won).
+    assert chart.count('class="line') >= 1 and "<svg" in chart
+    client.set_cookie("lang", "it")
+    italian = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Risultati nel tempo" in italian and "67% alla fine" in italian
+    # Someone with no finished match has no chart.
+    with app.app_context():
+        service.create_match("topic", ["Zed", "Bob", "Cy"], {})
+        db.session.remove()
+    assert "Results over time" not in client.get(f"/players/{player_id(app, 'Zed')}").get_data(as_text=True)
+
+
+def test_the_win_rate_line_follows_each_result():
+    assert win_rate_line([True, False, True, True]) == (100, 50, 67, 75)
