@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Error, Page, Response
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Error, Page, Response, WebError
 
 
 class BrowserFaults:
@@ -39,7 +39,7 @@ class BrowserFaults:
         """Listen to every page the context has or opens."""
         self.contexts.append(context)
         context.on("console", self._console)
-        context.on("weberror", lambda error: self._record(f"uncaught {error.error}", self._url(error.page)))
+        context.on("weberror", self._page_error)
         context.on("response", self._response)
         return context
 
@@ -47,6 +47,10 @@ class BrowserFaults:
         if message.type == "error":
             source = f"{message.location.get('url')}:{message.location.get('lineNumber')}"
             self._record(message.text, f"{source} (page {self._url(message.page)})")
+
+    def _page_error(self, error: WebError) -> None:
+        thrown = error.error
+        self._record(f"uncaught {thrown.name or 'Error'}: {thrown.message}", self._url(error.page))
 
     def _response(self, response: Response) -> None:
         if response.status >= 500:
