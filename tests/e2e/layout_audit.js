@@ -89,7 +89,10 @@ async (names) => {
       continue;
     }
     const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-    const reaches = hit && (hit === el || el.contains(hit) || (hit.control && hit.control === el)
+    // A disabled control takes no taps (pointer-events: none), so the point finds what lies under
+    // it: its own box or row is no cover. The audit writes nothing to the page (not even a style).
+    const inert = getComputedStyle(el).pointerEvents === "none";
+    const reaches = hit && (hit === el || el.contains(hit) || (inert && hit.contains(el)) || (hit.control && hit.control === el)
       || (el.labels && [...el.labels].some((label) => label === hit || label.contains(hit))));
     if (!reaches) {
       faults.push(`covered: ${describe(el)} lies under ${hit ? describe(hit) : "nothing"}`);

@@ -262,7 +262,8 @@ def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, 
 # --- 19.6: a phone that lost the pencil says so where Save was ----------------------------------
 
 
-def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app):
+def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app, browser_faults):
+    browser_faults.expect("Failed to load resource: the server responded with a status of 403 (FORBIDDEN)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
     page.goto(f"{live_server.url}/matches/{match_id}")
@@ -280,7 +281,8 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
 
 
-def test_a_refused_save_is_told_in_view(page: Page, live_server, app):
+def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_faults):
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
     page.goto(f"{live_server.url}/matches/{match_id}")
