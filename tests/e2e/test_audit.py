@@ -3,10 +3,13 @@ page; the browser-fault guard records console errors, CSP violations, page error
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import NARROW_PHONE, audit_layout, layout_faults
+from tests.e2e.helpers import add_to_roster, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -80,6 +83,19 @@ def test_a_clean_page_passes_the_audit_at_both_sizes(page: Page):
     assert page.viewport_size == NARROW_PHONE
 
 
+POPOVER = '<div popover id="calendar" style="inset: 0; width: 100%; height: 100%"><button>Close</button></div>'
+
+
+def test_with_a_popover_open_only_its_own_controls_are_audited(page: Page):
+    show(page, CLEAN + POPOVER)
+    page.evaluate("document.getElementById('calendar').showPopover()")
+    save = page.get_by_role("button", name="Save round").bounding_box()
+    point = [save["x"] + 5, save["y"] + 5]
+    covering = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[popover]')?.id", point)
+    assert covering == "calendar"  # the page's controls lie under it, as they should while it is open
+    assert layout_faults(page) == []
+
+
 @pytest.mark.parametrize("kind", PLANTED)
 def test_one_planted_fault_of_each_kind_fails_the_audit_naming_it(page: Page, kind: str):
     markup, said = PLANTED[kind]
@@ -120,3 +136,14 @@ def test_an_expected_fault_that_never_comes_fails_the_test(page: Page, browser_f
     browser_faults.expect("Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
     assert "never came: Failed to load resource: net::ERR_INTERNET_DISCONNECTED" in browser_faults.report()
     browser_faults.expected.clear()
+
+
+def test_a_swap_writes_no_style_attribute_whatever_styled_the_page_before(page: Page, live_server, app):
+    # Something outside the app (an extension, a reader mode, the audit of an earlier version) sets a
+    # style on elements htmx will swap; settling the swap must not write it back as an attribute,
+    # which the Content-Security-Policy refuses (and the guard fails the test for).
+    add_to_roster(app, "Ann", "Bob")
+    start_match(page, live_server.url, "Topic_", ["Ann", "Bob"])
+    page.evaluate("document.querySelectorAll('[id]').forEach((element) => { element.style.outlineOffset = '1px'; })")
+    page.locator("#entry").get_by_role("button", name=re.compile(r"^Bob \d+ cards?$")).click()
+    expect(page.get_by_role("status").filter(has_text="Round 1:")).to_contain_text("Bob +1")
