@@ -102,8 +102,15 @@ def browser_faults(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
     faults = BrowserFaults()
     if "browser" in request.fixturenames or "page" in request.fixturenames:
         browser: Browser = request.getfixturevalue("browser")
-        new_context = browser.new_context
+        new_context, new_page = browser.new_context, browser.new_page
         monkeypatch.setattr(browser, "new_context", lambda *args, **kwargs: faults.watch(new_context(*args, **kwargs)))
+
+        def watched_page(*args, **kwargs) -> Page:
+            page = new_page(*args, **kwargs)
+            faults.watch(page.context)
+            return page
+
+        monkeypatch.setattr(browser, "new_page", watched_page)
     request.node.browser_faults = faults
     yield faults
 

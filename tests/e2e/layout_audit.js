@@ -7,7 +7,8 @@
 //    is fine off-screen when that box itself lies within the viewport: scrolling the box reaches it.
 // 3. Every such control, scrolled to the middle of the viewport (the box it scrolls in too), is the
 //    element found at its centre, or holds it, or is its label's control: nothing covers it
-//    (a sticky header or bottom tray included).
+//    (a sticky header or bottom tray included). While a popover or modal dialog is open, only the
+//    controls inside it are checked: it covers the page on purpose.
 // 4. No element that hides its overflow cuts its text short sideways without an ellipsis.
 // 5. No word of a given name is broken across two lines (each word's Range has its rects on one line).
 // Elements drawn for screen readers only (clipped to a pixel) are left out; so is a skip link.
@@ -61,10 +62,12 @@ async (names) => {
       + (outer.length ? `; wider than the viewport: ${outer.slice(0, 5).map(describe).join("; ")}` : ""));
   }
 
-  // 2 and 3. The controls
+  // 2 and 3. The controls; while a popover or a modal dialog is open, those in it (the page behind
+  // it is covered on purpose).
+  const layer = document.querySelector(":popover-open, dialog:modal");
   const controls = [...document.querySelectorAll(
     "button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex='-1'])",
-  )].filter((el) => visible(el) && !el.classList.contains("skip-link"));
+  )].filter((el) => visible(el) && !el.classList.contains("skip-link") && (!layer || layer.contains(el)));
   for (const el of controls) {
     const box = sidewaysBox(el);
     const r = el.getBoundingClientRect();

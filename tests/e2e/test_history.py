@@ -109,7 +109,9 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
     _one_history_page(page)
 
 
-def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, live_server, app):
+def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, live_server, app, browser_faults):
+    # A day before the first, and a date that is no day, are answered 400 (which the browser logs).
+    browser_faults.expect("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
     started = {"early": "2026-11-02T20:00:00Z", "middle": "2026-11-12T20:00:00Z", "late": "2026-11-25T20:00:00Z"}
     with app.app_context():
         service.import_matches([

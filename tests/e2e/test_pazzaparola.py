@@ -62,7 +62,6 @@ def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int 
     audit_layout(page, players)
     page.get_by_role("button", name="Start Pazzaparola").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+$"))
-    audit_layout(page, players)
 
 
 def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str | None = None) -> None:
@@ -83,7 +82,6 @@ def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str
                     tap.button(digit)
                 tap.button("Add")
         expect(row.locator(".pz-chip")).to_have_count(len(cards))
-    audit_layout(page, rows)
 
 
 def score(page: Page, name: str) -> Locator:
@@ -95,7 +93,6 @@ def save(page: Page, tap: Taps, number: int) -> None:
     """Tap Save and wait for the read-back of the round."""
     tap.button(f"Save round {number}")
     expect(page.locator(".readback")).to_contain_text(f"Round {number}:")
-    audit_layout(page, list(shown_totals(page)))
 
 
 def shown_totals(page: Page) -> dict[str, int]:
