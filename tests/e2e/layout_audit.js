@@ -3,8 +3,9 @@
 // The rules, for the state the page is in now, at the viewport it has now:
 // 1. Nothing scrolls the page sideways (the scrolling element is no wider than the viewport).
 // 2. Every visible button, link, field and summary lies within [0, viewport width]. A control inside
-//    a box that deliberately scrolls sideways (overflow-x auto or scroll, and wider inside than out)
-//    is fine off-screen when that box itself lies within the viewport: scrolling the box reaches it.
+//    a box that scrolls sideways (overflow-x auto or scroll, wider inside than out) may lie beyond it
+//    only when the box shows that it scrolls: a phone draws no scrollbar, so the box must say it
+//    draws a cue of its own (attribute data-scroll-cue), and must itself lie within the viewport.
 // 3. Every such control, scrolled to the middle of the viewport (the box it scrolls in too), is the
 //    element found at its centre, or holds it, or is its label's control: nothing covers it
 //    (a sticky header or bottom tray included). While a popover or modal dialog is open, only the
@@ -71,7 +72,7 @@ async (names) => {
   for (const el of controls) {
     const box = sidewaysBox(el);
     const r = el.getBoundingClientRect();
-    if (box) {
+    if (box && box.hasAttribute("data-scroll-cue")) {
       const b = box.getBoundingClientRect();
       if (b.left < -1 || b.right > width + 1) {
         faults.push(`outside the viewport's width: ${describe(el)}, in a sideways-scrolling box itself outside it: ${describe(box)}`);
@@ -79,12 +80,15 @@ async (names) => {
       }
       if (!savedBoxes.has(box)) savedBoxes.set(box, box.scrollLeft);
     } else if (r.left < -1 || r.right > width + 1) {
-      faults.push(`outside the viewport's width (0..${width}): ${describe(el)}`);
+      faults.push(`outside the viewport's width (0..${width}): ${describe(el)}`
+        + (box ? `, in a box that scrolls sideways with no cue that it does: ${describe(box)}` : ""));
       continue;
     }
     el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
     if (scroller.scrollLeft) scroller.scrollLeft = 0;
-    const s = el.getBoundingClientRect();
+    // A link that wraps is two boxes: the largest of them is where a finger goes.
+    const boxes = [...el.getClientRects()];
+    const s = boxes.length ? boxes.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a)) : r;
     const left = Math.max(s.left, 0), right = Math.min(s.right, width);
     const top = Math.max(s.top, 0), bottom = Math.min(s.bottom, height);
     if (right <= left || bottom <= top) {

@@ -28,14 +28,16 @@ STYLE = """
 </style>
 """
 
-# What the app does that the audit must let pass: a sticky header, an ellipsis, a table that scrolls
-# in its own box, a field for screen readers only, a radio laid invisibly over its chip, names whole.
+# What the app does that the audit must let pass: a sticky header, a link wrapped over two lines, an
+# ellipsis, a table that scrolls in its own box that shows it does, a field for screen readers only, a
+# radio laid invisibly over its chip, names whole.
 CLEAN = f"""{STYLE}
 <header class="sticky"><a href="#top">Home</a></header>
 <main>
   <h1>Massimiliano Bartolomeo</h1>
+  <p style="width: 220px">Back to the match of <a href="#match">Massimiliano Bartolomeo and Anna</a></p>
   <p class="cut">Alessandra Giovannina Mariangela Ottaviani won the match</p>
-  <div class="scroll">
+  <div class="scroll" data-scroll-cue>
     <table><tr><td>Anna</td><td style="padding-left: 700px"><button>Edit</button></td></tr></table>
   </div>
   <label class="sr">Search <input name="q"></label>
@@ -54,6 +56,10 @@ PLANTED = {
     "off-screen": (
         '<button style="position: fixed; left: 300px; top: 60px; width: 120px">Edit</button>',
         'outside the viewport\'s width (0..360): <button> "Edit" at x=300..420',
+    ),
+    "off-screen in a box that scrolls with no cue": (
+        '<div class="scroll"><table><tr><td style="padding-left: 700px"><button>Edit</button></td></tr></table></div>',
+        "in a box that scrolls sideways with no cue that it does",
     ),
     "covered": (
         '<button id="under">Save round</button>'
@@ -79,6 +85,8 @@ def show(page: Page, body: str) -> None:
 
 def test_a_clean_page_passes_the_audit_at_both_sizes(page: Page):
     show(page, CLEAN)
+    wrapped = page.get_by_role("link", name="Massimiliano Bartolomeo and Anna")
+    assert wrapped.evaluate("(link) => link.getClientRects().length") == 2
     audit_layout(page, names=["Massimiliano Bartolomeo", "Alessandra", "Anna"])
     assert page.viewport_size == NARROW_PHONE
 

@@ -14,6 +14,7 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
+from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
 
@@ -226,6 +227,7 @@ def test_the_table_view_fits_every_player_on_a_dark_board(page: Page, live_serve
         assert luminance(back.evaluate("e => getComputedStyle(e).color")) > 0.6, screen
         expect(back).to_be_in_viewport()
         expect(page.locator(".table-title")).to_have_text(re.compile(r"· Round 3$"))
+        audit_layout(page, names)
 
 
 # --- desktop: the Pazzaparola keypad never covers the word being typed --------------------------
