@@ -194,7 +194,18 @@
       if (activate && refused) activate(refused);
       error.scrollIntoView({ block: "center" });
     } else if (activate && entry.hasAttribute("data-running")) {
-      activate(entry.querySelector("[data-keyed]"));
+      var first = entry.querySelector("[data-keyed]");
+      activate(first);
+      // A new match and the entry after a save open where the last page was scrolled (the
+      // foot of the setup, Save): bring the first field and its keypad into view instead,
+      // below the read-back that stays at the top of the screen after a save.
+      var slot = document.querySelector(".banner-slot");
+      var cover = slot && getComputedStyle(slot).position === "sticky" ? slot.getBoundingClientRect().bottom : 0;
+      var box = first && first.getBoundingClientRect();
+      if (box && (box.top < cover || box.bottom > window.innerHeight)) {
+        var side = (first.closest("[data-side]") || first).getBoundingClientRect();
+        window.scrollBy(0, side.top - cover - 8);
+      }
     }
   }
 
