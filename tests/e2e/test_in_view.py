@@ -1,0 +1,69 @@
+"""Browser tests that every column, name and control of a match page is in view on a phone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table_ready import LONG_NAMES, NARROW, new_match
+
+pytestmark = pytest.mark.e2e
+
+FOUR = ["Tommaso", "Benedetta", "Lorenzo", "Francesca"]
+
+
+def rounds_table(page: Page):
+    """The match's rounds (hands) table."""
+    return page.locator("#rounds table")
+
+
+def across(locator) -> tuple[float, float]:
+    """Where an element starts and ends across the screen, however far the page is scrolled down."""
+    box = locator.evaluate("e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
+    return round(box[0]), round(box[1])
+
+
+def assert_across_the_screen(page: Page, locator) -> None:
+    """The element is wholly between the screen's left and right edges: no sideways scroll needed to reach it."""
+    expect(locator).to_be_visible()
+    left, right = across(locator)
+    assert 0 <= left and right <= page.viewport_size["width"], (left, right)
+
+
+# --- 27.4: columns and controls off-screen -------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["pazzaparola", "burraco"])
+@pytest.mark.parametrize("width", [360, 390])
+def test_four_players_columns_are_all_in_view_without_scrolling(page: Page, live_server, app, game, width):
+    match_id = new_match(page, app, live_server.url, game, FOUR, rounds=2)
+    page.set_viewport_size({"width": width, "height": 740})
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    headers = rounds_table(page).locator("thead th.num")
+    expect(headers).to_have_count(4)
+    for header in headers.all():
+        assert_across_the_screen(page, header)
+    for number in (1, 2):
+        assert_across_the_screen(page, page.get_by_role("link", name=f"Edit round {number}"))
+    expect(page.get_by_text("swipe the table")).to_be_hidden()
+
+
+@pytest.mark.parametrize("game, count", [("pazzaparola", 8), ("burraco", 5)])
+def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, live_server, app, game, count):
+    match_id = new_match(page, app, live_server.url, game, LONG_NAMES[:count], rounds=2)
+    page.set_viewport_size(NARROW)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    expect(page.get_by_text("More players to the right: swipe the table →")).to_be_visible()
+    box = page.locator("#rounds .rounds-scroll")
+    for edge in ("start", "end"):
+        box.evaluate(f"e => {{ e.scrollLeft = {'0' if edge == 'start' else 'e.scrollWidth'}; }}")
+        for number in (1, 2):
+            assert_across_the_screen(page, page.get_by_role("link", name=f"Edit round {number}"))
+        if edge == "end":
+            last = rounds_table(page).locator("thead th.num").last
+            expect(last).to_have_attribute("title", LONG_NAMES[count - 1])
+            assert_across_the_screen(page, last)
+    page.get_by_role("link", name="Edit round 2").click()
+    expect(page).to_have_url(re.compile(r"/rounds/2"))
