@@ -67,3 +67,56 @@ def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, l
             assert_across_the_screen(page, last)
     page.get_by_role("link", name="Edit round 2").click()
     expect(page).to_have_url(re.compile(r"/rounds/2"))
+
+
+# --- 27.5: names break between words only --------------------------------------------------------
+
+SPLIT_WORDS = """(roots) => {
+  const split = [];
+  for (const root of document.querySelectorAll(roots)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement.getClientRects().length || node.parentElement.closest(".visually-hidden")) continue;
+      for (const match of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) split.push(match[0]);
+      }
+    }
+  }
+  return split;
+}"""
+NAMED = "#standings, #rounds thead, #rounds summary, .chart-legend, .topic-one, .topic-picks, .burraco-side legend"
+
+
+@pytest.mark.parametrize("game, count", [("pazzaparola", 8), ("burraco", 5), ("topic", 10), ("pazaak", 2)])
+@pytest.mark.parametrize("names", ["long", "short"])
+def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
+    page: Page, live_server, app, game, count, names
+):
+    seated = LONG_NAMES[:count] if names == "long" else (FOUR * 3)[:count]
+    if names == "short":
+        seated = [f"{name} {index}" if index >= 4 else name for index, name in enumerate(seated)]
+    match_id = new_match(page, app, live_server.url, game, seated, rounds=2)
+    page.set_viewport_size(NARROW)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    if game == "topic":
+        page.get_by_role("switch", name="Several losers").click()
+    expect(page.locator("#standings")).to_be_visible()
+    assert page.evaluate(SPLIT_WORDS, NAMED) == []
+    # A word cut with an ellipsis sits in an element whose title is the whole name.
+    cut = page.locator(".word").evaluate_all(
+        "words => words.filter((w) => w.getClientRects().length && w.scrollWidth > w.clientWidth + 0.5)"
+        "  .map((w) => [w.textContent, w.closest('[title]') && w.closest('[title]').title])"
+    )
+    for word, title in cut:
+        assert title in seated and word in title.split(), (word, title)
+    # Topic_'s "fewest" stays inside its tile.
+    for tile in page.locator(".topic-hand").all():
+        for mark in tile.locator(".topic-mark").all():
+            assert (
+                mark.bounding_box()["x"] + mark.bounding_box()["width"]
+                <= tile.bounding_box()["x"] + tile.bounding_box()["width"] + 0.5
+            )
