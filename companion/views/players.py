@@ -11,6 +11,7 @@ from ..models import Player
 from ..queries.players import leaderboard, profile, roster_entries
 from ..services.roster import RosterError, merge_players, rename_player
 from ..web import render
+from ..web.display import one_full_stop
 from .host import require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -54,7 +55,7 @@ def rename(player_id: int):
     except RosterError as error:
         db.session.refresh(player)
         return _player_page(player, 422, {error.field: error.message}, request.form)
-    flash(gettext("Renamed to %(name)s.", name=player.name))
+    flash(one_full_stop(gettext("Renamed to %(name)s.", name=player.name)))
     return redirect(url_for("players.show", player_id=player.id))
 
 
