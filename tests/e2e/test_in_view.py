@@ -120,3 +120,30 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
                 mark.bounding_box()["x"] + mark.bounding_box()["width"]
                 <= tile.bounding_box()["x"] + tile.bounding_box()["width"] + 0.5
             )
+
+
+# --- 27.11: small but seen -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [360, 1024])
+def test_the_viewer_qr_code_is_drawn_in_the_middle_of_its_card(page: Page, live_server, app, width):
+    match_id = new_match(page, app, live_server.url, "topic", FOUR)
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server.url}/matches/{match_id}/share")
+    code = page.get_by_role("img", name="QR code of the viewer link")
+    expect(code).to_be_visible()
+    card, drawing = code.evaluate(
+        "e => [e.closest('article').getBoundingClientRect(), e.querySelector('svg path').getBoundingClientRect()]"
+        "  .map((r) => [r.left, r.right, r.width])"
+    )
+    assert abs((card[0] + card[1]) / 2 - (drawing[0] + drawing[1]) / 2) < 2, (card, drawing)
+    assert drawing[2] >= min(0.6 * width, 300), drawing
+
+
+def test_topic_late_penalty_switch_keeps_the_shape_of_a_switch(page: Page, live_server, app):
+    match_id = new_match(page, app, live_server.url, "topic", FOUR, rounds=1)
+    page.set_viewport_size(NARROW)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    switch = page.get_by_role("switch", name=re.compile("^For round 1, just played"))
+    box = switch.bounding_box()
+    assert box["height"] < 0.7 * box["width"], box
