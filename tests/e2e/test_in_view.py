@@ -147,3 +147,19 @@ def test_topic_late_penalty_switch_keeps_the_shape_of_a_switch(page: Page, live_
     switch = page.get_by_role("switch", name=re.compile("^For round 1, just played"))
     box = switch.bounding_box()
     assert box["height"] < 0.7 * box["width"], box
+
+
+@pytest.mark.parametrize("width", [360, 390, 768])
+def test_topics_fewest_badge_stays_inside_its_tile_in_italian(page: Page, live_server, app, width):
+    names = ["Tommaso", "Benedetta", "Lorenzo", "Francesca", "Giacomo", "Margherita", "Alessandro", "Gianluca"]
+    match_id = new_match(page, app, live_server.url, "topic", names, rounds=1)
+    page.context.add_cookies([{"name": "lang", "value": "it", "url": live_server.url}])
+    page.set_viewport_size({"width": width, "height": 740})
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    marks = page.locator(".topic-hand .topic-mark")
+    expect(marks.first).to_have_text("meno carte")
+    past = page.locator(".topic-hand").evaluate_all(
+        "tiles => tiles.flatMap((t) => [...t.querySelectorAll('.topic-mark')]"
+        "  .map((m) => m.getBoundingClientRect().right - t.getBoundingClientRect().right)).filter((d) => d > 0.5)"
+    )
+    assert past == []
