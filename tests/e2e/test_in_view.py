@@ -163,3 +163,16 @@ def test_topics_fewest_badge_stays_inside_its_tile_in_italian(page: Page, live_s
         "  .map((m) => m.getBoundingClientRect().right - t.getBoundingClientRect().right)).filter((d) => d > 0.5)"
     )
     assert past == []
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_new_match_add_button_says_add_on_one_line(page: Page, live_server, width):
+    page.set_viewport_size({"width": width, "height": 740})
+    page.goto(f"{live_server.url}/matches/new?game=pazzaparola")
+    add = page.get_by_role("group").filter(has=page.get_by_label("New player name")).get_by_role("button", name="Add")
+    expect(add).to_be_visible()
+    lines = add.evaluate(
+        "e => { const r = document.createRange(); r.selectNodeContents(e); "
+        "return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"
+    )
+    assert lines == 1
