@@ -236,3 +236,17 @@ def test_a_new_match_and_every_hand_open_at_the_first_field(page: Page, live_ser
         page.get_by_role("button", name=f"Save hand {hand}").click()
         expect(page.get_by_role("button", name=f"Save hand {hand + 1}")).to_be_attached()
         expect(first).to_be_in_viewport(ratio=1)
+
+
+def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_server, app):
+    """27.4: the player being entered is in view, with the keypad under their field."""
+    from tests.e2e.test_table_ready import LONG_NAMES, new_match
+
+    match_id = new_match(page, app, live_server.url, "burraco", LONG_NAMES[:5])
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    keypad = page.get_by_role("group", name="Keypad")
+    for _ in range(8):
+        keypad.get_by_role("button", name="Next ↓").click()
+        expect(page.locator(".burraco-active")).to_be_in_viewport(ratio=1)
+        expect(keypad.get_by_role("button", name="0", exact=True)).to_be_in_viewport(ratio=1)
