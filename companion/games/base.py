@@ -574,6 +574,8 @@ class Entry:
     template_folder: ClassVar[str | None] = None
     # The record figure the players' board shows in a column of its own, if any.
     board_figure: ClassVar[str | None] = None
+    # What the table calls one round of the game (a hand, a set), as the chart's axis names it.
+    round_word: ClassVar[Message] = N_("Round")
 
     def __init__(self, rules: Game):
         self.rules = rules

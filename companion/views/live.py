@@ -38,8 +38,11 @@ def public_url(endpoint: str, **values) -> str:
 
 
 def qr_svg(text: str) -> Markup:
-    """A QR code of `text` as inline SVG, black on white in every theme, as phone cameras read it best."""
-    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff")
+    """A QR code of `text` as inline SVG, black on white in every theme, as phone cameras read it best.
+
+    With a viewBox and no fixed size, the drawing fills the box the page sizes it to, centred.
+    """
+    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff", omitsize=True)
     return Markup(svg)
 
 

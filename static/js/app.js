@@ -67,6 +67,23 @@
     else window.addEventListener("load", loadPageScripts, { once: true });
   });
 
+  // A rounds table wider than the screen says so above it, and fades at the edge it continues past.
+  function markScrolling(box) {
+    var hint = box.previousElementSibling;
+    var scrolls = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("scrolls", scrolls);
+    box.classList.toggle("scrolled-to-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+    if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;
+  }
+  function markAllScrolling() {
+    document.querySelectorAll("[data-scroll-hint] + .rounds-scroll").forEach(markScrolling);
+  }
+  htmx.onLoad(markAllScrolling);
+  window.addEventListener("resize", markAllScrolling);
+  document.addEventListener("scroll", function (event) {
+    if (event.target.classList && event.target.classList.contains("rounds-scroll")) markScrolling(event.target);
+  }, true);
+
   // The read-back banner steps aside after a few seconds.
   htmx.onLoad(function (root) {
     var banners = root.querySelectorAll ? root.querySelectorAll("[data-fade]") : [];
