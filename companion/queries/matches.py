@@ -62,11 +62,14 @@ def find_match(match_id: int) -> Match | None:
 # `make bench`) takes 0.12 ms in-process with it and 0.22 ms when the SELECT is built per poll
 # (1,000 polls each way, in turns), since SQLAlchemy works out a new statement's cache key.
 _MATCHES = Match.__table__
-_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid).where(_MATCHES.c.id == bindparam("match_id"))
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status).where(
+    _MATCHES.c.id == bindparam("match_id")
+)
 
 
 def live_state(match_id: int, connection: Connection | None = None) -> Row | None:
-    """A match's version and uid, or None: all a live poll needs to know whether it changed.
+    """A match's version, uid and status, or None: all a live poll needs to know whether it changed
+    (and, with the status, what a viewer's entry shows).
 
     On `connection` when given: the live-poll middleware asks before Flask opens a session.
     """

@@ -416,12 +416,13 @@ def take_pencil(match: Match, code: str | None) -> str:
         taken = db.session.execute(
             update(Match)
             .where(Match.id == match.id, Match.handover_hash == hash_token(code), Match.status == PLAYING)
-            .values(scorekeeper_hash=hash_token(token), handover_hash=None)
+            # A new version: every phone's live poll hears that the pencil moved.
+            .values(scorekeeper_hash=hash_token(token), handover_hash=None, version=Match.version + 1)
             .execution_options(synchronize_session=False)
         )
         if taken.rowcount != 1:
             raise Conflict(invalid)
-    db.session.expire(match, ["scorekeeper_hash", "handover_hash"])
+    db.session.expire(match, ["scorekeeper_hash", "handover_hash", "version"])
     return token
 
 

@@ -14,7 +14,7 @@ from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import RuleError
 from ..games.forms import KEPT_FIELD
-from ..models import Match
+from ..models import PLAYING, Match
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
 from ..queries.players import roster_entries
@@ -22,6 +22,7 @@ from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
 from ..web.i18n import error_text
+from ..web.live import live_etag
 from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
@@ -102,6 +103,18 @@ def entry_form(match: Match, form=None) -> MultiDict:
     return fields
 
 
+def entry_shows(status: str, scorekeeper: bool = False, elsewhere: bool = False, may_reclaim: bool = False) -> str:
+    """What a phone's entry shows, in a word its live poll sends back: when the pencil or the match's
+    status moves, the answer to the poll draws the entry again (`live.live`)."""
+    if status != PLAYING:
+        return status
+    if scorekeeper:
+        return "pencil"
+    if elsewhere:
+        return "reclaim" if may_reclaim else "elsewhere"
+    return "viewer"
+
+
 def match_context(match: Match, form=None, standings=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
@@ -118,6 +131,10 @@ def match_context(match: Match, form=None, standings=None, **extra):
         token = request.cookies.get(PENCIL_COOKIE.format(match.id))
         extra.setdefault("pencil_elsewhere", token is not None)
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
+    extra.setdefault(
+        "entry_shows",
+        entry_shows(match.status, scorekeeper, extra.get("pencil_elsewhere", False), extra.get("may_reclaim", False)),
+    )
     return dict(
         match=match,
         game=game,
@@ -222,6 +239,8 @@ def _after_change(match: Match, saved=None, undone=None, standings=None, appende
     context = match_context(match, standings=standings, saved=saved, undone=undone, appended=appended)
     response = render("match.html", fragment="_round_saved.html", **context)
     response.headers["HX-Trigger"] = ROUNDS_CHANGED
+    # The version this answer shows, which the page's live poll then need not fetch again (app.js).
+    response.headers["X-Live-ETag"] = live_etag(match)
     return response
 
 

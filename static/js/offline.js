@@ -236,7 +236,10 @@
     var shown = document.querySelector("#banner .kept-readback");
     if (shown) shown.remove();
     var list = waiting();
-    nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
+    // A phone that lost the pencil shows no entry, and gets none back by striking a round out.
+    if (section.querySelector("form.round-entry")) {
+      nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
+    }
     draw();
     if (list.length) schedule(0);
   }
@@ -399,6 +402,23 @@
       event.preventDefault();
       keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
     }
+  });
+
+  // A save refused because this phone can no longer enter rounds (the pencil moved, the host ended the
+  // match; the answer draws no entry): what was typed is kept with the server's reason, to enter again
+  // or discard, as a kept round refused later would be.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!config || !isSave(config) || status < 400 || status >= 500) return;
+    var answer = new DOMParser().parseFromString(event.detail.serverResponse || "", "text/html");
+    if (answer.querySelector("form.round-entry")) return;
+    var pairs = entries(config.formData);
+    var form = config.elt.closest("form") || config.elt;
+    var list = waiting();
+    list.push({ key: field(pairs, "round_key"), number: Number(field(pairs, "number")), fields: pairs,
+                summary: describe(form, pairs), refused: reasonOf(event.detail.serverResponse) });
+    keep(list);
   });
 
   function keepUnanswered(event) {
