@@ -230,13 +230,13 @@ def export(match_id: int):
     return response
 
 
-def _after_change(match: Match, saved=None, undone=None, standings=None, appended=False):
-    """The answer to a save, undo or redo: the entry again, standings and banner out of band."""
+def _after_change(match: Match, saved=None, undone=None, standings=None, appended=False, form=None):
+    """The answer to a save, undo or redo: the entry again (filled with `form`), standings and banner out of band."""
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
     if saved is not None:
         standings = saved.standings
-    context = match_context(match, standings=standings, saved=saved, undone=undone, appended=appended)
+    context = match_context(match, form=form, standings=standings, saved=saved, undone=undone, appended=appended)
     response = render("match.html", fragment="_round_saved.html", **context)
     response.headers["HX-Trigger"] = ROUNDS_CHANGED
     # The version this answer shows, which the page's live poll then need not fetch again (app.js).
@@ -271,7 +271,9 @@ def undo(match_id: int):
         undone, standings = service.undo_last_round(match, _rounds_shown())
     except service.Conflict as conflict:
         abort(409, error_text(conflict))
-    return _after_change(match, undone=undone, standings=standings)
+    # Like an eraser on paper: the round's values go back into the entry, to correct one and save again.
+    form = get_game(match.game).entry.form_from_round(undone.data, match.player_names, match.settings)
+    return _after_change(match, undone=undone, standings=standings, form=form)
 
 
 @bp.post("/<int:match_id>/redo")
