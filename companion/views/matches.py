@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Blueprint, abort, jsonify, redirect, request, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
 from flask_babel import format_time, gettext
 from htmx_flask import make_response
 from werkzeug.datastructures import MultiDict
@@ -33,6 +33,8 @@ ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 # The event a response names when the rounds changed: the chart, its legend and the duration
 # listen for it and fetch themselves again (drawing the chart in the save would double its time).
 ROUNDS_CHANGED = "rounds-changed"
+# The flash category that carries the number of a round just corrected to the match page.
+CORRECTED = "corrected"
 
 
 def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
@@ -152,7 +154,12 @@ def match_context(match: Match, form=None, standings=None, **extra):
 def show(match_id: int):
     """The match page: seats, standings, and round entry for the scorekeeper."""
     match = match_or_404(match_id)
-    return render("match.html", **match_context(match))
+    context = match_context(match)
+    shown = get_flashed_messages(category_filter=[CORRECTED])
+    corrected = next((r for r in match.rounds if shown and str(r.number) == shown[-1]), None)
+    if corrected is not None:
+        context["corrected"] = service.Saved(corrected, context["standings"])
+    return render("match.html", **context)
 
 
 def _editable(match_id: int) -> Match:
@@ -318,6 +325,8 @@ def correct(match_id: int, number: int):
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
         context = match_context(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
         return render("correct.html", status=409, **context)
+    # The match page then says what was saved, like a round's read-back (a late penalty is a correction).
+    flash(str(number), CORRECTED)
     return _go(url_for("matches.show", match_id=match.id))
 
 
