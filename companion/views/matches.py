@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
 from flask_babel import format_time, gettext
@@ -199,7 +200,7 @@ def save_round(match_id: int):
         abort(400, gettext("This round's key cannot be read: reload the page and save again."))
     try:
         data = game.entry.round_from_form(entry_form(match, request.form), match.player_names, match.settings)
-        saved = service.save_round(match, data, number, key)
+        saved = service.save_round(match, data, number, key, _played_at())
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
@@ -256,6 +257,17 @@ def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
     return render("match.html", fragment="_chart.html", **match_context(match))
+
+
+def _played_at() -> datetime | None:
+    """When a round kept on the phone was played (milliseconds since 1970, its clock), or None."""
+    text = request.form.get("played_at", "")
+    if not (text.isascii() and text.isdigit() and len(text) <= 15):
+        return None
+    try:
+        return datetime.fromtimestamp(int(text) / 1000, UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _rounds_shown() -> int | None:
