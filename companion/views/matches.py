@@ -219,14 +219,20 @@ def entry_step(match_id: int):
     match = _editable(match_id)
     context = match_context(match, form=request.form)
     keep = context["entry"].get("keep")
+    kept = False
     if keep is not None:
         try:
             number = request.form.get("number", type=int) or len(match.rounds) + 1
             service.keep_round_in_progress(match, number, keep["state"], keep["based_on"])
+            kept = True
         except service.Conflict:
             # Another page moved the round on: the entry drawn again shows it as it stands.
             context = match_context(match, form=request.form)
-    return render("match.html", fragment="_round_entry.html", **context)
+    response = render("match.html", fragment="_round_entry.html", **context)
+    if kept:
+        # Keeping the tool's state made a new version, which the page's live poll need not fetch.
+        response.headers["X-Live-ETag"] = live_etag(match)
+    return response
 
 
 @bp.get("/<int:match_id>.json")
