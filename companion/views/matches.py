@@ -297,7 +297,7 @@ def undo(match_id: int):
     except service.Conflict as conflict:
         abort(409, error_text(conflict))
     # Like an eraser on paper: the round's values go back into the entry, to correct one and save again.
-    form = get_game(match.game).entry.form_from_round(undone.data, match.player_names, match.settings)
+    form = get_game(match.game).entry.form_after_undo(undone.data, match.player_names, match.settings)
     return _after_change(match, undone=undone, standings=standings, form=form)
 
 

@@ -18,7 +18,7 @@ ROUNDS = {
     },
     "burraco": {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}},
                 "closed_by": "Ann"},
-    "topic": {"losers": ["Bob"], "penalties": ["Ann"]},
+    "topic": {"losers": ["Ann", "Bob"], "penalties": ["Ann"]},
 }  # fmt: skip
 
 
@@ -78,3 +78,17 @@ def test_undo_of_a_pazaak_quick_result_marks_the_result_taken_back(client, app):
     html = undone.get_data(as_text=True)
     assert re.search(r'<button[^>]*value="1"[^>]*aria-current="true"[^>]*>Bob won</button>', html), html
     assert html.count('aria-current="true"') == 1
+
+
+def test_undo_of_a_topic_round_of_one_loser_keeps_the_one_tap_entry_and_its_penalty(client, app):
+    """One tap saved it, one tap on the right loser saves it again: the penalty card stays entered."""
+    match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Bob"], "penalties": ["Ann"]}), 1)
+    token = csrf_token(client, f"/matches/{match_id}")
+    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    fields = [(name, value) for name, value in sent_by(undone.get_data(as_text=True)) if name != "csrf_token"]
+    assert ("several", "on") not in fields
+    fields += [("loser", "Cy"), ("csrf_token", token)]
+    again = client.post(f"/matches/{match_id}/rounds", data=MultiDict(fields), headers=HTMX)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    assert stored_match(app, match_id).rounds == [{"losers": ["Cy"], "penalties": ["Ann"]}]
