@@ -596,6 +596,10 @@ class Entry:
         """The entry form's fields for a stored round: `round_from_form` reads them back as it."""
         raise NotImplementedError
 
+    def form_after_undo(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The entry filled in again with a round just taken back, to fix and save (by default the whole round)."""
+        return self.form_from_round(round, players, settings)
+
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """What the game's part of the new-match form draws after the tap `form` carries (nothing by default)."""
         return {}

@@ -61,11 +61,14 @@ def find_match(match_id: int) -> Match | None:
 # poll is most of the requests of a club evening, and a SELECT built per poll would cost it
 # SQLAlchemy's work on a new statement's cache key every time.
 _MATCHES = Match.__table__
-_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid).where(_MATCHES.c.id == bindparam("match_id"))
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status).where(
+    _MATCHES.c.id == bindparam("match_id")
+)
 
 
 def live_state(match_id: int, connection: Connection | None = None) -> Row | None:
-    """A match's version and uid, or None: all a live poll needs to know whether it changed.
+    """A match's version, uid and status, or None: all a live poll needs to know whether it changed
+    (and, with the status, what a viewer's entry shows).
 
     On `connection` when given: the live-poll middleware asks before Flask opens a session.
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -140,14 +140,27 @@ def refresh_stale_caches(batch: int = 500) -> int:
 # --- Rounds ----------------------------------------------------------------------------------
 
 
-def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved:
+# How far ahead of the server's clock a phone's clock may run and its played-at time still count.
+PLAYED_AT_SKEW = timedelta(minutes=2)
+
+
+def _played_at(match: Match, played_at: datetime | None, now: datetime) -> datetime:
+    """When the round was played: the phone's time for a round it kept offline and sent later, if it
+    falls between the match's start and now (with a little clock skew); the server's time otherwise."""
+    if played_at is None or not match.started_at <= played_at <= now + PLAYED_AT_SKEW:
+        return now
+    return min(played_at, now)
+
+
+def _append(match: Match, data: dict[str, Any], key: str | None = None, played_at: datetime | None = None) -> Saved:
     """Add the next round, checked by the rules, and re-score the match."""
     game = get_game(match.game)
     number = len(match.rounds) + 1
     check_round_count(number)
     checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")
     now = utcnow()
-    row = {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0, "client_key": key}
+    at = _played_at(match, played_at, now)
+    row = {"number": number, "data": checked, "created_at": at, "updated_at": now, "revision": 0, "client_key": key}
     stored = insert_round(match, row)
     _forget_round_in_progress(match)
     return Saved(stored, rescore(match))
@@ -159,7 +172,13 @@ def _still_played(match: Match) -> None:
         raise ChangedMeanwhile(N_("the host ended this match; it is kept as unfinished and takes no more rounds"))
 
 
-def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
+def save_round(
+    match: Match,
+    data: dict[str, Any],
+    number: int | None = None,
+    key: str | None = None,
+    played_at: datetime | None = None,
+) -> Saved:
     """Store the next round, checked by the rules; a repeated save is stored once.
 
     `key` is the one the scorekeeper's phone made for this save: a round already stored
@@ -167,6 +186,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
     answer, a round kept offline and sent again). `number` is the round number the page
     was entering. If the match has moved on since, an identical repeat of the last round
     is answered as already saved (a double tap), and anything else is refused as a conflict.
+    `played_at` is when the phone kept the round, for one sent after an outage (see `_played_at`).
     """
     with transaction(locking=match):
         if key is not None:
@@ -180,7 +200,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
             raise ChangedMeanwhile(N_("this round changed meanwhile"), last)
-        saved = _append(match, data, key)
+        saved = _append(match, data, key, played_at)
         if match.redo:
             match.redo, saved.cleared_redo = [], True
         return saved
@@ -394,12 +414,13 @@ def take_pencil(match: Match, code: str | None) -> str:
         taken = db.session.execute(
             update(Match)
             .where(Match.id == match.id, Match.handover_hash == hash_token(code), Match.status == PLAYING)
-            .values(scorekeeper_hash=hash_token(token), handover_hash=None)
+            # A new version: every phone's live poll hears that the pencil moved.
+            .values(scorekeeper_hash=hash_token(token), handover_hash=None, version=Match.version + 1)
             .execution_options(synchronize_session=False)
         )
         if taken.rowcount != 1:
             raise ChangedMeanwhile(invalid)
-    db.session.expire(match, ["scorekeeper_hash", "handover_hash"])
+    db.session.expire(match, ["scorekeeper_hash", "handover_hash", "version"])
     return token
 
 

@@ -8,6 +8,9 @@
     if (el.hasAttribute("data-live") && el.dataset.etag) {
       event.detail.headers["If-None-Match"] = el.dataset.etag;
     }
+    // What the match page's entry shows: the answer draws it again once the pencil or the match moved on.
+    var shows = el.id === "live" && document.querySelector("#entry [data-entry-shows]");
+    if (shows) event.detail.headers["X-Entry-Shows"] = shows.dataset.entryShows;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var el = event.detail.elt;
@@ -16,6 +19,10 @@
       var tag = xhr.getResponseHeader("ETag");
       if (tag) el.dataset.etag = tag;
     }
+    // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
+    var made = xhr && xhr.getResponseHeader("X-Live-ETag");
+    var live = made && document.getElementById("live");
+    if (live) live.dataset.etag = made;
   });
 
   // A request that never reached the server, or a server failure, must not look like a save.

@@ -93,6 +93,16 @@ class TopicEntry(Entry):
         """The round's keys carried unchanged through a correction."""
         return json_field(form, "extra", dict, N_("the round's other keys"))
 
+    def form_after_undo(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """A round of one loser comes back as the one-tap entry with its penalty cards: one tap on the
+        right loser saves it again. A round of several losers comes back with them ticked."""
+        fields = self.form_from_round(round, players, settings)
+        if len(fields["losers"]) == 1:
+            fields = {key: values for key, values in fields.items() if key not in ("several", "losers")}
+        return fields
+
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
     ) -> dict[str, list[str]]:
