@@ -1,26 +1,20 @@
 """The speed tricks of saving a round, in one place: pre-built statements and ORM state set by hand.
 
-A save is on every table's critical path (budget: p50 < 10 ms, p95 < 25 ms in `make bench`, which
-measured 7.6 ms at p50 with every trick of the save path in place). SQLAlchemy works out a new
-statement object's cache key on every execution, and the unit of work spends far more deciding
-what to flush than SQLite takes to run a small write: so the lock and the new round are Core
-statements built once, and what they read or wrote is recorded as the objects' committed state.
-
-Measured in-process (a 4-player one-tap match, 300 htmx saves per variant in turns of 25, three
-runs): 3.5-3.9 ms at p50 with the tricks; without any of them (ORM get, lazy loads, refresh,
-flush) 5.7-6.4 ms, which would take the benchmark's save to about 10 ms, the budget. Alone,
-the lock costs 1.1-1.2 ms and the insert 0.7-1.0 ms more when done by the ORM. The other tricks
-the save once had cost less than 1.5 ms and went: the match read by get and its seats by a lazy
-load (0.6 ms), the caches set as attributes and flushed (0.6-1.0 ms), 1.0-1.3 ms both together
-(four runs); the records' pre-built statements (no measurable difference: saving a round of a
-match that stays open does not touch the records).
+A save is on every table's critical path (budget: p50 within 9 times the floor of the stack in
+`make bench`, p95 within 18 times). SQLAlchemy works out a new statement object's cache key on
+every execution, and the unit of work spends far more deciding what to flush than SQLite takes
+to run a small write: so the lock, the new round and the changed caches are Core statements built
+once, and what they read or wrote is recorded as the objects' committed state, which leaves the
+commit nothing to flush. What each part of a save costs, with and without these tricks, is in the
+README's Performance section.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, Update, bindparam, insert, inspect, select, update
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -44,6 +38,12 @@ _ROUNDS_OF = (
     .execution_options(populate_existing=True)
 )
 _INSERT_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
+
+
+@lru_cache(maxsize=64)
+def _cache_update(table: Table, columns: tuple[str, ...]) -> Update:
+    """The UPDATE of some columns of one row of a table, by its id (built once per set of columns)."""
+    return update(table).where(table.c.id == bindparam("row_id")).values({c: bindparam(f"new_{c}") for c in columns})
 
 
 def lock(match: Match) -> None:
@@ -71,3 +71,22 @@ def insert_round(match: Match, row: dict[str, Any]) -> Round:
     set_committed_value(match, "rounds", [*match.rounds, stored])
     return stored
 
+
+def assign(row: Any, values: dict[str, Any]) -> None:
+    """Set the attributes whose value changes; a stored row gets them in one UPDATE, at once.
+
+    What it wrote is recorded as the row's committed state, so the commit has nothing to
+    flush. A row not yet stored is simply set, and inserted whole at the next flush.
+    """
+    changed = {name: value for name, value in values.items() if getattr(row, name) != value}
+    if not changed:
+        return
+    state = inspect(row)
+    if not state.persistent:
+        for name, value in changed.items():
+            setattr(row, name, value)
+        return
+    statement = _cache_update(state.mapper.local_table, tuple(changed))
+    db.session.connection().execute(statement, {"row_id": row.id, **{f"new_{c}": v for c, v in changed.items()}})
+    for name, value in changed.items():
+        set_committed_value(row, name, value)

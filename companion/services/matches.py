@@ -19,7 +19,7 @@ from ..models import FINISHED, PLAYING, UNFINISHED, Match, Player, Round, RoundC
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
-from .fast_save import insert_round
+from .fast_save import assign, insert_round
 from .transaction import transaction
 
 
@@ -121,7 +121,7 @@ def rescore(match: Match) -> Replay:
         status.update(status=FINISHED, finished_at=utcnow())
     elif not standings.over and match.status == FINISHED:
         status.update(status=PLAYING, finished_at=None)
-    _assign(match, status)
+    assign(match, status)
     for seat in match.seats:
         side = game.side_of(match.settings, seat.name)
         scores = game.round_scores(standings, rounds, side)
@@ -134,16 +134,9 @@ def rescore(match: Match) -> Replay:
             "best_score": best[0],
             "best_label": (best[1] or None) and best[1][:80],
         }
-        _assign(seat, caches)
+        assign(seat, caches)
     records.follow(match, before)
     return replay
-
-
-def _assign(row: Any, values: dict[str, Any]) -> None:
-    """Set the attributes whose value changes: the flush then updates only what did."""
-    for name, value in values.items():
-        if getattr(row, name) != value:
-            setattr(row, name, value)
 
 
 def refresh_stale_caches(batch: int = 500) -> int:
