@@ -83,28 +83,35 @@ def demo_match(port: int, rounds: int = DEMO_ROUNDS) -> tuple[int, str, str]:
 REQUEST_KINDS = ("ping", "poll_unchanged", "poll_changed", "save")
 
 
-def request_kinds(ports: dict[str, int], match_ids: dict[str, int], kinds: tuple[str, ...], seconds: float,
+def request_kinds(servers: dict[str, Server], match_ids: dict[str, int], kinds: tuple[str, ...], seconds: float,
                   turns: int = 3) -> dict[str, dict]:  # fmt: skip
     """Save, poll (changed and unchanged) and the floor: latency alone, then throughput with 2 phones.
 
     The latency of each kind is measured in `turns` slices taken in turns across the kinds and
-    across the servers compared (`ports`, by side), as the history pages are: this machine's
+    across the servers compared (by side), as the history pages are: this machine's
     speed drifts by some 20 % from one minute to the next, and measured in one block, a slow
     minute fell on one kind, or on one side, alone.
     """
-    serial: dict[str, dict[str, list]] = {side: {kind: [] for kind in kinds} for side in ports}
+    serial: dict[str, dict[str, list]] = {side: {kind: [] for kind in kinds} for side in servers}
+    cpu: dict[str, dict[str, list]] = {side: {kind: [] for kind in kinds} for side in servers}
     for _ in range(turns):
         for kind in kinds:
-            for side, port in ports.items():
-                serial[side][kind] += micro.run(port, kind, match_ids[side], seconds / turns, processes=1)[0]
-    out: dict[str, dict] = {side: {} for side in ports}
+            for side, server in servers.items():
+                got = micro.run(server.port, kind, match_ids[side], seconds / turns, 1, server.process.pid)
+                serial[side][kind] += got.samples
+                cpu[side][kind].append(got.cpu_ms)
+    out: dict[str, dict] = {side: {} for side in servers}
     for kind in kinds:
-        for side, port in ports.items():
-            loaded, wall = micro.run(port, kind, match_ids[side], seconds, processes=2)
-            got = summary(serial[side][kind]) | {"rps": len(loaded) / wall, "p50_loaded_ms": summary(loaded)["p50_ms"]}
+        for side, server in servers.items():
+            loaded = micro.run(server.port, kind, match_ids[side], seconds, processes=2)
+            got = summary(serial[side][kind]) | {
+                "rps": len(loaded.samples) / loaded.seconds,
+                "p50_loaded_ms": summary(loaded.samples)["p50_ms"],
+                "server_cpu_ms": sorted(cpu[side][kind])[len(cpu[side][kind]) // 2],
+            }
             out[side][kind] = got
             say(f"  {side:4} {kind:15} p50 {got['p50_ms']:6.2f} ms  p95 {got['p95_ms']:6.2f} ms  "
-                f"{got['rps']:6.0f} req/s")  # fmt: skip
+                f"{got['rps']:6.0f} req/s  server CPU {got['server_cpu_ms']:.2f} ms per request")  # fmt: skip
     return out
 
 
@@ -165,8 +172,7 @@ def history_at_scale(ports: dict[tuple[str, str], int], seconds: float, turns: i
     for name in paths[next(iter(ports))]:
         for _ in range(turns):
             for key, port in ports.items():
-                got, _ = micro.run(port, f"get:{paths[key][name]}", 0, seconds / turns, processes=1)
-                samples[key][name] += got
+                samples[key][name] += micro.run(port, f"get:{paths[key][name]}", 0, seconds / turns, 1).samples
     out: dict[str, dict] = {}
     for (side, size), pages in samples.items():
         out.setdefault(side, {})[size] = {
@@ -415,6 +421,8 @@ def comparison(results: dict[str, dict], names: dict[str, str]) -> list[tuple[st
                 if kind != "ping":
                     rows.append((f"{kind} {q} x floor", b / floors["base"], h / floors["head"]))
             rows.append((f"{kind} req/s (2 clients)", base["requests"][kind]["rps"], head["requests"][kind]["rps"]))
+            rows.append((f"{kind} server CPU ms per request", base["requests"][kind]["server_cpu_ms"],
+                         head["requests"][kind]["server_cpu_ms"]))  # fmt: skip
     if base.get("history"):
         for name in head["history"]["10000"]:
             for size in ("100", "10000"):
@@ -467,7 +475,7 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
             say("History at scale ...")
             history = history_at_scale({key: server.port for key, server in servers.items()}, args.seconds)
             for side in roots:
-                floor, _ = micro.run(servers[(side, "10000")].port, "ping", 0, 1.0, processes=1)
+                floor = micro.run(servers[(side, "10000")].port, "ping", 0, 1.0, processes=1).samples
                 out[side]["history"] = history[side]
                 out[side]["floor_large_ms"] = summary(floor)["p50_ms"]
     rest = parts - {"history"}
@@ -492,8 +500,7 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
         kinds = tuple(kind for kind in REQUEST_KINDS if kind in wanted)
         if len(kinds) > 1:
             say("Request kinds ...")
-            ports = {side: server.port for side, server in servers.items()}
-            got = request_kinds(ports, {side: demo[side][0] for side in servers}, kinds, args.seconds)
+            got = request_kinds(servers, {side: demo[side][0] for side in servers}, kinds, args.seconds, args.turns)
             for side in servers:
                 out[side]["requests"] = got[side]
         if "fragments" in parts:
@@ -515,6 +522,7 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="length of each request-kind run")
+    parser.add_argument("--turns", type=int, default=3, help="slices each request kind's latency is measured in")
     parser.add_argument("--step-seconds", type=float, default=20.0, help="measured window of each evening step")
     parser.add_argument("--steps", default=",".join(map(str, STEPS)), help="tables per evening step")
     parser.add_argument("--load-processes", type=int, default=2, help="processes playing the club's phones")
