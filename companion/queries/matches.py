@@ -53,12 +53,11 @@ def running_totals(match: Match) -> list[dict[str, int]]:
     return [dict(tally.totals) for tally in game.tallies(match.player_names, match.settings, rounds)]
 
 
-# Speed tricks of the reads, on the path of every save and every poll: the statements are built
-# once, since SQLAlchemy works out a new statement's cache key on every execution (a match read
-# with its seats by hand rather than by get and a lazy load: see README, Performance). An unchanged
-# poll (7 requests in 8 of a club evening, whose 100 tables ran the server at 88 % CPU in
-# `make bench`) takes 0.12 ms in-process with it and 0.22 ms when the SELECT is built per poll
-# (1,000 polls each way, in turns), since SQLAlchemy works out a new statement's cache key.
+# Speed tricks of the reads, on the path of every save and every poll: their statements are built
+# once, since SQLAlchemy works out a new statement's cache key on every execution, which costs more
+# than SQLite takes to run them. A save reads its match with the seats by hand rather than by get
+# and a lazy load (see the README's Performance). An unchanged poll (7 requests in 8 of a club
+# evening) takes 0.12 ms in-process with its pre-built SELECT and 0.22 ms when it is built per poll.
 _MATCHES = Match.__table__
 _MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id"))
 _SEATS_OF = select(Seat).where(Seat.match_id == bindparam("match_id")).order_by(Seat.position)
