@@ -89,10 +89,6 @@ REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 def name_key(name: str) -> str:
     """The form under which two spellings of a name are the same person: NFC, spaces made one, case folded."""
-    if name.isascii():
-        # ASCII text is already NFC and stays ASCII when case-folded: the same key without the two
-        # normalisations, which every replay would otherwise pay for each name in each round.
-        return " ".join(name.split()).casefold()
     return unicodedata.normalize("NFC", " ".join(unicodedata.normalize("NFC", name).split()).casefold())
 
 
