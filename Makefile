@@ -42,9 +42,11 @@ test: chromium
 test-quick: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -m "not e2e"
 
-# The performance benchmark against the budgets of issue 11 (about 6-10 minutes); figures in bench/results.json.
+# The performance benchmark against the budgets of issues 11 and 26 (about 6-10 minutes); figures in bench/results.json.
+# BASE=<commit> runs that commit's app too, each figure on both in turns, with the ratio (about twice as long);
+# ONLY=save (or polls, fragments, history, browser, slow, evening; comma-separated) runs those parts alone.
 bench: $(VENV)/.dev-installed chromium
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(if $(BASE),--base $(BASE)) $(if $(ONLY),--only $(ONLY))
 
 # A wi-fi outage at two tables: the network off for 5 minutes, 20 rounds entered; lost and doubled rounds (both 0).
 outage: $(VENV)/.dev-installed chromium

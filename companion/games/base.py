@@ -253,8 +253,9 @@ def resolve(value: Any, names: Iterable[str], field: str) -> str:
     """
     names = list(names)
     if isinstance(value, str):
+        wanted = name_key(value)
         for name in names:
-            if name_key(name) == name_key(value):
+            if name_key(name) == wanted:
                 return name
     raise RuleError(N_("%(value)s is not one of %(names)s", value=show(value), names=", ".join(names)), field=field)
 

@@ -14,12 +14,12 @@ from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError, Standings
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Replay, RuleError, Standings
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
-from .fast_save import insert_round
+from .fast_save import assign, insert_round
 from .roster import roster_players
 from .transaction import transaction
 
@@ -39,6 +39,9 @@ class Saved:
 
     round: Round
     standings: Standings
+    # The replay the standings came from, when the save rescored the match: the answer's
+    # page is drawn from it rather than from a second replay of every round.
+    replay: Replay | None = None
     repeated: bool = False
     # Whether saving it emptied the redo stack (a new round forgets the rounds undone).
     cleared_redo: bool = False
@@ -76,11 +79,15 @@ def play_again(match: Match) -> tuple[Match, str]:
 CACHE_VERSION = 2
 
 
-def rescore(match: Match) -> Standings:
-    """Recompute the standings and keep the list-page caches, the status and the records in step."""
+def rescore(match: Match) -> Replay:
+    """Replay the rounds and keep the list-page caches, the status and the records in step.
+
+    Returns the replay: the page drawn after a write reads its standings and its view from it.
+    """
     game = get_game(match.game)
     rounds = [r.data for r in match.rounds]
-    standings = game.standings(match.player_names, match.settings, rounds)
+    replay = game.replay(match.player_names, match.settings, rounds)
+    standings = game.standings_of(replay)
     # A stored match that was being played and still is counts as one in progress for each
     # of its players, before as after: its records have nothing to follow, nor to read.
     stays_open = inspect(match).has_identity and match.status != FINISHED and not standings.over
@@ -91,7 +98,7 @@ def rescore(match: Match) -> Standings:
         status.update(status=FINISHED, finished_at=utcnow())
     elif not standings.over and match.status == FINISHED:
         status.update(status=PLAYING, finished_at=None)
-    _assign(match, status)
+    assign(match, status)
     for seat in match.seats:
         side = game.side_of(match.settings, seat.name)
         scores = game.round_scores(standings, rounds, side)
@@ -105,16 +112,9 @@ def rescore(match: Match) -> Standings:
             "best_label": (best[1] or None) and best[1][:80],
             "team": side if side != seat.name else None,
         }
-        _assign(seat, caches)
+        assign(seat, caches)
     records.follow(match, before)
-    return standings
-
-
-def _assign(row: Any, values: dict[str, Any]) -> None:
-    """Set the attributes whose value changes: the flush then updates only what did."""
-    for name, value in values.items():
-        if getattr(row, name) != value:
-            setattr(row, name, value)
+    return replay
 
 
 def refresh_stale_caches(batch: int = 500) -> int:
@@ -163,7 +163,13 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None, played_a
     row = {"number": number, "data": checked, "created_at": at, "updated_at": now, "revision": 0, "client_key": key}
     stored = insert_round(match, row)
     _forget_round_in_progress(match)
-    return Saved(stored, rescore(match))
+    return _saved(match, stored)
+
+
+def _saved(match: Match, stored: Round) -> Saved:
+    """A round written: the match rescored, with the standings and the replay they came from."""
+    replay = rescore(match)
+    return Saved(stored, get_game(match.game).standings_of(replay), replay)
 
 
 def _still_played(match: Match) -> None:
@@ -240,7 +246,7 @@ def _take_back_last(match: Match) -> Round:
     return last
 
 
-def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Standings]:
+def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Replay]:
     """Take back the last round; it goes on the redo stack and into the change log.
 
     `shown` is how many rounds the phone's page showed: when that changed already (the
@@ -352,7 +358,7 @@ def correct_round(
         change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
         db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
-        return Saved(stored, rescore(match))
+        return _saved(match, stored)
 
 
 def delete_match(match: Match) -> None:

@@ -119,15 +119,17 @@ def entry_shows(status: str, scorekeeper: bool = False, elsewhere: bool = False,
     return "viewer"
 
 
-def match_context(match: Match, form=None, standings=None, **extra):
+def match_context(match: Match, form=None, standings=None, replay=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
     One replay of the rounds serves it all: the standings, `entry` (the state of the game's
     round-entry tool, worked out from the form the page sent back) and `game_view` (what the
-    game's partials draw beyond the standings), both from the game's entry adapter.
+    game's partials draw beyond the standings), both from the game's entry adapter. A write
+    that has just replayed the rounds (a save, undo or redo) hands its replay in.
     """
     game = get_game(match.game)
-    replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
+    if replay is None:
+        replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
     extra.setdefault("errors", {})
     scorekeeper = is_scorekeeper(match)
     if not scorekeeper:
@@ -245,13 +247,16 @@ def export(match_id: int):
     return response
 
 
-def _after_change(match: Match, saved=None, undone=None, standings=None, appended=False, form=None):
+def _after_change(match: Match, saved=None, undone=None, replay=None, appended=False, form=None):
     """The answer to a save, undo or redo: the entry again (filled with `form`), standings and banner out of band."""
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
+    standings = None
     if saved is not None:
-        standings = saved.standings
-    context = match_context(match, form=form, standings=standings, saved=saved, undone=undone, appended=appended)
+        standings, replay = saved.standings, saved.replay
+    context = match_context(
+        match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended
+    )
     response = render("match.html", fragment="_round_saved.html", **context)
     response.headers["HX-Trigger"] = ROUNDS_CHANGED
     # The version this answer shows, which the page's live poll then need not fetch again (app.js).
@@ -294,10 +299,10 @@ def _round_number(text: str) -> int:
 def undo(match_id: int):
     """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
-    undone, standings = service.undo_last_round(match, _rounds_shown())
+    undone, replay = service.undo_last_round(match, _rounds_shown())
     # Like an eraser on paper: the round's values go back into the entry, to correct one and save again.
     form = get_game(match.game).entry.form_after_undo(undone.data, match.player_names, match.settings)
-    return _after_change(match, undone=undone, standings=standings, form=form)
+    return _after_change(match, undone=undone, replay=replay, form=form)
 
 
 @bp.post("/<int:match_id>/redo")
