@@ -18,8 +18,23 @@ from .extensions import babel, compress, csrf, db, htmx, migrate
 LANGUAGES = ("en", "it")
 
 
+def _files_root() -> Path:
+    """Where templates, static files, translations and migrations are: the clone's top, or inside an installed wheel."""
+    clone = Path(__file__).resolve().parent.parent
+    return clone if (clone / "templates").is_dir() else Path(__file__).resolve().parent / "_files"
+
+
+def _default_instance(root: Path) -> Path:
+    """Without COMPANION_INSTANCE: the clone's instance/, or the user's data folder when installed."""
+    if root.name != "_files":
+        return root / "instance"
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "table-companion"
+
+
 def _secret_key(instance: Path) -> str:
-    """The app's secret key: generated on first start, then kept in the instance folder."""
+    """The secret key: SECRET_KEY (shared by every server of a site), else generated once in the instance folder."""
+    if os.environ.get("SECRET_KEY", "").strip():
+        return os.environ["SECRET_KEY"].strip()
     key_file = instance / "secret_key"
     if not key_file.exists():
         # Written with mode 600 from the start under a private name, then linked into place:
@@ -70,10 +85,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def create_app(test_config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints, CLI and headers."""
-    root = Path(__file__).resolve().parent.parent
+    root = _files_root()
     app = Flask(
         __name__,
-        instance_path=instance_path or os.environ.get("COMPANION_INSTANCE") or str(root / "instance"),
+        instance_path=instance_path or os.environ.get("COMPANION_INSTANCE") or str(_default_instance(root)),
         instance_relative_config=True,
         template_folder=str(root / "templates"),
         static_folder=str(root / "static"),
@@ -140,6 +155,10 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     from . import cli
 
     cli.init_app(app)
+
+    from . import deploy
+
+    deploy.init_app(app)
 
     if app.config["AUTO_MIGRATE"]:
         from .database import upgrade_database

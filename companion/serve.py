@@ -56,6 +56,7 @@ def serve(app: Flask) -> None:
     SERVER=waitress serves from one waitress process, without gunicorn.
     """
     port = int(os.environ.get("PORT", "5000"))
+    listen = os.environ.get("LISTEN", "0.0.0.0")  # a server behind a proxy on the same machine: 127.0.0.1
     threads = int(os.environ.get("THREADS", "8"))
     https = served_over_https()
     server = os.environ.get("SERVER", "gunicorn")
@@ -66,13 +67,13 @@ def serve(app: Flask) -> None:
         segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
     print_host_link(app, f"{'https' if https else 'http'}://{addresses[0] if addresses else 'localhost'}:{port}")
     if server == "waitress" and not https:
-        waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app, threads))
+        waitress_serve(app, host=listen, port=port, **waitress_options(app, threads))
         return
     cert = key = None
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-    serve_gunicorn(app, port, worker_class_for(server, https), threads, cert, key)
+    serve_gunicorn(app, f"{listen}:{port}", worker_class_for(server, https), threads, cert, key)
 
 
 def worker_class_for(server: str, https: bool) -> str:
@@ -99,7 +100,7 @@ def fresh_connections(app: Flask) -> None:
             engine.dispose(close=False)
 
 
-def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert: Path | None, key: Path | None) -> None:
+def serve_gunicorn(app: Flask, bind: str, worker_class: str, threads: int, cert: Path | None, key: Path | None) -> None:
     """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
@@ -108,7 +109,7 @@ def serve_gunicorn(app: Flask, port: int, worker_class: str, threads: int, cert:
 
         def load_config(self) -> None:
             options = {
-                "bind": f"0.0.0.0:{port}",
+                "bind": bind,
                 "workers": int(os.environ.get("WORKERS", "2")),
                 "worker_class": worker_class,
                 "post_fork": lambda _server, _worker: fresh_connections(app),

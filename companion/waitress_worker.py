@@ -55,8 +55,9 @@ class WaitressWorker(Worker):
             time.sleep(1.0)
 
     def handle_exit(self, sig, frame) -> None:
-        """SIGTERM: stop the loop; waitress lets the requests under way finish."""
+        """SIGTERM: stop the loop once the requests under way are answered (a save in flight is committed)."""
         self.alive = False
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=self.cfg.graceful_timeout)
         raise SystemExit(0)
 
     def handle_quit(self, sig, frame) -> None:

@@ -1,0 +1,72 @@
+"""Serving behind a proxy on a server: the health check, the proxy's headers, one log line per request, who answered."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sys
+import time
+
+from flask import Blueprint, Flask, Response, g, request
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .extensions import csrf, db
+
+bp = Blueprint("deploy", __name__)
+access_log = logging.getLogger("companion.access")
+
+
+def served_by() -> str:
+    """This server's name in the X-Served-By header: SERVED_BY, else the host (a container's id)."""
+    return os.environ.get("SERVED_BY", "").strip() or socket.gethostname()
+
+
+@bp.get("/healthz")
+def health() -> tuple[str, int, dict[str, str]]:
+    """200 when the database answers, 503 when it does not: the container's HEALTHCHECK and the proxy ask here."""
+    try:
+        db.session.execute(text("SELECT 1"))
+    except SQLAlchemyError:
+        db.session.rollback()
+        return "database unreachable\n", 503, {"Cache-Control": "no-store"}
+    return "ok\n", 200, {"Cache-Control": "no-store"}
+
+
+def _started() -> None:
+    g.deploy_started = time.perf_counter()
+
+
+def _answered(response: Response) -> Response:
+    """Name the server that answered; with ACCESS_LOG=1, write the request's line to standard output."""
+    response.headers["X-Served-By"] = served_by()
+    if access_log.handlers:
+        took = (time.perf_counter() - g.get("deploy_started", time.perf_counter())) * 1000
+        access_log.info(
+            '%s "%s %s" %s %s %.0fms', request.remote_addr, request.method, request.full_path.rstrip("?"),
+            response.status_code, response.content_length or "-", took,
+        )  # fmt: skip
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """BEHIND_PROXY=1: trust the proxy's X-Forwarded-For/-Proto (its HTTPS makes cookies Secure).
+
+    ACCESS_LOG=1: a line per request on standard output, and the app's own information lines.
+    """
+    csrf.exempt(bp)
+    app.register_blueprint(bp)
+    app.before_request(_started)
+    app.after_request(_answered)
+    if os.environ.get("BEHIND_PROXY", "") not in ("", "0"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
+        app.config["SESSION_COOKIE_SECURE"] = True
+    if os.environ.get("ACCESS_LOG", "") not in ("", "0") and not access_log.handlers:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+        app.logger.setLevel(logging.INFO)  # the migrations' line too (companion/database.py)
