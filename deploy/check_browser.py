@@ -1,0 +1,161 @@
+"""make deploy-check's phones: real Chromium through Caddy's HTTPS (its root trusted in the browser's store).
+
+    check_browser.py live URL             two phones on two app servers; the service worker offline
+    check_browser.py kill URL CONTAINER STATE   three phones save while CONTAINER is killed (-9)
+    check_browser.py verify URL STATE     every round written to STATE is still there
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.browser import ARGS, PHONE, chromium  # noqa: E402
+from bench.outage import PAZAAK_PLAYERS, PAZAAK_RESULTS, TOPIC_PLAYERS, start  # noqa: E402
+
+SITE = "scores.lan"
+ROUNDS = 12  # per phone in the kill test
+WAIT = 120_000
+
+
+def launch(playwright) -> Browser:
+    """Chromium that resolves the site's name to this machine; no flag touches certificate checks."""
+    return playwright.chromium.launch(
+        executable_path=chromium(), args=[*ARGS, f"--host-resolver-rules=MAP {SITE} 127.0.0.1"]
+    )
+
+
+def served_by(page: Page) -> str:
+    """The app server this phone's requests go to (Caddy keeps a phone on one: a cookie)."""
+    return page.evaluate("fetch('/healthz', {cache: 'no-store'}).then(r => r.headers.get('x-served-by'))")
+
+
+def phone_on(browser: Browser, base: str, server: str, tries: int = 20) -> tuple[BrowserContext, Page]:
+    """A fresh phone that Caddy sent to this app server."""
+    for _ in range(tries):
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+        page = context.new_page()
+        answer = page.goto(base + "/")
+        assert answer is not None and answer.ok, answer
+        if answer.headers.get("x-served-by") == server:
+            return context, page
+        context.close()
+    raise AssertionError(f"no phone reached {server} in {tries} tries")
+
+
+def export(page: Page, match_id: int) -> dict:
+    """The match's export, fetched by the phone through Caddy."""
+    return page.evaluate(f"fetch('/matches/{match_id}.json', {{cache: 'no-store'}}).then(r => r.json())")
+
+
+def settle(page: Page) -> None:
+    """No save on its way and none kept waiting on this phone."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=WAIT)
+    expect(page.locator("#waiting-rounds li")).to_have_count(0, timeout=WAIT)
+
+
+def tap_topic(page: Page, index: int) -> str:
+    name = TOPIC_PLAYERS[index % len(TOPIC_PLAYERS)]
+    page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$")).click()
+    return name
+
+
+def tap_pazaak(page: Page, index: int) -> str:
+    result = PAZAAK_RESULTS[min(index, len(PAZAAK_RESULTS) - 1)]
+    page.locator("#entry").get_by_role("button", name=result, exact=True).click()
+    return result
+
+
+def live(base: str) -> None:
+    """A match started by a phone on app1 and followed live by a phone on app2; then offline."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        scorer_context, scorer = phone_on(browser, base, "app1")
+        _, follower = phone_on(browser, base, "app2")
+        match_id = start(scorer, base, "topic", "Topic_", TOPIC_PLAYERS)
+        follower.goto(f"{base}/matches/{match_id}")
+        assert served_by(scorer) == "app1" and served_by(follower) == "app2"
+        before = follower.locator("#rounds tr").count()
+        tap_topic(scorer, 0)
+        settle(scorer)
+        after = scorer.locator("#rounds tr").count()
+        assert after > before, (before, after)
+        expect(follower.locator("#rounds tr")).to_have_count(after, timeout=30_000)
+        print(f"live: round saved on app1 (match {match_id}) seen on app2's phone: {after - before} row(s)")
+
+        state = scorer.evaluate("navigator.serviceWorker.ready.then(r => r.active && r.active.state)")
+        assert state == "activated", state
+        scorer_context.set_offline(True)
+        scorer.goto(f"{base}/matches/{match_id}")
+        expect(scorer.locator("#rounds tr")).to_have_count(after)
+        scorer_context.set_offline(False)
+        print("service worker: activated over HTTPS; the match page opened offline")
+        browser.close()
+
+
+def kill(base: str, container: str, state_file: Path) -> None:
+    """Three phones save rounds; one app server is killed (-9) while they do; none lost or stored twice."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        phones = [phone_on(browser, base, server)[1] for server in ("app1", "app2", "app1")]
+        games = [("topic", "Topic_", TOPIC_PLAYERS, tap_topic), ("pazaak", "Pazaak", PAZAAK_PLAYERS, tap_pazaak),
+                 ("topic", "Topic_", TOPIC_PLAYERS, tap_topic)]  # fmt: skip
+        matches = [start(page, base, slug, name, players) for page, (slug, name, players, _) in zip(phones, games)]
+        entered: list[list[str]] = [[], [], []]
+        killed = threading.Event()
+
+        def kill_it() -> None:
+            subprocess.run(["podman", "--runtime", "runc", "kill", "--signal", "KILL", container], check=True)
+            killed.set()
+
+        for index in range(ROUNDS):
+            if index == ROUNDS // 3:
+                # Fired while the three phones' saves are going out, not between them.
+                threading.Timer(0.05, kill_it).start()
+            for phone, (_, _, _, tap), taps in zip(phones, games, entered):
+                taps.append(tap(phone, index))
+            for phone in phones:
+                settle(phone)
+        assert killed.is_set()
+        stored = [export(phone, match_id)["rounds"] for phone, match_id in zip(phones, matches)]
+        lost = sum(max(0, len(e) - len(s)) for e, s in zip(entered, stored))
+        twice = sum(max(0, len(s) - len(e)) for e, s in zip(entered, stored))
+        topic_order = all([r["losers"][0] for r in s] == e for e, s, g in zip(entered, stored, games) if g[0] == "topic")
+        after_kill = {served_by(phone) for phone in phones}
+        print(f"kill -9 of {container} while 3 phones saved: {sum(map(len, entered))} rounds entered, "
+              f"{sum(map(len, stored))} stored; lost {lost}, stored twice {twice}; "
+              f"Topic_ rounds in the order tapped: {topic_order}; phones now served by {sorted(after_kill)}")  # fmt: skip
+        assert lost == 0 and twice == 0 and topic_order and container not in after_kill
+        state_file.write_text(json.dumps({str(m): len(e) for m, e in zip(matches, entered)}))
+        browser.close()
+
+
+def verify(base: str, state_file: Path) -> None:
+    """After a full stop and start: each match of the kill test has every round it had."""
+    expected = json.loads(state_file.read_text())
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        page = browser.new_context().new_page()
+        page.goto(base + "/")
+        found = {match_id: len(export(page, int(match_id))["rounds"]) for match_id in expected}
+        print(f"after a restart: rounds per match {found} (expected {expected})")
+        assert found == expected
+        browser.close()
+
+
+if __name__ == "__main__":
+    step, url, *rest = sys.argv[1:]
+    if step == "live":
+        live(url)
+    elif step == "kill":
+        kill(url, rest[0], Path(rest[1]))
+    else:
+        verify(url, Path(rest[0]))
