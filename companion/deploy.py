@@ -5,18 +5,17 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import sys
 import time
 
-from flask import Blueprint, Flask, Response, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import csrf, db
+from .hardening import behind_proxy
 
 bp = Blueprint("deploy", __name__)
-access_log = logging.getLogger("companion.access")
 
 
 def served_by() -> str:
@@ -42,12 +41,11 @@ def _started() -> None:
 def _answered(response: Response) -> Response:
     """Name the server that answered; with ACCESS_LOG=1, write the request's line to standard output."""
     response.headers["X-Served-By"] = served_by()
-    if access_log.handlers:
+    if current_app.config.get("ACCESS_LOG"):
         took = (time.perf_counter() - g.get("deploy_started", time.perf_counter())) * 1000
-        access_log.info(
-            '%s "%s %s" %s %s %.0fms', request.remote_addr, request.method, request.full_path.rstrip("?"),
-            response.status_code, response.content_length or "-", took,
-        )  # fmt: skip
+        print(f'{time.strftime("%Y-%m-%dT%H:%M:%S")} {request.remote_addr} "{request.method} '
+              f'{request.full_path.rstrip("?")}" {response.status_code} {response.content_length or "-"} '
+              f"{took:.0f}ms", flush=True)  # fmt: skip
     return response
 
 
@@ -60,13 +58,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.before_request(_started)
     app.after_request(_answered)
-    if os.environ.get("BEHIND_PROXY", "") not in ("", "0"):
+    if behind_proxy():  # its cookies are Secure too (hardening.config)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
-        app.config["SESSION_COOKIE_SECURE"] = True
-    if os.environ.get("ACCESS_LOG", "") not in ("", "0") and not access_log.handlers:
-        handler = logging.StreamHandler(sys.stdout)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-        access_log.addHandler(handler)
-        access_log.setLevel(logging.INFO)
-        access_log.propagate = False
+    if os.environ.get("ACCESS_LOG", "") not in ("", "0"):
+        app.config["ACCESS_LOG"] = True
         app.logger.setLevel(logging.INFO)  # the migrations' line too (companion/database.py)

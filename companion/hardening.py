@@ -21,6 +21,11 @@ def served_over_https() -> bool:
     return os.environ.get("HTTPS", "") not in ("", "0")
 
 
+def behind_proxy() -> bool:
+    """BEHIND_PROXY=1: a proxy on the server (Caddy) ends the phones' HTTPS and says so in X-Forwarded-Proto."""
+    return os.environ.get("BEHIND_PROXY", "") not in ("", "0")
+
+
 def trusted_hosts() -> list[str]:
     """The names and addresses this server answers to: loopback, its LAN addresses, its host names, COMPANION_HOSTS.
 
@@ -37,7 +42,7 @@ def config() -> dict[str, Any]:
         "TRUSTED_HOSTS": trusted_hosts(),
         "MAX_CONTENT_LENGTH": MAX_UPLOAD_MB * 1024 * 1024,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": served_over_https(),
+        "SESSION_COOKIE_SECURE": served_over_https() or behind_proxy(),
     }
 
 

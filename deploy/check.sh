@@ -41,7 +41,9 @@ deploy/base-image.sh
 
 step "Build the image from the Dockerfile"
 build_start=$(date +%s)
-"${PODMAN[@]}" build --format docker --network host --quiet -t "$IMAGE" . >/dev/null
+# pip in the build trusts what this machine trusts (a proxy in the way may sign PyPI's TLS itself).
+"${PODMAN[@]}" build --format docker --network host --quiet -t "$IMAGE" \
+  -v /etc/ssl/certs/ca-certificates.crt:/run/ca.crt:ro --build-arg CA_BUNDLE=/run/ca.crt . >/dev/null
 build_seconds=$(( $(date +%s) - build_start ))
 echo "built $IMAGE in $build_seconds s"
 "${PODMAN[@]}" image inspect --format '{{json .Config.Healthcheck}}' "$IMAGE" | grep -q healthz \
