@@ -105,11 +105,13 @@ def kill(base: str, container: str, state_file: Path) -> None:
     """Three phones save rounds; one app server is killed (-9) while they do; none lost or stored twice."""
     with sync_playwright() as playwright:
         browser = launch(playwright)
-        phones = [phone_on(browser, base, server)[1] for server in ("app1", "app2", "app1")]
-        games = [("topic", "Topic_", TOPIC_PLAYERS, tap_topic), ("pazaak", "Pazaak", PAZAAK_PLAYERS, tap_pazaak),
-                 ("topic", "Topic_", TOPIC_PLAYERS, tap_topic)]  # fmt: skip
-        matches = [start(page, base, slug, name, players) for page, (slug, name, players, _) in zip(phones, games)]
-        entered: list[list[str]] = [[], [], []]
+        tables = [
+            {"page": phone_on(browser, base, server)[1], "game": game, "entered": []}
+            for server, game in (("app1", "topic"), ("app2", "pazaak"), ("app1", "topic"))
+        ]
+        for table in tables:
+            name, players = ("Topic_", TOPIC_PLAYERS) if table["game"] == "topic" else ("Pazaak", PAZAAK_PLAYERS)
+            table["match"] = start(table["page"], base, table["game"], name, players)
         killed = threading.Event()
 
         def kill_it() -> None:
@@ -120,21 +122,26 @@ def kill(base: str, container: str, state_file: Path) -> None:
             if index == ROUNDS // 3:
                 # Fired while the three phones' saves are going out, not between them.
                 threading.Timer(0.05, kill_it).start()
-            for phone, (_, _, _, tap), taps in zip(phones, games, entered):
-                taps.append(tap(phone, index))
-            for phone in phones:
-                settle(phone)
+            for table in tables:
+                tap = tap_topic if table["game"] == "topic" else tap_pazaak
+                table["entered"].append(tap(table["page"], index))
+            for table in tables:
+                settle(table["page"])
         assert killed.is_set()
-        stored = [export(phone, match_id)["rounds"] for phone, match_id in zip(phones, matches)]
-        lost = sum(max(0, len(e) - len(s)) for e, s in zip(entered, stored))
-        twice = sum(max(0, len(s) - len(e)) for e, s in zip(entered, stored))
-        topic_order = all([r["losers"][0] for r in s] == e for e, s, g in zip(entered, stored, games) if g[0] == "topic")
-        after_kill = {served_by(phone) for phone in phones}
-        print(f"kill -9 of {container} while 3 phones saved: {sum(map(len, entered))} rounds entered, "
-              f"{sum(map(len, stored))} stored; lost {lost}, stored twice {twice}; "
-              f"Topic_ rounds in the order tapped: {topic_order}; phones now served by {sorted(after_kill)}")  # fmt: skip
-        assert lost == 0 and twice == 0 and topic_order and container not in after_kill
-        state_file.write_text(json.dumps({str(m): len(e) for m, e in zip(matches, entered)}))
+        for table in tables:
+            table["stored"] = export(table["page"], table["match"])["rounds"]
+        entered = sum(len(table["entered"]) for table in tables)
+        stored = sum(len(table["stored"]) for table in tables)
+        lost = sum(max(0, len(table["entered"]) - len(table["stored"])) for table in tables)
+        twice = sum(max(0, len(table["stored"]) - len(table["entered"])) for table in tables)
+        topic = [table for table in tables if table["game"] == "topic"]
+        in_order = all([r["losers"][0] for r in table["stored"]] == table["entered"] for table in topic)
+        now = sorted({served_by(table["page"]) for table in tables})
+        print(f"kill -9 of {container} while 3 phones saved: {entered} rounds entered, {stored} stored; "
+              f"lost {lost}, stored twice {twice}; Topic_ rounds in the order tapped: {in_order}; "
+              f"the phones now on {now}")  # fmt: skip
+        assert lost == 0 and twice == 0 and in_order and container not in now
+        state_file.write_text(json.dumps({str(table["match"]): len(table["entered"]) for table in tables}))
         browser.close()
 
 
