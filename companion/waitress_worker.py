@@ -18,6 +18,8 @@ from typing import Any
 from gunicorn.workers.base import Worker
 from waitress.server import create_server
 
+from .hardening import behind_proxy
+
 
 def waitress_options(app: Any, threads: int) -> dict[str, Any]:
     """The waitress settings of both ways to serve with it: these workers, and SERVER=waitress."""
@@ -32,6 +34,9 @@ def waitress_options(app: Any, threads: int) -> dict[str, Any]:
         # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
         "max_request_body_size": 4 * app.config["MAX_CONTENT_LENGTH"],
         "ident": "companion",
+        # Behind the server's proxy its X-Forwarded-Proto must reach the app (ProxyFix, companion/deploy.py):
+        # waitress would strip it, and the page's own HTTPS POSTs would look cross-site.
+        "clear_untrusted_proxy_headers": not behind_proxy(),
     }
 
 

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 began=$(date +%s)
 PODMAN=(podman --runtime runc)  # crun refuses these machines' cgroup layout
+# Nor may a container raise its limits past this shell's (podman's defaults are higher).
+LIMITS=(--ulimit "nofile=$(ulimit -n):$(ulimit -Hn)" --ulimit nproc=4096:4096)
 PG_PORT=${DEPLOY_PG_PORT:-55441}
 export CADDY_HTTP_PORT=${DEPLOY_HTTP_PORT:-18080} CADDY_HTTPS_PORT=${DEPLOY_HTTPS_PORT:-18443}
 APP_PORTS=(18001 18002)
@@ -30,7 +32,7 @@ cleanup() {
   set +e
   "${PODMAN[@]}" rm -f -t 5 app1 app2 >/dev/null 2>&1
   [ -n "$caddy_pid" ] && kill "$caddy_pid" 2>/dev/null && wait "$caddy_pid" 2>/dev/null
-  runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1
+  runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg/data" -m fast stop >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -60,22 +62,23 @@ set -a; . "$work/.env"; set +a
 step "PostgreSQL (as compose.yaml's db: user and database companion, a password)"
 id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
 mkdir "$work/pg" && chown postgres "$work/pg"
-runuser -u postgres -- "$pg_bin/initdb" -D "$work/pg" -U postgres --auth-local=trust --auth-host=scram-sha-256 >/dev/null
-runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
-  -o "-p $PG_PORT -k $work -c listen_addresses=127.0.0.1" start >/dev/null
-psql_admin() { runuser -u postgres -- psql -h "$work" -p "$PG_PORT" -U postgres -qAt "$@"; }
+runuser -u postgres -- "$pg_bin/initdb" -D "$work/pg/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
+  -o "-p $PG_PORT -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
+psql_admin() { runuser -u postgres -- psql -h "$work/pg" -p "$PG_PORT" -U postgres -qAt "$@"; }
 psql_admin -c "CREATE ROLE companion LOGIN PASSWORD '$POSTGRES_PASSWORD'" -c "CREATE DATABASE companion OWNER companion"
 database_url() { echo "postgresql://companion:$POSTGRES_PASSWORD@127.0.0.1:$PG_PORT/$1"; }
 
 mkdir "$work/instance" && chown 10001 "$work/instance"
 run_app() {  # name port: as compose.yaml's app1/app2, on the host's network
-  "${PODMAN[@]}" run -d --name "$1" --network host --env-file "$work/.env" \
+  "${PODMAN[@]}" run -d --name "$1" --network host "${LIMITS[@]}" --env-file "$work/.env" \
     -e DATABASE_URL="$(database_url companion)" -e COMPANION_HOSTS="$SITE_ADDRESS" \
     -e LISTEN=127.0.0.1 -e PORT="$2" -e SERVED_BY="$1" -v "$work/instance:/data" "$IMAGE" >/dev/null
 }
 wait_healthy() {
   for _ in $(seq 120); do
-    [ "$("${PODMAN[@]}" healthcheck run "$1" >/dev/null 2>&1 && echo ok)" = ok ] && return 0
+    "${PODMAN[@]}" healthcheck run "$1" >/dev/null 2>&1 && return 0
+    [ "$("${PODMAN[@]}" inspect --format '{{.State.Status}}' "$1")" = running ] || break
     sleep 1
   done
   "${PODMAN[@]}" logs "$1" | tail -20; echo "$1 never became healthy" >&2; return 1
@@ -112,6 +115,7 @@ mkdir -p "$HOME/.pki/nssdb"
 certutil -d "sql:$HOME/.pki/nssdb" -N --empty-password
 certutil -d "sql:$HOME/.pki/nssdb" -A -t "C,," -n "Caddy local root" -i "$root"
 url="https://$SITE:$CADDY_HTTPS_PORT"
+[ -n "${DEPLOY_HOLD:-}" ] && { echo "holding: $url HOME=$HOME work=$work"; sleep 3600; }
 browse() { "$repo/.venv/bin/python" "$repo/deploy/check_browser.py" "$@"; }
 
 step "Two phones on two app servers; the service worker"
@@ -124,9 +128,9 @@ step "Everything stopped (SIGTERM), then started again"
 "${PODMAN[@]}" stop -t 40 app2 >/dev/null
 "${PODMAN[@]}" rm -f app1 app2 >/dev/null
 kill "$caddy_pid"; wait "$caddy_pid" 2>/dev/null || true
-runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null
-runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
-  -o "-p $PG_PORT -k $work -c listen_addresses=127.0.0.1" start >/dev/null
+runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg/data" -m fast stop >/dev/null
+runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
+  -o "-p $PG_PORT -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
 run_app app1 "${APP_PORTS[0]}" & run_app app2 "${APP_PORTS[1]}" & wait
 wait_healthy app1 && wait_healthy app2
 start_caddy
@@ -135,10 +139,10 @@ browse verify "$url" "$work/rounds.json"
 step "Backup, restored into an empty database: the same history export"
 "${PODMAN[@]}" exec app1 table-companion backup /data/companion.dump
 psql_admin -c "CREATE DATABASE restored OWNER companion"
-"${PODMAN[@]}" run --rm --network host -e DATABASE_URL="$(database_url restored)" -v "$work/instance:/data" "$IMAGE" \
+"${PODMAN[@]}" run --rm --network host "${LIMITS[@]}" -e DATABASE_URL="$(database_url restored)" -v "$work/instance:/data" "$IMAGE" \
   table-companion restore /data/companion.dump
 "${PODMAN[@]}" exec app1 table-companion export --out /data/before.json
-"${PODMAN[@]}" run --rm --network host -e DATABASE_URL="$(database_url restored)" -v "$work/instance:/data" "$IMAGE" \
+"${PODMAN[@]}" run --rm --network host "${LIMITS[@]}" -e DATABASE_URL="$(database_url restored)" -v "$work/instance:/data" "$IMAGE" \
   table-companion export --out /data/after.json
 cmp "$work/instance/before.json" "$work/instance/after.json"
 echo "history export: $(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$work/instance/before.json") matches, identical after the restore"
