@@ -88,8 +88,8 @@ step "Two app containers started together on a new database"
 run_app app1 "${APP_PORTS[0]}" & run_app app2 "${APP_PORTS[1]}" & wait
 wait_healthy app1 && wait_healthy app2
 migrated=$("${PODMAN[@]}" logs app1 2>&1; "${PODMAN[@]}" logs app2 2>&1)
-migrations=$(grep -c "Database migrated from empty" <<<"$migrated" || true)
-nothing=$(grep -c "nothing to migrate" <<<"$migrated" || true)
+migrations=$(grep -c "in database: Database migrated from empty" <<<"$migrated" || true)
+nothing=$(grep -c "in database: Database at .*: nothing to migrate" <<<"$migrated" || true)
 echo "migrated by one container: $migrations; found nothing to do: $nothing"
 [ "$migrations" = 1 ] && [ "$nothing" = 1 ]
 "${PODMAN[@]}" exec app1 table-companion --version

@@ -91,13 +91,17 @@ def live(base: str) -> None:
         expect(follower.locator("#rounds tr")).to_have_count(after, timeout=30_000)
         print(f"live: round saved on app1 (match {match_id}) seen on app2's phone: {after - before} row(s)")
 
-        state = scorer.evaluate("navigator.serviceWorker.ready.then(r => r.active && r.active.state)")
-        assert state == "activated", state
+        scorer.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+        scorer.goto(f"{base}/matches/{match_id}")  # the copy the worker keeps
         scorer_context.set_offline(True)
-        scorer.goto(f"{base}/matches/{match_id}")
-        expect(scorer.locator("#rounds tr")).to_have_count(after)
+        scorer.reload()
+        expect(scorer.get_by_role("heading", name="Topic_")).to_be_visible()
+        tap_topic(scorer, 1)
+        expect(scorer.locator("#waiting-rounds li")).to_have_count(1)
         scorer_context.set_offline(False)
-        print("service worker: activated over HTTPS; the match page opened offline")
+        settle(scorer)
+        expect(follower.locator("#rounds tr")).not_to_have_count(after, timeout=30_000)
+        print("service worker: in control over HTTPS; the match page opened offline, kept a round, sent it on return")
         browser.close()
 
 
