@@ -50,7 +50,7 @@ def migrate_command(info: ScriptInfo) -> None:
     click.echo("Database up to date.")
 
 
-@cli.command("restore")
+@cli.command("restore", with_appcontext=False)  # an empty database must stay empty: no app loaded, so no migration
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 def restore_command(file: str) -> None:
     """Load a backup written by `backup` into an empty database (PostgreSQL), or into place of a missing SQLite file."""
