@@ -39,8 +39,9 @@ def _started() -> None:
 
 
 def _answered(response: Response) -> Response:
-    """Name the server that answered; with ACCESS_LOG=1, write the request's line to standard output."""
-    response.headers["X-Served-By"] = served_by()
+    """Name the server that answered (on a server); with ACCESS_LOG=1, write the request's line to standard output."""
+    if current_app.config.get("SERVED_BY"):
+        response.headers["X-Served-By"] = current_app.config["SERVED_BY"]
     if current_app.config.get("ACCESS_LOG"):
         took = (time.perf_counter() - g.get("deploy_started", time.perf_counter())) * 1000
         print(f'{time.strftime("%Y-%m-%dT%H:%M:%S")} {request.remote_addr} "{request.method} '
@@ -58,6 +59,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.before_request(_started)
     app.after_request(_answered)
+    if behind_proxy() or os.environ.get("SERVED_BY"):  # a laptop's answers do not name it
+        app.config["SERVED_BY"] = served_by()
     if behind_proxy():  # its cookies are Secure too (hardening.config)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     if os.environ.get("ACCESS_LOG", "") not in ("", "0"):

@@ -103,3 +103,7 @@ def test_through_waitress_the_proxys_https_reaches_the_app(proxied):
     finally:
         server.close()
         thread.join(timeout=10)
+
+
+def test_a_laptops_answers_do_not_name_it(client):
+    assert "X-Served-By" not in client.get("/healthz").headers
