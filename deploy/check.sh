@@ -71,7 +71,7 @@ database_url() { echo "postgresql://companion:$POSTGRES_PASSWORD@127.0.0.1:$PG_P
 
 mkdir "$work/instance" && chown 10001 "$work/instance"
 run_app() {  # name port: as compose.yaml's app1/app2, on the host's network
-  "${PODMAN[@]}" run -d --name "$1" --network host "${LIMITS[@]}" --env-file "$work/.env" \
+  "${PODMAN[@]}" run -d --name "$1" --network host "${LIMITS[@]}" --health-interval disable --env-file "$work/.env" \
     -e DATABASE_URL="$(database_url companion)" -e COMPANION_HOSTS="$SITE_ADDRESS" \
     -e LISTEN=127.0.0.1 -e PORT="$2" -e SERVED_BY="$1" -v "$work/instance:/data" "$IMAGE" >/dev/null
 }
@@ -115,7 +115,6 @@ mkdir -p "$HOME/.pki/nssdb"
 certutil -d "sql:$HOME/.pki/nssdb" -N --empty-password
 certutil -d "sql:$HOME/.pki/nssdb" -A -t "C,," -n "Caddy local root" -i "$root"
 url="https://$SITE:$CADDY_HTTPS_PORT"
-[ -n "${DEPLOY_HOLD:-}" ] && { echo "holding: $url HOME=$HOME work=$work"; sleep 3600; }
 browse() { "$repo/.venv/bin/python" "$repo/deploy/check_browser.py" "$@"; }
 
 step "Two phones on two app servers; the service worker"
