@@ -123,6 +123,13 @@ step "kill -9 of one app container while three phones save"
 browse kill "$url" app1 "$work/rounds.json"
 "${PODMAN[@]}" logs app2 2>/dev/null | grep -c '"POST /matches/[0-9]*/rounds' | sed 's/^/saves answered by app2: /'
 
+step "SIGTERM to an app container while three phones save: the saves under way are answered"
+"${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
+browse stop "$url" app1 "$work/rounds.json"
+"${PODMAN[@]}" logs app1 2>&1 | sed -n '/Handling signal: term/,$p' | grep -c '"POST /matches/[0-9]*/rounds" 200' \
+  | sed 's/^/saves answered by app1 after its SIGTERM: /'
+"${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
+
 step "Everything stopped (SIGTERM), then started again"
 "${PODMAN[@]}" stop -t 40 app2 >/dev/null
 "${PODMAN[@]}" rm -f app1 app2 >/dev/null

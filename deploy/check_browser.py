@@ -2,6 +2,7 @@
 
     check_browser.py live URL             two phones on two app servers; the service worker offline
     check_browser.py kill URL CONTAINER STATE   three phones save while CONTAINER is killed (-9)
+    check_browser.py stop URL CONTAINER STATE   the same while CONTAINER is stopped (SIGTERM)
     check_browser.py verify URL STATE     every round written to STATE is still there
 """
 
@@ -12,6 +13,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -38,8 +40,8 @@ def served_by(page: Page) -> str:
     return page.evaluate("fetch('/healthz', {cache: 'no-store'}).then(r => r.headers.get('x-served-by'))")
 
 
-def phone_on(browser: Browser, base: str, server: str, tries: int = 20) -> tuple[BrowserContext, Page]:
-    """A fresh phone that Caddy sent to this app server."""
+def phone_on(browser: Browser, base: str, server: str, tries: int = 60) -> tuple[BrowserContext, Page]:
+    """A fresh phone that Caddy sent to this app server (one just started may wait out Caddy's 30 s of doubt)."""
     for _ in range(tries):
         context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
         page = context.new_page()
@@ -48,6 +50,7 @@ def phone_on(browser: Browser, base: str, server: str, tries: int = 20) -> tuple
         if answer.headers.get("x-served-by") == server:
             return context, page
         context.close()
+        time.sleep(0.5)  # Caddy sends new phones to a server it doubts only once its fail_duration is over
     raise AssertionError(f"no phone reached {server} in {tries} tries")
 
 
@@ -105,8 +108,11 @@ def live(base: str) -> None:
         browser.close()
 
 
-def kill(base: str, container: str, state_file: Path) -> None:
-    """Three phones save rounds; one app server is killed (-9) while they do; none lost or stored twice."""
+def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None:
+    """Three phones save rounds; one app server is killed (-9), or stopped (SIGTERM), while they do.
+
+    No round may be lost or stored twice, and the phones go on through the other server.
+    """
     with sync_playwright() as playwright:
         browser = launch(playwright)
         tables = [
@@ -119,7 +125,8 @@ def kill(base: str, container: str, state_file: Path) -> None:
         killed = threading.Event()
 
         def kill_it() -> None:
-            subprocess.run(["podman", "--runtime", "runc", "kill", "--signal", "KILL", container], check=True)
+            action = ["kill", "--signal", "KILL"] if how == "kill" else ["stop", "--time", "40"]
+            subprocess.run(["podman", "--runtime", "runc", *action, container], check=True, stdout=subprocess.DEVNULL)
             killed.set()
 
         for index in range(ROUNDS):
@@ -131,6 +138,7 @@ def kill(base: str, container: str, state_file: Path) -> None:
                 table["entered"].append(tap(table["page"], index))
             for table in tables:
                 settle(table["page"])
+        killed.wait(60)
         assert killed.is_set()
         for table in tables:
             table["stored"] = export(table["page"], table["match"])["rounds"]
@@ -141,11 +149,14 @@ def kill(base: str, container: str, state_file: Path) -> None:
         topic = [table for table in tables if table["game"] == "topic"]
         in_order = all([r["losers"][0] for r in table["stored"]] == table["entered"] for table in topic)
         now = sorted({served_by(table["page"]) for table in tables})
-        print(f"kill -9 of {container} while 3 phones saved: {entered} rounds entered, {stored} stored; "
+        what = "kill -9" if how == "kill" else "SIGTERM (podman stop)"
+        print(f"{what} of {container} while 3 phones saved: {entered} rounds entered, {stored} stored; "
               f"lost {lost}, stored twice {twice}; Topic_ rounds in the order tapped: {in_order}; "
               f"the phones now on {now}")  # fmt: skip
         assert lost == 0 and twice == 0 and in_order and container not in now
-        state_file.write_text(json.dumps({str(table["match"]): len(table["entered"]) for table in tables}))
+        counts = json.loads(state_file.read_text()) if state_file.exists() else {}
+        counts.update({str(table["match"]): len(table["entered"]) for table in tables})
+        state_file.write_text(json.dumps(counts))
         browser.close()
 
 
@@ -166,7 +177,7 @@ if __name__ == "__main__":
     step, url, *rest = sys.argv[1:]
     if step == "live":
         live(url)
-    elif step == "kill":
-        kill(url, rest[0], Path(rest[1]))
+    elif step in ("kill", "stop"):
+        kill(url, rest[0], Path(rest[1]), step)
     else:
         verify(url, Path(rest[0]))
