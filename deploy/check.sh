@@ -121,13 +121,14 @@ step "Two phones on two app servers; the service worker"
 browse live "$url"
 step "kill -9 of one app container while three phones save"
 browse kill "$url" app1 "$work/rounds.json"
-"${PODMAN[@]}" logs app2 2>/dev/null | grep -c '"POST /matches/[0-9]*/rounds' | sed 's/^/saves answered by app2: /'
+echo "saves answered by app2: $("${PODMAN[@]}" logs app2 2>/dev/null | grep -c '"POST /matches/[0-9]*/rounds' || true)"
 
 step "SIGTERM to an app container while three phones save: the saves under way are answered"
 "${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
 browse stop "$url" app1 "$work/rounds.json"
-"${PODMAN[@]}" logs app1 2>&1 | sed -n '/Handling signal: term/,$p' | grep -c '"POST /matches/[0-9]*/rounds" 200' \
-  | sed 's/^/saves answered by app1 after its SIGTERM: /'
+after_term=$("${PODMAN[@]}" logs app1 2>&1 | sed -n '/Handling signal: term/,$p')
+echo "app1 after its SIGTERM: $(grep -c '"POST /matches/[0-9]*/rounds" 200' <<<"$after_term" || true) saves answered," \
+  "$(grep -c 'Handling signal: term' <<<"$after_term" || true) signal handled, then it stopped"
 "${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
 
 step "Everything stopped (SIGTERM), then started again"

@@ -123,10 +123,13 @@ def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None
             name, players = ("Topic_", TOPIC_PLAYERS) if table["game"] == "topic" else ("Pazaak", PAZAAK_PLAYERS)
             table["match"] = start(table["page"], base, table["game"], name, players)
         killed = threading.Event()
+        took: list[float] = []
 
         def kill_it() -> None:
             action = ["kill", "--signal", "KILL"] if how == "kill" else ["stop", "--time", "40"]
+            began = time.monotonic()
             subprocess.run(["podman", "--runtime", "runc", *action, container], check=True, stdout=subprocess.DEVNULL)
+            took.append(time.monotonic() - began)
             killed.set()
 
         for index in range(ROUNDS):
@@ -149,7 +152,7 @@ def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None
         topic = [table for table in tables if table["game"] == "topic"]
         in_order = all([r["losers"][0] for r in table["stored"]] == table["entered"] for table in topic)
         now = sorted({served_by(table["page"]) for table in tables})
-        what = "kill -9" if how == "kill" else "SIGTERM (podman stop)"
+        what = "kill -9" if how == "kill" else f"SIGTERM (podman stop, gone after {took[0]:.1f} s)"
         print(f"{what} of {container} while 3 phones saved: {entered} rounds entered, {stored} stored; "
               f"lost {lost}, stored twice {twice}; Topic_ rounds in the order tapped: {in_order}; "
               f"the phones now on {now}")  # fmt: skip
