@@ -66,4 +66,3 @@ def init_app(app: Flask) -> None:
     if os.environ.get("ACCESS_LOG", "") not in ("", "0"):
         app.config["ACCESS_LOG"] = True
         app.logger.setLevel(logging.INFO)  # the migrations' line too (companion/database.py)
-        app.logger.propagate = False  # once: alembic's logging set-up gives the root logger a handler too
