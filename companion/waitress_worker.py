@@ -62,7 +62,8 @@ class WaitressWorker(Worker):
     def handle_exit(self, sig, frame) -> None:
         """SIGTERM: stop the loop once the requests under way are answered (a save in flight is committed)."""
         self.alive = False
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=self.cfg.graceful_timeout)
+        if getattr(self, "server", None) is not None:  # a signal before run() has nothing under way
+            self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=self.cfg.graceful_timeout)
         raise SystemExit(0)
 
     def handle_quit(self, sig, frame) -> None:
