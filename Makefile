@@ -51,7 +51,7 @@ bench: $(VENV)/.dev-installed chromium
 outage: $(VENV)/.dev-installed chromium
 	$(BIN)/python bench/outage.py
 
-# The server set-up for real (root; about 9 minutes from nothing): the image built from the Dockerfile on a base
+# The server set-up for real (root; 9-11 minutes from nothing, 3-4 with the images cached): the image built from the Dockerfile on a base
 # made from Debian's packages, PostgreSQL, two app containers and Caddy's HTTPS, phones in Chromium.
 deploy-check: $(VENV)/.dev-installed chromium
 	deploy/check.sh
