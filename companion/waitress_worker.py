@@ -69,6 +69,9 @@ def waitress_options(app: Any) -> dict[str, Any]:
         # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
         "max_request_body_size": 4 * app.config["MAX_CONTENT_LENGTH"],
         "ident": "companion",
+        # Behind the server's proxy its X-Forwarded-Proto must reach the app (ProxyFix, companion/deploy.py):
+        # waitress would strip it, and the page's own HTTPS POSTs would look cross-site.
+        "clear_untrusted_proxy_headers": not settings.behind_proxy,
     }
 
 
@@ -92,8 +95,10 @@ class WaitressWorker(Worker):
             time.sleep(1.0)
 
     def handle_exit(self, sig, frame) -> None:
-        """SIGTERM: stop the loop; waitress lets the requests under way finish."""
+        """SIGTERM: stop the loop once the requests under way are answered (a save in flight is committed)."""
         self.alive = False
+        if getattr(self, "server", None) is not None:  # a signal before run() has nothing under way
+            self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=self.cfg.graceful_timeout)
         raise SystemExit(0)
 
     def handle_quit(self, sig, frame) -> None:

@@ -134,6 +134,29 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
 
+@pytest.mark.parametrize("stored_first", [False, True], ids=["never-reached", "stored-then-died"])
+def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(page: Page, live_server, app, stored_first):
+    # Behind Caddy, an app server that is down (or dies during the save) makes the proxy answer 502.
+    match_id = start_topic(page, live_server.url, app)
+    failed: list[int] = []
+
+    def gateway_error_once(route: Route) -> None:
+        if failed:
+            route.continue_()
+            return
+        if stored_first:
+            route.fetch()
+        failed.append(1)
+        route.fulfill(status=502, body="Bad Gateway")
+
+    page.route(re.compile(r"/matches/\d+/rounds$"), gateway_error_once)
+    loser(page, "Bob").click()
+    expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
+    assert failed
+    assert losers_stored(app, match_id) == [["Bob"]]
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+
 def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
     page.context.set_offline(True)
