@@ -496,10 +496,6 @@ class Game:
         """The scoring side a seated player plays for: the player, unless the game has teams."""
         return player
 
-    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
-        """Who starts the next round, or None when the game is over or the table decides."""
-        return self.starter(self.replay(players, settings, rounds))
-
     def starter(self, replay: Replay) -> str | None:
         """Who starts the round after a replayed match (None: the game is over or the table decides)."""
         return None
@@ -583,10 +579,6 @@ class Entry:
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """What the game's part of the new-match form draws after the tap `form` carries (nothing by default)."""
         return {}
-
-    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
-        """The state of the round-entry tool for a match given by its seats, settings and rounds."""
-        return self.step(form, self.rules.replay(players, settings, rounds))
 
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The state of the round-entry tool, worked out from what the page sent back (none by default)."""

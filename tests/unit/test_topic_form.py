@@ -192,5 +192,5 @@ def test_form_from_round_is_the_inverse_of_round_from_form(round_data):
 
 def test_decks_after_each_round():
     played = [{"losers": ["Ann"]}, {"losers": ["Bob", "Cy"], "penalties": ["Ann"]}, {"losers": ["Cy"]}]
-    assert GAME.decks(P, {"deck": 8}, played) == [7, 4, 3]
-    assert GAME.decks(P, {"deck": 8}, []) == []
+    assert GAME.decks_of(GAME.replay(P, {"deck": 8}, played)) == [7, 4, 3]
+    assert GAME.decks_of(GAME.replay(P, {"deck": 8}, [])) == []

@@ -83,23 +83,11 @@ class Topic(Game):
         """The standings also say how many cards are left in the deck."""
         return {"deck": tally.state["deck"]}
 
-    def piles(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> dict[str, int]:
-        """Cards left in the deck and in the removed pile after these rounds."""
-        return dict(self.replay(players, settings, rounds).tally.state)
-
-    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
-        """Who reveals the next card: the (first) loser of the last round; None for round 1 or at the end."""
-        return self.starter(self.replay(players, settings, rounds))
-
     def starter(self, replay: Replay) -> str | None:
         """Who reveals the card after a replayed match (None for round 1 or at the end)."""
         if replay.over or not replay.rounds:
             return None
         return replay.rounds[-1]["losers"][0]
-
-    def decks(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> list[int]:
-        """The cards left in the deck after each round, oldest first."""
-        return self.decks_of(self.replay(players, settings, rounds))
 
     @staticmethod
     def decks_of(replay: Replay) -> list[int]:
