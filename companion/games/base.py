@@ -540,6 +540,61 @@ class Game:
         return {}
 
 
+@dataclass(frozen=True)
+class Partial:
+    """One template a game keeps in its folder: what it draws, and the only names it may read.
+
+    `receives` are the names of the page's context the partial may read (besides the template
+    helpers every page has, `_`, `ngettext`, `url_for` and the filters); `macros` are the macros
+    a macro file must define, `optional_macros` those it may define.
+    """
+
+    name: str
+    draws: str
+    receives: tuple[str, ...] = ()
+    required: bool = True
+    macros: tuple[str, ...] = ()
+    optional_macros: tuple[str, ...] = ()
+
+
+# What the match page's partials receive: the match, the game, its standings, `game_view`
+# (Entry.match_view), and whether this phone holds the pencil.
+MATCH = ("match", "game", "standings", "game_view", "scorekeeper")
+
+# The partials every game provides in templates/games/<slug>/ (or its Entry.template_folder), and
+# the context each receives: the one statement of the interface between the pages and a game's
+# templates. A game may keep more templates of its own, included by these with what they need.
+PARTIALS: tuple[Partial, ...] = (
+    Partial("_settings.html", "its fields of the new-match form", ("draft", "game", "setup")),
+    Partial(
+        "_entry.html",
+        "the round entry (and the correction form, with `correcting` and `editing` set)",
+        (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing"),
+    ),
+    Partial(
+        "_readback.html",
+        "the line confirming the round just stored: `saved.round`, `saved.standings`",
+        ("match", "saved"),
+    ),
+    Partial("_standings.html", "where the match stands", MATCH),
+    Partial("_rounds.html", "the rounds played, with an element `#round-rows` holding one row per round", MATCH),
+    Partial("_round_row.html", "round `number` as a row", (*MATCH, "number")),
+    Partial(
+        "_round_appended.html",
+        "round `number` added to `#round-rows` out of band after a save (by default its row at the end)",
+        (*MATCH, "number"),
+        required=False,
+    ),
+    Partial(
+        "_records.html",
+        "a player's record figures: `label(key)` of the board's column, `figures(found)` on a player's page,"
+        " and optionally `board_note()` under the players' board",
+        macros=("label", "figures"),
+        optional_macros=("board_note",),
+    ),
+)
+
+
 class Entry:
     """A game's entry adapter: its web forms read into rounds and settings and back, the state
     of its round-entry tool, and the data its templates draw, worked out before they render.
