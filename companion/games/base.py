@@ -356,7 +356,11 @@ class Game:
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    # Every settings key with its default; a key not listed here is an error.
+    # The game's settings, each declared once (games.settings.Setting): the rules check them, the
+    # new-match form reads, keeps and draws them from these declarations.
+    declared: ClassVar[tuple[Any, ...]] = ()
+    # Every settings key with its default; a key not listed here is an error. Made from `declared`
+    # when the game declares its settings.
     defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, entry: type[Entry] | None = None, seed: Seeding | None = None):
@@ -366,6 +370,8 @@ class Game:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Keep `play` the one way to advance a tally: a game scores a round in `score_round`."""
         super().__init_subclass__(**kwargs)
+        if "declared" in cls.__dict__:
+            cls.defaults = {setting.name: setting.default for setting in cls.declared}
         if "play" in cls.__dict__:
             # Overriding `play` would leave the game's rounds unrecorded in the tally for some
             # callers (the seed once did so): that mistake is refused when the class is made.
@@ -507,8 +513,10 @@ class Game:
     # --- hooks for each game -------------------------------------------------------------
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Check every value of the merged settings; return them normalised."""
-        raise NotImplementedError
+        """Check every value of the merged settings; return them normalised (each declared setting checked)."""
+        if not self.declared:
+            raise NotImplementedError
+        return {setting.name: setting.check(settings[setting.name], players) for setting in self.declared}
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The keys of a round the scoring uses, checked (errors without a round number)."""
@@ -604,8 +612,6 @@ class Entry:
     in its rules.
     """
 
-    # The settings the new-match form edits, so their errors show next to their own fields.
-    setting_fields: ClassVar[tuple[str, ...]] = ()
     # The folder of the game's templates when they are not the app's templates/games/<slug>/
     # (a game defined outside the app, like the tests' fifth game).
     template_folder: ClassVar[str | None] = None
@@ -615,9 +621,25 @@ class Entry:
     def __init__(self, rules: Game):
         self.rules = rules
 
+    @property
+    def setting_fields(self) -> tuple[str, ...]:
+        """The settings the new-match form edits, so their errors show next to their own fields."""
+        return tuple(setting.name for setting in self.rules.declared)
+
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings the game's own new-match fields posted, for `settings()` to check."""
-        raise NotImplementedError
+        """The raw settings the game's own new-match fields posted, for `settings()` to check.
+
+        By default each declared setting the form draws, when its field is not blank.
+        """
+        if not self.rules.declared:
+            raise NotImplementedError
+        raw: dict[str, Any] = {}
+        for setting in self.rules.declared:
+            if setting.drawn:
+                carried, value = setting.read(form)
+                if carried:
+                    raw[setting.name] = value
+        return raw
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round a game's entry form posted (`form` has `.get`/`.getlist`), before checking.
@@ -632,8 +654,15 @@ class Entry:
         raise NotImplementedError
 
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """What the game's part of the new-match form draws after the tap `form` carries (nothing by default)."""
-        return {}
+        """What the game's part of the new-match form draws after the tap `form` carries.
+
+        By default `shown`, every declared setting as the form shows it (so a tap keeps each one),
+        and `fields`, the declared settings the form draws with the generic widgets.
+        """
+        return {
+            "shown": {setting.name: setting.shown(form) for setting in self.rules.declared},
+            "fields": [setting for setting in self.rules.declared if setting.drawn],
+        }
 
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The state of the round-entry tool, worked out from what the page sent back (none by default)."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import N_, Game, RecordSums, Replay, RuleError, Tally, best, name_list, show, whole
+from ..base import N_, Game, RecordSums, Replay, RuleError, Tally, best, name_list
+from ..settings import CHOICE, Setting
 
 BOX = 72
 LENGTHS = {"short": 24, "medium": 36, "long": 67}
@@ -17,20 +18,28 @@ class Topic(Game):
     name = "Topic_"
     min_players = 2
     max_players = 10
-    defaults: ClassVar[dict[str, Any]] = {"length": "medium", "deck": None}
+    # The length chips and the deck stepper are drawn by the game's own _settings.html and entry.py.
+    declared: ClassVar[tuple[Setting, ...]] = (
+        Setting(
+            "length",
+            "medium",
+            N_("Game length"),
+            kind=CHOICE,
+            choices=tuple(LENGTHS),
+            refusal=N_('must be "short", "medium" or "long", got %(value)s'),
+            drawn=False,
+        ),
+        Setting("deck", None, N_("the deck"), lo=2, hi=BOX, optional=True, drawn=False),
+    )
     lengths: ClassVar[dict[str, int]] = LENGTHS
     box: ClassVar[int] = BOX
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """The game length, and the deck size it means unless `deck` gives one exactly."""
-        length = settings["length"]
-        if length not in LENGTHS:
-            raise RuleError(
-                N_('must be "short", "medium" or "long", got %(value)s', value=show(length)), field="length"
-            )
-        deck = settings["deck"]
-        deck = LENGTHS[length] if deck is None else whole(deck, N_("the deck"), lo=2, hi=BOX, field="deck")
-        return {"length": length, "deck": deck}
+        """The declared settings checked; the deck is the one the length means unless `deck` gives one exactly."""
+        checked = super().normalise_settings(settings, players)
+        if checked["deck"] is None:
+            checked["deck"] = LENGTHS[checked["length"]]
+        return checked
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The round's losers (one or more, distinct) and penalised players (repeats allowed)."""
