@@ -79,7 +79,10 @@ def test_unknown_length_is_refused_by_the_rules():
     ],
 )
 def test_setup_choice_follows_the_steppers(fields, shown):
-    assert ENTRY.setup_choice(form(*fields)) == shown
+    # The length and deck of Topic_'s own widget; the other declared settings ride along (test_settings_declared).
+    choice = ENTRY.setup_choice(form(*fields))
+    assert {key: choice[key] for key in ("length", "deck")} == shown
+    assert set(choice) == set(GAME.defaults)
 
 
 # --- rounds -----------------------------------------------------------------------------
