@@ -629,14 +629,18 @@ class Entry:
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings the game's own new-match fields posted, for `settings()` to check.
 
-        By default each declared setting the form draws, when its field is not blank.
+        By default every declared setting (see `read_settings`).
         """
         if not self.rules.declared:
             raise NotImplementedError
+        return self.read_settings(form)
+
+    def read_settings(self, form: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The declared settings (but those in `skip`) the form carries, not blank, as posted."""
         raw: dict[str, Any] = {}
         for setting in self.rules.declared:
-            if setting.drawn:
-                carried, value = setting.read(form)
+            if setting.name not in skip:
+                carried, value = setting.read(form, self.rules.slug)
                 if carried:
                     raw[setting.name] = value
         return raw
@@ -660,7 +664,7 @@ class Entry:
         and `fields`, the declared settings the form draws with the generic widgets.
         """
         return {
-            "shown": {setting.name: setting.shown(form) for setting in self.rules.declared},
+            "shown": {setting.name: setting.shown(form, self.rules.slug) for setting in self.rules.declared},
             "fields": [setting for setting in self.rules.declared if setting.drawn],
         }
 

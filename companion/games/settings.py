@@ -24,9 +24,10 @@ class Setting:
     `kind` is WHOLE (a whole number in `lo`..`hi`), CHOICE (one of `choices`) or PLAYER (one of the
     seated players). `optional`: None is a value too (the rules work the setting out, or it is not
     named). `what` names it in messages and labels it on the form; `refusal` is the message of a
-    CHOICE not among its choices (with `%(value)s`). `drawn` is False when the game's own
-    `_settings.html` and `entry.py` draw and read the setting with a widget of their own; otherwise
-    the form draws it with `templates/games/_settings_fields.html` under the field named as the setting.
+    CHOICE not among its choices (with `%(value)s`). The new-match form posts it under `field`, by
+    default `<slug>-<name>` (the form keeps the fields of a game picked before, so two games' settings
+    of one name must not meet); `templates/games/_settings_fields.html` draws it, unless `drawn` is
+    False: the game's own `_settings.html` draws it with a widget of its own.
     """
 
     name: str
@@ -39,6 +40,11 @@ class Setting:
     optional: bool = False
     refusal: Message | None = None
     drawn: bool = True
+    field: str | None = None
+
+    def field_of(self, slug: str) -> str:
+        """The name the new-match form posts the setting under, for the game `slug`."""
+        return self.field or f"{slug}-{self.name}"
 
     def check(self, value: Any, players: list[str]) -> Any:
         """The value as the rules keep it; a RuleError naming the setting otherwise."""
@@ -57,20 +63,20 @@ class Setting:
             return resolve(value, players, self.name)
         return whole(value, self.what, lo=self.lo, hi=self.hi, field=self.name)
 
-    def read(self, form: Any) -> tuple[bool, Any]:
+    def read(self, form: Any, slug: str) -> tuple[bool, Any]:
         """Whether the form carries the setting, and its raw value as posted (blank: not carried)."""
-        text = " ".join((first(form, self.name) or "").split())
+        text = " ".join((first(form, self.field_of(slug)) or "").split())
         if not text:
             return False, None
         if self.kind == WHOLE:
             return True, number_field(text, self.what, field=self.name, signed=True)
         return True, text
 
-    def shown(self, form: Any) -> Any:
+    def shown(self, form: Any, slug: str) -> Any:
         """What the form shows for the setting after the tap the form carries: as posted (so an error
         stays beside what was typed), else the default; a tap on its stepper moves it within its bounds."""
         action = first(form, "action") or ""
-        text = (first(form, self.name) or "").strip()
+        text = (first(form, self.field_of(slug)) or "").strip()
         number = whole_number(text, signed=True) if self.kind == WHOLE else None
         value: Any = self.default if not text else number if number is not None else text
         verb, _, rest = action.partition(STEP)

@@ -35,19 +35,20 @@ def form(**fields: Any) -> MultiDict:
 
 
 def test_a_stepper_tap_keeps_every_other_setting_as_the_form_carried_it():
-    shown = GAME.entry.setup_view(form(length="exact", deck="30", timer="45", pace="fast", action="topic-deck:1"), P)
+    fields = {"length": "exact", "deck": "30", "topic-timer": "45", "topic-pace": "fast", "action": "topic-deck:1"}
+    shown = GAME.entry.setup_view(form(**fields), P)
     assert (shown["deck"], shown["shown"]["timer"], shown["shown"]["pace"]) == (31, 45, "fast")
 
 
 def test_the_generic_stepper_moves_its_setting_within_its_bounds():
-    assert GAME.entry.setup_view(form(timer="45", action="setting:timer:1"), P)["shown"]["timer"] == 46
-    assert GAME.entry.setup_view(form(timer="120", action="setting:timer:1"), P)["shown"]["timer"] == 120
+    assert GAME.entry.setup_view(form(**{"topic-timer": "45"}, action="setting:timer:1"), P)["shown"]["timer"] == 46
+    assert GAME.entry.setup_view(form(**{"topic-timer": "120"}, action="setting:timer:1"), P)["shown"]["timer"] == 120
     assert GAME.entry.setup_view(form(action="setting:timer:-1"), P)["shown"]["timer"] == 29
-    assert GAME.entry.setup_view(form(timer="x", action="add:Ann"), P)["shown"]["timer"] == "x"
+    assert GAME.entry.setup_view(form(**{"topic-timer": "x"}, action="add:Ann"), P)["shown"]["timer"] == "x"
 
 
 def test_the_form_reads_a_declared_setting_and_the_rules_check_it():
-    raw = GAME.entry.settings_from_form(form(length="short", timer=" 45 ", pace="fast"), P)
+    raw = GAME.entry.settings_from_form(form(length="short", **{"topic-timer": " 45 ", "topic-pace": "fast"}), P)
     assert GAME.settings(raw, P) == {"length": "short", "deck": 24, "timer": 45, "pace": "fast"}
     assert GAME.settings({}, P) == {"length": "medium", "deck": 36, "timer": 30, "pace": "calm"}
     assert set(GAME.entry.setting_fields) == {"length", "deck", "timer", "pace"}
@@ -62,7 +63,7 @@ def test_a_declared_setting_out_of_its_bounds_or_unknown_is_refused_naming_it(ra
 
 def test_an_unreadable_number_on_the_form_names_its_setting():
     with pytest.raises(RuleError) as caught:
-        GAME.entry.settings_from_form(form(timer="soon"), P)
+        GAME.entry.settings_from_form(form(**{"topic-timer": "soon"}), P)
     assert caught.value.field == "timer"
 
 

@@ -57,7 +57,7 @@ class TopicEntry(Entry):
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings of the new-match form: a length chip, or the exact deck of the stepper, and the others."""
-        others = super().settings_from_form(form, players)
+        others = self.read_settings(form, skip=("length", "deck"))
         length = form_value(form, "length") or "medium"
         if length != EXACT:
             return {"length": length, **others}
