@@ -609,6 +609,12 @@ PARTIALS: tuple[Partial, ...] = (
         required=False,
     ),
     Partial(
+        "_table_figure.html",
+        "the game's own figure under the totals of the table view (Topic_'s deck)",
+        MATCH,
+        required=False,
+    ),
+    Partial(
         "_records.html",
         "a player's record figures: `label(key)` of the board's column, `figures(found)` on a player's page,"
         " and optionally `board_note()` under the players' board",
