@@ -332,7 +332,11 @@
         if (waiting().length) { draw(); schedule(0); } else { refresh(); }
       } else if (answer.status >= 400 && answer.status < 500) {
         var now = waiting();
-        now.forEach(function (other) { if (other.key === item.key) other.refused = reasonOf(answer.html); });
+        now.forEach(function (other) {
+          if (other.key !== item.key) return;
+          other.refused = reasonOf(answer.html);
+          other.refusedStatus = answer.status;
+        });
         keep(now);
         draw();
       } else {
@@ -420,7 +424,7 @@
     var form = config.elt.closest("form") || config.elt;
     var list = waiting();
     list.push({ key: field(pairs, "round_key"), number: Number(field(pairs, "number")), fields: pairs,
-                summary: describe(form, pairs), refused: reasonOf(event.detail.serverResponse) });
+                summary: describe(form, pairs), refused: reasonOf(event.detail.serverResponse), refusedStatus: status });
     keep(list);
   });
 
@@ -491,6 +495,22 @@
     later();
   }
 
+  // Rounds refused because this phone could not enter rounds then (403: the pencil had moved) go out
+  // again once it can (its entry is drawn again: the pencil came back), as if never refused.
+  var entryForm = null;
+  function retryNotAllowed() {
+    var list = waiting();
+    var again = false;
+    list.forEach(function (item) {
+      if (item.refused && item.refusedStatus === 403) {
+        delete item.refused;
+        delete item.refusedStatus;
+        again = true;
+      }
+    });
+    if (again) keep(list);
+  }
+
   htmx.onLoad(function () {
     offlinePage();
     var found = document.querySelector("#entry[data-offline-match]");
@@ -501,8 +521,10 @@
     }
     if (!section) return;
     rememberBlankEntry();
-    var list = waiting();
     var form = section.querySelector("form.round-entry");
+    if (form && form !== entryForm) retryNotAllowed();
+    entryForm = form;
+    var list = waiting();
     if (list.length && form && !form.dataset.keptEntry) nextRoundEntry(list[list.length - 1].number + 1);
     draw();
     if (list.length) schedule(0);

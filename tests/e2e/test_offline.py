@@ -135,9 +135,17 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
 
 
 @pytest.mark.parametrize("stored_first", [False, True], ids=["never-reached", "stored-then-died"])
-def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(page: Page, live_server, app, stored_first):
+def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
+    page: Page, live_server, app, stored_first, browser_faults
+):
     # Behind Caddy, an app server that is down (or dies during the save) makes the proxy answer 502.
     match_id = start_topic(page, live_server.url, app)
+    for text in (
+        f"502 answer to POST {live_server.url}/matches/{match_id}/rounds",
+        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
+        f"Response Status Error Code 502 from /matches/{match_id}/rounds, [object HTMLElement]",
+    ):
+        browser_faults.expect(text)
     failed: list[int] = []
 
     def gateway_error_once(route: Route) -> None:

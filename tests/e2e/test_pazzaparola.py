@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, seat_players
 
 pytestmark = pytest.mark.e2e
 
@@ -43,12 +43,7 @@ class Taps:
 
 def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int = 3, eldest: str | None = None):
     """From the home page by taps: seat the players, step the victory points, pick the eldest, start."""
-    page.goto(base + "/")
-    page.get_by_role("button", name="New match").click()
-    page.get_by_role("button", name="Pazzaparola", exact=True).click()
-    for name in players:
-        page.get_by_role("button", name=f"+ {name}", exact=True).click()
-        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    seat_players(page, base, "Pazzaparola", players)
     victory = page.get_by_label("Victory points to win", exact=True)
     expect(page.get_by_label("Cards per player", exact=True)).to_have_value("8")
     expect(victory).to_have_value("3")

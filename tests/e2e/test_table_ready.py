@@ -14,6 +14,7 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
+from tests.conftest import stored_match
 from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
@@ -279,8 +280,13 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     expect(notice).to_contain_text("Another phone holds the pencil.")
     expect(notice).to_be_in_viewport()
     expect(page.get_by_role("button", name="↶ Undo")).to_have_count(0)
+    expect(page.locator("#waiting-rounds li")).to_contain_text("Needs a look: Another phone holds the pencil.")
     page.get_by_role("button", name="Take the pencil back").click()
-    expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
+    # The pencil is back: the round refused meanwhile goes out as typed, once, and the entry moves on.
+    expect(page.get_by_role("heading", name="Who lost round 4?")).to_be_visible()
+    expect(page.locator("#waiting-rounds li")).to_have_count(0)
+    stored = stored_match(app, match_id).rounds
+    assert len(stored) == 3 and stored[-1]["losers"] == [names[-1]]
 
 
 def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_faults):
