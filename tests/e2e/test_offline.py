@@ -83,7 +83,12 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
     expect(kept_rows(page)).to_have_count(3)
     expect(kept_rows(page).nth(0)).to_contain_text("Round 2")
     expect(kept_rows(page).nth(0)).to_contain_text("Cy")
-    expect(kept_rows(page).nth(0)).to_contain_text("kept on this phone — not sent yet")
+    # "Not sent yet" is said once above the kept rounds, not again on each of them.
+    waiting = page.locator("#waiting-rounds")
+    expect(waiting.get_by_role("heading")).to_have_text("Kept on this phone — not sent yet")
+    expect(waiting.get_by_text("not sent yet")).to_have_count(1)
+    for row in kept_rows(page).all():
+        expect(row).not_to_contain_text("not sent")
     expect(page.locator(".standings-asof")).to_have_text("As of round 1 · 3 rounds waiting")
     assert losers_stored(app, match_id) == [["Bob"]]
 
@@ -135,9 +140,17 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
 
 
 @pytest.mark.parametrize("stored_first", [False, True], ids=["never-reached", "stored-then-died"])
-def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(page: Page, live_server, app, stored_first):
+def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
+    page: Page, live_server, app, stored_first, browser_faults
+):
     # Behind Caddy, an app server that is down (or dies during the save) makes the proxy answer 502.
     match_id = start_topic(page, live_server.url, app)
+    for text in (
+        f"502 answer to POST {live_server.url}/matches/{match_id}/rounds",
+        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
+        f"Response Status Error Code 502 from /matches/{match_id}/rounds, [object HTMLElement]",
+    ):
+        browser_faults.expect(text)
     failed: list[int] = []
 
     def gateway_error_once(route: Route) -> None:
