@@ -32,6 +32,15 @@ settings.register_profile("suite", deadline=None, suppress_health_check=[HealthC
 settings.load_profile("suite")
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+# A name's words as the page draws them (each in a span that a line never breaks inside).
+WORD_SPAN = re.compile(r'<span class="word">([^<]*)</span>')
+
+
+def read_words(html: str) -> str:
+    """The page with each name's word spans read as the plain words a user sees."""
+    return WORD_SPAN.sub(r"\1", html)
+
+
 # What htmx adds to the requests it sends: the app answers them with a fragment.
 HTMX = {"HX-Request": "true"}
 

@@ -91,6 +91,21 @@
     if (event.target.classList && event.target.classList.contains("rounds-scroll")) markScrolling(event.target);
   }, true);
 
+  // What sticks to the top of the screen below the read-back banner (a desktop's keypad) reads its
+  // height from --banner-height: a read-back may take one line or three.
+  var bannerHeight = window.ResizeObserver && new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      document.documentElement.style.setProperty("--banner-height", entry.target.offsetHeight + "px");
+    });
+  });
+  htmx.onLoad(function () {
+    var slot = document.getElementById("banner");
+    if (bannerHeight && slot && !slot.dataset.measured) {
+      slot.dataset.measured = "1";
+      bannerHeight.observe(slot);
+    }
+  });
+
   // The read-back banner steps aside after a few seconds.
   htmx.onLoad(function (root) {
     var banners = root.querySelectorAll ? root.querySelectorAll("[data-fade]") : [];

@@ -143,11 +143,12 @@
       what.textContent = item.summary;
       li.appendChild(what);
     }
-    var state = document.createElement("small");
-    state.className = "kept-state";
-    state.textContent = item.refused ? text("look") + " " + item.refused : text("not_sent");
-    li.appendChild(state);
+    // The heading above the rows says they are not sent yet; a row speaks only when refused.
     if (item.refused) {
+      var state = document.createElement("small");
+      state.className = "kept-state";
+      state.textContent = text("look") + " " + item.refused;
+      li.appendChild(state);
       li.appendChild(button(text("enter_again"), "secondary", function () { enterAgain(item); }));
       li.appendChild(button(text("discard"), "secondary outline", function () { discard(item); }));
     } else if (last) {

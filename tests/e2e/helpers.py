@@ -30,7 +30,8 @@ def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> N
     for name in players:
         page.get_by_role("button", name=f"+ {name}", exact=True).click()
         expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
-    audit_layout(page, players)
+    # "Add" beside the new player's name must not wrap inside the word either.
+    audit_layout(page, [*players, "Add"])
 
 
 def press_start(page: Page, game_name: str, names: list[str] = ()) -> int:

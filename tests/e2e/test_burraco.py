@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, press_start, seat_players
 
 pytestmark = pytest.mark.e2e
@@ -56,12 +57,14 @@ def enter_hand(page: Page, sides: dict[str, dict], closed_by: str | None) -> Non
             for _ in range(line.get(key, 0)):
                 card.get_by_role("button", name=f"One more {kind} for {side}").click()
     entry.get_by_role("radio", name=closed_by or "Nobody", exact=True).click()
+    audit_layout(page, SEATED)
 
 
 def save(page: Page, number: int, readback: str) -> None:
     """One tap on Save, then the read-back line of the hand."""
     page.get_by_role("button", name=f"Save hand {number}").click()
     expect(page.locator("#banner")).to_contain_text(readback)
+    audit_layout(page, SEATED)
 
 
 def engine_says(page: Page, base: str, match_id: int, runner, tmp_path) -> dict:

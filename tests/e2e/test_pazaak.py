@@ -16,6 +16,8 @@ pytestmark = pytest.mark.e2e
 
 # The palette spells out the two cards whose printed label is a letter.
 PALETTE_NAMES = {"D": "Double", "T±1": "Tiebreaker ±1"}
+# Every name a match page of these tests shows.
+PLAYERS = ["Ann", "Bob"]
 
 
 def start_pazaak(page: Page, base: str, hands: dict[str, list[str]]) -> None:
@@ -50,6 +52,7 @@ def tap(page: Page, *names: str) -> None:
         before = moves.input_value()
         page.get_by_role("button", name=name, exact=True).click()
         expect(moves).not_to_have_value(before)
+        audit_layout(page, PLAYERS)
 
 
 def refused(page: Page, name: str, reason: str) -> None:
@@ -58,6 +61,7 @@ def refused(page: Page, name: str, reason: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
     expect(page.get_by_role("alert")).to_have_text(f"Refused: {reason}")
     expect(page.locator('input[name="table"]')).to_have_value(table)
+    audit_layout(page, PLAYERS)
 
 
 def total(page: Page, name: str):
@@ -68,6 +72,7 @@ def save_set(page: Page, number: int, readback: str) -> None:
     page.get_by_role("button", name=f"Save set {number}").click()
     expect(page.locator("#banner")).to_contain_text(readback)
     expect(page.get_by_role("heading", name=f"Set {number + 1} · calculator")).to_be_visible()
+    audit_layout(page, PLAYERS)
 
 
 def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) -> tuple[dict, dict]:
@@ -134,6 +139,7 @@ def test_match_to_three_set_wins_by_taps_equals_flask_score(page: Page, live_ser
     page.get_by_role("button", name="Save set 5").click()
     expect(page.get_by_text("Ann wins!")).to_be_visible()
     expect(page.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
+    audit_layout(page, PLAYERS)
 
     # The standings on the page are what `flask score` computes for the exported match.
     document, scored = expect_standings_as_flask_scores(page, live_server.url, runner, tmp_path)
@@ -157,6 +163,7 @@ def test_the_sets_table_grows_a_row_per_set_as_a_reload_draws_it(page: Page, liv
     for number, winner in enumerate(["Ann", "Bob", "Ann"], start=1):
         page.get_by_role("button", name=f"{winner} won", exact=True).click()
         expect(page.locator("#banner")).to_contain_text(f"Set {number}: {winner} wins")
+        audit_layout(page, PLAYERS)
     rows = expect_rounds_as_drawn_whole(page)
     assert [row.split()[0] for row in rows[1:]] == ["1", "2", "3"]
     assert [page.locator("#rounds tbody tr").nth(i).get_by_label("won the set").count() for i in range(3)] == [1, 1, 1]

@@ -54,9 +54,10 @@ def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int 
     if eldest:
         page.get_by_role("radio", name=eldest).click()
         expect(page.get_by_role("radio", name=eldest)).to_be_checked()
-    audit_layout(page, players)
+    audit_layout(page, [*players, "Add"])
     page.get_by_role("button", name="Start Pazzaparola").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    audit_layout(page, players)
 
 
 def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str | None = None) -> None:
@@ -77,6 +78,7 @@ def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str
                     tap.button(digit)
                 tap.button("Add")
         expect(row.locator(".pz-chip")).to_have_count(len(cards))
+        audit_layout(page, rows)
 
 
 def score(page: Page, name: str) -> Locator:
@@ -88,6 +90,7 @@ def save(page: Page, tap: Taps, number: int) -> None:
     """Tap Save and wait for the read-back of the round."""
     tap.button(f"Save round {number}")
     expect(page.locator(".readback")).to_contain_text(f"Round {number}:")
+    audit_layout(page, BEATLES)
 
 
 def shown_totals(page: Page) -> dict[str, int]:

@@ -117,6 +117,7 @@ def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page
         assert response.ok, (what, response.status)
         if found := sideways_scroll(page):
             scrolling[what] = found
+        audit_layout(page, LONG_NAMES)
     assert scrolling == {}
     # A cut name keeps the whole of it a tap or a hover away.
     page.goto(base + f"/matches/{finished}")
@@ -157,12 +158,14 @@ def test_after_a_save_the_readback_and_its_undo_are_in_view(page: Page, live_ser
     names = [f"{name[:12].strip()}" for name in LONG_NAMES[:count]]
     match_id = new_match(page, app, live_server.url, game, names, rounds=2)
     page.goto(f"{live_server.url}/matches/{match_id}")
+    audit_layout(page, names)
     save_by_taps(page, game, names)
 
     readback = page.locator("#banner .readback")
     expect(readback).to_contain_text(READBACK[game])
     expect(readback).to_be_in_viewport()
     expect(readback.get_by_role("button", name="Undo")).to_be_in_viewport()
+    audit_layout(page, names)
     # The chart and its legend follow the standings after the save and after an undo.
     expect_legend_is_the_standings(page, app, match_id)
     readback.get_by_role("button", name="Undo").click()
@@ -170,6 +173,7 @@ def test_after_a_save_the_readback_and_its_undo_are_in_view(page: Page, live_ser
     expect(undone).to_contain_text("Round 3 taken back.")
     expect(undone).to_be_in_viewport()
     expect(undone.get_by_role("button", name="Redo")).to_be_in_viewport()
+    audit_layout(page, names)
     expect_legend_is_the_standings(page, app, match_id)
 
 
@@ -279,6 +283,7 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     notice = page.locator("#entry").get_by_role("alert")
     expect(notice).to_contain_text("Another phone holds the pencil.")
     expect(notice).to_be_in_viewport()
+    audit_layout(page, names)
     expect(page.get_by_role("button", name="↶ Undo")).to_have_count(0)
     expect(page.locator("#waiting-rounds li")).to_contain_text("Needs a look: Another phone holds the pencil.")
     page.get_by_role("button", name="Take the pencil back").click()
@@ -300,6 +305,7 @@ def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_fa
     refused = page.locator("#entry .entry-notice")
     expect(refused).to_have_text("Not saved: see the marked fields.")
     expect(refused).to_be_in_viewport()
+    audit_layout(page, names)
 
 
 # --- 27.1: the table view is the same however it is reached, every name readable ---------------
@@ -351,3 +357,4 @@ def test_the_table_view_reached_by_its_link_is_the_dark_board_with_every_name(
     # Topic_'s own figure: the deck, as the match page counts it.
     expect(page.locator(".table-figure")).to_have_text("34 cards left in the deck")
     expect(page.locator(".table-figure")).to_be_in_viewport()
+    audit_layout(page, TABLE_NAMES)

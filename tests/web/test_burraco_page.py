@@ -30,7 +30,9 @@ def hand(closed_by: str = "", **fields) -> dict:
 
 
 def cell_text(html: str) -> str:
-    """The page's text with tags and runs of spaces removed, for readable assertions."""
+    """The page's text with tags and runs of spaces removed, for readable assertions (a name's words
+    read as the text they are: "(Noi)", not "( Noi )")."""
+    html = re.sub(r'<span class="word">([^<]*)</span>', r"\1", html)
     return markup.unescape(" ".join(re.sub(r"<[^>]+>", " ", html).split()))
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, read_words, start_match, stored_match
 
 PAIR = ["Ann", "Bob"]
 
@@ -27,7 +27,7 @@ class Table:
 
     def __init__(self, client, match_id: int, token: str):
         self.client, self.url, self.token = client, f"/matches/{match_id}", token
-        self.page = client.get(self.url).get_data(as_text=True)
+        self.page = read_words(client.get(self.url).get_data(as_text=True))
 
     def fields(self, **extra) -> dict:
         return {
@@ -41,7 +41,7 @@ class Table:
     def tap(self, move: str, **extra):
         response = self.client.post(self.url + "/entry", data=self.fields(move=move, **extra), headers=HTMX)
         assert response.status_code == 200
-        self.page = response.get_data(as_text=True)
+        self.page = read_words(response.get_data(as_text=True))
         return self
 
     def totals(self) -> list[str]:
@@ -190,7 +190,7 @@ def test_the_match_ends_at_the_set_wins_needed(client, app, sets):
             headers=HTMX,
         )
     assert stored_match(app, match_id).status == "finished"
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = read_words(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert "Ann wins!" in page and "The match is over" in page and "Save set" not in page
     rounds = json.loads(client.get(f"/matches/{match_id}.json").get_data(as_text=True))["rounds"]
     assert [r["winner"] for r in rounds] == ["Ann"] * int(sets)

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player, Seat
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, read_words
 from tests.web.test_history import player_id, store_samples
 
 
@@ -52,9 +52,9 @@ def test_a_loser_and_a_match_in_progress(client, app, samples):
 
 
 def test_head_to_head_and_recent_form(client, app, samples):
-    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    html = read_words(client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True))
     rivals = html[html.index('id="rivals-title"') :]
-    rows = re.findall(r'<th scope="row"><a href="/players/\d+">(\w+)</a></th>\s*'
+    rows = re.findall(r'<th scope="row"><a href="/players/\d+"[^>]*>(\w+)</a></th>\s*'
                       r'<td class="num">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>',
                       rivals)  # fmt: skip
     assert rows == [("Bob", "4", "4", "0"), ("Cy", "1", "1", "0")]
@@ -66,6 +66,7 @@ def test_head_to_head_and_recent_form(client, app, samples):
 
 def cells(html: str, name: str) -> list[str]:
     """The cells of a player's row in a records table."""
+    html = read_words(html)
     start = html.index(f">{name}</a></th>")
     return re.findall(r'<td class="num">([^<]*)</td>', html[start : html.index("</tr>", start)])
 
@@ -95,8 +96,8 @@ def test_rename_keeps_the_names_matches_were_played_with(host_client, app, sampl
     ann = player_id(app, "Ann")
     response = _post(host_client, app, "Ann", "rename", name="  Anna   Maria ")
     assert response.status_code == 302
-    page = host_client.get(f"/players/{ann}").get_data(as_text=True)
-    assert "<h1>Anna Maria</h1>" in page and "Renamed to Anna Maria." in page
+    page = read_words(host_client.get(f"/players/{ann}").get_data(as_text=True))
+    assert '<h1 title="Anna Maria">Anna Maria</h1>' in page and "Renamed to Anna Maria." in page
     with app.app_context():
         assert db.session.get(Player, ann).key == "anna maria"
         assert set(db.session.scalars(select(Seat.name).where(Seat.player_id == ann))) == {"Ann"}

@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, post_new_match, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, post_new_match, read_words, save_round, start_match, stored_match
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -285,7 +285,7 @@ def test_the_end_with_one_winner(client, app):
     page = response.get_data(as_text=True)
     assert "Game over" in page and "The match is over" in page
     assert stored_match(app, match_id).status == "finished"
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = read_words(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert "Ann wins!" in page
     assert '<span class="winner-mark topic-mark">★<span class="visually-hidden"> winner</span></span>' in page
     assert "just go to sleep" not in page
@@ -300,7 +300,7 @@ def test_a_tie_is_shown_as_a_tie(client, app):
     save_round(client, match_id, dict(loser="Bob"), 1)
     save_round(client, match_id, dict(loser="Cy"), 2)
     save_round(client, match_id, dict(loser="Ann"), 3)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = read_words(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert "Tie for victory: Ann, Bob, Cy" in page
     assert "just go to sleep already" in page
 
