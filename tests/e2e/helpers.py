@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from companion.extensions import db
 from companion.services.matches import roster_players
+from tests.e2e.audit import audit_layout
 
 
 def add_to_roster(app: Flask, *names: str) -> None:
@@ -21,25 +22,29 @@ def add_to_roster(app: Flask, *names: str) -> None:
 def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> None:
     """From the home page, by taps alone: pick the game and seat the roster players in order."""
     page.goto(base + "/")
+    audit_layout(page, players)
     page.get_by_role("button", name="New match").click()
     page.get_by_role("button", name=game_name, exact=True).click()
     expect(page.get_by_role("button", name=game_name, exact=True)).to_have_attribute("aria-pressed", "true")
+    audit_layout(page, players)
     for name in players:
         page.get_by_role("button", name=f"+ {name}", exact=True).click()
         expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    audit_layout(page, players)
 
 
-def press_start(page: Page, game_name: str) -> int:
-    """Start the match set up on the page; its id."""
+def press_start(page: Page, game_name: str, names: list[str] = ()) -> int:
+    """Start the match set up on the page; its id. `names`: the player names its page shows."""
     page.get_by_role("button", name=f"Start {game_name}").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    audit_layout(page, names)
     return int(page.url.rsplit("/", 1)[1])
 
 
 def start_match(page: Page, base: str, game_name: str, players: list[str]) -> int:
     """From the home page, by taps alone: pick the game, seat the roster players, start."""
     seat_players(page, base, game_name, players)
-    return press_start(page, game_name)
+    return press_start(page, game_name, players)
 
 
 def rounds_rows(page: Page) -> list[str]:

@@ -13,6 +13,8 @@ from tests.e2e.helpers import add_to_roster, press_start, seat_players
 pytestmark = pytest.mark.e2e
 
 GAME = "Burraco PAROLE"
+# Every name a page of these tests shows: the players and the pairs' teams.
+SEATED = ["Ann", "Bob", "Cy", "Di", "Us", "Them"]
 
 
 def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False) -> int:
@@ -25,7 +27,7 @@ def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False
         expect(page.get_by_label("Team of Bob & Di")).to_have_value("Them")
     else:
         expect(page.get_by_role("radio", name="In pairs")).to_be_disabled()
-    return press_start(page, GAME)
+    return press_start(page, GAME, SEATED)
 
 
 def side_named(side: str) -> re.Pattern:
@@ -171,7 +173,11 @@ def test_three_players_end_after_four_hands_without_reaching_the_target(page: Pa
     expect_standings_match_engine(page, scored)
 
 
-def test_a_closing_without_a_burraco_is_refused_and_nothing_is_stored(page: Page, live_server, app, runner, tmp_path):
+def test_a_closing_without_a_burraco_is_refused_and_nothing_is_stored(
+    page: Page, live_server, app, runner, tmp_path, browser_faults
+):
+    # The refused Save is answered 422, which the browser logs.
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
     add_to_roster(app, "Ann", "Bob", "Cy")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob", "Cy"])
     enter_hand(page, {"Ann": {"table": "90"}, "Bob": {"table": "40", "hand": "5+5"}}, "Ann")

@@ -40,6 +40,8 @@ def test_pencil_goes_to_another_phone_and_back(page: Page, browser: Browser, liv
     expect(page.get_by_text("Only the scorekeeper's phone can enter rounds")).to_be_visible()
     page.get_by_role("link", name="Share · viewer QR").click()
     page.get_by_role("button", name="Take the pencil back").click()
+    # Back on the match page (not the share page, where the text is never shown) before looking.
+    expect(page).to_have_url(match_url)
     expect(page.get_by_text("Only the scorekeeper's phone can enter rounds")).to_have_count(0)
     other.reload()
     expect(other.get_by_text("Only the scorekeeper's phone can enter rounds")).to_be_visible()
@@ -106,7 +108,9 @@ def correct(tab: Page, untick: str, tick: str) -> None:
     form.get_by_role("button", name="Save correction").click()
 
 
-def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_server, app):
+def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_server, app, browser_faults):
+    # The second editor's correction is refused with a 409, which the browser logs.
+    browser_faults.expect("Failed to load resource: the server responded with a status of 409 (CONFLICT)")
     add_to_roster(app, "Ann", "Bob", "Cy")
     start_match(page, live_server.url, "Topic_", ["Ann", "Bob", "Cy"])
     match_url = page.url

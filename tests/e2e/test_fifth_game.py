@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, start_match
 from tests.fifth_game import registered
 
@@ -33,12 +34,16 @@ def test_fives_is_played_on_a_phone_like_any_other_game(page: Page, live_server,
     enter(page, "5", "3")
     expect(page.locator(".readback")).to_contain_text("Fives round 1 saved: Ann 5, Bob 3")
     expect(page.locator(".fives-standings")).to_contain_text("needs 5")
+    audit_layout(page, ["Ann", "Bob"])
     page.locator(".readback").get_by_role("button", name="Undo").click()
     expect(page.locator(".readback")).to_contain_text("Round 1 taken back.")
     expect(page.locator(".fives-round")).to_have_count(0)
+    audit_layout(page, ["Ann", "Bob"])
     enter(page, "5", "3")
     expect(page.locator(".fives-round")).to_have_count(1)
     enter(page, "5", "0")
     expect(page.get_by_text("Ann wins!")).to_be_visible()
+    audit_layout(page, ["Ann", "Bob"])
     page.goto(f"{live_server.url}/matches/{match_id}/table")
     expect(page.locator(".table-title")).to_have_text("Fives · Final")
+    audit_layout(page, ["Ann", "Bob"])

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.seed import seed
 from companion.services import matches as service
+from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
 
@@ -31,6 +32,7 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
     page.get_by_role("link", name="History").click()
     expect(page.get_by_role("heading", name="History")).to_be_visible()
     expect(page.get_by_text("31 matches")).to_be_visible()
+    audit_layout(page, ["Quincy", "Rosa"])
 
     page.get_by_label("Player", exact=True).select_option(label="Quincy")
     expect(page.get_by_text("1 match", exact=True)).to_be_visible()
@@ -39,6 +41,7 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Quincy, Rosa")
     expect(row).to_contain_text("Finished")
+    audit_layout(page, ["Quincy", "Rosa"])
 
     row.click()
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"))
@@ -50,10 +53,12 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
     stroke = page.locator(".totals-chart .series path.line").first.evaluate("e => getComputedStyle(e).stroke")
     assert stroke not in ("none", "")
     assert not [e for e in errors if "Content Security Policy" in e]
+    audit_layout(page, ["Quincy", "Rosa"])
 
     page.go_back()
     expect(page.get_by_label("Player", exact=True)).to_have_value(re.compile(r"\d+"))
     expect(page.locator(".history-item")).to_have_count(1)
+    audit_layout(page, ["Quincy", "Rosa"])
 
 
 def _one_history_page(page: Page) -> None:
@@ -63,6 +68,7 @@ def _one_history_page(page: Page) -> None:
     expect(page.locator("form.history-filters")).to_have_count(1)
     expect(page.locator("#history-results")).to_have_count(1)
     expect(page.get_by_role("heading", name="Export and import")).to_have_count(1)
+    audit_layout(page)
 
 
 def test_every_history_control_draws_one_page(page: Page, live_server, app):
@@ -71,6 +77,7 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
         db.session.remove()
     page.goto(live_server.url + "/history")
     expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+    audit_layout(page)
 
     page.get_by_label("Game").select_option(label="Topic_")
     expect(page).to_have_url(re.compile(r"game=topic"))
@@ -102,7 +109,9 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
     _one_history_page(page)
 
 
-def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, live_server, app):
+def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, live_server, app, browser_faults):
+    # A day before the first, and a date that is no day, are answered 400 (which the browser logs).
+    browser_faults.expect("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
     started = {"early": "2026-11-02T20:00:00Z", "middle": "2026-11-12T20:00:00Z", "late": "2026-11-25T20:00:00Z"}
     with app.app_context():
         service.import_matches([
@@ -118,6 +127,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     page.get_by_role("link", name="Storico").click()
     count = page.locator(".history-count")
     expect(count).to_have_text("3 partite")
+    audit_layout(page, ["Ann", "Bob"])
     start, end = page.get_by_role("textbox", name="Dal", exact=True), page.get_by_role("textbox", name="Al", exact=True)
     expect(start).to_have_attribute("placeholder", "gg/mm/aaaa")
 
@@ -129,6 +139,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     expect(count).to_have_text("2 partite")
     expect(page).to_have_url(re.compile(r"/history\?from=2026-11-05$"))
     assert len(sent) == 1 and "from=5%2F11%2F2026" in sent[0], sent
+    audit_layout(page, ["Ann", "Bob"])
 
     # A day before the first is named beside its field, in view, in Italian.
     end.fill("01/11/2026")
@@ -136,6 +147,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     expect(message).to_have_text("Questo giorno viene prima di quello in «Dal».")
     expect(message).to_be_in_viewport()
     expect(end).to_have_attribute("aria-invalid", "true")
+    audit_layout(page, ["Ann", "Bob"])
 
     # The calendar speaks Italian, starts the week on Monday and opens on the day the field holds.
     page.get_by_role("button", name="Scegli il giorno sul calendario").nth(1).click()
@@ -143,6 +155,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     expect(calendar).to_be_visible()
     expect(calendar.locator("calendar-month")).to_contain_text("novembre")
     expect(calendar.get_by_role("columnheader").first).to_have_accessible_name("lunedì")
+    audit_layout(page, ["Ann", "Bob"])
     calendar.locator("calendar-month").get_by_role("button", name=re.compile(r"^20 novembre")).click()
     expect(calendar).to_be_hidden()
     expect(end).to_have_value("20/11/2026")
@@ -150,6 +163,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     expect(end).not_to_have_attribute("aria-invalid", "true")
     expect(count).to_have_text("1 partita")
     expect(page).to_have_url(re.compile(r"/history\?from=2026-11-05&to=2026-11-20$"))
+    audit_layout(page, ["Ann", "Bob"])
 
     # The address reads back in the page's language; "Qualsiasi giorno" lifts a date.
     page.reload()
@@ -160,10 +174,12 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     expect(start).to_have_value("")
     expect(count).to_have_text("2 partite")
     expect(page).to_have_url(re.compile(r"/history\?to=2026-11-20$"))
+    audit_layout(page, ["Ann", "Bob"])
 
     # A date that is no day, sent with Enter, is named beside its field.
     start.fill("31/02/2026")
     start.press("Enter")
     expect(page.locator("#history-from-error")).to_have_text("Non è una data: scrivila come gg/mm/aaaa.")
+    audit_layout(page, ["Ann", "Bob"])
     expect(page).to_have_url(re.compile(r"/history\?to=2026-11-20$"))
     page.context.close()

@@ -16,6 +16,24 @@ from tests.e2e.helpers import add_to_roster, start_match
 pytestmark = pytest.mark.e2e
 
 PLAYERS = ["Ann", "Bob", "Cy"]
+REFUSED_403 = "Failed to load resource: the server responded with a status of 403 (FORBIDDEN)"
+REFUSED_422 = "Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)"
+
+
+@pytest.fixture(autouse=True)
+def network_cut(browser_faults):
+    """Every test here cuts the network (offline, or a request aborted on its way), so the browser
+    logs the failed loads and htmx its send errors; which of them come depends on what was on its
+    way at that moment (a live poll, a save)."""
+    for text in (
+        "Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
+        "Failed to load resource: net::ERR_FAILED",
+        "htmx:sendError, [object HTMLElement]",
+        "htmx:afterRequest, [object HTMLElement]",
+        "htmx:sendError, [object HTMLDivElement]",
+        "htmx:afterRequest, [object HTMLDivElement]",
+    ):
+        browser_faults.expect(text, may_not_come=True)
 
 
 def loser(page: Page, name: str):
@@ -134,7 +152,8 @@ def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page:
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"]]
 
 
-def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: Page, live_server, app):
+def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: Page, live_server, app, browser_faults):
+    browser_faults.expect(REFUSED_403)
     match_id = start_topic(page, live_server.url, app)
     keep_cy_offline(page)
     # Meanwhile another phone takes the pencil.
@@ -260,7 +279,8 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
     viewer.context.close()
 
 
-def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page, live_server, app):
+def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page, live_server, app, browser_faults):
+    browser_faults.expect(REFUSED_422)
     match_id = start_topic(page, live_server.url, app)
     page.context.set_offline(True)
     loser(page, "Cy").click()
@@ -322,7 +342,10 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     assert losers_stored(app, match_id) == [["Bob"]]
 
 
-def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(page: Page, live_server, app):
+def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(
+    page: Page, live_server, app, browser_faults
+):
+    browser_faults.expect(REFUSED_403)
     match_id = start_topic(page, live_server.url, app)
     keep_cy_offline(page)
     blocked = re.compile(r"/matches/\d+/rounds$")

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import PHONE
+from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
@@ -36,8 +37,10 @@ def start_pazaak(page: Page, base: str, hands: dict[str, list[str]]) -> None:
         for label in cards:
             page.get_by_role("button", name=PALETTE_NAMES.get(label, label), exact=True).click()
             expect(page.get_by_role("button", name=f"Remove {label} from {name}’s hand")).to_be_visible()
+    audit_layout(page, hands)
     page.get_by_role("button", name="Start Pazaak").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    audit_layout(page, hands)
 
 
 def tap(page: Page, *names: str) -> None:

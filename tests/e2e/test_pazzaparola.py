@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
@@ -58,6 +59,7 @@ def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int 
     if eldest:
         page.get_by_role("radio", name=eldest).click()
         expect(page.get_by_role("radio", name=eldest)).to_be_checked()
+    audit_layout(page, players)
     page.get_by_role("button", name="Start Pazzaparola").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+$"))
 

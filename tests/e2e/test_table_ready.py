@@ -14,6 +14,7 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
+from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
 
@@ -226,6 +227,7 @@ def test_the_table_view_fits_every_player_on_a_dark_board(page: Page, live_serve
         assert luminance(back.evaluate("e => getComputedStyle(e).color")) > 0.6, screen
         expect(back).to_be_in_viewport()
         expect(page.locator(".table-title")).to_have_text(re.compile(r"· Round 3$"))
+        audit_layout(page, names)
 
 
 # --- desktop: the Pazzaparola keypad never covers the word being typed --------------------------
@@ -262,7 +264,8 @@ def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, 
 # --- 19.6: a phone that lost the pencil says so where Save was ----------------------------------
 
 
-def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app):
+def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app, browser_faults):
+    browser_faults.expect("Failed to load resource: the server responded with a status of 403 (FORBIDDEN)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
     page.goto(f"{live_server.url}/matches/{match_id}")
@@ -280,7 +283,8 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
 
 
-def test_a_refused_save_is_told_in_view(page: Page, live_server, app):
+def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_faults):
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
     page.goto(f"{live_server.url}/matches/{match_id}")

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
 
 pytestmark = pytest.mark.e2e
@@ -36,8 +37,10 @@ def start_topic(page: Page, base: str, players: list[str], deck_taps: list[str])
         before = deck.input_value()
         page.get_by_role("button", name=label, exact=True).tap()
         expect(deck).not_to_have_value(before)
+    audit_layout(page, players)
     page.get_by_role("button", name="Start Topic_").tap()
     expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    audit_layout(page, players)
 
 
 def loser(page: Page, name: str):
@@ -68,6 +71,7 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     assert one_loser_taps == 1
     expect(deck_left).to_have_text("7")
     assert len(page.request.get(match_url + ".json").json()["rounds"]) == 1
+    audit_layout(page, PLAYERS)
 
     # A wrong tap is taken back with one tap on the read-back's Undo, then entered again.
     page.evaluate("window.topicTaps = 0")
@@ -76,6 +80,7 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     assert page.evaluate("window.topicTaps") == 1
     expect(deck_left).to_have_text("8")
     assert page.request.get(match_url + ".json").json()["rounds"] == []
+    audit_layout(page, PLAYERS)
     loser(page, "Bob").tap()
     expect(deck_left).to_have_text("7")
     expect(page.get_by_text("Bob reveals next")).to_be_visible()
@@ -83,18 +88,22 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     # Round 2: a disputed word first (Cy's penalty card goes with the round), then Ann lost.
     page.get_by_role("button", name="Penalty card for Cy", exact=True).tap()
     expect(page.locator('.topic-penalty-fields input[value="Cy"]')).to_have_count(1)
+    audit_layout(page, PLAYERS)
     loser(page, "Ann").tap()
     expect(page.get_by_role("status").filter(has_text="Round 2:")).to_contain_text("Cy +1 (1 penalty)")
     expect(deck_left).to_have_text("5")
+    audit_layout(page, PLAYERS)
 
     # Round 3: two losers, one tap on the switch, a tick each, Save.
     page.get_by_role("switch", name="Several losers").tap()
     page.get_by_role("checkbox", name="Bob").tap()
     page.get_by_role("checkbox", name="Cy").tap()
+    audit_layout(page, PLAYERS)
     page.get_by_role("button", name="Save round 3").tap()
     expect(page.get_by_role("status").filter(has_text="Round 3:")).to_contain_text("Bob +1 · Cy +1")
     expect(deck_left).to_have_text("3")
     expect(page.get_by_role("switch", name="Several losers")).not_to_be_checked()
+    audit_layout(page, PLAYERS)
 
     # After round 3 the table penalises Bob's word: the switch turns the one row of penalty buttons
     # to round 3, then one tap saves the card at once into round 3.
@@ -106,12 +115,14 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     page.get_by_role("button", name="Penalty card for Bob in round 3").tap()
     expect(deck_left).to_have_text("2")
     expect(cards_of(page, "Bob")).to_contain_text("3")
+    audit_layout(page, PLAYERS)
 
     # Round 4: Cy lost; the deck is down to 1 card, so the match ends by itself.
     loser(page, "Cy").tap()
     expect(page.get_by_text("The match is over")).to_be_visible()
     expect(page.get_by_text("Ann wins!")).to_be_visible()
     expect(deck_left).to_have_text("1")
+    audit_layout(page, PLAYERS)
 
     # The page agrees with the engine run on the exported match file.
     exported = page.request.get(match_url + ".json").json()
@@ -147,6 +158,7 @@ def test_the_rounds_table_grows_newest_first_as_a_reload_draws_it(page: Page, li
     for number, name in enumerate(["Bob", "Ann", "Cy", "Bob"], start=1):
         loser(page, name).tap()
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
+        audit_layout(page, PLAYERS)
     expect(page.locator("#topic-last-round")).to_contain_text("last: Bob +1")
     page.get_by_role("switch", name="For round 4, just played (one tap saves it)").tap()
     expect(page.get_by_role("button", name="Penalty card for Ann in round 4")).to_be_visible()
