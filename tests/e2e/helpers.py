@@ -19,12 +19,9 @@ def add_to_roster(app: Flask, *names: str) -> None:
         db.session.commit()
 
 
-def new_phone(browser: Browser, base: str, size: dict, *, locale: str = "en-GB", theme: str | None = None) -> Page:
-    """Another device at the table, with its own cookies: its screen size, language and theme; on the home page."""
-    context = browser.new_context(viewport=size, has_touch=True, locale=locale)
-    if theme:
-        context.add_cookies([{"name": "theme", "value": theme, "url": base}])
-    page = context.new_page()
+def new_phone(browser: Browser, base: str, size: dict, *, locale: str = "en-GB") -> Page:
+    """Another device at the table, with its own cookies, screen size and browser language; on the home page."""
+    page = browser.new_context(viewport=size, has_touch=True, locale=locale).new_page()
     page.goto(base + "/")
     return page
 

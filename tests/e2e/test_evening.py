@@ -19,7 +19,7 @@ from companion.services import host
 from tests.conftest import stored_match
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, new_phone, press_start, seat_players
-from tests.e2e.test_burraco import enter_hand
+from tests.e2e.test_burraco import enter_hand, side_named
 from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
 from tests.e2e.test_table_ready import luminance
 from tests.e2e.test_topic import start_topic
@@ -50,7 +50,8 @@ OUTAGE = (
 
 @dataclass
 class Table:
-    """The evening's devices: Anna the host (360 px), Bruno in Italian, Carla in dark (360 px), Dario, a tablet."""
+    """The evening's devices: Anna the host (360 px), Bruno in Italian (his browser's language), Carla in the
+    dark theme (her preference, 360 px), Dario, and a tablet."""
 
     base: str
     anna: Page
@@ -121,11 +122,25 @@ def table_view_by_its_link(tablet: Page, match_url: str, names: list[str], figur
 # --- the steps of the evening, in order --------------------------------------------------------------
 
 
+def dark_by_preference(table: Table) -> None:
+    """Carla picks the dark theme in the preferences, which lead back to her home page and say so."""
+    carla = table.carla
+    carla.get_by_role("link", name="Preferences").click()
+    carla.get_by_role("radio", name="Dark").check()
+    table.audit(carla)
+    carla.get_by_role("button", name="Save preferences").click()
+    expect(carla).to_have_url(table.base + "/")
+    expect(carla.get_by_role("status").filter(has_text="Preferences saved.")).to_be_visible()
+    expect(carla.locator("html")).to_have_attribute("data-theme", "dark")
+    table.audit(carla)
+
+
 def host_rights(table: Table, app: Flask) -> None:
     """Anna opens a fresh host link on her phone and takes host rights."""
     table.anna.goto(f"{table.base}/host?token={host.new_link_token(app)}")
     table.anna.get_by_role("button", name="Take host rights").click()
     expect(table.anna).to_have_url(table.base + "/")
+    expect(table.anna.get_by_role("status")).to_have_text("This phone has host rights.")
     table.audit(table.anna)
 
 
@@ -337,6 +352,19 @@ def burraco_in_pairs_in_the_dark(table: Table, app: Flask) -> None:
     carla.get_by_role("button", name="Save hand 1").click()
     expect(carla.locator("#banner")).to_contain_text("Hand 1:")
     expect(carla.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
+    table.audit(carla)
+
+    # Taken back at once, like an eraser: the hand goes back into the entry, its points as they were typed.
+    carla.locator("#banner").get_by_role("button", name="Undo").click()
+    expect(carla.locator("#banner")).to_contain_text("Round 1 taken back.")
+    entry = carla.locator("#entry")
+    expect(entry.get_by_role("group", name=side_named("Us")).get_by_label("Laid on the table")).to_have_value("50")
+    expect(entry.get_by_role("group", name=side_named("Them")).get_by_label("Laid on the table")).to_have_value("30")
+    expect(table.bruno.locator("#entry")).not_to_contain_text("La partita è finita.", timeout=FOLLOWS)
+    table.audit(carla, table.bruno)
+    carla.get_by_role("button", name="Save hand 1").click()
+    expect(carla.locator("#banner")).to_contain_text("Hand 1:")
+    expect(carla.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
     expect(table.bruno.locator("#entry")).to_contain_text("La partita è finita.", timeout=FOLLOWS)
     expect(table.tablet.get_by_text("Winner: Us")).to_be_visible(timeout=FOLLOWS)
     table.audit(carla, table.bruno, table.tablet)
@@ -379,13 +407,13 @@ def test_a_whole_evening_on_four_phones_and_a_tablet(browser: Browser, live_serv
         base,
         anna=new_phone(browser, base, NARROW),
         bruno=new_phone(browser, base, PHONE, locale="it-IT"),
-        carla=new_phone(browser, base, NARROW, theme="dark"),
+        carla=new_phone(browser, base, NARROW),
         dario=new_phone(browser, base, PHONE),
         tablet=new_phone(browser, base, TABLET),
     )
-    expect(table.carla.locator("html")).to_have_attribute("data-theme", "dark")
     expect(table.bruno.locator("html")).to_have_attribute("lang", "it")
 
+    dark_by_preference(table)
     host_rights(table, app)
     match_url = topic_starts_and_everyone_follows(table)
     pencil_to_bruno_and_back(table, app, match_url)
