@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from .client import HX, Client, create_match, save_round
+from .club import cpu_seconds
 
 SAVES_PER_MATCH = 30  # a medium Topic_ deck (36 cards) ends after 35 rounds
 WARM_UP = 1.0  # seconds of each run that are not measured
@@ -23,10 +25,14 @@ def poll_headers(match_id: int, etag: str) -> dict[str, str]:
     }
 
 
-def _loop(port: int, scenario: str, match_id: int, seconds: float, start_at: float) -> list[tuple]:
-    """Repeat one request kind until the time is up; each sample is (seconds, bytes, queries, status)."""
+def _loop(port: int, scenario: str, match_id: int, seconds: float, start_at: float) -> tuple[list[tuple], int]:
+    """Repeat one request kind until the time is up; each sample is (seconds, bytes, queries, status).
+
+    Also returns how many requests of the kind were sent in all, the first second's included.
+    """
     client = Client(port)
     samples: list[tuple] = []
+    sent = 0
     number = 1
     if scenario == "save":
         match_id = create_match(client)
@@ -55,10 +61,11 @@ def _loop(port: int, scenario: str, match_id: int, seconds: float, start_at: flo
             number += 1
         else:
             raise ValueError(scenario)
+        sent += 1
         if time.perf_counter() >= measured_from:
             samples.append((reply.seconds, len(reply.body), reply.queries, reply.status))
     client.close()
-    return samples
+    return samples, sent
 
 
 def _worker(port: int, scenario: str, match_id: int, seconds: float, start_at: float, queue: Any) -> None:
@@ -69,22 +76,40 @@ def _worker(port: int, scenario: str, match_id: int, seconds: float, start_at: f
         queue.put(error)
 
 
-def run(port: int, scenario: str, match_id: int, seconds: float, processes: int) -> tuple[list[tuple], float]:
-    """Run `processes` load processes at once for `seconds`; returns all samples and the wall time."""
+@dataclass
+class Run:
+    """What a run of one request kind gave: its samples, the measured wall time, and the server's CPU
+    time per request (all the requests sent, the first second's too), when the server's pid was given."""
+
+    samples: list[tuple]
+    seconds: float
+    cpu_ms: float | None = None
+
+
+def run(port: int, scenario: str, match_id: int, seconds: float, processes: int, server_pid: int | None = None) -> Run:
+    """Run `processes` load processes at once for `seconds`.
+
+    The server's CPU time is the one figure a machine shared with other work hardly moves:
+    the latencies wait for a core, the work done per request stays the same.
+    """
     ctx = mp.get_context("fork")
     queue = ctx.Queue()
     start_at = time.time() + 1.0
     workers = [
         ctx.Process(target=_worker, args=(port, scenario, match_id, seconds, start_at, queue)) for _ in range(processes)
     ]
+    cpu_before = cpu_seconds(server_pid) if server_pid else 0.0
     for worker in workers:
         worker.start()
     samples: list[tuple] = []
+    sent = 0
     for _ in workers:
         got = queue.get(timeout=seconds + 120)
         if isinstance(got, Exception):
             raise got
-        samples.extend(got)
+        samples.extend(got[0])
+        sent += got[1]
+    cpu = (cpu_seconds(server_pid) - cpu_before) * 1000 / max(1, sent) if server_pid else None
     for worker in workers:
         worker.join()
-    return samples, seconds
+    return Run(samples, seconds, cpu)

@@ -27,20 +27,24 @@ def app_env(instance: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def seed(instance: Path, matches: int) -> float:
-    """Create, migrate and fill an instance folder with `flask seed`; returns the seconds it took."""
+def seed(instance: Path, matches: int, root: Path = ROOT) -> float:
+    """Create, migrate and fill an instance folder with `flask seed` of the app in `root`; returns the seconds."""
     began = time.perf_counter()
     flask = Path(sys.executable).with_name("flask")
     command = [str(flask), "--app", "app", "seed", "--matches", str(matches), "--seed", "11"]
-    subprocess.run(command, cwd=ROOT, env=app_env(instance), check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, cwd=root, env=app_env(instance), check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - began
 
 
 class Server:
-    """`python app.py` as `make run` starts it, in its own process, on a free port."""
+    """`python app.py` as `make run` starts it, in its own process, on a free port.
 
-    def __init__(self, instance: Path, log: Path, **env: str):
+    `root` is the source tree it runs from: this one, or another commit's (`make bench BASE=...`).
+    """
+
+    def __init__(self, instance: Path, log: Path, root: Path = ROOT, **env: str):
         self.instance = instance
+        self.root = root
         self.port = free_port()
         self.log = log
         self.env = app_env(instance, PORT=str(self.port), **env)
@@ -49,7 +53,7 @@ class Server:
     def __enter__(self) -> Server:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "app.py"], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT
+                [sys.executable, "app.py"], cwd=self.root, env=self.env, stdout=out, stderr=subprocess.STDOUT
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -76,3 +80,23 @@ class Server:
     def url(self) -> str:
         """Where the server listens."""
         return f"http://127.0.0.1:{self.port}"
+
+
+def source_tree(commit: str, into: Path) -> Path:
+    """The files of another commit of this repository, unpacked into a folder (no git worktree)."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def describe(commit: str) -> str:
+    """A commit's short id and subject, as the report names it."""
+    done = subprocess.run(["git", "log", "-1", "--format=%h %s", commit], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip()[:80] or commit
+
+
+def dirty() -> bool:
+    """Whether this tree has changes not committed (the report says so beside the head's commit)."""
+    done = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True)
+    return bool(done.stdout.strip())

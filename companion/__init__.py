@@ -19,8 +19,23 @@ from .models import ID_MAX
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
 
 
-def _secret_key(instance: Path) -> str:
-    """The app's secret key: generated on first start, then kept in the instance folder."""
+def _files_root() -> Path:
+    """Where templates, static files, translations and migrations are: the clone's top, or inside an installed wheel."""
+    clone = Path(__file__).resolve().parent.parent
+    return clone if (clone / "templates").is_dir() else Path(__file__).resolve().parent / "_files"
+
+
+def _default_instance(root: Path, settings: Settings) -> Path:
+    """Without COMPANION_INSTANCE: the clone's instance/, or the user's data folder when installed."""
+    if root.name != "_files":
+        return root / "instance"
+    return Path(settings.data_home or Path.home() / ".local" / "share") / "table-companion"
+
+
+def _secret_key(instance: Path, shared: str = "") -> str:
+    """The secret key: SECRET_KEY (shared by every server of a site), else generated once in the instance folder."""
+    if shared:
+        return shared
     key_file = instance / "secret_key"
     if not key_file.exists():
         # Written with mode 600 from the start under a private name, then linked into place:
@@ -78,10 +93,10 @@ def create_app(
     from .web.headers import YEAR
 
     settings = settings or Settings.from_environ()
-    root = Path(__file__).resolve().parent.parent
+    root = _files_root()
     app = Flask(
         __name__,
-        instance_path=instance_path or settings.instance or str(root / "instance"),
+        instance_path=instance_path or settings.instance or str(_default_instance(root, settings)),
         instance_relative_config=True,
         template_folder=str(root / "templates"),
         static_folder=str(root / "static"),
@@ -92,7 +107,7 @@ def create_app(
     database_url = _database_url(settings.database_url, instance)
     app.config.from_mapping(
         SETTINGS=settings,
-        SECRET_KEY=_secret_key(instance),
+        SECRET_KEY=_secret_key(instance, settings.secret_key),
         SQLALCHEMY_DATABASE_URI=database_url,
         # A pre-ping finds a dropped PostgreSQL connection; an SQLite file never drops one,
         # and the ping would be a second statement on every request.
@@ -150,6 +165,10 @@ def create_app(
     from . import cli
 
     cli.init_app(app)
+
+    from . import deploy
+
+    deploy.init_app(app)
 
     if app.config["AUTO_MIGRATE"]:
         from .database import upgrade_database

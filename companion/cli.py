@@ -101,13 +101,17 @@ def export_command(match_id: int | None, out: str | None) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @with_appcontext
 def backup_command(file: str) -> None:
-    """Write a consistent copy of the SQLite database to FILE, even while the server runs."""
+    """Write a consistent copy of the database to FILE, even while the server runs (PostgreSQL: pg_dump's format)."""
     from .backup import backup_to, sqlite_path
+    from .pg_backup import dump, postgres_url
 
     source = sqlite_path(current_app)
-    if source is None:
-        _fail("backup copies the SQLite database; for PostgreSQL use pg_dump")
-    backup_to(source, Path(file))
+    if source is not None:
+        backup_to(source, Path(file))
+    elif (url := postgres_url(current_app)) is not None:
+        dump(url, Path(file))
+    else:
+        _fail("backup knows SQLite and PostgreSQL databases")
     click.echo(f"backup written to {file}")
 
 

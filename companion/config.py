@@ -36,6 +36,16 @@ class Settings:
     instance: str = ""
     extra_hosts: tuple[str, ...] = ()
     count_queries: bool = False
+    # On a server: the secret key shared by every app server of a site (else one is made per instance
+    # folder), the proxy in front that ends the phones' HTTPS, the address to listen on, a line per
+    # request on standard output, and the name each answer carries in X-Served-By.
+    secret_key: str = ""
+    behind_proxy: bool = False
+    listen: str = "0.0.0.0"
+    access_log: bool = False
+    served_by: str = ""
+    # Where an installed copy keeps its instance folder without COMPANION_INSTANCE (XDG's data home).
+    data_home: str = ""
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -52,7 +62,18 @@ class Settings:
             instance=env.get("COMPANION_INSTANCE", "").strip(),
             extra_hosts=tuple(n.strip().lower() for n in env.get("COMPANION_HOSTS", "").split(",") if n.strip()),
             count_queries=env.get("COMPANION_COUNT_QUERIES", "").strip() == "1",
+            secret_key=env.get("SECRET_KEY", "").strip(),
+            behind_proxy=_flag(env, "BEHIND_PROXY"),
+            listen=env.get("LISTEN", "").strip() or cls.listen,
+            access_log=_flag(env, "ACCESS_LOG"),
+            served_by=env.get("SERVED_BY", "").strip(),
+            data_home=env.get("XDG_DATA_HOME", "").strip(),
         )
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Whether the phones reach the app over HTTPS (its own, or the proxy's): then every cookie is Secure."""
+        return self.https or self.behind_proxy
 
     @property
     def scheme(self) -> str:

@@ -28,13 +28,13 @@ def trusted_hosts(settings: Settings) -> list[str]:
 def config(settings: Settings) -> dict[str, Any]:
     """The configuration lines of the hardening (a test config may still change them).
 
-    Under `make run HTTPS=1` the server speaks TLS, so every cookie can be Secure.
+    Over HTTPS (`make run HTTPS=1`, or a proxy's: BEHIND_PROXY=1) every cookie can be Secure.
     """
     return {
         "TRUSTED_HOSTS": trusted_hosts(settings),
         "MAX_CONTENT_LENGTH": MAX_UPLOAD_MB * 1024 * 1024,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": settings.https,
+        "SESSION_COOKIE_SECURE": settings.secure_cookies,
     }
 
 

@@ -62,13 +62,14 @@ def serve(app: Flask) -> None:
         segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
     print_host_link(app, f"{'https' if https else 'http'}://{addresses[0] if addresses else 'localhost'}:{port}")
     if server == "waitress" and not https:
-        waitress_serve(app, host="0.0.0.0", port=port, **waitress_options(app))
+        waitress_serve(app, host=settings.listen, port=port, **waitress_options(app))
         return
     cert = key = None
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
-    serve_gunicorn(app, port, worker_class_for(server, https), settings.workers, threads, cert, key)
+    bind = f"{settings.listen}:{port}"
+    serve_gunicorn(app, bind, worker_class_for(server, https), settings.workers, threads, cert, key)
 
 
 def worker_class_for(server: str, https: bool) -> str:
@@ -96,7 +97,7 @@ def fresh_connections(app: Flask) -> None:
 
 
 def serve_gunicorn(
-    app: Flask, port: int, worker_class: str, workers: int, threads: int, cert: Path | None, key: Path | None
+    app: Flask, bind: str, worker_class: str, workers: int, threads: int, cert: Path | None, key: Path | None
 ) -> None:
     """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
@@ -106,7 +107,7 @@ def serve_gunicorn(
 
         def load_config(self) -> None:
             options = {
-                "bind": f"0.0.0.0:{port}",
+                "bind": bind,
                 "workers": workers,
                 "worker_class": worker_class,
                 "post_fork": lambda _server, _worker: fresh_connections(app),

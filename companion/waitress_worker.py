@@ -16,7 +16,43 @@ import time
 from typing import Any
 
 from gunicorn.workers.base import Worker
+from waitress.channel import HTTPChannel
 from waitress.server import create_server
+from waitress.task import WSGITask
+
+
+class KeepAliveTask(WSGITask):
+    """waitress's task, except that an answer without a body keeps the connection open.
+
+    waitress closes an HTTP/1.1 connection after any response without a Content-Length, and
+    drops that header from a 304 or 204 (which may not carry one): every unchanged live poll,
+    the request a club evening is mostly made of, cost each phone a new connection. A response
+    that has no body needs no length to end, so only the client's own "Connection: close"
+    (or another reason waitress finds) ends the connection after it.
+    """
+
+    _bodiless_keep_alive = False
+
+    def build_response_header(self) -> bytes:
+        self._bodiless_keep_alive = (
+            self.version == "1.1"
+            and not self.has_body
+            and not self.close_on_finish
+            and self.request.headers.get("CONNECTION", "").lower() != "close"
+        )
+        try:
+            return super().build_response_header()
+        finally:
+            self._bodiless_keep_alive = False
+
+    def set_close_on_finish(self) -> None:
+        if not self._bodiless_keep_alive:
+            super().set_close_on_finish()
+
+
+# Both ways of serving with waitress (these workers and SERVER=waitress) make their channels'
+# tasks from this class attribute; waitress offers no option for it.
+HTTPChannel.task_class = KeepAliveTask
 
 
 def waitress_options(app: Any) -> dict[str, Any]:
@@ -33,6 +69,9 @@ def waitress_options(app: Any) -> dict[str, Any]:
         # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
         "max_request_body_size": 4 * app.config["MAX_CONTENT_LENGTH"],
         "ident": "companion",
+        # Behind the server's proxy its X-Forwarded-Proto must reach the app (ProxyFix, companion/deploy.py):
+        # waitress would strip it, and the page's own HTTPS POSTs would look cross-site.
+        "clear_untrusted_proxy_headers": not settings.behind_proxy,
     }
 
 
@@ -56,8 +95,10 @@ class WaitressWorker(Worker):
             time.sleep(1.0)
 
     def handle_exit(self, sig, frame) -> None:
-        """SIGTERM: stop the loop; waitress lets the requests under way finish."""
+        """SIGTERM: stop the loop once the requests under way are answered (a save in flight is committed)."""
         self.alive = False
+        if getattr(self, "server", None) is not None:  # a signal before run() has nothing under way
+            self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=self.cfg.graceful_timeout)
         raise SystemExit(0)
 
     def handle_quit(self, sig, frame) -> None:

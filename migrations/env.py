@@ -1,6 +1,5 @@
 """Alembic environment: migrations run on the app's own engine and models (Flask-Migrate)."""
 import logging
-from logging.config import fileConfig
 
 from alembic import context
 from flask import current_app
@@ -9,9 +8,8 @@ from flask import current_app
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# No fileConfig(config.config_file_name): the app's logging is Flask's. alembic.ini's set-up disabled
+# the loggers that existed (the app's errors went unwritten) and would write each line twice.
 logger = logging.getLogger('alembic.env')
 
 

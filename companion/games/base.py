@@ -253,8 +253,9 @@ def resolve(value: Any, names: Iterable[str], field: str) -> str:
     """
     names = list(names)
     if isinstance(value, str):
+        wanted = name_key(value)
         for name in names:
-            if name_key(name) == name_key(value):
+            if name_key(name) == wanted:
                 return name
     raise RuleError(N_("%(value)s is not one of %(names)s", value=show(value), names=", ".join(names)), field=field)
 
@@ -370,7 +371,11 @@ class Game:
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    # Every settings key with its default; a key not listed here is an error.
+    # The game's settings, each declared once (games.settings.Setting): the rules check them, the
+    # new-match form reads, keeps and draws them from these declarations.
+    declared: ClassVar[tuple[Any, ...]] = ()
+    # Every settings key with its default; a key not listed here is an error. Made from `declared`
+    # when the game declares its settings.
     defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, entry: type[Entry] | None = None, seed: Seeding | None = None):
@@ -380,6 +385,8 @@ class Game:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Keep `play` the one way to advance a tally: a game scores a round in `score_round`."""
         super().__init_subclass__(**kwargs)
+        if "declared" in cls.__dict__:
+            cls.defaults = {setting.name: setting.default for setting in cls.declared}
         if "play" in cls.__dict__:
             # Overriding `play` would leave the game's rounds unrecorded in the tally for some
             # callers (the seed once did so): that mistake is refused when the class is made.
@@ -510,10 +517,6 @@ class Game:
         """The scoring side a seated player plays for: the player, unless the game has teams."""
         return player
 
-    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
-        """Who starts the next round, or None when the game is over or the table decides."""
-        return self.starter(self.replay(players, settings, rounds))
-
     def starter(self, replay: Replay) -> str | None:
         """Who starts the round after a replayed match (None: the game is over or the table decides)."""
         return None
@@ -525,8 +528,10 @@ class Game:
     # --- hooks for each game -------------------------------------------------------------
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Check every value of the merged settings; return them normalised."""
-        raise NotImplementedError
+        """Check every value of the merged settings; return them normalised (each declared setting checked)."""
+        if not self.declared:
+            raise NotImplementedError
+        return {setting.name: setting.check(settings[setting.name], players) for setting in self.declared}
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The keys of a round the scoring uses, checked (errors without a round number)."""
@@ -558,6 +563,67 @@ class Game:
         return {}
 
 
+@dataclass(frozen=True)
+class Partial:
+    """One template a game keeps in its folder: what it draws, and the only names it may read.
+
+    `receives` are the names of the page's context the partial may read (besides the template
+    helpers every page has, `_`, `ngettext`, `url_for` and the filters); `macros` are the macros
+    a macro file must define, `optional_macros` those it may define.
+    """
+
+    name: str
+    draws: str
+    receives: tuple[str, ...] = ()
+    required: bool = True
+    macros: tuple[str, ...] = ()
+    optional_macros: tuple[str, ...] = ()
+
+
+# What the match page's partials receive: the match, the game, its standings, `game_view`
+# (Entry.match_view), and whether this phone holds the pencil.
+MATCH = ("match", "game", "standings", "game_view", "scorekeeper")
+
+# The partials every game provides in templates/games/<slug>/ (or its Entry.template_folder), and
+# the context each receives: the one statement of the interface between the pages and a game's
+# templates. A game may keep more templates of its own, included by these with what they need.
+PARTIALS: tuple[Partial, ...] = (
+    Partial("_settings.html", "its fields of the new-match form", ("draft", "game", "setup")),
+    Partial(
+        "_entry.html",
+        "the round entry (and the correction form, with `correcting` and `editing` set)",
+        (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing"),
+    ),
+    Partial(
+        "_readback.html",
+        "the line confirming the round just stored: `saved.round`, `saved.standings`",
+        ("match", "saved"),
+    ),
+    Partial("_standings.html", "where the match stands", MATCH),
+    Partial("_rounds.html", "the rounds played, with an element `#round-rows` holding one row per round", MATCH),
+    Partial("_round_row.html", "round `number` as a row", (*MATCH, "number")),
+    Partial(
+        "_round_appended.html",
+        "round `number` added to `#round-rows` out of band after a save (by default its row at the end)",
+        (*MATCH, "number"),
+        required=False,
+    ),
+    Partial(
+        "_table_figure.html",
+        "the game's own figure under the totals of the table view (Topic_'s deck)",
+        MATCH,
+        required=False,
+    ),
+    Partial(
+        "_records.html",
+        "a player's record figures: `label(key)` of the board's column, `figures(found)` on a player's page,"
+        " and optionally `board_note()` under the players' board",
+        macros=("label", "figures"),
+        optional_macros=("board_note",),
+    ),
+)
+
+
 class Entry:
     """A game's entry adapter: its web forms read into rounds and settings and back, the state
     of its round-entry tool, and the data its templates draw, worked out before they render.
@@ -567,20 +633,40 @@ class Entry:
     in its rules.
     """
 
-    # The settings the new-match form edits, so their errors show next to their own fields.
-    setting_fields: ClassVar[tuple[str, ...]] = ()
     # The folder of the game's templates when they are not the app's templates/games/<slug>/
     # (a game defined outside the app, like the tests' fifth game).
     template_folder: ClassVar[str | None] = None
     # The record figure the players' board shows in a column of its own, if any.
     board_figure: ClassVar[str | None] = None
+    # What the table calls one round of the game (a hand, a set), as the chart's axis names it.
+    round_word: ClassVar[Message] = N_("Round")
 
     def __init__(self, rules: Game):
         self.rules = rules
 
+    @property
+    def setting_fields(self) -> tuple[str, ...]:
+        """The settings the new-match form edits, so their errors show next to their own fields."""
+        return tuple(setting.name for setting in self.rules.declared)
+
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings the game's own new-match fields posted, for `settings()` to check."""
-        raise NotImplementedError
+        """The raw settings the game's own new-match fields posted, for `settings()` to check.
+
+        By default every declared setting (see `read_settings`).
+        """
+        if not self.rules.declared:
+            raise NotImplementedError
+        return self.read_settings(form)
+
+    def read_settings(self, form: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The declared settings (but those in `skip`) the form carries, not blank, as posted."""
+        raw: dict[str, Any] = {}
+        for setting in self.rules.declared:
+            if setting.name not in skip:
+                carried, value = setting.read(form, self.rules.slug)
+                if carried:
+                    raw[setting.name] = value
+        return raw
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round a game's entry form posted (`form` has `.get`/`.getlist`), before checking.
@@ -594,13 +680,20 @@ class Entry:
         """The entry form's fields for a stored round: `round_from_form` reads them back as it."""
         raise NotImplementedError
 
-    def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """What the game's part of the new-match form draws after the tap `form` carries (nothing by default)."""
-        return {}
+    def form_after_undo(self, round: dict[str, Any], players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """The entry filled in again with a round just taken back, to fix and save (by default the whole round)."""
+        return self.form_from_round(round, players, settings)
 
-    def entry_step(self, form: Any, players: list[str], settings: dict[str, Any], rounds: list[Any]) -> dict[str, Any]:
-        """The state of the round-entry tool for a match given by its seats, settings and rounds."""
-        return self.step(form, self.rules.replay(players, settings, rounds))
+    def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
+        """What the game's part of the new-match form draws after the tap `form` carries.
+
+        By default `shown`, every declared setting as the form shows it (so a tap keeps each one),
+        and `fields`, the declared settings the form draws with the generic widgets.
+        """
+        return {
+            "shown": {setting.name: setting.shown(form, self.rules.slug) for setting in self.rules.declared},
+            "fields": [setting for setting in self.rules.declared if setting.drawn],
+        }
 
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The state of the round-entry tool, worked out from what the page sent back (none by default)."""

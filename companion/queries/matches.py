@@ -8,13 +8,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, Row, Select, bindparam, func, select
+from sqlalchemy import Connection, Row, Select, bindparam, func, inspect, select
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Standings
-from ..models import PLAYING, Match, Round, RoundChange
+from ..models import PLAYING, Match, Round, RoundChange, Seat
 
 
 def hash_token(token: str) -> str:
@@ -52,20 +53,32 @@ def running_totals(match: Match) -> list[dict[str, int]]:
     return [dict(tally.totals) for tally in game.tallies(match.player_names, match.settings, rounds)]
 
 
-def find_match(match_id: int) -> Match | None:
-    """The match with this id, or None; its seats and rounds load when first read."""
-    return db.session.get(Match, match_id)
-
-
-# Speed trick, the only one of the reads: the live state's statement is built once. An unchanged
-# poll is most of the requests of a club evening, and a SELECT built per poll would cost it
-# SQLAlchemy's work on a new statement's cache key every time.
+# Speed tricks of the reads, on the path of every save and every poll: their statements are built
+# once, since SQLAlchemy works out a new statement's cache key on every execution, which costs more
+# than SQLite takes to run them. A save reads its match with the seats by hand rather than by get
+# and a lazy load (see the README's Performance). An unchanged poll is most of the
+# requests of a club evening.
 _MATCHES = Match.__table__
-_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid).where(_MATCHES.c.id == bindparam("match_id"))
+_MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id"))
+_SEATS_OF = select(Seat).where(Seat.match_id == bindparam("match_id")).order_by(Seat.position)
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status).where(
+    _MATCHES.c.id == bindparam("match_id")
+)
+
+
+def find_match(match_id: int) -> Match | None:
+    """The match with this id and its seats (every match page names its players), or None; its rounds
+    load when first read."""
+    match = db.session.execute(_MATCH_BY_ID, {"match_id": match_id}).scalar_one_or_none()
+    if match is not None and "seats" not in inspect(match).dict:
+        seats = db.session.execute(_SEATS_OF, {"match_id": match_id}).scalars().all()
+        set_committed_value(match, "seats", list(seats))
+    return match
 
 
 def live_state(match_id: int, connection: Connection | None = None) -> Row | None:
-    """A match's version and uid, or None: all a live poll needs to know whether it changed.
+    """A match's version, uid and status, or None: all a live poll needs to know whether it changed
+    (and, with the status, what a viewer's entry shows).
 
     On `connection` when given: the live-poll middleware asks before Flask opens a session.
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -14,12 +14,12 @@ from sqlalchemy import insert, inspect, select, update
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError, Standings
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Replay, RuleError, Standings
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
 from . import records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
-from .fast_save import insert_round
+from .fast_save import assign, insert_round
 from .roster import roster_players
 from .transaction import transaction
 
@@ -39,6 +39,9 @@ class Saved:
 
     round: Round
     standings: Standings
+    # The replay the standings came from, when the save rescored the match: the answer's
+    # page is drawn from it rather than from a second replay of every round.
+    replay: Replay | None = None
     repeated: bool = False
     # Whether saving it emptied the redo stack (a new round forgets the rounds undone).
     cleared_redo: bool = False
@@ -76,11 +79,15 @@ def play_again(match: Match) -> tuple[Match, str]:
 CACHE_VERSION = 2
 
 
-def rescore(match: Match) -> Standings:
-    """Recompute the standings and keep the list-page caches, the status and the records in step."""
+def rescore(match: Match) -> Replay:
+    """Replay the rounds and keep the list-page caches, the status and the records in step.
+
+    Returns the replay: the page drawn after a write reads its standings and its view from it.
+    """
     game = get_game(match.game)
     rounds = [r.data for r in match.rounds]
-    standings = game.standings(match.player_names, match.settings, rounds)
+    replay = game.replay(match.player_names, match.settings, rounds)
+    standings = game.standings_of(replay)
     # A stored match that was being played and still is counts as one in progress for each
     # of its players, before as after: its records have nothing to follow, nor to read.
     stays_open = inspect(match).has_identity and match.status != FINISHED and not standings.over
@@ -91,7 +98,7 @@ def rescore(match: Match) -> Standings:
         status.update(status=FINISHED, finished_at=utcnow())
     elif not standings.over and match.status == FINISHED:
         status.update(status=PLAYING, finished_at=None)
-    _assign(match, status)
+    assign(match, status)
     for seat in match.seats:
         side = game.side_of(match.settings, seat.name)
         scores = game.round_scores(standings, rounds, side)
@@ -105,16 +112,9 @@ def rescore(match: Match) -> Standings:
             "best_label": (best[1] or None) and best[1][:80],
             "team": side if side != seat.name else None,
         }
-        _assign(seat, caches)
+        assign(seat, caches)
     records.follow(match, before)
-    return standings
-
-
-def _assign(row: Any, values: dict[str, Any]) -> None:
-    """Set the attributes whose value changes: the flush then updates only what did."""
-    for name, value in values.items():
-        if getattr(row, name) != value:
-            setattr(row, name, value)
+    return replay
 
 
 def refresh_stale_caches(batch: int = 500) -> int:
@@ -140,17 +140,36 @@ def refresh_stale_caches(batch: int = 500) -> int:
 # --- Rounds ----------------------------------------------------------------------------------
 
 
-def _append(match: Match, data: dict[str, Any], key: str | None = None) -> Saved:
+# How far ahead of the server's clock a phone's clock may run and its played-at time still count.
+PLAYED_AT_SKEW = timedelta(minutes=2)
+
+
+def _played_at(match: Match, played_at: datetime | None, now: datetime) -> datetime:
+    """When the round was played: the phone's time for a round it kept offline and sent later, if it
+    falls between the match's start and now (with a little clock skew); the server's time otherwise."""
+    if played_at is None or not match.started_at <= played_at <= now + PLAYED_AT_SKEW:
+        return now
+    return min(played_at, now)
+
+
+def _append(match: Match, data: dict[str, Any], key: str | None = None, played_at: datetime | None = None) -> Saved:
     """Add the next round, checked by the rules, and re-score the match."""
     game = get_game(match.game)
     number = len(match.rounds) + 1
     check_round_count(number)
     checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")
     now = utcnow()
-    row = {"number": number, "data": checked, "created_at": now, "updated_at": now, "revision": 0, "client_key": key}
+    at = _played_at(match, played_at, now)
+    row = {"number": number, "data": checked, "created_at": at, "updated_at": now, "revision": 0, "client_key": key}
     stored = insert_round(match, row)
     _forget_round_in_progress(match)
-    return Saved(stored, rescore(match))
+    return _saved(match, stored)
+
+
+def _saved(match: Match, stored: Round) -> Saved:
+    """A round written: the match rescored, with the standings and the replay they came from."""
+    replay = rescore(match)
+    return Saved(stored, get_game(match.game).standings_of(replay), replay)
 
 
 def _still_played(match: Match) -> None:
@@ -159,7 +178,13 @@ def _still_played(match: Match) -> None:
         raise ChangedMeanwhile(N_("the host ended this match; it is kept as unfinished and takes no more rounds"))
 
 
-def save_round(match: Match, data: dict[str, Any], number: int | None = None, key: str | None = None) -> Saved:
+def save_round(
+    match: Match,
+    data: dict[str, Any],
+    number: int | None = None,
+    key: str | None = None,
+    played_at: datetime | None = None,
+) -> Saved:
     """Store the next round, checked by the rules; a repeated save is stored once.
 
     `key` is the one the scorekeeper's phone made for this save: a round already stored
@@ -167,6 +192,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
     answer, a round kept offline and sent again). `number` is the round number the page
     was entering. If the match has moved on since, an identical repeat of the last round
     is answered as already saved (a double tap), and anything else is refused as a conflict.
+    `played_at` is when the phone kept the round, for one sent after an outage (see `_played_at`).
     """
     with transaction(locking=match):
         if key is not None:
@@ -180,7 +206,7 @@ def save_round(match: Match, data: dict[str, Any], number: int | None = None, ke
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
             raise ChangedMeanwhile(N_("this round changed meanwhile"), last)
-        saved = _append(match, data, key)
+        saved = _append(match, data, key, played_at)
         if match.redo:
             match.redo, saved.cleared_redo = [], True
         return saved
@@ -220,7 +246,7 @@ def _take_back_last(match: Match) -> Round:
     return last
 
 
-def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Standings]:
+def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Replay]:
     """Take back the last round; it goes on the redo stack and into the change log.
 
     `shown` is how many rounds the phone's page showed: when that changed already (the
@@ -332,7 +358,7 @@ def correct_round(
         change = RoundChange(match_id=match.id, number=number, action="correct", before=stored.data, after=checked)
         db.session.add(change)
         stored.data, stored.revision, stored.updated_at = checked, stored.revision + 1, utcnow()
-        return Saved(stored, rescore(match))
+        return _saved(match, stored)
 
 
 def delete_match(match: Match) -> None:
@@ -394,12 +420,13 @@ def take_pencil(match: Match, code: str | None) -> str:
         taken = db.session.execute(
             update(Match)
             .where(Match.id == match.id, Match.handover_hash == hash_token(code), Match.status == PLAYING)
-            .values(scorekeeper_hash=hash_token(token), handover_hash=None)
+            # A new version: every phone's live poll hears that the pencil moved.
+            .values(scorekeeper_hash=hash_token(token), handover_hash=None, version=Match.version + 1)
             .execution_options(synchronize_session=False)
         )
         if taken.rowcount != 1:
             raise ChangedMeanwhile(invalid)
-    db.session.expire(match, ["scorekeeper_hash", "handover_hash"])
+    db.session.expire(match, ["scorekeeper_hash", "handover_hash", "version"])
     return token
 
 

@@ -1,11 +1,12 @@
 """Home page: matches in progress, a new match, the way to the history."""
 
 import json
+from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, make_response, redirect, request, send_from_directory, url_for
+from flask import Blueprint, current_app, flash, make_response, redirect, request, send_from_directory, url_for
 
 from ..games import REGISTRY
-from ..games.base import NAME_MAX
+from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
 from ..web import asset, render
 from ..web.headers import YEAR
@@ -29,8 +30,11 @@ def preferences():
     """Theme and language for this phone, kept in cookies (empty: follow the system)."""
     if request.method == "GET":
         current = {key: request.cookies.get(key, "") for key in PREFERENCES}
-        return render("preferences.html", **current)
-    response = make_response(redirect(url_for("home.preferences")))
+        came_from = request.headers.get("HX-Current-URL") or request.referrer
+        return render("preferences.html", back=_back_to(came_from), **current)
+    # Translated where it is shown: in the language just chosen.
+    flash(N_("Preferences saved.").text, "notice")
+    response = make_response(redirect(_back_to(request.form.get("back"))))
     for key, allowed in PREFERENCES.items():
         value = request.form.get(key, "")
         if value in allowed:
@@ -38,6 +42,17 @@ def preferences():
         else:
             response.delete_cookie(key)
     return response
+
+
+def _back_to(url: str | None) -> str:
+    """Where saved preferences lead: the page of this app the phone came from, else the home page."""
+    parts = urlsplit(url or "")
+    if parts.netloc and parts.netloc != request.host:
+        return url_for("home.index")
+    path = parts.path
+    if not path.startswith("/") or path.startswith("//") or path == url_for("home.preferences"):
+        return url_for("home.index")
+    return path + (f"?{parts.query}" if parts.query else "")
 
 
 @bp.get("/ping")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+from flask import Blueprint, abort, current_app, flash, make_response, redirect, request, url_for
 from flask_babel import gettext
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from ..games.base import N_
 from ..services import host
 from ..web import render
 from ..web.headers import YEAR
@@ -75,6 +76,7 @@ def claim():
             host=is_host(),
             error=gettext("This host link is no longer valid: ask the host for the one the app shows now."),
         )
+    flash(N_("This phone has host rights.").text, "notice")
     response = make_response(redirect(url_for("home.index")))
     response.set_cookie(host.HOST_COOKIE, host.phone_cookie(), max_age=YEAR, httponly=True, samesite="Lax")
     return response

@@ -8,6 +8,7 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from ..games.base import ChangedMeanwhile
+from ..models import PLAYING
 from ..network import lan_address
 from ..queries import matches as queries
 from ..services import matches as service
@@ -23,7 +24,15 @@ from ..web.live import (
     unchanged_headers,
 )
 from .host import count_wrong_secret, is_host, refuse_guessing
-from .matches import PENCIL_COOKIE, ROUNDS_CHANGED, is_scorekeeper, match_context, match_or_404, set_pencil_cookie
+from .matches import (
+    PENCIL_COOKIE,
+    ROUNDS_CHANGED,
+    entry_shows,
+    is_scorekeeper,
+    match_context,
+    match_or_404,
+    set_pencil_cookie,
+)
 
 bp = Blueprint("live", __name__, url_prefix="/matches")
 
@@ -38,18 +47,27 @@ def public_url(endpoint: str, **values) -> str:
 
 
 def qr_svg(text: str) -> Markup:
-    """A QR code of `text` as inline SVG, black on white in every theme, as phone cameras read it best."""
-    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff")
+    """A QR code of `text` as inline SVG, black on white in every theme, as phone cameras read it best.
+
+    With a viewBox and no fixed size, the drawing fills the box the page sizes it to, centred.
+    """
+    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff", omitsize=True)
     return Markup(svg)
+
+
+# The word for what a page's entry shows (views.matches.entry_shows), which its live poll sends.
+ENTRY_SHOWS = "X-Entry-Shows"
 
 
 @bp.get("/<int:match_id>/live")
 def live(match_id: int):
-    """The standings and rounds for a polling viewer; 304 with no body when nothing changed.
+    """The standings and rounds for a polling phone; 304 with no body when nothing changed.
 
     After a save the table's seven viewers all ask for the new version: a phone without
     the match's pencil gets the fragment drawn for the first of them without the match
     being read again (its seats and rounds are two more queries and most of the work).
+    When the phone's entry shows what is no longer so (the pencil moved, the match ended),
+    the entry and the tools travel too, out of band.
     """
     if LIVE_STATE_KEY in request.environ:
         state = request.environ[LIVE_STATE_KEY]
@@ -57,27 +75,47 @@ def live(match_id: int):
         state = queries.live_state(match_id)
     if state is None:
         abort(404)
-    version, uid = state
-    tag = etag_of(version, uid, str(get_locale()))
-    template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
-    viewer = request.cookies.get(PENCIL_COOKIE.format(match_id)) is None
+    tag = etag_of(state.version, state.uid, str(get_locale()))
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
-    if viewer and (drawn := drawn_for_viewers(uid, version, template)) is not None:
+    if request.args.get("view") == "pencil":
+        return _pencil_panel(match_id, tag)
+    template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
+    shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None
+    viewer = request.cookies.get(PENCIL_COOKIE.format(match_id)) is None
+    if viewer and shows not in (None, entry_shows(state.status)):
+        viewer = False
+    if viewer and (drawn := drawn_for_viewers(state.uid, state.version, template)) is not None:
         response = current_app.make_response(drawn)
     else:
         match = match_or_404(match_id)
-        if is_scorekeeper(match):
-            response = render(template, **match_context(match))
+        context = match_context(match)
+        if context["scorekeeper"]:
+            html = render_template(template, **context)
         else:
-            response = current_app.make_response(
-                draw_for_viewers(match, template, lambda: render_template(template, **match_context(match)))
-            )
+            html = draw_for_viewers(match, template, lambda: render_template(template, **context))
+        if shows is not None and shows != context["entry_shows"]:
+            html += render_template("_entry_changed.html", **context)
+        response = current_app.make_response(html)
+    if shows is not None:
+        response.vary.add(ENTRY_SHOWS)
     response.headers["ETag"] = tag
     response.vary.update(LIVE_VARY)
     if template == "_live.html":
         response.headers["HX-Trigger"] = ROUNDS_CHANGED
     return response
+
+
+def _pencil_panel(match_id: int, tag: str) -> Response:
+    """The giver's share page, polling while its pencil code is shown: once the code is used, the
+    panel says where the pencil went instead of showing a spent code; nothing while it waits."""
+    match = match_or_404(match_id)
+    if is_scorekeeper(match):
+        return Response(status=204, headers={"ETag": tag})
+    owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    given = match.status == PLAYING
+    context = match_context(match, owner=owner, given=given)
+    return current_app.make_response((render_template("_pencil_panel.html", **context), 200, {"ETag": tag}))
 
 
 @bp.get("/<int:match_id>/table")

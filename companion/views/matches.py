@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
-from flask import Blueprint, abort, jsonify, redirect, request, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
 from flask_babel import format_time, gettext
 from htmx_flask import make_response
 from werkzeug.datastructures import MultiDict
@@ -14,7 +15,7 @@ from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import ChangedMeanwhile, RuleError
 from ..games.forms import KEPT_FIELD, whole_number
-from ..models import Match
+from ..models import PLAYING, Match
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
 from ..queries.players import roster_entries
@@ -23,6 +24,7 @@ from ..setup_form import Draft
 from ..web import render, wants_fragment
 from ..web.headers import YEAR
 from ..web.i18n import error_text
+from ..web.live import live_etag
 from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
@@ -33,6 +35,8 @@ ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 # The event a response names when the rounds changed: the chart, its legend and the duration
 # listen for it and fetch themselves again (drawing the chart in the save would double its time).
 ROUNDS_CHANGED = "rounds-changed"
+# The flash category that carries the number of a round just corrected to the match page.
+CORRECTED = "corrected"
 
 
 def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
@@ -103,15 +107,29 @@ def entry_form(match: Match, form=None) -> MultiDict:
     return fields
 
 
-def match_context(match: Match, form=None, standings=None, **extra):
+def entry_shows(status: str, scorekeeper: bool = False, elsewhere: bool = False, may_reclaim: bool = False) -> str:
+    """What a phone's entry shows, in a word its live poll sends back: when the pencil or the match's
+    status moves, the answer to the poll draws the entry again (`live.live`)."""
+    if status != PLAYING:
+        return status
+    if scorekeeper:
+        return "pencil"
+    if elsewhere:
+        return "reclaim" if may_reclaim else "elsewhere"
+    return "viewer"
+
+
+def match_context(match: Match, form=None, standings=None, replay=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
     One replay of the rounds serves it all: the standings, `entry` (the state of the game's
     round-entry tool, worked out from the form the page sent back) and `game_view` (what the
-    game's partials draw beyond the standings), both from the game's entry adapter.
+    game's partials draw beyond the standings), both from the game's entry adapter. A write
+    that has just replayed the rounds (a save, undo or redo) hands its replay in.
     """
     game = get_game(match.game)
-    replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
+    if replay is None:
+        replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
     extra.setdefault("errors", {})
     scorekeeper = is_scorekeeper(match)
     if not scorekeeper:
@@ -119,6 +137,10 @@ def match_context(match: Match, form=None, standings=None, **extra):
         token = request.cookies.get(PENCIL_COOKIE.format(match.id))
         extra.setdefault("pencil_elsewhere", token is not None)
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
+    extra.setdefault(
+        "entry_shows",
+        entry_shows(match.status, scorekeeper, extra.get("pencil_elsewhere", False), extra.get("may_reclaim", False)),
+    )
     return dict(
         match=match,
         game=game,
@@ -136,7 +158,12 @@ def match_context(match: Match, form=None, standings=None, **extra):
 def show(match_id: int):
     """The match page: seats, standings, and round entry for the scorekeeper."""
     match = match_or_404(match_id)
-    return render("match.html", **match_context(match))
+    context = match_context(match)
+    shown = get_flashed_messages(category_filter=[CORRECTED])
+    corrected = next((r for r in match.rounds if shown and str(r.number) == shown[-1]), None)
+    if corrected is not None:
+        context["corrected"] = service.Saved(corrected, context["standings"])
+    return render("match.html", **context)
 
 
 def _editable(match_id: int) -> Match:
@@ -176,7 +203,7 @@ def save_round(match_id: int):
         abort(400, gettext("This round's key cannot be read: reload the page and save again."))
     try:
         data = game.entry.round_from_form(entry_form(match, request.form), match.player_names, match.settings)
-        saved = service.save_round(match, data, number, key)
+        saved = service.save_round(match, data, number, key, _played_at())
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
@@ -195,14 +222,20 @@ def entry_step(match_id: int):
     match = _editable(match_id)
     context = match_context(match, form=request.form)
     keep = context["entry"].get("keep")
+    kept = False
     if keep is not None:
         try:
             number = request.form.get("number", type=int) or len(match.rounds) + 1
             service.keep_round_in_progress(match, number, keep["state"], keep["based_on"])
+            kept = True
         except ChangedMeanwhile:
             # Another page moved the round on: the entry drawn again shows it as it stands.
             context = match_context(match, form=request.form)
-    return render("match.html", fragment="_round_entry.html", **context)
+    response = render("match.html", fragment="_round_entry.html", **context)
+    if kept:
+        # Keeping the tool's state made a new version, which the page's live poll need not fetch.
+        response.headers["X-Live-ETag"] = live_etag(match)
+    return response
 
 
 @bp.get("/<int:match_id>.json")
@@ -214,15 +247,20 @@ def export(match_id: int):
     return response
 
 
-def _after_change(match: Match, saved=None, undone=None, standings=None, appended=False):
-    """The answer to a save, undo or redo: the entry again, standings and banner out of band."""
+def _after_change(match: Match, saved=None, undone=None, replay=None, appended=False, form=None):
+    """The answer to a save, undo or redo: the entry again (filled with `form`), standings and banner out of band."""
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
+    standings = None
     if saved is not None:
-        standings = saved.standings
-    context = match_context(match, standings=standings, saved=saved, undone=undone, appended=appended)
+        standings, replay = saved.standings, saved.replay
+    context = match_context(
+        match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended
+    )
     response = render("match.html", fragment="_round_saved.html", **context)
     response.headers["HX-Trigger"] = ROUNDS_CHANGED
+    # The version this answer shows, which the page's live poll then need not fetch again (app.js).
+    response.headers["X-Live-ETag"] = live_etag(match)
     return response
 
 
@@ -231,6 +269,17 @@ def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
     return render("match.html", fragment="_chart.html", **match_context(match))
+
+
+def _played_at() -> datetime | None:
+    """When a round kept on the phone was played (milliseconds since 1970, its clock), or None."""
+    text = request.form.get("played_at", "")
+    if not (text.isascii() and text.isdigit() and len(text) <= 15):
+        return None
+    try:
+        return datetime.fromtimestamp(int(text) / 1000, UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _rounds_shown() -> int | None:
@@ -250,8 +299,10 @@ def _round_number(text: str) -> int:
 def undo(match_id: int):
     """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
-    undone, standings = service.undo_last_round(match, _rounds_shown())
-    return _after_change(match, undone=undone, standings=standings)
+    undone, replay = service.undo_last_round(match, _rounds_shown())
+    # Like an eraser on paper: the round's values go back into the entry, to correct one and save again.
+    form = get_game(match.game).entry.form_after_undo(undone.data, match.player_names, match.settings)
+    return _after_change(match, undone=undone, replay=replay, form=form)
 
 
 @bp.post("/<int:match_id>/redo")
@@ -296,6 +347,8 @@ def correct(match_id: int, number: int):
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
         context = match_context(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
         return render("correct.html", status=409, **context)
+    # The match page then says what was saved, like a round's read-back (a late penalty is a correction).
+    flash(str(number), CORRECTED)
     return _go(url_for("matches.show", match_id=match.id))
 
 

@@ -12,6 +12,7 @@ from ..models import ID_MAX, Player
 from ..queries.players import leaderboard, matches_of, profile, roster_entries
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import render
+from ..web.display import one_full_stop
 from ..web.i18n import sentence
 from .host import is_host, require_host
 
@@ -57,7 +58,7 @@ def rename(player_id: int):
     except RosterError as error:
         db.session.refresh(player)
         return _player_page(player, 422, {error.field: sentence(error.message)}, request.form)
-    flash(gettext("Renamed to %(name)s.", name=player.name))
+    flash(one_full_stop(gettext("Renamed to %(name)s.", name=player.name)))
     return redirect(url_for("players.show", player_id=player.id))
 
 

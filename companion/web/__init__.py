@@ -37,6 +37,7 @@ def init_app(app: Flask) -> None:
         script_texts=i18n.script_texts,
     )
     app.jinja_env.filters["day"] = i18n.day
+    app.jinja_env.filters["words"] = display.words
     # A refusal the page works out itself (a game's set calculator) translated as the views do theirs.
     app.jinja_env.filters["error_text"] = i18n.error_text
     app.jinja_env.filters["translated"] = i18n.translated

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask_babel import format_timedelta, gettext
+from markupsafe import Markup, escape
 
 from ..models import Match, utcnow
 
@@ -28,3 +29,14 @@ def match_duration(match: Match) -> str | None:
 def time_since(moment: datetime) -> str:
     """How long ago a stored (naive UTC) time was, in the visitor's language: "12 minutes"."""
     return format_timedelta(utcnow() - moment, threshold=1.5)
+
+
+def words(name: str) -> Markup:
+    """A name as words that a line may break between but never inside; a word too long for its box
+    is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title)."""
+    return Markup(" ").join(Markup('<span class="word">%s</span>') % escape(word) for word in name.split())
+
+
+def one_full_stop(sentence: str) -> str:
+    """A sentence whose last word (a name such as "Benedetta C.") already ends in a dot, with one dot, not two."""
+    return sentence[:-1] if sentence.endswith("..") and not sentence.endswith("...") else sentence

@@ -107,6 +107,10 @@ SCRIPT_TEXTS: dict[str, Message] = {
     "needs_look": Np_("%(num)s round needs a look", "%(num)s rounds need a look"),
     "as_of": N_("As of round %(num)s · %(waiting)s"),
     "waiting": Np_("%(num)s round waiting", "%(num)s rounds waiting"),
+    "offline_waiting": Np_(
+        "%(num)s round saved here waits on this phone, not sent yet.",
+        "%(num)s rounds saved here wait on this phone, not sent yet.",
+    ),
     "round": N_("Round %(num)s"),
     "not_sent": N_("kept on this phone — not sent yet"),
     "look": N_("Needs a look:"),

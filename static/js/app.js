@@ -8,6 +8,9 @@
     if (el.hasAttribute("data-live") && el.dataset.etag) {
       event.detail.headers["If-None-Match"] = el.dataset.etag;
     }
+    // What the match page's entry shows: the answer draws it again once the pencil or the match moved on.
+    var shows = el.id === "live" && document.querySelector("#entry [data-entry-shows]");
+    if (shows) event.detail.headers["X-Entry-Shows"] = shows.dataset.entryShows;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var el = event.detail.elt;
@@ -16,6 +19,10 @@
       var tag = xhr.getResponseHeader("ETag");
       if (tag) el.dataset.etag = tag;
     }
+    // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
+    var made = xhr && xhr.getResponseHeader("X-Live-ETag");
+    var live = made && document.getElementById("live");
+    if (live) live.dataset.etag = made;
   });
 
   // A request that never reached the server, or a server failure, must not look like a save.
@@ -66,6 +73,23 @@
     if (document.readyState === "complete") loadPageScripts();
     else window.addEventListener("load", loadPageScripts, { once: true });
   });
+
+  // A rounds table wider than the screen says so above it, and fades at the edge it continues past.
+  function markScrolling(box) {
+    var hint = box.previousElementSibling;
+    var scrolls = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("scrolls", scrolls);
+    box.classList.toggle("scrolled-to-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+    if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;
+  }
+  function markAllScrolling() {
+    document.querySelectorAll("[data-scroll-hint] + .rounds-scroll").forEach(markScrolling);
+  }
+  htmx.onLoad(markAllScrolling);
+  window.addEventListener("resize", markAllScrolling);
+  document.addEventListener("scroll", function (event) {
+    if (event.target.classList && event.target.classList.contains("rounds-scroll")) markScrolling(event.target);
+  }, true);
 
   // The read-back banner steps aside after a few seconds.
   htmx.onLoad(function (root) {

@@ -206,7 +206,10 @@
     var list = waiting();
     var number = Number(field(pairs, "number"));
     if (list.some(function (item) { return item.key === field(pairs, "round_key"); })) return;
-    var item = { key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs) };
+    // The time it was played, not the time it reaches the server (the server checks it).
+    if (field(pairs, "played_at") === null) pairs.push(["played_at", String(Date.now())]);
+    var item = { key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs),
+                 where: document.title };
     list.push(item);
     if (!keep(list)) {
       // Nothing was stored anywhere: the entry keeps what was typed, and the phone says so.
@@ -236,7 +239,10 @@
     var shown = document.querySelector("#banner .kept-readback");
     if (shown) shown.remove();
     var list = waiting();
-    nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
+    // A phone that lost the pencil shows no entry, and gets none back by striking a round out.
+    if (section.querySelector("form.round-entry")) {
+      nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
+    }
     draw();
     if (list.length) schedule(0);
   }
@@ -326,7 +332,11 @@
         if (waiting().length) { draw(); schedule(0); } else { refresh(); }
       } else if (answer.status >= 400 && answer.status < 500) {
         var now = waiting();
-        now.forEach(function (other) { if (other.key === item.key) other.refused = reasonOf(answer.html); });
+        now.forEach(function (other) {
+          if (other.key !== item.key) return;
+          other.refused = reasonOf(answer.html);
+          other.refusedStatus = answer.status;
+        });
         keep(now);
         draw();
       } else {
@@ -401,6 +411,23 @@
     }
   });
 
+  // A save refused because this phone can no longer enter rounds (the pencil moved, the host ended the
+  // match; the answer draws no entry): what was typed is kept with the server's reason, to enter again
+  // or discard, as a kept round refused later would be.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!config || !isSave(config) || status < 400 || status >= 500) return;
+    var answer = new DOMParser().parseFromString(event.detail.serverResponse || "", "text/html");
+    if (answer.querySelector("form.round-entry")) return;
+    var pairs = entries(config.formData);
+    var form = config.elt.closest("form") || config.elt;
+    var list = waiting();
+    list.push({ key: field(pairs, "round_key"), number: Number(field(pairs, "number")), fields: pairs,
+                summary: describe(form, pairs), refused: reasonOf(event.detail.serverResponse), refusedStatus: status });
+    keep(list);
+  });
+
   function keepUnanswered(event) {
     var config = event.detail.requestConfig;
     if (config && isSave(config)) {
@@ -410,8 +437,82 @@
   }
   document.addEventListener("htmx:sendError", keepUnanswered, true);
   document.addEventListener("htmx:timeout", keepUnanswered, true);
+  // A proxy's 502/503/504: the app server it chose stopped or died; the round waits as an unsent
+  // one would (its key makes sending it again safe if that server stored it before dying).
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr && event.detail.xhr.status;
+    if (status >= 502 && status <= 504) keepUnanswered(event);
+  }, true);
+
+  // --- the offline page the service worker shows for a page it has no copy of
+
+  // It names the rounds kept on this phone and leads back to their match: at once when the server answers
+  // (the match page then sends them), or by its button.
+  function offlinePage() {
+    var box = document.querySelector("[data-offline-page]");
+    if (!box || box.dataset.drawn) return;
+    box.dataset.drawn = "1";
+    var matches = [];
+    var total = 0;
+    for (var i = 0; i < localStorage.length; i++) {
+      var name = localStorage.key(i);
+      if (name.indexOf(STORE_PREFIX) !== 0) continue;
+      var list;
+      try { list = JSON.parse(localStorage.getItem(name) || "[]"); } catch (e) { list = []; }
+      if (!list.length) continue;
+      var id = name.slice(STORE_PREFIX.length);
+      matches.push({ url: "/matches/" + encodeURIComponent(id), count: list.length,
+                     label: list[0].where || box.dataset.match.replace("%(num)s", id) });
+      total += list.length;
+    }
+    if (!matches.length) return;
+    box.querySelector(".offline-waiting-count").textContent = text("offline_waiting", total);
+    var links = box.querySelector(".offline-waiting-matches");
+    matches.forEach(function (match) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = match.url;
+      a.textContent = match.label;
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" · " + text("waiting", match.count)));
+      links.appendChild(li);
+    });
+    box.hidden = false;
+    var back = document.querySelector("[data-try-again]");
+    if (back) back.href = matches[0].url;
+    var wait = FIRST_RETRY_MS;
+    function knock() {
+      fetch("/ping", { cache: "no-store", credentials: "same-origin" }).then(function (response) {
+        if (response.ok) window.location.assign(matches[0].url);
+        else later();
+      }).catch(later);
+    }
+    function later() {
+      setTimeout(knock, wait);
+      wait = Math.min(wait * 2, LAST_RETRY_MS);
+    }
+    window.addEventListener("online", function () { wait = FIRST_RETRY_MS; knock(); });
+    later();
+  }
+
+  // Rounds refused because this phone could not enter rounds then (403: the pencil had moved) go out
+  // again once it can (its entry is drawn again: the pencil came back), as if never refused.
+  var entryForm = null;
+  function retryNotAllowed() {
+    var list = waiting();
+    var again = false;
+    list.forEach(function (item) {
+      if (item.refused && item.refusedStatus === 403) {
+        delete item.refused;
+        delete item.refusedStatus;
+        again = true;
+      }
+    });
+    if (again) keep(list);
+  }
 
   htmx.onLoad(function () {
+    offlinePage();
     var found = document.querySelector("#entry[data-offline-match]");
     if (found !== section) {
       section = found;
@@ -420,8 +521,10 @@
     }
     if (!section) return;
     rememberBlankEntry();
-    var list = waiting();
     var form = section.querySelector("form.round-entry");
+    if (form && form !== entryForm) retryNotAllowed();
+    entryForm = form;
+    var list = waiting();
     if (list.length && form && !form.dataset.keptEntry) nextRoundEntry(list[list.length - 1].number + 1);
     draw();
     if (list.length) schedule(0);

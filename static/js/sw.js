@@ -1,7 +1,7 @@
 // Service worker: keeps the app shell and static files so a lost connection shows a clear page.
 "use strict";
 
-var SHELL = "companion-shell-v2";
+var SHELL = "companion-shell-v3";
 var OFFLINE_URL = "/offline";
 
 self.addEventListener("install", function (event) {

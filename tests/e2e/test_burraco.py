@@ -224,3 +224,35 @@ def test_settings_are_set_by_keypad_and_steppers_and_kept_with_the_match(page: P
     expect(page.locator("#standings")).to_contain_text(
         "To 2005 · 5 hands · clean (pulito) 200 · dirty (sporco) 100 · closing (chiusura) 50"
     )
+
+
+def test_a_new_match_and_every_hand_open_at_the_first_field(page: Page, live_server, app):
+    """27.6: the setup's Start and a hand's Save sit at the foot of long pages; the entry opens at its top."""
+    players = [f"{name} Fontanarossa Bellini" for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
+    add_to_roster(app, *players)
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_burraco(page, live_server.url, players)
+    first = page.get_by_role("group", name=players[0]).get_by_label("Laid on the table")
+    expect(first).to_be_in_viewport(ratio=1)
+    expect(page.get_by_role("group", name="Keypad")).to_be_in_viewport()
+    for hand in (1, 2):
+        page.get_by_role("group", name=players[-1]).get_by_label("Laid on the table").click()
+        tap_keys(page, "50")
+        page.get_by_role("radio", name="Nobody", exact=True).click()
+        page.get_by_role("button", name=f"Save hand {hand}").click()
+        expect(page.get_by_role("button", name=f"Save hand {hand + 1}")).to_be_attached()
+        expect(first).to_be_in_viewport(ratio=1)
+
+
+def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_server, app):
+    """27.4: the player being entered is in view, with the keypad under their field."""
+    from tests.e2e.test_table_ready import LONG_NAMES, new_match
+
+    match_id = new_match(page, app, live_server.url, "burraco", LONG_NAMES[:5])
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    keypad = page.get_by_role("group", name="Keypad")
+    for _ in range(8):
+        keypad.get_by_role("button", name="Next ↓").click()
+        expect(page.locator(".burraco-active")).to_be_in_viewport(ratio=1)
+        expect(keypad.get_by_role("button", name="0", exact=True)).to_be_in_viewport(ratio=1)

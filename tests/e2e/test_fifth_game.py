@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, start_match
+from tests.e2e.helpers import add_to_roster, press_start, seat_players, start_match
 from tests.fifth_game import registered
 
 pytestmark = pytest.mark.e2e
@@ -47,3 +47,19 @@ def test_fives_is_played_on_a_phone_like_any_other_game(page: Page, live_server,
     page.goto(f"{live_server.url}/matches/{match_id}/table")
     expect(page.locator(".table-title")).to_have_text("Fives · Final")
     audit_layout(page, ["Ann", "Bob"])
+
+
+def test_a_declared_setting_is_stepped_kept_across_taps_and_started_with(page: Page, live_server, app):
+    add_to_roster(app, "Ann", "Bob")
+    seat_players(page, live_server.url, "Fives", ["Ann"])
+    target = page.get_by_role("textbox", name="Points to reach")
+    expect(target).to_have_value("10")
+    page.get_by_role("button", name="Points to reach: one more").click()
+    expect(target).to_have_value("11")
+    page.get_by_role("button", name="Points to reach: one more").click()
+    expect(target).to_have_value("12")
+    page.get_by_role("button", name="+ Bob", exact=True).click()
+    expect(page.locator('input[name="seat"][value="Bob"]')).to_have_count(1)
+    expect(target).to_have_value("12")
+    press_start(page, "Fives")
+    expect(page.locator(".fives-standings")).to_contain_text("needs 12")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -129,6 +130,37 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
     loser(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert lost and "round_key=" in lost[0]
+    assert losers_stored(app, match_id) == [["Bob"]]
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+
+@pytest.mark.parametrize("stored_first", [False, True], ids=["never-reached", "stored-then-died"])
+def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
+    page: Page, live_server, app, stored_first, browser_faults
+):
+    # Behind Caddy, an app server that is down (or dies during the save) makes the proxy answer 502.
+    match_id = start_topic(page, live_server.url, app)
+    for text in (
+        f"502 answer to POST {live_server.url}/matches/{match_id}/rounds",
+        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
+        f"Response Status Error Code 502 from /matches/{match_id}/rounds, [object HTMLElement]",
+    ):
+        browser_faults.expect(text)
+    failed: list[int] = []
+
+    def gateway_error_once(route: Route) -> None:
+        if failed:
+            route.continue_()
+            return
+        if stored_first:
+            route.fetch()
+        failed.append(1)
+        route.fulfill(status=502, body="Bad Gateway")
+
+    page.route(re.compile(r"/matches/\d+/rounds$"), gateway_error_once)
+    loser(page, "Bob").click()
+    expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
+    assert failed
     assert losers_stored(app, match_id) == [["Bob"]]
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
@@ -361,3 +393,44 @@ def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(
     page.unroute(blocked)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look", timeout=15000)
     assert losers_stored(app, match_id) == []
+
+
+def round_times(app, match_id: int) -> list[datetime]:
+    """When each stored round of the match was played, as the server keeps it (naive UTC)."""
+    with app.app_context():
+        times = [stored.created_at for stored in find_match(match_id).rounds]
+        db.session.remove()
+    return times
+
+
+def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page: Page, live_server, app):
+    match_id = start_topic(page, live_server.url, app)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    # The match began an hour ago; its rounds were played half an hour ago, by this phone's clock.
+    with app.app_context():
+        find_match(match_id).started_at -= timedelta(hours=1)
+        db.session.commit()
+        db.session.remove()
+    played = datetime.now(UTC).replace(tzinfo=None, microsecond=0) - timedelta(minutes=30)
+    page.clock.set_fixed_time(played.replace(tzinfo=UTC))
+    page.context.set_offline(True)
+    for name in ("Cy", "Ann", "Bob"):
+        loser(page, name).click()
+    expect(kept_rows(page)).to_have_count(3)
+
+    # A page this phone has no copy of: the offline page says what waits, and where.
+    page.goto(f"{live_server.url}/players")
+    waiting = page.locator("[data-offline-page]")
+    expect(waiting).to_contain_text("3 rounds saved here wait on this phone, not sent yet.")
+    expect(waiting.get_by_role("link", name="Topic_ · Ann, Bob, Cy")).to_have_attribute("href", f"/matches/{match_id}")
+    expect(waiting).to_contain_text("3 rounds waiting")
+    expect(page.get_by_role("button", name="Try again")).to_have_attribute("href", f"/matches/{match_id}")
+    assert losers_stored(app, match_id) == []
+
+    # The server answers: the page goes back to the match by itself, which sends them.
+    page.context.set_offline(False)
+    expect(page).to_have_url(f"{live_server.url}/matches/{match_id}")
+    expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
+    assert losers_stored(app, match_id) == [["Cy"], ["Ann"], ["Bob"]]
+    assert round_times(app, match_id) == [played, played, played]
+

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, seat_players
 
 pytestmark = pytest.mark.e2e
 
@@ -43,12 +43,7 @@ class Taps:
 
 def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int = 3, eldest: str | None = None):
     """From the home page by taps: seat the players, step the victory points, pick the eldest, start."""
-    page.goto(base + "/")
-    page.get_by_role("button", name="New match").click()
-    page.get_by_role("button", name="Pazzaparola", exact=True).click()
-    for name in players:
-        page.get_by_role("button", name=f"+ {name}", exact=True).click()
-        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    seat_players(page, base, "Pazzaparola", players)
     victory = page.get_by_label("Victory points to win", exact=True)
     expect(page.get_by_label("Cards per player", exact=True)).to_have_value("8")
     expect(victory).to_have_value("3")
@@ -218,3 +213,23 @@ def test_the_rounds_table_grows_a_group_per_round_as_a_reload_draws_it(page: Pag
     heads = [row for row in rows if row.startswith("Round")]
     assert [head.split()[:2] for head in heads] == [["Round", "1"], ["Round", "2"], ["Round", "3"]]
     assert "Animals" in heads[0]
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_tray_names_the_active_player_whole_beside_a_long_named_leader(page: Page, live_server, app, width):
+    """27.11: the leader's long name gives way in the keypad's header, not the player being entered."""
+    from tests.e2e.test_table_ready import LONG_NAMES, new_match
+
+    names = ["Tommaso", LONG_NAMES[0], "Benedetta"]
+    match_id = new_match(page, app, live_server.url, "pazzaparola", names)
+    page.set_viewport_size({"width": width, "height": 740})
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    entry = page.locator("#entry")
+    entry.get_by_role("group", name=names[1], exact=True).get_by_role("button", name=names[1]).click()
+    page.get_by_role("group", name="Card points").get_by_role("button", name="10", exact=True).click()
+    entry.get_by_role("group", name=names[0], exact=True).get_by_role("button", name=names[0]).click()
+    head = page.locator(".pz-tray-head")
+    expect(head.locator(".pz-point")).to_contain_text(LONG_NAMES[0][:4])
+    expect(head.locator(".pz-active-name")).to_have_text("Tommaso")
+    whole = head.locator(".pz-active-name").evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    assert whole, "the active player's name is cut"

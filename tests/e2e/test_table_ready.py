@@ -14,6 +14,7 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
+from tests.conftest import stored_match
 from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
@@ -279,8 +280,13 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     expect(notice).to_contain_text("Another phone holds the pencil.")
     expect(notice).to_be_in_viewport()
     expect(page.get_by_role("button", name="↶ Undo")).to_have_count(0)
+    expect(page.locator("#waiting-rounds li")).to_contain_text("Needs a look: Another phone holds the pencil.")
     page.get_by_role("button", name="Take the pencil back").click()
-    expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
+    # The pencil is back: the round refused meanwhile goes out as typed, once, and the entry moves on.
+    expect(page.get_by_role("heading", name="Who lost round 4?")).to_be_visible()
+    expect(page.locator("#waiting-rounds li")).to_have_count(0)
+    stored = stored_match(app, match_id).rounds
+    assert len(stored) == 3 and stored[-1]["losers"] == [names[-1]]
 
 
 def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_faults):
@@ -294,3 +300,54 @@ def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_fa
     refused = page.locator("#entry .entry-notice")
     expect(refused).to_have_text("Not saved: see the marked fields.")
     expect(refused).to_be_in_viewport()
+
+
+# --- 27.1: the table view is the same however it is reached, every name readable ---------------
+
+TABLE_NAMES = ["Tommaso", "Benedetta", "Lorenzo", "Francesca", "Giacomo", "Margherita", "Alessandro", "Gianluca",
+               "Valentina", LONG_NAMES[1]]  # fmt: skip
+
+
+def cut_words(page: Page) -> list[str]:
+    """The words of the table's names that do not fit their tile (cut with an ellipsis)."""
+    return page.locator(".table-scores .side .word").evaluate_all(
+        "words => words.filter((w) => w.scrollWidth > w.clientWidth + 0.5).map((w) => w.textContent)"
+    )
+
+
+@pytest.mark.parametrize("size", [NARROW, {"width": 1024, "height": 768}], ids=lambda s: f"{s['width']}px")
+@pytest.mark.parametrize("reached", ["by its link", "by a reload"])
+def test_the_table_view_reached_by_its_link_is_the_dark_board_with_every_name(
+    page: Page, live_server, app, size, reached
+):
+    match_id = new_match(page, app, live_server.url, "topic", TABLE_NAMES, rounds=2)
+    page.context.add_cookies([{"name": "theme", "value": "light", "url": live_server.url}])
+    page.set_viewport_size(size)
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.get_by_role("link", name="Table view").click()
+    expect(page).to_have_url(re.compile(r"/table$"))
+    if reached == "by a reload":
+        page.reload()
+    expect(page.locator(".table-scores .total")).to_have_count(10)
+    # The colour drawn behind the board: the body's, or the page's where the body has none (a browser's white).
+    board = page.evaluate(
+        "() => [document.body, document.documentElement].map((e) => getComputedStyle(e).backgroundColor)"
+        "  .find((c) => c !== 'rgba(0, 0, 0, 0)') || 'rgb(255, 255, 255)'"
+    )
+    title = page.locator(".table-title").evaluate("e => getComputedStyle(e).color")
+    assert luminance(board) < 0.1, board
+    assert luminance(title) > 0.8, title
+    expect(page.get_by_role("link", name="History")).to_be_hidden()
+    for total in page.locator(".table-scores .total").all():
+        expect(total).to_be_in_viewport(ratio=1)
+    # Names of one word are whole; a 40-character name of several words takes two lines, then an ellipsis.
+    assert cut_words(page) == []
+    longest = page.locator(".table-scores .side").last
+    expect(longest).to_have_attribute("title", TABLE_NAMES[-1])
+    lines = longest.evaluate(
+        "e => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))"
+    )
+    assert lines == 2, lines
+    # Topic_'s own figure: the deck, as the match page counts it.
+    expect(page.locator(".table-figure")).to_have_text("34 cards left in the deck")
+    expect(page.locator(".table-figure")).to_be_in_viewport()

@@ -1,4 +1,4 @@
-"""The entry adapter of Fives: a target field on the new-match form, one points field per player on the match page."""
+"""The entry adapter of Fives: one points field per player on the match page (its settings are declared in rules.py)."""
 
 from __future__ import annotations
 
@@ -23,14 +23,8 @@ def _whole(form: Any, key: str, field: str) -> int | None:
 class FivesEntry(Entry):
     """The fields of Fives; its templates live beside this module, not in the app's templates."""
 
-    setting_fields: ClassVar[tuple[str, ...]] = ("target",)
     template_folder: ClassVar[str | None] = str(Path(__file__).parent / "templates")
     board_figure: ClassVar[str | None] = "best_round"
-
-    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The target, when one is typed."""
-        target = _whole(form, "fives_target", "target")
-        return {} if target is None else {"target": target}
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """`points-<seat>` of every player; a blank field is refused."""

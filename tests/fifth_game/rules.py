@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from companion.games.base import Game, RecordSums, Tally, best, per_name, whole
+from companion.games.base import N_, Game, RecordSums, Tally, best, per_name, whole
+from companion.games.settings import Setting
 
 
 class Fives(Game):
@@ -14,11 +15,7 @@ class Fives(Game):
     name = "Fives"
     min_players = 2
     max_players = 6
-    defaults: ClassVar[dict[str, Any]] = {"target": 10}
-
-    def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """The points to reach."""
-        return {"target": whole(settings["target"], "the target", lo=1, hi=100, field="target")}
+    declared: ClassVar[tuple[Setting, ...]] = (Setting("target", 10, N_("Points to reach"), lo=1, hi=100),)
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """Every player's points, 0 to 5."""

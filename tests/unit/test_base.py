@@ -163,11 +163,13 @@ def test_match_file_must_be_an_object():
 
 @pytest.mark.parametrize("slug", sorted(REGISTRY))
 def test_every_game_reads_its_own_entry_form(slug):
-    # The base class has no entry form: a game without one could not be played on a page.
+    # The base class has no entry form: a game without one could not be played on a page. Its
+    # settings form the base reads from the game's declared settings, or the game reads its own.
     entry = type(REGISTRY[slug].entry)
     assert entry.round_from_form is not Entry.round_from_form
     assert entry.form_from_round is not Entry.form_from_round
-    assert entry.settings_from_form is not Entry.settings_from_form
+    assert entry.settings_from_form is not Entry.settings_from_form or REGISTRY[slug].declared
+    assert set(REGISTRY[slug].entry.setting_fields) == set(REGISTRY[slug].defaults)
 
 
 def test_ending_round_names_the_round_that_ends_the_game_without_reading_later_ones():

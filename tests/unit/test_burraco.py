@@ -141,10 +141,10 @@ def test_pairs_errors(players, teams, words):
 
 def test_next_dealer_passes_clockwise_from_seat_one():
     one = hand(None, A=entry(), B=entry(), C=entry())
-    assert [GAME.next_dealer(["A", "B", "C"], {"hands": None}, [one] * n) for n in range(4)] == [
+    assert [GAME.dealer(GAME.replay(["A", "B", "C"], {"hands": None}, [one] * n)) for n in range(4)] == [
         "A",
         "B",
         "C",
         "A",
     ]
-    assert GAME.next_dealer(["A", "B", "C"], {"hands": 1}, [one]) is None
+    assert GAME.dealer(GAME.replay(["A", "B", "C"], {"hands": 1}, [one])) is None

@@ -83,5 +83,5 @@ def test_hands_errors(hands, words):
 
 def test_next_to_start_alternates():
     rounds = [{"winner": None}, {"winner": "Ann"}]
-    assert [GAME.next_to_start(P, {}, rounds[:n]) for n in range(3)] == ["Ann", "Bob", "Ann"]
-    assert GAME.next_to_start(P, {"sets": 1}, rounds) is None
+    assert [GAME.starter(GAME.replay(P, {}, rounds[:n])) for n in range(3)] == ["Ann", "Bob", "Ann"]
+    assert GAME.starter(GAME.replay(P, {"sets": 1}, rounds)) is None

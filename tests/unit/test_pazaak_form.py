@@ -182,7 +182,7 @@ def step(entry: dict | None = None, rounds=(), settings=SETTINGS, **fields) -> d
     """One tap on the calculator, carrying the state and moves the last step drew."""
     if entry is not None:
         fields = {"table": entry["table"], "moves": entry["moves"], **fields}
-    return ENTRY.entry_step(form(**fields), P, settings, list(rounds))
+    return ENTRY.step(form(**fields), GAME.replay(P, settings, list(rounds)))
 
 
 def taps(*moves: str, rounds=(), settings=SETTINGS, **first) -> dict:
@@ -232,7 +232,7 @@ def test_a_card_after_standing_is_refused_with_the_reason():
     ],
 )
 def test_a_tampered_state_is_refused(fields):
-    entry = ENTRY.entry_step(form(move="draw:5", **fields), P, SETTINGS, [])
+    entry = ENTRY.step(form(move="draw:5", **fields), GAME.replay(P, SETTINGS, []))
     assert "damaged" in str(entry["error"])
     assert TableState.from_dict(json.loads(entry["table"])) == new_table(P)
 
@@ -319,7 +319,7 @@ def kept_step(kept: dict | None, entry: dict | None = None, rounds=(), settings=
     """One tap as the view makes it: the page's fields, and the set the server keeps as `kept`."""
     if entry is not None:
         fields = {"table": entry["table"], "moves": entry["moves"], **fields}
-    return ENTRY.entry_step(form(kept=json.dumps(kept), **fields), P, settings, list(rounds))
+    return ENTRY.step(form(kept=json.dumps(kept), **fields), GAME.replay(P, settings, list(rounds)))
 
 
 def test_a_tap_says_what_to_keep_instead_of_what_was_kept():
@@ -380,5 +380,5 @@ def test_saving_from_the_calculator_saves_the_kept_set():
 )
 def test_junk_moves_from_a_page_are_a_damaged_state(moves):
     fields = {"table": json.dumps(new_table(P).to_dict()), "moves": moves}
-    entry = ENTRY.entry_step(form(kept="null", move="draw:5", **fields), P, SETTINGS, [])
+    entry = ENTRY.step(form(kept="null", move="draw:5", **fields), GAME.replay(P, SETTINGS, []))
     assert "damaged" in str(entry["error"]) and entry["keep"] is None

@@ -108,11 +108,11 @@ def test_round_names_are_matched_ignoring_case():
 
 def test_next_to_start():
     players = ["A", "B", "C"]
-    assert GAME.next_to_start(players, {}, []) is None
-    assert GAME.next_to_start(players, {"eldest": "C"}, []) == "C"
-    assert GAME.next_to_start(players, {"eldest": "C"}, [round_of({"A": 1, "B": 9, "C": 0})]) == "B"
+    assert GAME.starter(GAME.replay(players, {}, [])) is None
+    assert GAME.starter(GAME.replay(players, {"eldest": "C"}, [])) == "C"
+    assert GAME.starter(GAME.replay(players, {"eldest": "C"}, [round_of({"A": 1, "B": 9, "C": 0})])) == "B"
     tied = [round_of({"A": 9, "B": 9, "C": 0})]
-    assert GAME.next_to_start(players, {"eldest": "C"}, tied) == "C"
-    assert GAME.next_to_start(players, {}, tied) is None
+    assert GAME.starter(GAME.replay(players, {"eldest": "C"}, tied)) == "C"
+    assert GAME.starter(GAME.replay(players, {}, tied)) is None
     over = [round_of({"A": 9, "B": 1, "C": 0})]
-    assert GAME.next_to_start(players, {"target": 1}, over) is None
+    assert GAME.starter(GAME.replay(players, {"target": 1}, over)) is None

@@ -210,7 +210,7 @@ def test_an_unreadable_extra_field_is_refused(extra):
 
 
 def test_entry_step_scores_each_row_live_and_marks_who_takes_the_point():
-    entry = ENTRY.entry_step(RULEBOOK, BEATLES, SETTINGS, [])
+    entry = ENTRY.step(RULEBOOK, GAME.replay(BEATLES, SETTINGS, []))
     assert [row["score"] for row in entry["rows"]] == [18, 14, 10, 9]
     assert [row["unused"] for row in entry["rows"]] == [3, 3, 3, 3]
     assert entry["leaders"] == ["John"] and entry["active"] == 0
@@ -218,18 +218,18 @@ def test_entry_step_scores_each_row_live_and_marks_who_takes_the_point():
 
 
 def test_entry_step_of_an_empty_form_has_no_leader_yet():
-    entry = ENTRY.entry_step({}, BEATLES, SETTINGS, [])
+    entry = ENTRY.step({}, GAME.replay(BEATLES, SETTINGS, []))
     assert entry["leaders"] == [] and {row["score"] for row in entry["rows"]} == {-8}
     assert entry["theme"] == "" and entry["cards"] == 8
 
 
 def test_entry_step_shows_a_tie_and_the_row_that_was_active():
-    entry = ENTRY.entry_step(form(used_0=[9], used_2=[9], active=2), BEATLES, SETTINGS, [])
+    entry = ENTRY.step(form(used_0=[9], used_2=[9], active=2), GAME.replay(BEATLES, SETTINGS, []))
     assert entry["leaders"] == ["John", "Paul"] and entry["active"] == 2
 
 
 @pytest.mark.parametrize("active", ["9", "-1", "x", ""])
 def test_entry_step_never_raises_on_odd_input(active):
-    entry = ENTRY.entry_step(form(used_0=["x", 5], active=active), BEATLES, {}, [])
+    entry = ENTRY.step(form(used_0=["x", 5], active=active), GAME.replay(BEATLES, {}, []))
     assert entry["active"] == 0
     assert entry["rows"][0]["chips"] == ["x", "5"] and entry["rows"][0]["score"] == 5 - 6

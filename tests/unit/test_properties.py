@@ -45,7 +45,7 @@ def test_topic_cards_are_conserved(match):
         except RuleError as error:
             assert "already over" in error.reason
             break
-        piles = TOPIC.piles(players, {"deck": deck}, rounds[:played])
+        piles = TOPIC.replay(players, {"deck": deck}, rounds[:played]).tally.state
         held = sum(standings.totals.values())
         assert held + piles["deck"] + piles["removed"] == 72
         assert piles["deck"] == standings.extra["deck"] >= 0 and piles["removed"] >= 0

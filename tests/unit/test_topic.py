@@ -51,11 +51,11 @@ def test_further_losers_and_penalties_take_from_the_deck():
 
 def test_then_from_the_removed_pile_then_nothing():
     # deck 4 → removed pile 68; first round: reveal + 2 more = 3 from the deck, 1 left: game over.
-    assert GAME.piles(P, {"deck": 4}, [lost("Ann", "Bob", "Cy")]) == {"deck": 1, "removed": 68}
+    assert GAME.replay(P, {"deck": 4}, [lost("Ann", "Bob", "Cy")]).tally.state == {"deck": 1, "removed": 68}
     # deck 3: reveal + two from the deck, then the removed pile (69 cards) pays the penalty.
     standings = GAME.standings(P, {"deck": 3}, [lost("Ann", "Bob", "Cy", penalties=["Cy"])])
     assert standings.rounds[0]["cards"] == {"Ann": 1, "Bob": 1, "Cy": 2}
-    assert GAME.piles(P, {"deck": 3}, [lost("Ann", "Bob", "Cy", penalties=["Cy"])]) == {
+    assert GAME.replay(P, {"deck": 3}, [lost("Ann", "Bob", "Cy", penalties=["Cy"])]).tally.state == {
         "deck": 0,
         "removed": 68,
     }
@@ -109,9 +109,9 @@ def test_check_round_normalises_penalties():
 
 
 def test_next_to_start_is_the_first_loser():
-    assert GAME.next_to_start(P, {}, []) is None
-    assert GAME.next_to_start(P, {}, [lost("Cy", "Ann")]) == "Cy"
-    assert GAME.next_to_start(P, {"deck": 2}, [lost("Cy")]) is None
+    assert GAME.starter(GAME.replay(P, {}, [])) is None
+    assert GAME.starter(GAME.replay(P, {}, [lost("Cy", "Ann")])) == "Cy"
+    assert GAME.starter(GAME.replay(P, {"deck": 2}, [lost("Cy")])) is None
 
 
 def test_deck_left():

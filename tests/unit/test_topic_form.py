@@ -79,7 +79,10 @@ def test_unknown_length_is_refused_by_the_rules():
     ],
 )
 def test_setup_choice_follows_the_steppers(fields, shown):
-    assert ENTRY.setup_choice(form(*fields)) == shown
+    # The length and deck of Topic_'s own widget; the other declared settings ride along (test_settings_declared).
+    choice = ENTRY.setup_choice(form(*fields))
+    assert {key: choice[key] for key in ("length", "deck")} == shown
+    assert set(choice) == set(GAME.defaults)
 
 
 # --- rounds -----------------------------------------------------------------------------
@@ -192,5 +195,5 @@ def test_form_from_round_is_the_inverse_of_round_from_form(round_data):
 
 def test_decks_after_each_round():
     played = [{"losers": ["Ann"]}, {"losers": ["Bob", "Cy"], "penalties": ["Ann"]}, {"losers": ["Cy"]}]
-    assert GAME.decks(P, {"deck": 8}, played) == [7, 4, 3]
-    assert GAME.decks(P, {"deck": 8}, []) == []
+    assert GAME.decks_of(GAME.replay(P, {"deck": 8}, played)) == [7, 4, 3]
+    assert GAME.decks_of(GAME.replay(P, {"deck": 8}, [])) == []

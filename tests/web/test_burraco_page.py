@@ -178,7 +178,7 @@ def test_impossible_hands_are_refused_next_to_the_field_keeping_what_was_typed(c
     assert stored_match(app, match_id).rounds == []
     if where in THREE:
         # Inside that player's card, after its name and before the next card.
-        card = html[html.index(f'<span class="burraco-side-name">{where}</span>') :]
+        card = html[html.index(f'<span class="burraco-side-name" title="{where}">') :]
         card = card[: card.index("</fieldset>")]
         assert message in cell_text(card) and "burraco-invalid" in html
     elif where == "closed_by":

@@ -6,7 +6,8 @@ import re
 
 from tests.conftest import HTMX, csrf_token, start_match
 
-LEGEND_ITEM = re.compile(r'<span class="legend-side" title="[^"]*">([^<]+)</span> <b>(-?\d+)</b>')
+# A side's name (whole in its title; shown word by word) and its total.
+LEGEND_ITEM = re.compile(r'<span class="legend-side" title="([^"]*)">(?:(?!</li>).)*?<b>(-?\d+)</b>')
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

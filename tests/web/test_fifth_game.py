@@ -33,7 +33,7 @@ def start(client, target: str = "10") -> int:
     token = csrf_token(client, "/matches/new")
     picked = client.post("/matches/new", data={"csrf_token": token, "action": "game:fives"}, headers=HTMX)
     assert picked.status_code == 200 and "Points to reach" in picked.get_data(as_text=True)
-    data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives_target": target, "action": "start"}
+    data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives-target": target, "action": "start"}
     response = client.post("/matches/new", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     return int(response.headers["Location"].rsplit("/", 1)[1])
@@ -147,3 +147,28 @@ def import_into_another_app(other, exported: bytes) -> None:
         with other.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def test_a_declared_setting_is_drawn_stepped_and_kept_by_the_new_match_form(client, app):
+    token = csrf_token(client, "/matches/new")
+    data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives-target": "7"}
+    stepped = client.post("/matches/new", data={**data, "action": "setting:target:1"}, headers=HTMX)
+    assert stepped.status_code == 200
+    page = stepped.get_data(as_text=True)
+    assert 'name="fives-target" value="8"' in page and "Points to reach: one more" in page
+    kept = client.post("/matches/new", data={**data, "fives-target": "8", "action": "add:Cy"}, headers=HTMX)
+    assert 'name="fives-target" value="8"' in kept.get_data(as_text=True)
+    refused = client.post("/matches/new", data={**data, "fives-target": "0", "action": "start"})
+    assert refused.status_code == 422 and "Points to reach must be a whole number from 1 to 100" in refused.get_data(
+        as_text=True
+    )
+    started = client.post("/matches/new", data={**data, "fives-target": "8", "action": "start"})
+    match_id = int(started.headers["Location"].rsplit("/", 1)[1])
+    assert stored(app, match_id).settings == {"target": 8}
+
+
+def test_a_setting_of_the_game_picked_before_does_not_become_a_fives_setting(client):
+    token = csrf_token(client, "/matches/new")
+    data = {"csrf_token": token, "game": "pazzaparola", "target": "3", "cards": "8", "action": "game:fives"}
+    picked = client.post("/matches/new", data=data, headers=HTMX).get_data(as_text=True)
+    assert 'name="fives-target" value="10"' in picked

@@ -173,7 +173,7 @@ def test_a_rule_error_reaches_an_italian_page_in_italian_naming_the_player_next_
     match_id = start_match(client, "burraco", THREE)
     fields = {"closed_by": "Ann", "table_1": "230", "hand_1": "25", "clean_1": "1"}
     html = save_round(client, match_id, fields, 1, headers=ITALIAN).get_data(as_text=True)
-    card = html[html.index('<span class="burraco-side-name">Ann</span>') :]
+    card = html[html.index('<span class="burraco-side-name" title="Ann">') :]
     card = text_of(card[: card.index("</fieldset>")])
     assert "Ann: ha chiuso la mano ma ha 25 punti in mano (devono essere 0)" in card
     assert "closed the hand" not in text_of(html)

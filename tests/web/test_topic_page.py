@@ -262,7 +262,7 @@ def test_standings_most_cards_first_the_fewest_marked(client, app):
     save_round(client, match_id, dict(loser="Cy"), 1)
     save_round(client, match_id, dict(several="on", losers=["Cy", "Ann"]), 2)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    hands = re.findall(r'<li class="topic-hand( leader)?">\s*<span class="topic-hand-name">(\w+)</span>', page)
+    hands = re.findall(r'<li class="topic-hand( leader)?">\s*<span class="topic-hand-name" title="(\w+)">', page)
     assert [name for _, name in hands] == ["Cy", "Ann", "Bob"]
     assert [bool(lead) for lead, _ in hands] == [False, False, True]
     assert '<span class="topic-mark">fewest</span>' in page

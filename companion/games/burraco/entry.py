@@ -79,6 +79,7 @@ class BurracoEntry(Entry):
     # The names the new-match form proposes for the pairs ("we" and "they"), in the page's language.
     team_names: ClassVar[tuple[Message, Message]] = (N_("Us"), N_("Them"))
     board_figure: ClassVar[str | None] = "average_hand"
+    round_word: ClassVar[Message] = N_("Hand")
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""

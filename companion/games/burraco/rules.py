@@ -120,10 +120,6 @@ class Burraco(Game):
                 return team
         return player
 
-    def next_dealer(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
-        """Who deals the next hand: seat 1 deals the first, then the deal passes clockwise."""
-        return self.dealer(self.replay(players, settings, rounds))
-
     def dealer(self, replay: Replay) -> str | None:
         """Who deals the hand after a replayed match (None once it is over)."""
         if replay.over:

@@ -50,6 +50,7 @@ class PazaakEntry(Entry):
 
     setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
     board_figure: ClassVar[str | None] = "sets_won"
+    round_word: ClassVar[Message] = N_("Set")
 
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The settings part of the new-match form after the tap it carries (an `action` field).

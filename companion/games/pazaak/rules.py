@@ -142,12 +142,6 @@ class Pazaak(Game):
         """The player who reached the set wins needed."""
         return [name for name, wins in tally.totals.items() if wins >= settings["sets"]]
 
-    def next_to_start(
-        self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]
-    ) -> str | None:
-        """Who starts the next set: seat 1 starts set 1, then the start alternates (tied sets too)."""
-        return self.starter(self.replay(players, settings, rounds))
-
     def starter(self, replay: Replay) -> str | None:
         """Who starts the set after a replayed match (None once it is over)."""
         return None if replay.over else replay.players[len(replay.rounds) % 2]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import Any
 
 from ..base import N_, Entry, Replay, RuleError, best, name_key
 from ..forms import extra_field, first, index_in, number_field, values, whole_number
@@ -16,20 +16,6 @@ ROW_FIELDS = ("word", "used", "unused")
 
 class PazzaparolaEntry(Entry):
     """The steppers and eldest chips of the new-match form; a chip tray per player on the match page."""
-
-    setting_fields: ClassVar[tuple[str, ...]] = ("cards", "target", "eldest")
-
-    def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings the new-match form carries; blank fields keep their defaults."""
-        raw: dict[str, Any] = {}
-        for key, what in (("cards", N_("cards per player")), ("target", N_("victory points to win"))):
-            text = _first(form, key).strip()
-            if text:
-                raw[key] = number_field(text, what, field=key, signed=True)
-        eldest = " ".join(_first(form, "eldest").split())
-        if eldest:
-            raw["eldest"] = eldest
-        return raw
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round the entry form carries: the theme, and per seat a word and its card chips.

@@ -17,9 +17,9 @@ from ..base import (
     mapping,
     optional_text,
     per_name,
-    resolve,
     whole,
 )
+from ..settings import PLAYER, Setting
 
 
 def word_score(used: list[int], unused: int) -> int:
@@ -34,16 +34,12 @@ class Pazzaparola(Game):
     name = "Pazzaparola"
     min_players = 2
     max_players = 8
-    defaults: ClassVar[dict[str, Any]] = {"cards": 8, "target": 3, "eldest": None}
-
-    def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Cards per player, victory points to win, and the optional eldest player."""
-        eldest = settings["eldest"]
-        return {
-            "cards": whole(settings["cards"], N_("cards per player"), lo=1, hi=20, field="cards"),
-            "target": whole(settings["target"], N_("victory points to win"), lo=1, hi=20, field="target"),
-            "eldest": None if eldest is None else resolve(eldest, players, "eldest"),
-        }
+    # Drawn by the game's own _settings.html: two steppers and the eldest player's chips.
+    declared: ClassVar[tuple[Setting, ...]] = (
+        Setting("cards", 8, N_("cards per player"), lo=1, hi=20, drawn=False, field="cards"),
+        Setting("target", 3, N_("victory points to win"), lo=1, hi=20, drawn=False, field="target"),
+        Setting("eldest", None, N_("the eldest player"), kind=PLAYER, optional=True, drawn=False, field="eldest"),
+    )
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The theme and every player's two rows; the cards must add up to the deal."""

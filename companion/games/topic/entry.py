@@ -29,15 +29,16 @@ def form_value(form: Any, key: str) -> str:
 class TopicEntry(Entry):
     """Length chips and a deck stepper on the new-match form; a button per player on the match page."""
 
-    setting_fields: ClassVar[tuple[str, ...]] = ("length", "deck")
     board_figure: ClassVar[str | None] = "average_cards"
 
     def setup_choice(self, form: Any) -> dict[str, Any]:
-        """The length chip and deck size the new-match form shows, after a tap on a deck stepper.
+        """Every setting the new-match form shows after a tap, with the length chip and deck size of its own widget.
 
-        A stepper tap picks the exact deck and moves it by its step within 2..72; a deck that
-        cannot be read is shown as typed, so its error stays next to it.
+        A deck stepper tap picks the exact deck and moves it by its step within 2..72; a deck that
+        cannot be read is shown as typed, so its error stays next to it. The other declared settings
+        are kept as the form carried them.
         """
+        shown = super().setup_view(form, [])["shown"]
         length = form_value(form, "length") or "medium"
         text = form_value(form, "deck")
         number = whole_number(text, signed=True)
@@ -47,17 +48,19 @@ class TopicEntry(Entry):
             step = whole_number(action[len(STEP_ACTION) :], signed=True) or 0
             start = deck if isinstance(deck, int) else LENGTHS["medium"]
             length, deck = EXACT, min(BOX, max(2, start + step))
-        return {"length": length, "deck": deck}
+        return {**shown, "length": length, "deck": deck}
 
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The chip and deck the settings show (see `setup_choice`), and the deck of each length."""
-        return {**self.setup_choice(form), "lengths": LENGTHS, "box": BOX}
+        """The settings shown (see `setup_choice`), the deck of each length, and the generic fields."""
+        choice = self.setup_choice(form)
+        return {**super().setup_view(form, players), **choice, "shown": choice, "lengths": LENGTHS, "box": BOX}
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings of the new-match form: a length chip, or the exact deck of the stepper."""
+        """The raw settings of the new-match form: a length chip, or the exact deck of the stepper, and the others."""
+        others = self.read_settings(form, skip=("length", "deck"))
         length = form_value(form, "length") or "medium"
         if length != EXACT:
-            return {"length": length}
+            return {"length": length, **others}
         text = form_value(form, "deck")
         deck = whole_number(text, signed=True)
         if deck is None:
@@ -69,7 +72,7 @@ class TopicEntry(Entry):
                 ),
                 field="deck",
             )
-        return {"deck": deck}
+        return {"deck": deck, **others}
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round of the entry form: the tapped `loser`, or with `several` on the ticked `losers`; penalties.
@@ -92,6 +95,16 @@ class TopicEntry(Entry):
     def _extra(form: Any) -> dict[str, Any]:
         """The round's keys carried unchanged through a correction."""
         return json_field(form, "extra", dict, N_("the round's other keys"))
+
+    def form_after_undo(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, list[str]]:
+        """A round of one loser comes back as the one-tap entry with its penalty cards: one tap on the
+        right loser saves it again. A round of several losers comes back with them ticked."""
+        fields = self.form_from_round(round, players, settings)
+        if len(fields["losers"]) == 1:
+            fields = {key: values for key, values in fields.items() if key not in ("several", "losers")}
+        return fields
 
     def form_from_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import N_, Game, RecordSums, Replay, RuleError, Tally, best, name_list, show, whole
+from ..base import N_, Game, RecordSums, Replay, RuleError, Tally, best, name_list
+from ..settings import CHOICE, Setting
 
 BOX = 72
 LENGTHS = {"short": 24, "medium": 36, "long": 67}
@@ -17,20 +18,28 @@ class Topic(Game):
     name = "Topic_"
     min_players = 2
     max_players = 10
-    defaults: ClassVar[dict[str, Any]] = {"length": "medium", "deck": None}
+    # The length chips and the deck stepper are drawn by the game's own _settings.html and entry.py.
+    declared: ClassVar[tuple[Setting, ...]] = (
+        Setting(
+            "length",
+            "medium",
+            N_("Game length"),
+            kind=CHOICE,
+            choices=tuple(LENGTHS),
+            refusal=N_('must be "short", "medium" or "long", got %(value)s'),
+            drawn=False,
+        ),
+        Setting("deck", None, N_("the deck"), lo=2, hi=BOX, optional=True, drawn=False),
+    )
     lengths: ClassVar[dict[str, int]] = LENGTHS
     box: ClassVar[int] = BOX
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """The game length, and the deck size it means unless `deck` gives one exactly."""
-        length = settings["length"]
-        if length not in LENGTHS:
-            raise RuleError(
-                N_('must be "short", "medium" or "long", got %(value)s', value=show(length)), field="length"
-            )
-        deck = settings["deck"]
-        deck = LENGTHS[length] if deck is None else whole(deck, N_("the deck"), lo=2, hi=BOX, field="deck")
-        return {"length": length, "deck": deck}
+        """The declared settings checked; the deck is the one the length means unless `deck` gives one exactly."""
+        checked = super().normalise_settings(settings, players)
+        if checked["deck"] is None:
+            checked["deck"] = LENGTHS[checked["length"]]
+        return checked
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The round's losers (one or more, distinct) and penalised players (repeats allowed)."""
@@ -83,23 +92,11 @@ class Topic(Game):
         """The standings also say how many cards are left in the deck."""
         return {"deck": tally.state["deck"]}
 
-    def piles(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> dict[str, int]:
-        """Cards left in the deck and in the removed pile after these rounds."""
-        return dict(self.replay(players, settings, rounds).tally.state)
-
-    def next_to_start(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> str | None:
-        """Who reveals the next card: the (first) loser of the last round; None for round 1 or at the end."""
-        return self.starter(self.replay(players, settings, rounds))
-
     def starter(self, replay: Replay) -> str | None:
         """Who reveals the card after a replayed match (None for round 1 or at the end)."""
         if replay.over or not replay.rounds:
             return None
         return replay.rounds[-1]["losers"][0]
-
-    def decks(self, players: list[str], settings: dict[str, Any] | None, rounds: list[Any]) -> list[int]:
-        """The cards left in the deck after each round, oldest first."""
-        return self.decks_of(self.replay(players, settings, rounds))
 
     @staticmethod
     def decks_of(replay: Replay) -> list[int]:

@@ -66,6 +66,15 @@
       anchor.insertAdjacentElement("afterend", pad);
       pad.hidden = false;
     }
+    // The field Next moved to, with the keypad under it, comes into view: scrolled up just enough
+    // for the keypad's foot, never so far that the field's top leaves the screen.
+    function bringIntoView(field) {
+      var top = field.getBoundingClientRect().top;
+      var bottom = pad.getBoundingClientRect().bottom;
+      var by = Math.min(Math.max(bottom - window.innerHeight + 8, 0), Math.max(top - 8, 0));
+      if (top < 0) by = top - 8;
+      if (by) window.scrollBy(0, by);
+    }
     function set(field, text) {
       field.value = text;
       showTotal(field);
@@ -81,6 +90,7 @@
       } else if (key === "next") {
         var list = fields();
         activate(list[list.indexOf(active) + 1] || null);
+        if (active) bringIntoView(active);
         return;
       } else if (/^[0-9]$/.test(key)) {
         // A lone 0 is replaced, so "05" never shows.
@@ -194,7 +204,18 @@
       if (activate && refused) activate(refused);
       error.scrollIntoView({ block: "center" });
     } else if (activate && entry.hasAttribute("data-running")) {
-      activate(entry.querySelector("[data-keyed]"));
+      var first = entry.querySelector("[data-keyed]");
+      activate(first);
+      // A new match and the entry after a save open where the last page was scrolled (the
+      // foot of the setup, Save): bring the first field and its keypad into view instead,
+      // below the read-back that stays at the top of the screen after a save.
+      var slot = document.querySelector(".banner-slot");
+      var cover = slot && getComputedStyle(slot).position === "sticky" ? slot.getBoundingClientRect().bottom : 0;
+      var box = first && first.getBoundingClientRect();
+      if (box && (box.top < cover || box.bottom > window.innerHeight)) {
+        var side = (first.closest("[data-side]") || first).getBoundingClientRect();
+        window.scrollBy(0, side.top - cover - 8);
+      }
     }
   }
 

@@ -1,0 +1,94 @@
+"""Web tests of Undo as an eraser: the round taken back is in the entry again, ready to correct and save."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match, stored_match
+
+ROUNDS = {
+    "pazzaparola": {
+        "theme": "Animali",
+        "rows": {"Ann": {"word": "ZANZARA", "used": [7, 2, 7, 2, 3], "unused": 3},
+                 "Bob": {"word": "RE", "used": [2, 2], "unused": 6}},
+    },
+    "burraco": {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}},
+                "closed_by": "Ann"},
+    "topic": {"losers": ["Ann", "Bob"], "penalties": ["Ann"]},
+}  # fmt: skip
+
+
+class EntryFields(HTMLParser):
+    """The fields the round-entry form of an answer would send, as a browser collects them."""
+
+    def __init__(self):
+        super().__init__()
+        self.inside = False
+        self.fields: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if tag == "form" and "round-entry" in (found.get("class") or ""):
+            self.inside = True
+        elif self.inside and tag == "input" and found.get("name"):
+            if found.get("type") in ("checkbox", "radio") and "checked" not in found:
+                return
+            self.fields.append((found["name"], found.get("value") or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+
+
+def sent_by(html: str) -> list[tuple[str, str]]:
+    """What Save sends from the entry drawn in `html`."""
+    parser = EntryFields()
+    parser.feed(html)
+    return parser.fields
+
+
+@pytest.mark.parametrize("game", sorted(ROUNDS))
+def test_undo_puts_the_rounds_values_back_into_the_entry(client, app, game):
+    match_id = start_match(client, game, ["Ann", "Bob"])
+    assert save_round(client, match_id, entry_fields(app, match_id, ROUNDS[game]), 1).status_code == 200
+    stored = stored_match(app, match_id).rounds
+    token = csrf_token(client, f"/matches/{match_id}")
+    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    assert undone.status_code == 200
+    assert stored_match(app, match_id).rounds == []
+    # Save, untouched, stores the round as it was.
+    fields = [(name, value) for name, value in sent_by(undone.get_data(as_text=True)) if name != "csrf_token"]
+    assert dict(fields)["number"] == "1"
+    fields.append(("csrf_token", token))
+    again = client.post(f"/matches/{match_id}/rounds", data=MultiDict(fields), headers=HTMX)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    assert stored_match(app, match_id).rounds == stored
+
+
+def test_undo_of_a_pazaak_quick_result_marks_the_result_taken_back(client, app):
+    """A quick result is one tap: the entry marks which one was taken back, to tap it or the other."""
+    match_id = start_match(client, "pazaak", ["Ann", "Bob"])
+    save_round(client, match_id, entry_fields(app, match_id, {"winner": "Bob"}), 1)
+    token = csrf_token(client, f"/matches/{match_id}")
+    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    html = undone.get_data(as_text=True)
+    assert re.search(r'<button[^>]*value="1"[^>]*aria-current="true"[^>]*>Bob won</button>', html), html
+    assert html.count('aria-current="true"') == 1
+
+
+def test_undo_of_a_topic_round_of_one_loser_keeps_the_one_tap_entry_and_its_penalty(client, app):
+    """One tap saved it, one tap on the right loser saves it again: the penalty card stays entered."""
+    match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Bob"], "penalties": ["Ann"]}), 1)
+    token = csrf_token(client, f"/matches/{match_id}")
+    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    fields = [(name, value) for name, value in sent_by(undone.get_data(as_text=True)) if name != "csrf_token"]
+    assert ("several", "on") not in fields
+    fields += [("loser", "Cy"), ("csrf_token", token)]
+    again = client.post(f"/matches/{match_id}/rounds", data=MultiDict(fields), headers=HTMX)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    assert stored_match(app, match_id).rounds == [{"losers": ["Cy"], "penalties": ["Ann"]}]
