@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from flask import Flask
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from companion.extensions import db
 from companion.services.matches import roster_players
@@ -17,6 +17,13 @@ def add_to_roster(app: Flask, *names: str) -> None:
     with app.app_context():
         roster_players(list(names))
         db.session.commit()
+
+
+def new_phone(browser: Browser, base: str, size: dict, *, locale: str = "en-GB") -> Page:
+    """Another device at the table, with its own cookies, screen size and browser language; on the home page."""
+    page = browser.new_context(viewport=size, has_touch=True, locale=locale).new_page()
+    page.goto(base + "/")
+    return page
 
 
 def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> None:
