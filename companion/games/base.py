@@ -641,6 +641,10 @@ class Entry:
     # What the table calls one round of the game (a hand, a set), as the chart's axis names it.
     round_word: ClassVar[Message] = N_("Round")
 
+    def undone_line(self, number: int) -> Message:
+        """The line after Undo, naming what was taken back as the table calls it (a round, a hand, a set)."""
+        return N_("Round %(n)s taken back.", n=number)
+
     def __init__(self, rules: Game):
         self.rules = rules
 

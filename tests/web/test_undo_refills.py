@@ -92,3 +92,19 @@ def test_undo_of_a_topic_round_of_one_loser_keeps_the_one_tap_entry_and_its_pena
     again = client.post(f"/matches/{match_id}/rounds", data=MultiDict(fields), headers=HTMX)
     assert again.status_code == 200, again.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == [{"losers": ["Cy"], "penalties": ["Ann"]}]
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "line"),
+    [
+        ("burraco", ROUNDS["burraco"], "Hand 1 taken back."),
+        ("pazaak", {"winner": "Ann"}, "Set 1 taken back."),
+        ("topic", ROUNDS["topic"], "Round 1 taken back."),
+    ],
+)
+def test_undo_names_the_round_as_the_game_calls_it(client, app, game, data, line):
+    match_id = start_match(client, game, ["Ann", "Bob"])
+    assert save_round(client, match_id, entry_fields(app, match_id, data), 1).status_code == 200
+    token = csrf_token(client, f"/matches/{match_id}")
+    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    assert line in undone.get_data(as_text=True)

@@ -81,6 +81,10 @@ class BurracoEntry(Entry):
     board_figure: ClassVar[str | None] = "average_hand"
     round_word: ClassVar[Message] = N_("Hand")
 
+    def undone_line(self, number: int) -> Message:
+        """The line after Undo: the hand taken back."""
+        return N_("Hand %(n)s taken back.", n=number)
+
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""
         raw: dict[str, Any] = {}

@@ -52,6 +52,10 @@ class PazaakEntry(Entry):
     board_figure: ClassVar[str | None] = "sets_won"
     round_word: ClassVar[Message] = N_("Set")
 
+    def undone_line(self, number: int) -> Message:
+        """The line after Undo: the set taken back."""
+        return N_("Set %(n)s taken back.", n=number)
+
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The settings part of the new-match form after the tap it carries (an `action` field).
 
