@@ -63,6 +63,7 @@ def test_the_scorekeepers_phone_follows_the_host_ending_the_match(page: Page, li
     expect(page.get_by_role("button", name="Save hand 1")).to_have_count(0)
 
 
+@pytest.mark.browser_context_args(service_workers="block")  # page.route must see the live polls
 def test_a_save_refused_for_a_moved_pencil_keeps_what_was_typed(
     page: Page, browser: Browser, live_server, app, browser_faults
 ):
