@@ -170,7 +170,8 @@ def test_after_a_save_the_readback_and_its_undo_are_in_view(page: Page, live_ser
     expect_legend_is_the_standings(page, app, match_id)
     readback.get_by_role("button", name="Undo").click()
     undone = page.locator("#banner .readback.undone")
-    expect(undone).to_contain_text("Round 3 taken back.")
+    # Undo names what was taken back as the game calls it.
+    expect(undone).to_contain_text({"burraco": "Hand", "pazaak": "Set"}.get(game, "Round") + " 3 taken back.")
     expect(undone).to_be_in_viewport()
     expect(undone.get_by_role("button", name="Redo")).to_be_in_viewport()
     audit_layout(page, names)
