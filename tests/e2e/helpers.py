@@ -67,3 +67,15 @@ def expect_rounds_as_drawn_whole(page: Page) -> list[str]:
     drawn = rounds_rows(page)
     assert drawn == grown, (drawn, grown)
     return grown
+
+
+# What the browser logs while a phone is cut from the network: the loads that fail and htmx's send
+# errors, each only if something was on its way at that moment (a live poll, a save, a reload).
+NETWORK_CUT = (
+    "Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
+    "Failed to load resource: net::ERR_FAILED",
+    "htmx:sendError, [object HTMLElement]",
+    "htmx:afterRequest, [object HTMLElement]",
+    "htmx:sendError, [object HTMLDivElement]",
+    "htmx:afterRequest, [object HTMLDivElement]",
+)

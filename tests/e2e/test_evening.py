@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.services import host
 from tests.conftest import stored_match
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, new_phone, press_start, seat_players
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, new_phone, press_start, seat_players
 from tests.e2e.test_burraco import enter_hand, side_named
 from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
 from tests.e2e.test_table_ready import luminance
@@ -35,17 +35,6 @@ FOLLOWS = 2000
 NARROW = {"width": 360, "height": 740}
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
-
-# Anna's phone is cut from the network for a while: the browser logs the loads that fail and htmx its
-# send errors, each only if something was on its way at that moment (a live poll, a save, the reload).
-OUTAGE = (
-    "Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
-    "Failed to load resource: net::ERR_FAILED",
-    "htmx:sendError, [object HTMLElement]",
-    "htmx:afterRequest, [object HTMLElement]",
-    "htmx:sendError, [object HTMLDivElement]",
-    "htmx:afterRequest, [object HTMLDivElement]",
-)
 
 
 @dataclass
@@ -211,7 +200,7 @@ def pencil_to_bruno_and_back(table: Table, app: Flask, match_url: str) -> None:
 def outage_with_a_reload(table: Table, app: Flask, match_url: str, browser_faults) -> None:
     """Anna's phone loses the network, keeps two rounds, and is reloaded on a page it has no copy of:
     the offline page names the rounds waiting and leads back to their match, where they are sent."""
-    for text in OUTAGE:
+    for text in NETWORK_CUT:
         browser_faults.expect(text, may_not_come=True)
     anna = table.anna
     path = match_path(anna)

@@ -12,7 +12,7 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from tests.conftest import stored_match
-from tests.e2e.helpers import add_to_roster, start_match
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -26,14 +26,7 @@ def network_cut(browser_faults):
     """Every test here cuts the network (offline, or a request aborted on its way), so the browser
     logs the failed loads and htmx its send errors; which of them come depends on what was on its
     way at that moment (a live poll, a save)."""
-    for text in (
-        "Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
-        "Failed to load resource: net::ERR_FAILED",
-        "htmx:sendError, [object HTMLElement]",
-        "htmx:afterRequest, [object HTMLElement]",
-        "htmx:sendError, [object HTMLDivElement]",
-        "htmx:afterRequest, [object HTMLDivElement]",
-    ):
+    for text in NETWORK_CUT:
         browser_faults.expect(text, may_not_come=True)
 
 
