@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from xml.etree import ElementTree
 
 import pygal
@@ -122,19 +123,23 @@ def _strip(svg: str, label: str) -> str:
     return ElementTree.tostring(root, encoding="unicode")
 
 
-def totals_chart(match: Match, standings: Standings, x_title: str = "Round") -> Markup:
-    """Each side's running total after each round, as inline SVG that reads on a phone."""
+def totals_chart(match: Match, standings: Standings, x_title: str, label: Callable[[int, str], str]) -> Markup:
+    """Each side's running total after each round, as inline SVG that reads on a phone.
+
+    `x_title` and `label` (the chart's name for a screen reader, given the rounds drawn and
+    the final totals) come translated from the page.
+    """
     history = running_totals(match)
     sides = tuple(standings.totals)
     lines = tuple(tuple(step[side] for step in history) for side in sides)
-    finals = tuple(standings.totals[side] for side in sides)
-    return Markup(_chart(sides, lines, finals, x_title))
+    finals = ", ".join(f"{side} {standings.totals[side]}" for side in sides)
+    return Markup(_chart(sides, lines, x_title, label(len(history) - 1, finals)))
 
 
 # Some 10 KB a chart (a match of a thousand rounds: 60 KB, and its key as much): 8 MB holds
 # the charts of every table of a club evening.
 @cached_by_bytes(8 * 1024 * 1024)
-def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: tuple[int, ...], x_title: str) -> str:
+def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], x_title: str, label: str) -> str:
     """The chart of these lines, drawn once for every phone that opens the match as it stands.
 
     pygal's drawing is most of a match page's time on the server and so of
@@ -142,10 +147,7 @@ def _chart(sides: tuple[str, ...], lines: tuple[tuple[int, ...], ...], finals: t
     match. Keyed by what is drawn, so a change to the match can never show a stale chart.
     """
     values = [total for line in lines for total in line]
-    rounds = len(lines[0]) - 1
-    final = ", ".join(f"{side} {total}" for side, total in zip(sides, finals, strict=True))
-    label = f"Totals after each of {rounds} rounds: {final}"
-    x_labels = [str(number) for number in range(rounds + 1)]
+    x_labels = [str(number) for number in range(len(lines[0]))]
     return _line_chart(tuple(zip(sides, lines, strict=True)), x_labels, _y_labels(min(values), max(values)), x_title,
                        label)  # fmt: skip
 

@@ -640,10 +640,17 @@ class Entry:
     board_figure: ClassVar[str | None] = None
     # What the table calls one round of the game (a hand, a set), as the chart's axis names it.
     round_word: ClassVar[Message] = N_("Round")
+    # The heading of the match's chart, in the same words.
+    chart_title: ClassVar[Message] = N_("Totals after each round")
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo, naming what was taken back as the table calls it (a round, a hand, a set)."""
         return N_("Round %(n)s taken back.", n=number)
+
+    def chart_label(self, rounds: int, totals: str) -> Message:
+        """The chart's name for a screen reader: how many rounds it draws and the totals it ends on."""
+        return Np_("Totals after %(num)s round: %(totals)s", "Totals after each of %(num)s rounds: %(totals)s",
+                   num=rounds, totals=totals)  # fmt: skip
 
     def __init__(self, rules: Game):
         self.rules = rules

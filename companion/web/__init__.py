@@ -31,13 +31,14 @@ def init_app(app: Flask) -> None:
         match_duration=display.match_duration,
         time_since=display.time_since,
         live_etag=live.live_etag,
-        totals_chart=charts.totals_chart,
+        match_chart=display.match_chart,
         results_chart=charts.results_chart,
         series_colour=charts.series_colour,
         script_texts=i18n.script_texts,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words
+    app.jinja_env.filters["names"] = display.names
     # A refusal the page works out itself (a game's set calculator) translated as the views do theirs.
     app.jinja_env.filters["error_text"] = i18n.error_text
     app.jinja_env.filters["translated"] = i18n.translated

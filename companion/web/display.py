@@ -7,7 +7,10 @@ from datetime import datetime
 from flask_babel import format_timedelta, gettext
 from markupsafe import Markup, escape
 
+from .. import charts
+from ..games.base import Entry, Standings
 from ..models import Match, utcnow
+from .i18n import glued, translated
 
 
 def game_players(game) -> str:
@@ -15,6 +18,12 @@ def game_players(game) -> str:
     if game.min_players == game.max_players:
         return gettext("%(n)s players", n=game.min_players)
     return gettext("%(min)s–%(max)s players", min=game.min_players, max=game.max_players)
+
+
+def match_chart(match: Match, standings: Standings, entry: Entry) -> Markup:
+    """The match's running totals as a chart, in the page's language and the game's words (hands, sets)."""
+    return charts.totals_chart(match, standings, translated(entry.round_word),
+                               lambda rounds, totals: translated(entry.chart_label(rounds, totals)))  # fmt: skip
 
 
 def match_duration(match: Match) -> str | None:
@@ -35,6 +44,11 @@ def words(name: str) -> Markup:
     """A name as words that a line may break between but never inside; a word too long for its box
     is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title)."""
     return Markup(" ").join(Markup('<span class="word">%s</span>') % escape(word) for word in name.split())
+
+
+def names(players: list[str]) -> Markup:
+    """Names in a list, "Ann, Bob", each as words, each comma kept with the name before it."""
+    return Markup(glued(Markup(", ").join(words(name) for name in players)))
 
 
 def one_full_stop(sentence: str) -> str:

@@ -59,11 +59,27 @@ def _request_translations() -> Any:
     return translations
 
 
+# A name's word (display.words) followed by the sentence's punctuation: "Bruno</span>.".
+_WORD_THEN_PUNCTUATION = re.compile(r'(<span class="word">[^<]*)</span>([.,:;!?…)»]+)')
+
+
+def glued(html: str) -> str:
+    """The punctuation after a name's last word moved into that word's box.
+
+    Each word of a name is a box of its own, so that a line never breaks inside it; a line may
+    break after a box, though, and would leave the full stop alone at the start of the next line.
+    """
+    if '<span class="word">' not in html:
+        return html
+    # On a plain str: re.sub joins the pieces of a Markup with Markup.join, which would escape them.
+    return Markup(_WORD_THEN_PUNCTUATION.sub(r"\1\2</span>", str(html)))
+
+
 def _formatted(eval_context: EvalContext, translated: str, variables: dict[str, Any]) -> str:
     """A translated string as Jinja's new style gives it: marked safe when autoescaping, so that
-    only the variables are escaped, and always %-formatted."""
+    only the variables are escaped, and always %-formatted (a name's words keep their punctuation)."""
     if eval_context.autoescape:
-        translated = Markup(translated)
+        return glued(Markup(translated) % variables)
     return translated % variables
 
 

@@ -45,7 +45,7 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
 
     row.click()
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"))
-    chart = page.get_by_role("img", name=re.compile("Totals after each of 3 rounds: Quincy 2, Rosa 1"))
+    chart = page.get_by_role("img", name=re.compile("Totals after each of 3 sets: Quincy 2, Rosa 1"))
     expect(chart).to_be_visible()
     box = chart.bounding_box()
     assert box and box["width"] > 300 and box["height"] > 150

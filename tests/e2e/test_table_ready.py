@@ -182,11 +182,12 @@ def expect_legend_is_the_standings(page: Page, app: Flask, match_id: int) -> Non
     """The chart and its legend show each side's total as the server scores the match now."""
     with app.app_context():
         match = db.session.get(Match, match_id)
-        rounds, totals = len(match.rounds), standings_of(match).totals
+        rounds, totals, game = len(match.rounds), standings_of(match).totals, match.game
         db.session.remove()
     final = ", ".join(f"{side} {total}" for side, total in totals.items())
+    steps = {"burraco": "hands", "pazaak": "sets"}.get(game, "rounds")
     expect(page.locator(".totals-chart")).to_have_attribute(
-        "aria-label", f"Totals after each of {rounds} rounds: {final}"
+        "aria-label", f"Totals after each of {rounds} {steps}: {final}"
     )
     legend = page.locator(".chart-legend li")
     expect(legend).to_have_count(len(totals))

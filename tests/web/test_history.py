@@ -370,9 +370,27 @@ def test_match_page_has_the_chart(client, app, samples):
     chart = html[html.index('<section class="chart"') :]
     chart = chart[: chart.index("</section>")]
     assert "<svg" in chart and 'class="totals-chart"' in chart and 'role="img"' in chart
-    assert "Totals after each of 2 rounds: Ann 680, Bob 450" in chart
+    # Burraco's rounds are hands, in the heading, the axis and the name a screen reader hears.
+    assert "Totals after each hand" in chart and ">Hand</text>" in chart
+    assert "Totals after each of 2 hands: Ann 680, Bob 450" in chart
     # The CSP allows no inline script or style: the SVG must carry neither.
     assert "<script" not in chart and "<style" not in chart and "style=" not in chart
+
+
+@pytest.mark.parametrize(
+    ("uid", "heading", "label"),
+    [
+        ("bu", "Totali dopo ogni mano", "Totali dopo ognuna delle 2 mani: Ann 680, Bob 450"),
+        ("pk", "Totali dopo ogni set", "Totali dopo ognuno dei 4 set: Ann 2, Bob 1"),
+        ("to", "Totali dopo ogni turno", "Totali dopo ognuno dei 3 turni: Ann 0, Bob 2, Cy 1"),
+        ("on", "Totali dopo ogni turno", "Totali dopo 1 turno: Cy 0, Di 1"),
+    ],
+)
+def test_the_chart_speaks_the_pages_language_and_the_games_words(client, samples, uid, heading, label):
+    html = client.get(f"/matches/{samples[uid]}", headers=ITALIAN).get_data(as_text=True)
+    chart = html[html.index('<section class="chart"') :]
+    chart = chart[: chart.index("</section>")]
+    assert f">{heading}</h2>" in chart and f'aria-label="{label}"' in chart
 
 
 def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, samples, monkeypatch):
@@ -390,7 +408,7 @@ def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, sa
 
     first = chart()
     assert chart() == first and len(drawn) == 1
-    assert "Totals after each of 1 rounds: Cy 0, Di 1" in first
+    assert "Totals after 1 round: Cy 0, Di 1" in first
     # Two decimals at most, no wrapper group per dot, only the classes the page reads.
     assert not re.search(r"\d\.\d{3}", first) and first.count("<circle") == 4
     assert set(re.findall(r'class="([^"]+)"', first)) == {"totals-chart", "series", "line"}

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Replay, RuleError, show
+from ..base import N_, Entry, Message, Np_, Replay, RuleError, show
 from ..forms import extra_field, first, number_field
 
 # The page's field names: settings carry a prefix because the new-match form keeps the
@@ -80,10 +80,16 @@ class BurracoEntry(Entry):
     team_names: ClassVar[tuple[Message, Message]] = (N_("Us"), N_("Them"))
     board_figure: ClassVar[str | None] = "average_hand"
     round_word: ClassVar[Message] = N_("Hand")
+    chart_title: ClassVar[Message] = N_("Totals after each hand")
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo: the hand taken back."""
         return N_("Hand %(n)s taken back.", n=number)
+
+    def chart_label(self, rounds: int, totals: str) -> Message:
+        """The chart's name for a screen reader, counting hands."""
+        return Np_("Totals after %(num)s hand: %(totals)s", "Totals after each of %(num)s hands: %(totals)s",
+                   num=rounds, totals=totals)  # fmt: skip
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""

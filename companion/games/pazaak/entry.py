@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Replay, RuleError, name_key, show
+from ..base import N_, Entry, Message, Np_, Replay, RuleError, name_key, show
 from ..forms import KEPT_FIELD, first, index_in, json_field, values, whole_number
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
 from .table_rules import (
@@ -51,10 +51,16 @@ class PazaakEntry(Entry):
     setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
     board_figure: ClassVar[str | None] = "sets_won"
     round_word: ClassVar[Message] = N_("Set")
+    chart_title: ClassVar[Message] = N_("Totals after each set")
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo: the set taken back."""
         return N_("Set %(n)s taken back.", n=number)
+
+    def chart_label(self, rounds: int, totals: str) -> Message:
+        """The chart's name for a screen reader, counting sets."""
+        return Np_("Totals after %(num)s set: %(totals)s", "Totals after each of %(num)s sets: %(totals)s",
+                   num=rounds, totals=totals)  # fmt: skip
 
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The settings part of the new-match form after the tap it carries (an `action` field).
