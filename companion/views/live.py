@@ -95,7 +95,7 @@ def live(match_id: int):
         else:
             html = draw_for_viewers(match, template, lambda: render_template(template, **context))
         if shows is not None and shows != context["entry_shows"]:
-            html += render_template("_entry_changed.html", **context)
+            html += render_template("_entry_changed.html", shown_before=shows, **context)
         response = current_app.make_response(html)
     if shows is not None:
         response.vary.add(ENTRY_SHOWS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from companion.extensions import db
@@ -68,3 +69,33 @@ def test_undo_and_redo_change_one_round_per_page_drawn(app, client):
             for _ in range(2)]  # fmt: skip
     assert [answer.status_code for answer in redo] == [200, 409]
     assert len(stored_match(app, match_id).rounds) == 3
+
+
+EMPTIED_BANNER = re.compile(r'<div id="banner"[^>]*hx-swap-oob="innerHTML"[^>]*>\s*</div>')
+
+
+def test_a_phone_that_lost_the_pencil_loses_its_read_back_and_undo_with_its_entry(app, client):
+    match_id = start_match(client, "topic", ["Ann", "Bob"])
+    assert save_round(client, match_id, {"loser": "Ann"}).status_code == 200
+    code = offer(app, match_id)
+    phone = app.test_client()
+    token = csrf_token(phone, f"/matches/{match_id}")
+    assert phone.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 302
+    # The first phone's next poll: its page still shows the entry, with the read-back and its Undo.
+    polled = client.get(f"/matches/{match_id}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
+    body = polled.get_data(as_text=True)
+    assert "Another phone holds the pencil." in body
+    # ...and the banner slot comes emptied out of band: no Undo left that this phone may no longer use.
+    assert EMPTIED_BANNER.search(body)
+
+
+def test_the_scorekeeper_whose_save_ended_the_match_keeps_its_read_back(app, client):
+    match_id = start_match(client, "topic", ["Ann", "Bob"], length="exact", deck="2")
+    # One round reveals one of the two cards: the deck is out, the match over.
+    assert save_round(client, match_id, {"loser": "Ann"}).status_code == 200
+    assert stored_match(app, match_id).status == "finished"
+    # A poll sent while its page still showed the entry: the entry becomes the finished match's,
+    # the read-back of the last round (and its Undo, which opens the match again) stays.
+    polled = client.get(f"/matches/{match_id}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
+    assert polled.status_code == 200 and 'id="entry"' in polled.get_data(as_text=True)
+    assert not EMPTIED_BANNER.search(polled.get_data(as_text=True))
