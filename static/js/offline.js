@@ -181,6 +181,38 @@
     htmx.process(section);
   }
 
+  // The entry as it was when each round was kept, by the round's key, for Undo to put back (as the
+  // server's Undo does). Held by this page only: a reload loses it, never a kept round's storage.
+  var keptEntries = {};
+
+  function entryAsTyped(form) {
+    var copy = section.cloneNode(true);
+    var typed = section.querySelectorAll("input, select, textarea");
+    // What was typed or ticked lives in the fields' properties; the copy carries it as attributes.
+    copy.querySelectorAll("input, select, textarea").forEach(function (field, i) {
+      var from = typed[i];
+      if (field.type === "checkbox" || field.type === "radio") field.toggleAttribute("checked", from.checked);
+      else if (field.tagName === "SELECT") {
+        Array.prototype.forEach.call(field.options, function (option, j) {
+          option.toggleAttribute("selected", from.options[j].selected);
+        });
+      } else if (field.tagName === "TEXTAREA") field.textContent = from.value;
+      else field.setAttribute("value", from.value);
+    });
+    return form.closest("#entry") === section ? copy.innerHTML : null;
+  }
+
+  // Undo of the newest kept round: the entry shows it again, ready to correct and save.
+  function refill(item) {
+    var entry = keptEntries[item.key];
+    delete keptEntries[item.key];
+    if (!entry || !section.querySelector("form.round-entry")) return;
+    section.innerHTML = entry;
+    htmx.process(section);
+    var first = section.querySelector("input:not([type=hidden]), select, textarea, button");
+    if (first) first.focus({ preventScroll: true });
+  }
+
   // --- keeping a round
 
   // The read-back line at the top of the screen, as after a save the server answered: what happened, and
@@ -217,6 +249,7 @@
       readBack(text("not_kept"), null);
       return;
     }
+    keptEntries[item.key] = entryAsTyped(form);
     sentCount = 0;
     nextRoundEntry(number + 1);
     draw();
@@ -253,15 +286,20 @@
   var undoWhenSent = null;
 
   function takeBack(item) {
+    var list = waiting();
+    var newest = list.length && list[list.length - 1].key === item.key;
     if (sending && item.key === sendingKey) {
+      // Put back once the server has taken it back and the page is drawn again (see refresh).
       undoWhenSent = item.key;
-      keep(waiting().filter(function (other) { return other.key !== item.key; }));
+      if (!newest) delete keptEntries[item.key];
+      keep(list.filter(function (other) { return other.key !== item.key; }));
       var shown = document.querySelector("#banner .kept-readback");
       if (shown) shown.remove();
       draw();
       return;
     }
     discard(item);
+    if (newest) refill(item);
   }
 
   function enterAgain(item) {
@@ -326,7 +364,10 @@
         keep(waiting().filter(function (other) { return other.key !== item.key; }));
         if (undoWhenSent === item.key) {
           undoWhenSent = null;
-          undoOnServer().then(function () { if (waiting().length) schedule(0); else refresh(); });
+          undoOnServer().then(function () {
+            if (waiting().length) schedule(0);
+            else refresh(function () { refill(item); });
+          });
           return;
         }
         sentCount += 1;
@@ -379,12 +420,13 @@
   }
 
   // The server's page, once every kept round is in: its standings, rounds and entry are the truth.
-  function refresh() {
+  function refresh(then) {
     var sent = sentCount;
     htmx.ajax("GET", window.location.pathname, { target: "body", swap: "innerHTML" }).then(function () {
       sentCount = sent;
       draw();
       if (sent) readBack(text("sent", sent), null);
+      if (then) then();
     });
   }
 

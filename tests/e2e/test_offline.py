@@ -260,6 +260,41 @@ def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_
     expect(page.get_by_role("button", name="Save round 2", exact=True)).to_be_visible()
 
 
+def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Page, live_server, app):
+    from tests.e2e.test_pazzaparola import Taps, enter_round, score, start_pazzaparola
+
+    players = ["John", "Ringo", "Paul"]
+    add_to_roster(app, *players)
+    start_pazzaparola(page, live_server.url, players)
+    match_id = int(page.url.rsplit("/", 1)[1])
+    page.context.set_offline(True)
+    tap = Taps(page)
+    enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
+    page.get_by_role("button", name="Save round 1", exact=True).click()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(page.locator(".pz-chip")).to_have_count(0)
+
+    page.locator("#banner").get_by_role("button", name="Undo").click()
+    expect(kept_rows(page)).to_have_count(0)
+    # The round is in the entry again, as it was typed: every card, the theme, the scores it made.
+    expect(page.locator(".pz-chip")).to_have_count(6)
+    expect(page.get_by_label("Theme")).to_have_value("Kitchen")
+    expect(score(page, "John")).to_have_text("5")
+    # Paul's second 2 was a 3.
+    paul = page.get_by_role("group", name="Paul", exact=True)
+    paul.get_by_role("button", name="Paul", exact=True).click()
+    paul.locator(".pz-chip").last.click()
+    tap.button("3")
+    page.get_by_role("button", name="Save round 1", exact=True).click()
+    expect(kept_rows(page)).to_have_count(1)
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    (stored,) = stored_match(app, match_id).rounds
+    assert [sorted(stored["rows"][name]["used"]) for name in players] == [[2, 3, 5], [4], [2, 3]]
+    assert stored["theme"] == "Kitchen"
+
+
 def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_server, app):
     from tests.e2e.test_burraco import enter_hand, start_burraco
 
