@@ -74,7 +74,8 @@
     else window.addEventListener("load", loadPageScripts, { once: true });
   });
 
-  // A rounds table wider than the screen says so above it, and fades at the edge it continues past.
+  // A rounds or records table wider than the screen says so above it; a rounds table also fades at the
+  // edge it continues past.
   function markScrolling(box) {
     var hint = box.previousElementSibling;
     var scrolls = box.scrollWidth > box.clientWidth + 1;
@@ -83,12 +84,13 @@
     if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;
   }
   function markAllScrolling() {
-    document.querySelectorAll("[data-scroll-hint] + .rounds-scroll").forEach(markScrolling);
+    document.querySelectorAll("[data-scroll-hint] + .rounds-scroll, [data-scroll-hint] + .table-scroll").forEach(markScrolling);
   }
   htmx.onLoad(markAllScrolling);
   window.addEventListener("resize", markAllScrolling);
   document.addEventListener("scroll", function (event) {
-    if (event.target.classList && event.target.classList.contains("rounds-scroll")) markScrolling(event.target);
+    var box = event.target.classList ? event.target : null;
+    if (box && (box.classList.contains("rounds-scroll") || box.classList.contains("table-scroll"))) markScrolling(box);
   }, true);
 
   // What sticks to the top of the screen below the read-back banner (a desktop's keypad) reads its

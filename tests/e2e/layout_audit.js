@@ -2,10 +2,10 @@
 //
 // The rules, for the state the page is in now, at the viewport it has now:
 // 1. Nothing scrolls the page sideways (the scrolling element is no wider than the viewport).
-// 2. Every visible button, link, field and summary lies within [0, viewport width]. A control inside
-//    a box that scrolls sideways (overflow-x auto or scroll, wider inside than out) may lie beyond it
-//    only when the box shows that it scrolls: a phone draws no scrollbar, so the box must say it
-//    draws a cue of its own (attribute data-scroll-cue), and must itself lie within the viewport.
+// 2. Every visible button, link, field and summary lies within [0, viewport width] as the page and its
+//    boxes are scrolled now: no control is reachable only by a sideways scroll. A box that scrolls
+//    sideways (overflow-x auto or scroll, wider inside than out) shows that it does: a phone draws no
+//    scrollbar, so the element just before the box is a cue of its own (attribute data-scroll-hint), shown.
 // 3. Every such control, scrolled to the middle of the viewport (the box it scrolls in too), is the
 //    element found at its centre, or holds it, or is its label's control: nothing covers it
 //    (a sticky header or bottom tray included). While a popover or modal dialog is open, only the
@@ -66,24 +66,25 @@ async (names) => {
   // 2 and 3. The controls; while a popover or a modal dialog is open, those in it (the page behind
   // it is covered on purpose).
   const layer = document.querySelector(":popover-open, dialog:modal");
+  for (const box of document.body.querySelectorAll("*")) {
+    if (!scrollsSideways(box) || !visible(box)) continue;
+    const cue = box.previousElementSibling;
+    if (!cue || !cue.hasAttribute("data-scroll-hint") || !visible(cue)) {
+      faults.push(`scrolls sideways with no cue that it does: ${describe(box)}`);
+    }
+  }
   const controls = [...document.querySelectorAll(
     "button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex='-1'])",
   )].filter((el) => visible(el) && !el.classList.contains("skip-link") && (!layer || layer.contains(el)));
   for (const el of controls) {
     const box = sidewaysBox(el);
     const r = el.getBoundingClientRect();
-    if (box && box.hasAttribute("data-scroll-cue")) {
-      const b = box.getBoundingClientRect();
-      if (b.left < -1 || b.right > width + 1) {
-        faults.push(`outside the viewport's width: ${describe(el)}, in a sideways-scrolling box itself outside it: ${describe(box)}`);
-        continue;
-      }
-      if (!savedBoxes.has(box)) savedBoxes.set(box, box.scrollLeft);
-    } else if (r.left < -1 || r.right > width + 1) {
+    if (r.left < -1 || r.right > width + 1) {
       faults.push(`outside the viewport's width (0..${width}): ${describe(el)}`
-        + (box ? `, in a box that scrolls sideways with no cue that it does: ${describe(box)}` : ""));
+        + (box ? `, reachable only by scrolling sideways: ${describe(box)}` : ""));
       continue;
     }
+    if (box && !savedBoxes.has(box)) savedBoxes.set(box, box.scrollLeft);
     el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
     if (scroller.scrollLeft) scroller.scrollLeft = 0;
     // A link that wraps is two boxes: the largest of them is where a finger goes.

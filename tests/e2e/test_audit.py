@@ -37,8 +37,9 @@ CLEAN = f"""{STYLE}
   <h1>Massimiliano Bartolomeo</h1>
   <p style="width: 220px">Back to the match of <a href="#match">Massimiliano Bartolomeo and Anna</a></p>
   <p class="cut">Alessandra Giovannina Mariangela Ottaviani won the match</p>
-  <div class="scroll" data-scroll-cue>
-    <table><tr><td>Anna</td><td style="padding-left: 700px"><button>Edit</button></td></tr></table>
+  <p data-scroll-hint>More players to the right →</p>
+  <div class="scroll">
+    <table><tr><td><button>Edit</button> Anna</td><td style="padding-left: 700px">Ringo</td></tr></table>
   </div>
   <label class="sr">Search <input name="q"></label>
   <label class="chip"><input type="radio" name="pick">Anna</label>
@@ -57,9 +58,14 @@ PLANTED = {
         '<button style="position: fixed; left: 300px; top: 60px; width: 120px">Edit</button>',
         'outside the viewport\'s width (0..360): <button> "Edit" at x=300..420',
     ),
-    "off-screen in a box that scrolls with no cue": (
+    "a box that scrolls with no cue": (
+        '<div class="scroll"><table><tr><td>Anna</td><td style="padding-left: 700px">Ringo</td></tr></table></div>',
+        'scrolls sideways with no cue that it does: <div.scroll> "Anna Ringo"',
+    ),
+    "a control reachable only by a sideways scroll": (
+        '<p data-scroll-hint>More players →</p>'
         '<div class="scroll"><table><tr><td style="padding-left: 700px"><button>Edit</button></td></tr></table></div>',
-        "in a box that scrolls sideways with no cue that it does",
+        "reachable only by scrolling sideways",
     ),
     "covered": (
         '<button id="under">Save round</button>'
