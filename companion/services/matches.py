@@ -553,7 +553,13 @@ def _batches(matches: list[Match]) -> Iterator[list[Match]]:
 
 def _store_batch(batch: list[Match]) -> None:
     """Store a batch of checked matches with their players and records (the caller commits)."""
-    names = list({name_key(name): name for match in batch for name in match.player_names}.values())
+    spelled: dict[str, str] = {}
+    for match in batch:
+        for name in match.player_names:
+            # A new player takes the spelling of the first match that brings them, as one by one.
+            spelled.setdefault(name_key(name), name)
+    # In the order of their keys: two imports bringing the same new names add them in one order.
+    names = [spelled[key] for key in sorted(spelled)]
     players = {name_key(name): player.id for name, player in zip(names, roster_players(names), strict=True)}
     for match in batch:
         for seat in match.seats:
@@ -587,16 +593,18 @@ def import_matches(documents: list[Any]) -> list[Imported]:
             raise
         seen.add(uid)
         plan.append((uid, match))
-    # The checks leave many objects behind: collected now, outside any transaction, rather than by
-    # a full collection the interpreter would start in the middle of a batch, holding its lock.
-    gc.collect()
+    new = [match for _, match in plan if match is not None]
+    if len(new) > IMPORT_BATCH_MATCHES:
+        # The checks of a large file leave many objects behind: a full collection now, outside any
+        # transaction, rather than one the interpreter would start in a batch, holding its lock.
+        gc.collect()
     pause = SQLITE_PAUSE if db.session.get_bind().dialect.name == "sqlite" else 0
-    for number, batch in enumerate(_batches([match for _, match in plan if match is not None])):
+    for number, batch in enumerate(_batches(new)):
         if number and pause:
             time.sleep(pause)
         with transaction():
             _store_batch(batch)
-    created = {match.uid: match.id for _, match in plan if match is not None and match.id is not None}
+    created = {match.uid: match.id for match in new if match.id is not None}
     # Matches another import stored while this one ran are found like those stored before it.
     ids = stored | created | _stored_ids(uid for uid, _ in plan if uid not in stored and uid not in created)
     return [Imported(ids[uid], match is not None and match.id is not None) for uid, match in plan]
