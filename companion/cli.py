@@ -71,9 +71,9 @@ def import_command(file: str) -> None:
         results = service.import_matches(documents)
     except RuleError as error:
         _fail(str(error))
-    for match, created in results:
-        state = "imported" if created else "already stored"
-        click.echo(f"{match.id} /matches/{match.id} {state}")
+    for entry in results:
+        state = "imported" if entry.created else "already stored"
+        click.echo(f"{entry.id} /matches/{entry.id} {state}")
 
 
 @click.command("export")

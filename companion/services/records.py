@@ -6,13 +6,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, inspect, or_, select, true, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import and_, bindparam, case, delete, func, inspect, or_, select, true, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import FINISHED, Match, PlayerRecord, Rivalry, Seat
 from ..queries.players import Best, Record
+from .dialect import conflict_insert
 
 SUMS = ("playing", "played", "won", "total", "score_sum", "score_count")
 BEST_COLUMNS = ("best_score", "best_label", "best_started_at", "best_match_id")
@@ -158,10 +158,68 @@ def _apply(game: str, match_id: int, before: Stake, after: Stake) -> None:
         _add(Rivalry, ("player_id", "other_id"), RIVALRY_SUMS, rows)
 
 
-def _upsert(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], dialect_name: str) -> Any:
+def add_new(matches: Collection[Match]) -> None:
+    """Add matches just inserted together (a batch of an import) to the records.
+
+    None of them added anything before, so what they add is summed in memory first, per player
+    and game and per two players, and goes in with one upsert per table; a player's best is
+    replaced only where one of these matches beats it. The cost is the batch's, whatever the
+    players played before.
+    """
+    shares: dict[tuple[int, str], Record] = {}
+    pairs: dict[tuple[int, int], list[int]] = {}
+    for match in matches:
+        stake = _current(match, {})
+        for player, share in stake.shares.items():
+            summed = shares.setdefault((player, match.game), Record(match.game))
+            for name in SUMS:
+                setattr(summed, name, getattr(summed, name) + getattr(share, name))
+            if share.best is not None and share.best.beats(summed.best):
+                for name in BEST_COLUMNS:
+                    setattr(summed, name, getattr(share, name))
+        for pair, figures in stake.pairs().items():
+            summed_pair = pairs.setdefault(pair, [0] * len(RIVALRY_SUMS))
+            summed_pair[:] = [a + b for a, b in zip(summed_pair, figures, strict=True)]
+    if shares:
+        rows = [{"player_id": player, "game": game, **{name: getattr(summed, name) for name in SUMS}}
+                for (player, game), summed in sorted(shares.items())]  # fmt: skip
+        _add(PlayerRecord, ("player_id", "game"), SUMS, rows)
+        _raise_bests({key: summed.best for key, summed in shares.items() if summed.best is not None})
+    if pairs:
+        rows = [{"player_id": pair[0], "other_id": pair[1], **dict(zip(RIVALRY_SUMS, summed, strict=True))}
+                for pair, summed in sorted(pairs.items())]  # fmt: skip
+        _add(Rivalry, ("player_id", "other_id"), RIVALRY_SUMS, rows)
+
+
+def _raise_bests(candidates: dict[tuple[int, str], Best]) -> None:
+    """Keep each (player, game)'s candidate best where it beats the stored one (rows already locked by the sums)."""
+    table = PlayerRecord.__table__
+    stored = db.session.execute(
+        select(table.c.player_id, table.c.game, table.c.best_score, table.c.best_label, table.c.best_started_at,
+               table.c.best_match_id)
+        .where(table.c.player_id.in_({player for player, _ in candidates}),
+               table.c.game.in_({game for _, game in candidates}))
+    ).all()  # fmt: skip
+    current = {(row[0], row[1]): Best(*row[2:]) if row[2] is not None else None for row in stored}
+    better = [
+        {"p": player, "g": game, "new_best_score": best.score, "new_best_label": best.label,
+         "new_best_started_at": best.started_at, "new_best_match_id": best.match_id}
+        for (player, game), best in sorted(candidates.items())
+        if best.beats(current.get((player, game)))
+    ]  # fmt: skip
+    if better:
+        db.session.execute(
+            update(table)
+            .where(table.c.player_id == bindparam("p"), table.c.game == bindparam("g"))
+            .values({name: bindparam(f"new_{name}") for name in BEST_COLUMNS}),
+            better,
+        )
+
+
+def _upsert(model: Any, keys: tuple[str, ...], sums: tuple[str, ...]) -> Any:
     """The statement that adds a row's figures to the stored ones, inserting the row if not there yet."""
     table = model.__table__
-    insert = (postgresql if dialect_name == "postgresql" else sqlite).insert(table)
+    insert = conflict_insert(table)
     return insert.on_conflict_do_update(
         index_elements=list(keys), set_={name: table.c[name] + insert.excluded[name] for name in sums}
     )
@@ -173,7 +231,7 @@ def _add(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], rows: list[di
     An upsert that adds in the database, so writers of two matches of one player never
     overwrite each other's counts; rows come sorted by key, so they lock in one order.
     """
-    db.session.execute(_upsert(model, keys, sums, db.session.get_bind().dialect.name), rows)
+    db.session.execute(_upsert(model, keys, sums), rows)
 
 
 def _best_elsewhere(player_id: int, game: str, match_id: int) -> Best | None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from sqlalchemy import func, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..games.base import N_, RuleError, checked_name, clean_name, name_key
 from ..models import Player, Seat
 from . import records
+from .dialect import conflict_insert
 from .transaction import transaction
 
 
@@ -29,13 +28,10 @@ def roster_players(names: list[str]) -> list[Player]:
     found = _by_key(keys)
     new = {key: clean_name(name) for name, key in zip(names, keys, strict=True) if key not in found}
     if new:
-        adding = _INSERT[db.session.get_bind().dialect.name](Player).on_conflict_do_nothing(index_elements=["key"])
+        adding = conflict_insert(Player).on_conflict_do_nothing(index_elements=["key"])
         db.session.execute(adding, [{"name": name, "key": key} for key, name in new.items()])
         found = _by_key(keys)
     return [found[key] for key in keys]
-
-
-_INSERT = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
 
 
 def _by_key(keys: list[str]) -> dict[str, Player]:

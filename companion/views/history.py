@@ -173,7 +173,7 @@ def import_file():
         results = service.import_matches(_read_upload())
     except RuleError as error:
         return _history_page(HistoryFilter(), status=422, import_error=located_text(error, beside="file"))
-    created = sum(1 for _, new in results if new)
+    created = sum(1 for entry in results if entry.created)
     stored = len(results) - created
     flash(gettext("Imported %(created)s match(es); %(stored)s already stored.", created=created, stored=stored))
     return redirect(url_for("history.index"))
