@@ -236,17 +236,28 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"]]
 
 
-def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_server, app):
+PAZZAPAROLA_PLAYERS = ["John", "Ringo", "Paul"]
+
+
+def keep_a_pazzaparola_round_offline(page: Page, base: str, app):
+    """A Pazzaparola match of John, Ringo and Paul; the network goes, and round 1 is entered, saved and kept.
+    Returns the match's id and the keypad's taps."""
     from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
 
-    players = ["John", "Ringo", "Paul"]
-    add_to_roster(app, *players)
-    start_pazzaparola(page, live_server.url, players)
+    add_to_roster(app, *PAZZAPAROLA_PLAYERS)
+    start_pazzaparola(page, base, PAZZAPAROLA_PLAYERS)
     match_id = int(page.url.rsplit("/", 1)[1])
     page.context.set_offline(True)
-    enter_round(page, Taps(page), {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
+    tap = Taps(page)
+    enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
     page.get_by_role("button", name="Save round 1", exact=True).click()
     expect(kept_rows(page)).to_have_count(1)
+    return match_id, tap
+
+
+def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_server, app):
+    players = PAZZAPAROLA_PLAYERS
+    match_id, _ = keep_a_pazzaparola_round_offline(page, live_server.url, app)
     # The row's words and their scores as the keypad showed them (cards − the unused of 8).
     expect(kept_rows(page).nth(0)).to_contain_text("John 5 ★ · Ringo -3 · Paul -2")
     expect(page.get_by_role("button", name="Save round 2", exact=True)).to_be_visible()
@@ -261,17 +272,10 @@ def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_
 
 
 def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Page, live_server, app):
-    from tests.e2e.test_pazzaparola import Taps, enter_round, score, start_pazzaparola
+    from tests.e2e.test_pazzaparola import score
 
-    players = ["John", "Ringo", "Paul"]
-    add_to_roster(app, *players)
-    start_pazzaparola(page, live_server.url, players)
-    match_id = int(page.url.rsplit("/", 1)[1])
-    page.context.set_offline(True)
-    tap = Taps(page)
-    enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
-    page.get_by_role("button", name="Save round 1", exact=True).click()
-    expect(kept_rows(page)).to_have_count(1)
+    players = PAZZAPAROLA_PLAYERS
+    match_id, tap = keep_a_pazzaparola_round_offline(page, live_server.url, app)
     expect(page.locator(".pz-chip")).to_have_count(0)
 
     page.locator("#banner").get_by_role("button", name="Undo").click()
