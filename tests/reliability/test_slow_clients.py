@@ -8,7 +8,10 @@ import pytest
 
 from bench import slow
 
-ALLOWED_DELAY = 1.0
+# A phone held up behind the slow connections waits for one of their drips, every DRIP_EVERY seconds;
+# one served beside them does not. The line lies between the two, well clear of a loaded machine's
+# slower answers: how fast a phone is served is the bench's figure, not this test's.
+ALLOWED_DELAY = slow.DRIP_EVERY * 0.8
 
 
 @pytest.mark.slow
