@@ -20,7 +20,7 @@ from ..games import get_game, score_match
 from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Replay, RuleError, Standings, name_key
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
-from . import records
+from . import ratings, records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
 from .dialect import conflict_insert
 from .fast_save import assign, insert_round
@@ -125,6 +125,7 @@ def rescore(match: Match) -> Replay:
         }
         assign(seat, caches)
     records.follow(match, before)
+    ratings.follow(match, before)
     return replay
 
 
@@ -376,6 +377,8 @@ def delete_match(match: Match) -> None:
     """Remove a match with its rounds and change log, under its lock like every write to it."""
     with transaction(locking=match):
         records.withdraw(match)
+        if match.status == FINISHED:
+            ratings.mark_stale([match.game])
         db.session.delete(match)
 
 
@@ -564,7 +567,10 @@ def _store_batch(batch: list[Match]) -> None:
     for match in batch:
         for seat in match.seats:
             seat.player_id = players[name_key(seat.name)]
-    records.add_new(_insert_batch(batch, new_only=True))
+    stored = _insert_batch(batch, new_only=True)
+    records.add_new(stored)
+    # An imported match finished whenever its file says: its game's ratings are rated again.
+    ratings.mark_stale(match.game for match in stored if match.status == FINISHED)
 
 
 def import_matches(documents: list[Any]) -> list[Imported]:
@@ -635,7 +641,13 @@ def store_generated(
             _insert_batch(batch)
             stored += len(batch)
         records.rebuild()
+        ratings.mark_stale(_games_stored())
     return stored
+
+
+def _games_stored() -> list[str]:
+    """The games of which a finished match is stored."""
+    return list(db.session.scalars(select(Match.game).where(Match.status == FINISHED).distinct()))
 
 
 def _insert_batch(batch: list[Match], new_only: bool = False) -> list[Match]:

@@ -1,0 +1,204 @@
+"""Players' ratings per game (openskill's Plackett-Luce), derived from the finished matches and kept in step.
+
+Each finished match, in the order the matches finished (those of one second in the order of the
+history's export, by id), is one update whose ranks are the game's final standings. A match that
+finishes after the last one rated is rated on its own, in the save that finishes it; any other
+change to the finished matches marks the game's book stale, and the next read rebuilds the game's
+ratings from scratch. So the kept ratings are always those a full rebuild gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+
+from ..extensions import db
+from ..games import get_game
+from ..models import FINISHED, Match, Rating, RatingBook, RatingStep, Seat
+from ..queries.ratings import MODEL
+from .dialect import conflict_insert
+from .records import Stake
+from .transaction import transaction
+
+# The conservative figures before and after the last matches kept for the trend.
+TREND_MATCHES = 5
+
+
+def order_key(finished_at: datetime | None, match_id: int) -> tuple[datetime, int]:
+    """Where a finished match comes in the rating order: by the second it finished, then by id."""
+    return ((finished_at or datetime.min).replace(microsecond=0), match_id)
+
+
+@dataclass
+class Standing:
+    """A player's rating while matches are rated: mu, sigma, how many matches, the recent figures."""
+
+    mu: float
+    sigma: float
+    matches: int = 0
+    recent: list[float] = field(default_factory=list)
+
+    @classmethod
+    def new(cls) -> Standing:
+        """A player before their first rated match: the library's default rating."""
+        start = MODEL.rating()
+        return cls(start.mu, start.sigma, 0, [start.ordinal()])
+
+
+def rate(game: str, seats: Iterable[tuple[int, str | None, int | None]], standings: dict[int, Standing]) -> list[int]:
+    """Rate one finished match: seats as (player, team, total); updates `standings`, returns the players rated.
+
+    A team (a Burraco pair) is one side of the match; a player without a team is a side alone.
+    """
+    sides: dict[str, list[int]] = {}
+    totals: dict[str, int] = {}
+    for player, team, total in seats:
+        side = f"team {team}" if team is not None else f"player {player}"
+        sides.setdefault(side, []).append(player)
+        totals[side] = total or 0
+    if len(sides) < 2:
+        return []
+    ranks = get_game(game).final_ranks(totals)
+    teams = []
+    for players in sides.values():
+        for player in players:
+            standings.setdefault(player, Standing.new())
+        teams.append([MODEL.rating(mu=standings[p].mu, sigma=standings[p].sigma) for p in players])
+    rated = MODEL.rate(teams, ranks=[ranks[side] for side in sides])
+    done = []
+    for players, team in zip(sides.values(), rated, strict=True):
+        for player, after in zip(players, team, strict=True):
+            standing = standings[player]
+            standing.mu, standing.sigma, standing.matches = after.mu, after.sigma, standing.matches + 1
+            standing.recent = [*standing.recent, after.ordinal()][-(TREND_MATCHES + 1) :]
+            done.append(player)
+    return done
+
+
+def _open_book(game: str) -> Any:
+    """The game's book, added (stale: never built) if missing, and locked until the transaction ends."""
+    table = RatingBook.__table__
+    adding = conflict_insert(table).values(game=game, stale=True, rated=0)
+    adding = adding.on_conflict_do_update(index_elements=["game"], set_={"stale": table.c.stale})
+    return db.session.execute(adding.returning(*table.c)).one()
+
+
+def mark_stale(games: Iterable[str]) -> None:
+    """Have these games' ratings rebuilt on their next read: their finished matches changed otherwise."""
+    table = RatingBook.__table__
+    for game in sorted(set(games)):
+        adding = conflict_insert(table).values(game=game, stale=True, rated=0)
+        db.session.execute(adding.on_conflict_do_update(index_elements=["game"], set_={"stale": True}))
+
+
+def follow(match: Match, before: Stake | None) -> None:
+    """Keep the match's game's ratings in step with a match just rescored, given what it added before.
+
+    A match that stays unfinished costs nothing; one that has just finished after the last match
+    rated is rated now; any other change to a finished match marks the game stale.
+    """
+    if before is None:
+        return
+    was_finished, finished = before.winners is not None, match.status == FINISHED
+    if not was_finished and not finished:
+        return
+    book = _open_book(match.game)
+    key = order_key(match.finished_at, match.id)
+    last = order_key(book.last_finished_at, book.last_match_id) if book.last_match_id is not None else None
+    if was_finished or book.stale or (last is not None and key <= last):
+        mark_stale([match.game])
+        return
+    _rate_one(match, book.rated + 1)
+
+
+def _rate_one(match: Match, seq: int) -> None:
+    """Rate a match that finished after every match rated so far: its players' rows and steps only."""
+    seats = db.session.execute(
+        select(Seat.player_id, Seat.team, Seat.total).where(Seat.match_id == match.id).order_by(Seat.position)
+    ).all()
+    ids = [seat.player_id for seat in seats]
+    kept = db.session.scalars(select(Rating).where(Rating.game == match.game, Rating.player_id.in_(ids))).all()
+    standings = {r.player_id: Standing(r.mu, r.sigma, r.matches, list(r.recent)) for r in kept}
+    known = set(standings)
+    done = rate(match.game, seats, standings)
+    _write(match.game, {p: standings[p] for p in done if p in known}, {p: standings[p] for p in done if p not in known})
+    if done:
+        db.session.execute(
+            insert(RatingStep),
+            [{"game": match.game, "seq": seq, "match_id": match.id, "player_id": p, "mu": standings[p].mu,
+              "sigma": standings[p].sigma} for p in done],
+        )  # fmt: skip
+    db.session.execute(
+        RatingBook.__table__.update()
+        .where(RatingBook.game == match.game)
+        .values(rated=seq, last_finished_at=match.finished_at, last_match_id=match.id)
+    )
+
+
+def _write(game: str, changed: dict[int, Standing], new: dict[int, Standing]) -> None:
+    """Store players' ratings: update those already rated, insert the others."""
+    table = Rating.__table__
+    if new:
+        db.session.execute(insert(table), [_row(game, p, s) for p, s in sorted(new.items())])
+    for player, standing in sorted(changed.items()):
+        db.session.execute(
+            table.update().where(table.c.player_id == player, table.c.game == game).values(_row(game, player, standing))
+        )
+
+
+def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
+    """A rating row's values."""
+    return {"player_id": player, "game": game, "mu": standing.mu, "sigma": standing.sigma,
+            "matches": standing.matches, "recent": standing.recent}  # fmt: skip
+
+
+def rebuild(game: str) -> int:
+    """Rate every finished match of the game again from the start (the caller commits); returns how many."""
+    book = _open_book(game)
+    db.session.execute(delete(Rating).where(Rating.game == game))
+    db.session.execute(delete(RatingStep).where(RatingStep.game == game))
+    rows = db.session.execute(
+        select(Seat.match_id, Match.finished_at, Seat.player_id, Seat.team, Seat.total)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Match.game == game, Match.status == FINISHED)
+        .order_by(Seat.match_id, Seat.position)
+    ).all()
+    matches = [(order_key(finished_at, match_id), list(seats)) for (match_id, finished_at), seats in
+               groupby(rows, key=lambda row: (row.match_id, row.finished_at))]  # fmt: skip
+    matches.sort(key=lambda pair: pair[0])
+    standings: dict[int, Standing] = {}
+    steps = []
+    for seq, (key, seats) in enumerate(matches, start=1):
+        done = rate(game, [(s.player_id, s.team, s.total) for s in seats], standings)
+        steps.extend(
+            {"game": game, "seq": seq, "match_id": key[1], "player_id": p, "mu": standings[p].mu,
+             "sigma": standings[p].sigma} for p in done
+        )  # fmt: skip
+    if standings:
+        db.session.execute(insert(Rating), [_row(game, p, s) for p, s in sorted(standings.items())])
+    if steps:
+        db.session.execute(insert(RatingStep), steps)
+    last = matches[-1][1][0] if matches else None
+    db.session.execute(
+        RatingBook.__table__.update()
+        .where(RatingBook.game == book.game)
+        .values(stale=False, rated=len(matches), last_finished_at=last.finished_at if last else None,
+                last_match_id=last.match_id if last else None)
+    )  # fmt: skip
+    return len(matches)
+
+
+def fresh(game: str) -> None:
+    """Bring the game's ratings up to date before they are read: rebuilt if stale or never built."""
+    book = db.session.get(RatingBook, game, populate_existing=True)
+    if book is not None and not book.stale:
+        return
+    with transaction():
+        # Read again under the lock: another reader may have rebuilt them meanwhile.
+        if _open_book(game).stale:
+            rebuild(game)
