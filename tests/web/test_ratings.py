@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from hypothesis import HealthCheck, given, settings
@@ -229,3 +230,25 @@ def test_finished_at_ties_go_in_the_order_of_the_export(app):
         assert_exact()
         steps = db.session.scalars(select(RatingStep.match_id).order_by(RatingStep.seq).distinct()).all()
         assert steps == [first.id, second.id]
+
+
+def test_the_cli_prints_each_rated_player_as_the_library_computes_it(app, runner):
+    with app.app_context():
+        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        start("pazaak", ["Ann", "Bob"], [0, 0])
+    result = runner.invoke(args=["ratings", "topic", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    # Ann took both cards: Bob and Cy share first place, Ann is last.
+    teams = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()], [LIBRARY.rating()]], ranks=[3, 1, 1])
+    expected = {name: team[0] for name, team in zip(["Ann", "Bob", "Cy"], teams, strict=True)}
+    assert {row["player"] for row in rows} == {"Ann", "Bob", "Cy"}
+    for row in rows:
+        rating = expected[row["player"]]
+        assert row == {"player": row["player"], "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal(),
+                       "matches": 1}  # fmt: skip
+    assert rows[-1]["player"] == "Ann"
+    text = runner.invoke(args=["ratings", "topic"]).output
+    assert "Ann" in text and "provisional" in text
+    refused = runner.invoke(args=["ratings", "chess", "--json"])
+    assert refused.exit_code == 1 and "unknown game" in refused.output
