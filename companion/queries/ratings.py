@@ -16,6 +16,10 @@ MODEL = PlackettLuce()
 PROVISIONAL_MATCHES = 5
 # The friendly scale: a newcomer shows 1000, and each point of the conservative figure is worth 40.
 SCALE_BASE, SCALE_STEP = 1000, 40
+# The trend is the change of the rating over this many last matches.
+TREND_MATCHES = 5
+# What the board's line about the scale says.
+SCALE = {"base": SCALE_BASE, "step": SCALE_STEP, "provisional": PROVISIONAL_MATCHES, "trend": TREND_MATCHES}
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -20,13 +20,10 @@ from sqlalchemy import delete, insert, select
 from ..extensions import db
 from ..games import get_game
 from ..models import FINISHED, Match, Rating, RatingBook, RatingStep, Seat
-from ..queries.ratings import MODEL
+from ..queries.ratings import MODEL, TREND_MATCHES
 from .dialect import conflict_insert
 from .records import Stake
 from .transaction import transaction
-
-# The conservative figures before and after the last matches kept for the trend.
-TREND_MATCHES = 5
 
 
 def order_key(finished_at: datetime | None, match_id: int) -> tuple[datetime, int]:

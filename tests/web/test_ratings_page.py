@@ -1,0 +1,70 @@
+"""The ratings leaderboard of each game: reached from the players page, ranked, marked provisional, in two languages."""
+
+from __future__ import annotations
+
+import re
+
+from openskill.models import PlackettLuce
+
+from companion.queries.ratings import friendly
+from tests.web.test_ratings import start
+
+LIBRARY = PlackettLuce()
+
+
+def rows(html: str) -> list[list[str]]:
+    """The board's rows as the text of their cells."""
+    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [
+        [re.sub(r"<[^>]+>", " ", cell).split() and " ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in
+         re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    ]  # fmt: skip
+
+
+def test_the_players_page_of_a_game_links_to_its_ratings(client):
+    html = client.get("/players?game=topic").get_data(as_text=True)
+    assert 'href="/players/ratings/topic"' in html
+    page = client.get("/players/ratings/topic").get_data(as_text=True)
+    assert "No one is rated at Topic_ yet" in page
+    assert client.get("/players/ratings/chess").status_code == 404
+
+
+def test_the_board_ranks_by_rating_with_matches_wins_and_trend(client, app):
+    with app.app_context():
+        # Topic_: Ann takes both cards twice; Bob and Cy share first place twice.
+        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+    response = client.get("/players/ratings/topic")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    first = LIBRARY.rate([[LIBRARY.rating()] for _ in range(3)], ranks=[3, 1, 1])
+    second = LIBRARY.rate(first, ranks=[3, 1, 1])
+    bob = friendly(second[1][0].ordinal())
+    ann = friendly(second[0][0].ordinal())
+    found = rows(html)
+    # Bob and Cy share first place; names tie-break alphabetically; Ann is third.
+    assert [row[:3] for row in found] == [
+        ["1", "Bob provisional", str(bob)], ["1", "Cy provisional", str(bob)], ["3", "Ann provisional", str(ann)]
+    ]
+    # Two matches each, Bob and Cy won both, and the trend is the change since before the first.
+    assert found[0][3:] == ["2", "2", f"{bob - 1000:+d}"]
+    assert found[2][3:] == ["2", "0", f"{ann - 1000:+d}"]
+    assert "Rating = 1000 + 40 × (skill − 3 × uncertainty)" in html
+
+
+def test_a_player_is_no_longer_provisional_from_the_fifth_match(client, app):
+    with app.app_context():
+        for _ in range(5):
+            start("pazaak", ["Ann", "Bob"], [0, 0])
+    found = rows(client.get("/players/ratings/pazaak").get_data(as_text=True))
+    assert [row[1] for row in found] == ["Ann", "Bob"]
+    assert [row[3] for row in found] == ["5", "5"]
+
+
+def test_the_board_in_italian(client, app):
+    with app.app_context():
+        start("pazaak", ["Ann", "Bob"], [0, 0])
+    client.set_cookie("lang", "it")
+    html = client.get("/players/ratings/pazaak", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Valutazioni" in html and "provvisoria" in html and "Andamento" in html
