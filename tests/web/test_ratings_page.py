@@ -44,12 +44,12 @@ def test_the_board_ranks_by_rating_with_matches_wins_and_trend(client, app):
     ann = friendly(second[0][0].ordinal())
     found = rows(html)
     # Bob and Cy share first place; names tie-break alphabetically; Ann is third.
-    assert [row[:3] for row in found] == [
-        ["1", "Bob provisional", str(bob)], ["1", "Cy provisional", str(bob)], ["3", "Ann provisional", str(ann)]
-    ]
     # Two matches each, Bob and Cy won both, and the trend is the change since before the first.
-    assert found[0][3:] == ["2", "2", f"{bob - 1000:+d}"]
-    assert found[2][3:] == ["2", "0", f"{ann - 1000:+d}"]
+    assert found == [
+        ["1", "Bob 2 played · 2 won · provisional", str(bob), f"+{bob - 1000}"],
+        ["1", "Cy 2 played · 2 won · provisional", str(bob), f"+{bob - 1000}"],
+        ["3", "Ann 2 played · 0 won · provisional", str(ann), f"−{1000 - ann}"],
+    ]
     assert "Rating = 1000 + 40 × (skill − 3 × uncertainty)" in html
 
 
@@ -58,8 +58,7 @@ def test_a_player_is_no_longer_provisional_from_the_fifth_match(client, app):
         for _ in range(5):
             start("pazaak", ["Ann", "Bob"], [0, 0])
     found = rows(client.get("/players/ratings/pazaak").get_data(as_text=True))
-    assert [row[1] for row in found] == ["Ann", "Bob"]
-    assert [row[3] for row in found] == ["5", "5"]
+    assert [row[1] for row in found] == ["Ann 5 played · 5 won", "Bob 5 played · 0 won"]
 
 
 def test_the_board_in_italian(client, app):
@@ -67,4 +66,6 @@ def test_the_board_in_italian(client, app):
         start("pazaak", ["Ann", "Bob"], [0, 0])
     client.set_cookie("lang", "it")
     html = client.get("/players/ratings/pazaak", headers={"Accept-Language": "it"}).get_data(as_text=True)
-    assert "Valutazioni" in html and "provvisoria" in html and "Andamento" in html
+    assert "Valutazioni" in html and "Punti = 1000 + 40" in html
+    names = [row[1] for row in rows(html)]
+    assert names == ["Ann 1 giocata · 1 vinta · provvisoria", "Bob 1 giocata · 0 vinte · provvisoria"]
