@@ -33,10 +33,9 @@ def order_key(finished_at: datetime | None, match_id: int) -> tuple[datetime, in
 
 @dataclass
 class Standing:
-    """A player's rating while matches are rated: mu, sigma, how many matches, the recent figures."""
+    """A player's rating while matches are rated: the library's rating, how many matches, the recent figures."""
 
-    mu: float
-    sigma: float
+    rating: Any
     matches: int = 0
     recent: list[float] = field(default_factory=list)
 
@@ -44,7 +43,22 @@ class Standing:
     def new(cls) -> Standing:
         """A player before their first rated match: the library's default rating."""
         start = MODEL.rating()
-        return cls(start.mu, start.sigma, 0, [start.ordinal()])
+        return cls(start, 0, [start.ordinal()])
+
+    @classmethod
+    def kept(cls, mu: float, sigma: float, matches: int, recent: list[float]) -> Standing:
+        """A player's rating as stored."""
+        return cls(MODEL.rating(mu=mu, sigma=sigma), matches, list(recent))
+
+    @property
+    def mu(self) -> float:
+        """The rating's mean."""
+        return self.rating.mu
+
+    @property
+    def sigma(self) -> float:
+        """The rating's uncertainty."""
+        return self.rating.sigma
 
 
 def rate(game: str, seats: Iterable[tuple[int, str | None, int | None]], standings: dict[int, Standing]) -> list[int]:
@@ -64,14 +78,15 @@ def rate(game: str, seats: Iterable[tuple[int, str | None, int | None]], standin
     teams = []
     for players in sides.values():
         for player in players:
-            standings.setdefault(player, Standing.new())
-        teams.append([MODEL.rating(mu=standings[p].mu, sigma=standings[p].sigma) for p in players])
+            if player not in standings:
+                standings[player] = Standing.new()
+        teams.append([standings[p].rating for p in players])
     rated = MODEL.rate(teams, ranks=[ranks[side] for side in sides])
     done = []
     for players, team in zip(sides.values(), rated, strict=True):
         for player, after in zip(players, team, strict=True):
             standing = standings[player]
-            standing.mu, standing.sigma, standing.matches = after.mu, after.sigma, standing.matches + 1
+            standing.rating, standing.matches = after, standing.matches + 1
             standing.recent = [*standing.recent, after.ordinal()][-(TREND_MATCHES + 1) :]
             done.append(player)
     return done
@@ -120,13 +135,13 @@ def _rate_one(match: Match, seq: int) -> None:
     ).all()
     ids = [seat.player_id for seat in seats]
     kept = db.session.scalars(select(Rating).where(Rating.game == match.game, Rating.player_id.in_(ids))).all()
-    standings = {r.player_id: Standing(r.mu, r.sigma, r.matches, list(r.recent)) for r in kept}
+    standings = {r.player_id: Standing.kept(r.mu, r.sigma, r.matches, r.recent) for r in kept}
     known = set(standings)
     done = rate(match.game, seats, standings)
     _write(match.game, {p: standings[p] for p in done if p in known}, {p: standings[p] for p in done if p not in known})
     if done:
         db.session.execute(
-            insert(RatingStep),
+            insert(RatingStep.__table__),
             [{"game": match.game, "seq": seq, "match_id": match.id, "player_id": p, "mu": standings[p].mu,
               "sigma": standings[p].sigma} for p in done],
         )  # fmt: skip
@@ -141,7 +156,7 @@ def _write(game: str, changed: dict[int, Standing], new: dict[int, Standing]) ->
     """Store players' ratings: update those already rated, insert the others."""
     table = Rating.__table__
     if new:
-        db.session.execute(insert(table), [_row(game, p, s) for p, s in sorted(new.items())])
+        db.session.connection().execute(insert(table), [_row(game, p, s) for p, s in sorted(new.items())])
     for player, standing in sorted(changed.items()):
         db.session.execute(
             table.update().where(table.c.player_id == player, table.c.game == game).values(_row(game, player, standing))
@@ -177,9 +192,10 @@ def rebuild(game: str) -> int:
              "sigma": standings[p].sigma} for p in done
         )  # fmt: skip
     if standings:
-        db.session.execute(insert(Rating), [_row(game, p, s) for p, s in sorted(standings.items())])
+        rows = [_row(game, player, standing) for player, standing in sorted(standings.items())]
+        db.session.connection().execute(insert(Rating.__table__), rows)
     if steps:
-        db.session.execute(insert(RatingStep), steps)
+        db.session.connection().execute(insert(RatingStep.__table__), steps)
     last = matches[-1][1][0] if matches else None
     db.session.execute(
         RatingBook.__table__.update()
