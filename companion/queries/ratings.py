@@ -8,6 +8,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from ..extensions import db
+from ..games import REGISTRY
 from ..models import Player, PlayerRecord, Rating, RatingStep
 
 # The library's defaults: mu 25, sigma 25/3, so a newcomer's conservative figure is 0.
@@ -95,8 +96,26 @@ def places(board: list[Rated]) -> list[int]:
     return found
 
 
-def over_time(player_id: int) -> dict[str, list[int]]:
-    """The player's shown rating after each rated match, oldest first, per game: one query."""
+@dataclass(frozen=True)
+class Shown:
+    """A player's rating of one game on their page: now, and after each rated match, oldest first."""
+
+    game: str
+    line: tuple[int, ...]
+
+    @property
+    def now(self) -> int:
+        """The rating after the last match."""
+        return self.line[-1]
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating rests on fewer than PROVISIONAL_MATCHES matches."""
+        return is_provisional(len(self.line))
+
+
+def shown_of(player_id: int) -> dict[str, Shown]:
+    """The player's rating of each game they are rated at, in registry order, over time: one query."""
     rows = db.session.execute(
         select(RatingStep.game, RatingStep.mu, RatingStep.sigma)
         .where(RatingStep.player_id == player_id)
@@ -105,4 +124,4 @@ def over_time(player_id: int) -> dict[str, list[int]]:
     found: dict[str, list[int]] = {}
     for game, mu, sigma in rows:
         found.setdefault(game, []).append(friendly(ordinal(mu, sigma)))
-    return found
+    return {slug: Shown(slug, tuple(found[slug])) for slug in REGISTRY if slug in found}

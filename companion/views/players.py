@@ -40,13 +40,23 @@ def ratings_board(game: str):
     return render("ratings.html", board=board, places=places, scale=rating_reads.SCALE, game=game, games=REGISTRY)
 
 
+def _ratings_of(player: Player) -> dict[str, rating_reads.Shown]:
+    """The player's rating of each game they are rated at, brought up to date first."""
+    for game in REGISTRY:
+        ratings.fresh(game)
+    return rating_reads.shown_of(player.id)
+
+
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
     """A player's page, built in one place for the page and for a refused form."""
+    rated = _ratings_of(player)
     return render(
         "player.html",
         status=status,
         player=player,
         profile=profile(player),
+        ratings=rated,
+        rating_lines={REGISTRY[slug].name: list(shown.line) for slug, shown in rated.items()},
         roster=roster_entries(),
         games=REGISTRY,
         errors=errors or {},

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 from openskill.models import PlackettLuce
+from sqlalchemy import select
 
+from companion.extensions import db
+from companion.models import Player
 from companion.queries.ratings import friendly
 from tests.web.test_ratings import start
 
@@ -69,3 +72,28 @@ def test_the_board_in_italian(client, app):
     assert "Valutazioni" in html and "Punti = 1000 + 40" in html
     names = [row[1] for row in rows(html)]
     assert names == ["Ann 1 giocata · 1 vinta · provvisoria", "Bob 1 giocata · 0 vinte · provvisoria"]
+
+
+def test_a_players_page_charts_their_rating_of_each_game_over_time(client, app):
+    with app.app_context():
+        start("pazaak", ["Ann", "Bob"], [0, 0])
+        start("pazaak", ["Ann", "Bob"], [1, 1])
+        start("topic", ["Ann", "Bob", "Cy"], [1, 1])
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    html = client.get(f"/players/{ann}").get_data(as_text=True)
+    board = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/pazaak").get_data(as_text=True))}
+    topic = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/topic").get_data(as_text=True))}
+    assert "Rating over time" in html
+    label = f"Rating after each rated match of each game, now: Topic_ {topic['Ann']}, Pazaak {board['Ann']}"
+    assert f'aria-label="{label}"' in html
+    # A line a game, each named in the legend with the rating now and linked to the game's board.
+    section = html.split('id="ratings-title"', 1)[1].split("</section>", 1)[0]
+    legend = re.findall(r'<a href="/players/ratings/(\w+)">[^<]+</a> <b>(\d+)</b>', section)
+    assert legend == [("topic", topic["Ann"]), ("pazaak", board["Ann"])]
+
+
+def test_a_player_without_a_finished_match_has_no_rating_chart(client, app):
+    with app.app_context():
+        start("pazaak", ["Ann", "Bob"], [0])
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    assert "Rating over time" not in client.get(f"/players/{ann}").get_data(as_text=True)
