@@ -228,8 +228,8 @@ def test_finished_at_ties_go_in_the_order_of_the_export(app):
         ratings.mark_stale(["pazaak"])
         db.session.commit()
         assert_exact()
-        steps = db.session.scalars(select(RatingStep.match_id).order_by(RatingStep.seq).distinct()).all()
-        assert steps == [first.id, second.id]
+        steps = db.session.execute(select(RatingStep.seq, RatingStep.match_id).distinct().order_by(RatingStep.seq))
+        assert [match_id for _, match_id in steps] == [first.id, second.id]
 
 
 def test_the_cli_prints_each_rated_player_as_the_library_computes_it(app, runner):
