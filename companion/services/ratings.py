@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 
 from ..extensions import db
 from ..games import get_game
@@ -92,20 +93,61 @@ def rate(game: str, seats: Iterable[tuple[int, str | None, int | None]], standin
     return done
 
 
+@dataclass(frozen=True)
+class _Statements:
+    """The statements a save that finishes a match runs, built once per database dialect (it is on the save's path)."""
+
+    open_book: Any
+    mark_stale: Any
+    upsert_ratings: Any
+    seats: Any
+    kept: Any
+    add_steps: Any
+    move_book: Any
+
+
+@lru_cache(maxsize=2)
+def _statements(dialect: str) -> _Statements:
+    """The statements, in the dialect of the session's database."""
+    books, rated = RatingBook.__table__, Rating.__table__
+    adding = conflict_insert(books).values(game=bindparam("game"), stale=True, rated=0)
+    ratings = conflict_insert(rated)
+    return _Statements(
+        # A no-op update of a book already there: it locks the row all the same.
+        open_book=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": books.c.stale})
+        .returning(*books.c),
+        mark_stale=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": True}),
+        upsert_ratings=ratings.on_conflict_do_update(
+            index_elements=["player_id", "game"],
+            set_={name: ratings.excluded[name] for name in ("mu", "sigma", "matches", "recent")},
+        ),
+        seats=select(Seat.player_id, Seat.team, Seat.total)
+        .where(Seat.match_id == bindparam("match_id"))
+        .order_by(Seat.position),
+        kept=select(rated.c.player_id, rated.c.mu, rated.c.sigma, rated.c.matches, rated.c.recent).where(
+            rated.c.game == bindparam("game"), rated.c.player_id.in_(bindparam("ids", expanding=True))
+        ),
+        add_steps=insert(RatingStep.__table__),
+        move_book=books.update()
+        .where(books.c.game == bindparam("book"))
+        .values(rated=bindparam("seq"), last_finished_at=bindparam("at"), last_match_id=bindparam("match_id")),
+    )
+
+
+def _run() -> _Statements:
+    """The statements for the session's database."""
+    return _statements(db.session.get_bind().dialect.name)
+
+
 def _open_book(game: str) -> Any:
     """The game's book, added (stale: never built) if missing, and locked until the transaction ends."""
-    table = RatingBook.__table__
-    adding = conflict_insert(table).values(game=game, stale=True, rated=0)
-    adding = adding.on_conflict_do_update(index_elements=["game"], set_={"stale": table.c.stale})
-    return db.session.execute(adding.returning(*table.c)).one()
+    return db.session.execute(_run().open_book, {"game": game}).one()
 
 
 def mark_stale(games: Iterable[str]) -> None:
     """Have these games' ratings rebuilt on their next read: their finished matches changed otherwise."""
-    table = RatingBook.__table__
     for game in sorted(set(games)):
-        adding = conflict_insert(table).values(game=game, stale=True, rated=0)
-        db.session.execute(adding.on_conflict_do_update(index_elements=["game"], set_={"stale": True}))
+        db.session.execute(_run().mark_stale, {"game": game})
 
 
 def follow(match: Match, before: Stake | None) -> None:
@@ -130,37 +172,20 @@ def follow(match: Match, before: Stake | None) -> None:
 
 def _rate_one(match: Match, seq: int) -> None:
     """Rate a match that finished after every match rated so far: its players' rows and steps only."""
-    seats = db.session.execute(
-        select(Seat.player_id, Seat.team, Seat.total).where(Seat.match_id == match.id).order_by(Seat.position)
-    ).all()
+    run, connection = _run(), db.session.connection()
+    seats = connection.execute(run.seats, {"match_id": match.id}).all()
     ids = [seat.player_id for seat in seats]
-    kept = db.session.scalars(select(Rating).where(Rating.game == match.game, Rating.player_id.in_(ids))).all()
-    standings = {r.player_id: Standing.kept(r.mu, r.sigma, r.matches, r.recent) for r in kept}
-    known = set(standings)
+    kept = connection.execute(run.kept, {"game": match.game, "ids": ids}).all()
+    standings = {row.player_id: Standing.kept(row.mu, row.sigma, row.matches, row.recent) for row in kept}
     done = rate(match.game, seats, standings)
-    _write(match.game, {p: standings[p] for p in done if p in known}, {p: standings[p] for p in done if p not in known})
     if done:
-        db.session.execute(
-            insert(RatingStep.__table__),
+        connection.execute(run.upsert_ratings, [_row(match.game, p, standings[p]) for p in sorted(done)])
+        connection.execute(
+            run.add_steps,
             [{"game": match.game, "seq": seq, "match_id": match.id, "player_id": p, "mu": standings[p].mu,
               "sigma": standings[p].sigma} for p in done],
         )  # fmt: skip
-    db.session.execute(
-        RatingBook.__table__.update()
-        .where(RatingBook.game == match.game)
-        .values(rated=seq, last_finished_at=match.finished_at, last_match_id=match.id)
-    )
-
-
-def _write(game: str, changed: dict[int, Standing], new: dict[int, Standing]) -> None:
-    """Store players' ratings: update those already rated, insert the others."""
-    table = Rating.__table__
-    if new:
-        db.session.connection().execute(insert(table), [_row(game, p, s) for p, s in sorted(new.items())])
-    for player, standing in sorted(changed.items()):
-        db.session.execute(
-            table.update().where(table.c.player_id == player, table.c.game == game).values(_row(game, player, standing))
-        )
+    connection.execute(run.move_book, {"book": match.game, "seq": seq, "at": match.finished_at, "match_id": match.id})
 
 
 def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
