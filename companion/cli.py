@@ -106,7 +106,7 @@ def ratings_command(game: str, as_json: bool) -> None:
     """Print every rated player of GAME, highest conservative rating (mu - 3 sigma) first."""
     if game not in REGISTRY:
         _fail(f"unknown game {game!r} (known games: {', '.join(REGISTRY)})")
-    ratings.fresh(game)
+    ratings.rebuild_stale([game])
     board = rated(game)
     if as_json:
         rows = [{"player": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "matches": r.matches}

@@ -72,10 +72,7 @@ class Rated:
 
 
 def rated(game: str) -> list[Rated]:
-    """Every rated player of the game, highest conservative figure first (then by name): one query.
-
-    The caller has the ratings brought up to date first (services.ratings.fresh).
-    """
+    """Every rated player of the game, highest conservative figure first (then by name): one query."""
     rows = db.session.execute(
         select(Rating.player_id, Player.name, Rating.mu, Rating.sigma, Rating.matches, PlayerRecord.won, Rating.recent)
         .join(Player, Player.id == Rating.player_id)

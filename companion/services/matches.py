@@ -377,9 +377,12 @@ def delete_match(match: Match) -> None:
     """Remove a match with its rounds and change log, under its lock like every write to it."""
     with transaction(locking=match):
         records.withdraw(match)
-        if match.status == FINISHED:
-            ratings.mark_stale([match.game])
+        finished = match.status == FINISHED
         db.session.delete(match)
+        if finished:
+            # Rated again without it: the deletion is written first.
+            db.session.flush()
+            ratings.redo([match.game])
 
 
 def end_match(match: Match) -> None:
@@ -610,6 +613,7 @@ def import_matches(documents: list[Any]) -> list[Imported]:
             time.sleep(pause)
         with transaction():
             _store_batch(batch)
+    ratings.rebuild_stale({match.game for match in new if match.status == FINISHED})
     created = {match.uid: match.id for match in new if match.id is not None}
     # Matches another import stored while this one ran are found like those stored before it.
     ids = stored | created | _stored_ids(uid for uid, _ in plan if uid not in stored and uid not in created)
@@ -641,7 +645,7 @@ def store_generated(
             _insert_batch(batch)
             stored += len(batch)
         records.rebuild()
-        ratings.mark_stale(_games_stored())
+        ratings.redo(_games_stored())
     return stored
 
 

@@ -3,8 +3,11 @@
 Each finished match, in the order the matches finished (those of one second in the order of the
 history's export, by id), is one update whose ranks are the game's final standings. A match that
 finishes after the last one rated is rated on its own, in the save that finishes it; any other
-change to the finished matches marks the game's book stale, and the next read rebuilds the game's
-ratings from scratch. So the kept ratings are always those a full rebuild gives.
+change to the finished matches rebuilds the game's ratings from scratch in the same transaction. So
+the kept ratings are always those a full rebuild gives, and reading them never writes. Only an
+import, whose batches are committed one by one, marks its games' books stale and rebuilds them once
+at its end; a book left stale (an import cut short, a database from before the ratings) is rebuilt
+on the next start.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, select
 
 from ..extensions import db
-from ..games import get_game
+from ..games import REGISTRY, get_game
 from ..models import FINISHED, Match, Rating, RatingBook, RatingStep, Seat
 from ..queries.ratings import MODEL, TREND_MATCHES
 from .dialect import conflict_insert
@@ -145,9 +148,15 @@ def _open_book(game: str) -> Any:
 
 
 def mark_stale(games: Iterable[str]) -> None:
-    """Have these games' ratings rebuilt on their next read: their finished matches changed otherwise."""
+    """Mark these games' books stale, to be rebuilt by `rebuild_stale` (an import's batches)."""
     for game in sorted(set(games)):
         db.session.execute(_run().mark_stale, {"game": game})
+
+
+def redo(games: Iterable[str]) -> None:
+    """Rate these games' finished matches again from the start, in the caller's transaction."""
+    for game in sorted(set(games)):
+        rebuild(game)
 
 
 def follow(match: Match, before: Stake | None) -> None:
@@ -165,7 +174,7 @@ def follow(match: Match, before: Stake | None) -> None:
     key = order_key(match.finished_at, match.id)
     last = order_key(book.last_finished_at, book.last_match_id) if book.last_match_id is not None else None
     if was_finished or book.stale or (last is not None and key <= last):
-        mark_stale([match.game])
+        rebuild(match.game)
         return
     _rate_one(match, book.rated + 1)
 
@@ -231,12 +240,16 @@ def rebuild(game: str) -> int:
     return len(matches)
 
 
-def fresh(game: str) -> None:
-    """Bring the game's ratings up to date before they are read: rebuilt if stale or never built."""
-    book = db.session.get(RatingBook, game, populate_existing=True)
-    if book is not None and not book.stale:
-        return
-    with transaction():
-        # Read again under the lock: another reader may have rebuilt them meanwhile.
-        if _open_book(game).stale:
-            rebuild(game)
+def rebuild_stale(games: Iterable[str] | None = None) -> None:
+    """Rebuild the books of these games (of every game by default) that are stale or were never built.
+
+    Run on start and at the end of an import; each game in a transaction of its own.
+    """
+    for game in sorted(set(games) if games is not None else REGISTRY):
+        book = db.session.get(RatingBook, game, populate_existing=True)
+        if book is not None and not book.stale:
+            continue
+        with transaction():
+            # Read again under the lock: another process may have rebuilt it meanwhile.
+            if _open_book(game).stale:
+                rebuild(game)

@@ -11,7 +11,6 @@ from ..games.forms import whole_number
 from ..models import ID_MAX, Player
 from ..queries import ratings as rating_reads
 from ..queries.players import leaderboard, matches_of, profile, roster_entries
-from ..services import ratings
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import render
 from ..web.display import one_full_stop
@@ -34,22 +33,14 @@ def ratings_board(game: str):
     """A game's leaderboard by rating: place, player, rating, matches, wins and trend."""
     if game not in REGISTRY:
         abort(404)
-    ratings.fresh(game)
     board = rating_reads.rated(game)
     places = rating_reads.places(board)
     return render("ratings.html", board=board, places=places, scale=rating_reads.SCALE, game=game, games=REGISTRY)
 
 
-def _ratings_of(player: Player) -> dict[str, rating_reads.Shown]:
-    """The player's rating of each game they are rated at, brought up to date first."""
-    for game in REGISTRY:
-        ratings.fresh(game)
-    return rating_reads.shown_of(player.id)
-
-
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
     """A player's page, built in one place for the page and for a refused form."""
-    rated = _ratings_of(player)
+    rated = rating_reads.shown_of(player.id)
     return render(
         "player.html",
         status=status,
