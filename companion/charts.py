@@ -27,9 +27,12 @@ FONT = 15
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _y_labels(low: int, high: int) -> list[int]:
-    """Whole-number ticks from low to high, about five of them (no 0.2 victory points)."""
-    low, high = min(low, 0), max(high, 1)
+def _y_labels(low: int, high: int, from_zero: bool = True) -> list[int]:
+    """Whole-number ticks from low to high, about five of them (no 0.2 victory points); from 0 unless told."""
+    if from_zero:
+        low, high = min(low, 0), max(high, 1)
+    else:
+        high = max(high, low + 1)
     step = max(1, (high - low) / 5)
     magnitude = 10 ** math.floor(math.log10(step))
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= step)
@@ -205,6 +208,25 @@ def _results_chart(results: tuple[bool, ...], x_title: str, label: str) -> str:
     line = win_rate_line(list(results))
     x_labels = [str(number) for number in range(1, len(line) + 1)]
     return _line_chart((("%", line),), x_labels, [0, 25, 50, 75, 100], x_title, label)
+
+
+def ratings_chart(lines: dict[str, list[int]], x_title: str, label: str) -> Markup:
+    """A player's rating of each game after each of its rated matches, a line a game, as inline SVG.
+
+    `label` (the chart's name for a screen reader) and `x_title` come translated from the page.
+    """
+    return Markup(_ratings_chart(tuple((name, tuple(line)) for name, line in lines.items()), x_title, label))
+
+
+@cached_by_bytes(2 * 1024 * 1024)
+def _ratings_chart(series: tuple[tuple[str, tuple[int, ...]], ...], x_title: str, label: str) -> str:
+    """The ratings chart, drawn once for every phone that opens the player's page as it stands."""
+    longest = max(len(line) for _, line in series)
+    # A game with fewer matches stops early: pygal leaves a gap where a value is None.
+    padded = tuple((name, line + (None,) * (longest - len(line))) for name, line in series)
+    values = [value for _, line in series for value in line]
+    x_labels = [str(number) for number in range(1, longest + 1)]
+    return _line_chart(padded, x_labels, _y_labels(min(values), max(values), from_zero=False), x_title, label)
 
 
 def series_colour(index: int) -> str:

@@ -13,12 +13,13 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from .exchange import match_document
-from .games import score_match
+from .games import REGISTRY, score_match
 from .games.base import RuleError
 from .network import lan_address
 from .queries.matches import all_matches, find_match
+from .queries.ratings import rated
 from .seed import seed_command
-from .services import bounds, host
+from .services import bounds, host, ratings
 from .services import matches as service
 
 
@@ -97,6 +98,26 @@ def export_command(match_id: int | None, out: str | None) -> None:
         click.echo(text)
 
 
+@click.command("ratings")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: mu, sigma and ordinal as the library computes them.")
+@with_appcontext
+def ratings_command(game: str, as_json: bool) -> None:
+    """Print every rated player of GAME, highest conservative rating (mu - 3 sigma) first."""
+    if game not in REGISTRY:
+        _fail(f"unknown game {game!r} (known games: {', '.join(REGISTRY)})")
+    ratings.rebuild_stale([game])
+    board = rated(game)
+    if as_json:
+        rows = [{"player": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "matches": r.matches}
+                for r in board]  # fmt: skip
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    for row in board:
+        mark = " (provisional)" if row.provisional else ""
+        click.echo(f"{row.shown:>5}  {row.name}  {row.matches} matches{mark}")
+
+
 @click.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False))
 @with_appcontext
@@ -132,5 +153,5 @@ def host_token_command(revoke: bool) -> None:
 def init_app(app: Flask) -> None:
     """Register the commands on the app's `flask` CLI."""
     for command in (score_command, import_command, export_command, seed_command, backup_command,
-                    host_token_command):  # fmt: skip
+                    host_token_command, ratings_command):  # fmt: skip
         app.cli.add_command(command)

@@ -35,6 +35,9 @@ def upgrade_database(app: Flask) -> None:
                 from .services.matches import refresh_stale_caches
 
                 refresh_stale_caches()
+                from .services.ratings import rebuild_stale
+
+                rebuild_stale()
                 after = _revision()
             if before != after:
                 app.logger.info("Database migrated from %s to %s", before or "empty", after)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Double, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -202,3 +202,47 @@ Index("ix_match_game_started", Match.game, Match.started_at)
 # A player's seats by match, read from the index alone: the history's player filter and
 # every aggregate of a player's page start here.
 Index("ix_seat_player_match", Seat.player_id, Seat.match_id)
+
+
+class RatingBook(db.Model):
+    """Where one game's ratings stand: the last match rated, or to be rebuilt from scratch (stale).
+
+    The ratings are derived from the finished matches in the order they finished: a match that
+    finishes after the last one rated is rated on its own; any other change (a correction, an undo,
+    a deletion, an import, a merge) marks the book stale, and the next read rebuilds it whole.
+    """
+
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    stale: Mapped[bool] = mapped_column(default=True)
+    rated: Mapped[int] = mapped_column(default=0)
+    last_finished_at: Mapped[datetime | None]
+    last_match_id: Mapped[int | None]
+
+
+class Rating(db.Model):
+    """One player's rating of one game after every finished match they played (see services/ratings.py)."""
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    matches: Mapped[int] = mapped_column(default=0)
+    # The conservative figure (mu - 3 sigma) before and after each of the last matches, oldest first: the trend.
+    recent: Mapped[list[float]] = mapped_column(JSON, default=list)
+
+
+class RatingStep(db.Model):
+    """A player's rating of one game right after one match: the rating over time."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    # The match's place among the game's rated matches, 1 first.
+    seq: Mapped[int]
+    match_id: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+
+
+Index("ix_rating_step_player_game_seq", RatingStep.player_id, RatingStep.game, RatingStep.seq)
+Index("ix_rating_step_game", RatingStep.game)

@@ -377,6 +377,8 @@ class Game:
     # Every settings key with its default; a key not listed here is an error. Made from `declared`
     # when the game declares its settings.
     defaults: ClassVar[dict[str, Any]] = {}
+    # Whether the fewest total ranks first at the end (Topic_'s cards held) rather than the most.
+    fewest_first: ClassVar[bool] = False
 
     def __init__(self, entry: type[Entry] | None = None, seed: Seeding | None = None):
         self.entry = (entry or Entry)(self)
@@ -520,6 +522,13 @@ class Game:
     def starter(self, replay: Replay) -> str | None:
         """Who starts the round after a replayed match (None: the game is over or the table decides)."""
         return None
+
+    def final_ranks(self, totals: Mapping[str, int]) -> dict[str, int]:
+        """Each side's place in a finished match's final standings, 1 first: sides with equal totals
+        share a place, and the next place counts them all (1, 1, 3)."""
+        sign = 1 if self.fewest_first else -1
+        values = list(totals.values())
+        return {side: 1 + sum(sign * other < sign * total for other in values) for side, total in totals.items()}
 
     def record_figures(self, record: RecordSums) -> dict[str, Any]:
         """The game's own figures of a player's record, keyed by what they are (the page labels them)."""

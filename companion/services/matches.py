@@ -20,7 +20,7 @@ from ..games import get_game, score_match
 from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Replay, RuleError, Standings, name_key
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, is_owner, standings_of
-from . import records
+from . import ratings, records
 from .bounds import bounded, bounded_match_file, check_round_count, stored_time
 from .dialect import conflict_insert
 from .fast_save import assign, insert_round
@@ -125,6 +125,7 @@ def rescore(match: Match) -> Replay:
         }
         assign(seat, caches)
     records.follow(match, before)
+    ratings.follow(match, before)
     return replay
 
 
@@ -376,7 +377,12 @@ def delete_match(match: Match) -> None:
     """Remove a match with its rounds and change log, under its lock like every write to it."""
     with transaction(locking=match):
         records.withdraw(match)
+        finished = match.status == FINISHED
         db.session.delete(match)
+        if finished:
+            # Rated again without it: the deletion is written first.
+            db.session.flush()
+            ratings.redo([match.game])
 
 
 def end_match(match: Match) -> None:
@@ -564,7 +570,10 @@ def _store_batch(batch: list[Match]) -> None:
     for match in batch:
         for seat in match.seats:
             seat.player_id = players[name_key(seat.name)]
-    records.add_new(_insert_batch(batch, new_only=True))
+    stored = _insert_batch(batch, new_only=True)
+    records.add_new(stored)
+    # An imported match finished whenever its file says: its game's ratings are rated again.
+    ratings.mark_stale(match.game for match in stored if match.status == FINISHED)
 
 
 def import_matches(documents: list[Any]) -> list[Imported]:
@@ -604,6 +613,7 @@ def import_matches(documents: list[Any]) -> list[Imported]:
             time.sleep(pause)
         with transaction():
             _store_batch(batch)
+    ratings.rebuild_stale({match.game for match in new if match.status == FINISHED})
     created = {match.uid: match.id for match in new if match.id is not None}
     # Matches another import stored while this one ran are found like those stored before it.
     ids = stored | created | _stored_ids(uid for uid, _ in plan if uid not in stored and uid not in created)
@@ -635,7 +645,13 @@ def store_generated(
             _insert_batch(batch)
             stored += len(batch)
         records.rebuild()
+        ratings.redo(_games_stored())
     return stored
+
+
+def _games_stored() -> list[str]:
+    """The games of which a finished match is stored."""
+    return list(db.session.scalars(select(Match.game).where(Match.status == FINISHED).distinct()))
 
 
 def _insert_batch(batch: list[Match], new_only: bool = False) -> list[Match]:

@@ -7,8 +7,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..games.base import N_, RuleError, checked_name, clean_name, name_key
-from ..models import Player, Seat
-from . import records
+from ..models import FINISHED, Match, Player, Seat
+from . import ratings, records
 from .dialect import conflict_insert
 from .transaction import transaction
 
@@ -103,5 +103,8 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
     with transaction():
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))
         records.rebuild([keep.id, other.id])
+        played = select(Match.game).join(Seat, Seat.match_id == Match.id)
+        played = played.where(Seat.player_id == keep.id, Match.status == FINISHED).distinct()
+        ratings.redo(db.session.scalars(played))
         db.session.delete(other)
     return keep

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext
 
 from ..extensions import db
 from ..games import REGISTRY
 from ..games.forms import whole_number
 from ..models import ID_MAX, Player
+from ..queries import ratings as rating_reads
 from ..queries.players import leaderboard, matches_of, profile, roster_entries
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import render
@@ -27,13 +28,26 @@ def index():
     return render("players.html", rows=leaderboard(game or None), game=game, games=REGISTRY)
 
 
+@bp.get("/ratings/<game>")
+def ratings_board(game: str):
+    """A game's leaderboard by rating: place, player, rating, matches, wins and trend."""
+    if game not in REGISTRY:
+        abort(404)
+    board = rating_reads.rated(game)
+    places = rating_reads.places(board)
+    return render("ratings.html", board=board, places=places, scale=rating_reads.SCALE, game=game, games=REGISTRY)
+
+
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
     """A player's page, built in one place for the page and for a refused form."""
+    rated = rating_reads.shown_of(player.id)
     return render(
         "player.html",
         status=status,
         player=player,
         profile=profile(player),
+        ratings=rated,
+        rating_lines={REGISTRY[slug].name: list(shown.line) for slug, shown in rated.items()},
         roster=roster_entries(),
         games=REGISTRY,
         errors=errors or {},

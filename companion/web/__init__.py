@@ -33,6 +33,7 @@ def init_app(app: Flask) -> None:
         live_etag=live.live_etag,
         match_chart=display.match_chart,
         results_chart=charts.results_chart,
+        ratings_chart=charts.ratings_chart,
         series_colour=charts.series_colour,
         script_texts=i18n.script_texts,
     )

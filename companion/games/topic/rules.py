@@ -31,6 +31,7 @@ class Topic(Game):
         ),
         Setting("deck", None, N_("the deck"), lo=2, hi=BOX, optional=True, drawn=False),
     )
+    fewest_first: ClassVar[bool] = True
     lengths: ClassVar[dict[str, int]] = LENGTHS
     box: ClassVar[int] = BOX
 
@@ -86,7 +87,7 @@ class Topic(Game):
 
     def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
         """The player(s) holding the fewest cards."""
-        return best(tally.totals, fewest=True)
+        return best(tally.totals, fewest=self.fewest_first)
 
     def extra(self, tally: Tally) -> dict[str, Any]:
         """The standings also say how many cards are left in the deck."""

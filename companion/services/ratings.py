@@ -1,0 +1,255 @@
+"""Players' ratings per game (openskill's Plackett-Luce), derived from the finished matches and kept in step.
+
+Each finished match, in the order the matches finished (those of one second in the order of the
+history's export, by id), is one update whose ranks are the game's final standings. A match that
+finishes after the last one rated is rated on its own, in the save that finishes it; any other
+change to the finished matches rebuilds the game's ratings from scratch in the same transaction. So
+the kept ratings are always those a full rebuild gives, and reading them never writes. Only an
+import, whose batches are committed one by one, marks its games' books stale and rebuilds them once
+at its end; a book left stale (an import cut short, a database from before the ratings) is rebuilt
+on the next start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select
+
+from ..extensions import db
+from ..games import REGISTRY, get_game
+from ..models import FINISHED, Match, Rating, RatingBook, RatingStep, Seat
+from ..queries.ratings import MODEL, TREND_MATCHES
+from .dialect import conflict_insert
+from .records import Stake
+from .transaction import transaction
+
+
+def order_key(finished_at: datetime | None, match_id: int) -> tuple[datetime, int]:
+    """Where a finished match comes in the rating order: by the second it finished, then by id."""
+    return ((finished_at or datetime.min).replace(microsecond=0), match_id)
+
+
+@dataclass
+class Standing:
+    """A player's rating while matches are rated: the library's rating, how many matches, the recent figures."""
+
+    rating: Any
+    matches: int = 0
+    recent: list[float] = field(default_factory=list)
+
+    @classmethod
+    def new(cls) -> Standing:
+        """A player before their first rated match: the library's default rating."""
+        start = MODEL.rating()
+        return cls(start, 0, [start.ordinal()])
+
+    @classmethod
+    def kept(cls, mu: float, sigma: float, matches: int, recent: list[float]) -> Standing:
+        """A player's rating as stored."""
+        return cls(MODEL.rating(mu=mu, sigma=sigma), matches, list(recent))
+
+    @property
+    def mu(self) -> float:
+        """The rating's mean."""
+        return self.rating.mu
+
+    @property
+    def sigma(self) -> float:
+        """The rating's uncertainty."""
+        return self.rating.sigma
+
+
+def rate(game: str, seats: Iterable[tuple[int, str | None, int | None]], standings: dict[int, Standing]) -> list[int]:
+    """Rate one finished match: seats as (player, team, total); updates `standings`, returns the players rated.
+
+    A team (a Burraco pair) is one side of the match; a player without a team is a side alone.
+    """
+    sides: dict[str, list[int]] = {}
+    totals: dict[str, int] = {}
+    for player, team, total in seats:
+        side = f"team {team}" if team is not None else f"player {player}"
+        sides.setdefault(side, []).append(player)
+        totals[side] = total or 0
+    if len(sides) < 2:
+        return []
+    ranks = get_game(game).final_ranks(totals)
+    teams = []
+    for players in sides.values():
+        for player in players:
+            if player not in standings:
+                standings[player] = Standing.new()
+        teams.append([standings[p].rating for p in players])
+    rated = MODEL.rate(teams, ranks=[ranks[side] for side in sides])
+    done = []
+    for players, team in zip(sides.values(), rated, strict=True):
+        for player, after in zip(players, team, strict=True):
+            standing = standings[player]
+            standing.rating, standing.matches = after, standing.matches + 1
+            standing.recent = [*standing.recent, after.ordinal()][-(TREND_MATCHES + 1) :]
+            done.append(player)
+    return done
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """The statements a save that finishes a match runs, built once per database dialect (it is on the save's path)."""
+
+    open_book: Any
+    mark_stale: Any
+    upsert_ratings: Any
+    seats: Any
+    kept: Any
+    add_steps: Any
+    move_book: Any
+
+
+@lru_cache(maxsize=2)
+def _statements(dialect: str) -> _Statements:
+    """The statements, in the dialect of the session's database."""
+    books, rated = RatingBook.__table__, Rating.__table__
+    adding = conflict_insert(books).values(game=bindparam("game"), stale=True, rated=0)
+    ratings = conflict_insert(rated)
+    return _Statements(
+        # A no-op update of a book already there: it locks the row all the same.
+        open_book=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": books.c.stale})
+        .returning(*books.c),
+        mark_stale=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": True}),
+        upsert_ratings=ratings.on_conflict_do_update(
+            index_elements=["player_id", "game"],
+            set_={name: ratings.excluded[name] for name in ("mu", "sigma", "matches", "recent")},
+        ),
+        seats=select(Seat.player_id, Seat.team, Seat.total)
+        .where(Seat.match_id == bindparam("match_id"))
+        .order_by(Seat.position),
+        kept=select(rated.c.player_id, rated.c.mu, rated.c.sigma, rated.c.matches, rated.c.recent).where(
+            rated.c.game == bindparam("game"), rated.c.player_id.in_(bindparam("ids", expanding=True))
+        ),
+        add_steps=insert(RatingStep.__table__),
+        move_book=books.update()
+        .where(books.c.game == bindparam("book"))
+        .values(rated=bindparam("seq"), last_finished_at=bindparam("at"), last_match_id=bindparam("match_id")),
+    )
+
+
+def _run() -> _Statements:
+    """The statements for the session's database."""
+    return _statements(db.session.get_bind().dialect.name)
+
+
+def _open_book(game: str) -> Any:
+    """The game's book, added (stale: never built) if missing, and locked until the transaction ends."""
+    return db.session.execute(_run().open_book, {"game": game}).one()
+
+
+def mark_stale(games: Iterable[str]) -> None:
+    """Mark these games' books stale, to be rebuilt by `rebuild_stale` (an import's batches)."""
+    for game in sorted(set(games)):
+        db.session.execute(_run().mark_stale, {"game": game})
+
+
+def redo(games: Iterable[str]) -> None:
+    """Rate these games' finished matches again from the start, in the caller's transaction."""
+    for game in sorted(set(games)):
+        rebuild(game)
+
+
+def follow(match: Match, before: Stake | None) -> None:
+    """Keep the match's game's ratings in step with a match just rescored, given what it added before.
+
+    A match that stays unfinished costs nothing; one that has just finished after the last match
+    rated is rated now; any other change to a finished match marks the game stale.
+    """
+    if before is None:
+        return
+    was_finished, finished = before.winners is not None, match.status == FINISHED
+    if not was_finished and not finished:
+        return
+    book = _open_book(match.game)
+    key = order_key(match.finished_at, match.id)
+    last = order_key(book.last_finished_at, book.last_match_id) if book.last_match_id is not None else None
+    if was_finished or book.stale or (last is not None and key <= last):
+        rebuild(match.game)
+        return
+    _rate_one(match, book.rated + 1)
+
+
+def _rate_one(match: Match, seq: int) -> None:
+    """Rate a match that finished after every match rated so far: its players' rows and steps only."""
+    run, connection = _run(), db.session.connection()
+    seats = connection.execute(run.seats, {"match_id": match.id}).all()
+    ids = [seat.player_id for seat in seats]
+    kept = connection.execute(run.kept, {"game": match.game, "ids": ids}).all()
+    standings = {row.player_id: Standing.kept(row.mu, row.sigma, row.matches, row.recent) for row in kept}
+    done = rate(match.game, seats, standings)
+    if done:
+        connection.execute(run.upsert_ratings, [_row(match.game, p, standings[p]) for p in sorted(done)])
+        connection.execute(
+            run.add_steps,
+            [{"game": match.game, "seq": seq, "match_id": match.id, "player_id": p, "mu": standings[p].mu,
+              "sigma": standings[p].sigma} for p in done],
+        )  # fmt: skip
+    connection.execute(run.move_book, {"book": match.game, "seq": seq, "at": match.finished_at, "match_id": match.id})
+
+
+def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
+    """A rating row's values."""
+    return {"player_id": player, "game": game, "mu": standing.mu, "sigma": standing.sigma,
+            "matches": standing.matches, "recent": standing.recent}  # fmt: skip
+
+
+def rebuild(game: str) -> int:
+    """Rate every finished match of the game again from the start (the caller commits); returns how many."""
+    book = _open_book(game)
+    db.session.execute(delete(Rating).where(Rating.game == game))
+    db.session.execute(delete(RatingStep).where(RatingStep.game == game))
+    rows = db.session.execute(
+        select(Seat.match_id, Match.finished_at, Seat.player_id, Seat.team, Seat.total)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Match.game == game, Match.status == FINISHED)
+        .order_by(Seat.match_id, Seat.position)
+    ).all()
+    matches = [(order_key(finished_at, match_id), list(seats)) for (match_id, finished_at), seats in
+               groupby(rows, key=lambda row: (row.match_id, row.finished_at))]  # fmt: skip
+    matches.sort(key=lambda pair: pair[0])
+    standings: dict[int, Standing] = {}
+    steps = []
+    for seq, (key, seats) in enumerate(matches, start=1):
+        done = rate(game, [(s.player_id, s.team, s.total) for s in seats], standings)
+        steps.extend(
+            {"game": game, "seq": seq, "match_id": key[1], "player_id": p, "mu": standings[p].mu,
+             "sigma": standings[p].sigma} for p in done
+        )  # fmt: skip
+    if standings:
+        rows = [_row(game, player, standing) for player, standing in sorted(standings.items())]
+        db.session.connection().execute(insert(Rating.__table__), rows)
+    if steps:
+        db.session.connection().execute(insert(RatingStep.__table__), steps)
+    last = matches[-1][1][0] if matches else None
+    db.session.execute(
+        RatingBook.__table__.update()
+        .where(RatingBook.game == book.game)
+        .values(stale=False, rated=len(matches), last_finished_at=last.finished_at if last else None,
+                last_match_id=last.match_id if last else None)
+    )  # fmt: skip
+    return len(matches)
+
+
+def rebuild_stale(games: Iterable[str] | None = None) -> None:
+    """Rebuild the books of these games (of every game by default) that are stale or were never built.
+
+    Run on start and at the end of an import; each game in a transaction of its own.
+    """
+    for game in sorted(set(games) if games is not None else REGISTRY):
+        book = db.session.get(RatingBook, game, populate_existing=True)
+        if book is not None and not book.stale:
+            continue
+        with transaction():
+            # Read again under the lock: another process may have rebuilt it meanwhile.
+            if _open_book(game).stale:
+                rebuild(game)

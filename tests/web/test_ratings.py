@@ -1,0 +1,253 @@
+"""The kept ratings are always what rating every finished match again from the start gives, after any write."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, select
+from sqlalchemy.orm import selectinload
+
+from companion.extensions import db
+from companion.games.base import Refusal
+from companion.models import FINISHED, PLAYING, Match, Player, Rating, RatingBook, RatingStep
+from companion.services import matches as service
+from companion.services import ratings
+from companion.services.roster import merge_players, merge_refusal
+
+LIBRARY = PlackettLuce()
+GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+
+
+def from_scratch() -> dict:
+    """Every player's (mu, sigma, matches) per game, the finished matches rated in order with the library itself."""
+    found: dict = {}
+    finished = db.session.scalars(
+        select(Match).where(Match.status == FINISHED).options(selectinload(Match.seats))
+    ).all()
+    finished = sorted(finished, key=lambda m: (m.finished_at.replace(microsecond=0), m.id))
+    for match in finished:
+        sides: dict = {}
+        totals: dict = {}
+        for seat in match.seats:
+            side = seat.team or f"#{seat.player_id}"
+            sides.setdefault(side, []).append(seat.player_id)
+            totals[side] = seat.total
+        # Higher is better but for Topic_'s cards; equal totals share the rank.
+        sign = 1 if match.game == "topic" else -1
+        ranks = [1 + sum(sign * t < sign * totals[side] for t in totals.values()) for side in sides]
+        teams = [
+            [LIBRARY.rating(mu=found.get((p, match.game), (25.0, 25 / 3, 0))[0],
+                            sigma=found.get((p, match.game), (25.0, 25 / 3, 0))[1]) for p in players]
+            for players in sides.values()
+        ]  # fmt: skip
+        for players, team in zip(sides.values(), LIBRARY.rate(teams, ranks=ranks), strict=True):
+            for player, after in zip(players, team, strict=True):
+                matches = found.get((player, match.game), (0, 0, 0))[2]
+                found[player, match.game] = (after.mu, after.sigma, matches + 1)
+    return found
+
+
+def kept() -> dict:
+    """The ratings as kept: every write leaves every game's book up to date, so a read has nothing to do."""
+    db.session.expire_all()
+    assert not db.session.scalars(select(RatingBook.game).where(RatingBook.stale)).all()
+    return {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
+
+
+def assert_exact() -> None:
+    """The kept ratings are the library's from scratch, and so are the steps of the rating over time."""
+    expected = from_scratch()
+    assert kept() == expected
+    last = {}
+    for step in db.session.scalars(select(RatingStep).order_by(RatingStep.seq)):
+        last[step.player_id, step.game] = (step.mu, step.sigma)
+    assert last == {key: value[:2] for key, value in expected.items()}
+    db.session.rollback()
+
+
+def topic_rounds(losers: list[int]) -> list[dict]:
+    return [{"losers": [loser]} for loser in losers]
+
+
+def start(game: str, seats: list[str], outcome: list[int]) -> Match:
+    """A match of the game at these seats, played as far as `outcome` says (maybe to the end)."""
+    if game == "burraco":
+        names = seats[:4] if len(seats) >= 4 else NAMES[:4]
+        teams = {"Noi": [names[0], names[2]], "Voi": [names[1], names[3]]}
+        match, _ = service.create_match("burraco", names, {"teams": teams, "hands": 1})
+        if outcome:
+            table = [100 + 50 * (n % 4) for n in outcome[:2]] + [100, 100]
+            closer = "Noi" if outcome[0] % 2 else "Voi"
+            sides = {"Noi": {"table": table[0], "hand": 0, "clean": 1}, "Voi": {"table": table[1], "hand": 0,
+                                                                                  "clean": 1}}
+            service.save_round(match, {"sides": sides, "closed_by": closer})
+        return match
+    names = seats[:2] if game == "pazaak" else seats
+    settings_ = {"pazzaparola": {"target": 1, "cards": 3}, "topic": {"deck": 3}, "pazaak": {"sets": 2}}[game]
+    match, _ = service.create_match(game, names, settings_)
+    for n in outcome:
+        if match.status != PLAYING:
+            break
+        if game == "pazaak":
+            data = {"winner": None if n % 3 == 2 else names[n % 2]}
+        elif game == "topic":
+            data = {"losers": [names[n % len(names)]]}
+        else:
+            data = {"rows": {name: {"used": [(n + i) % 2], "unused": 2} for i, name in enumerate(names)}}
+        service.save_round(match, data)
+    return match
+
+
+operations = st.one_of(
+    st.tuples(st.just("start"), st.sampled_from(GAMES), st.lists(st.sampled_from(NAMES), min_size=2, max_size=4,
+                                                                    unique=True),
+              st.lists(st.integers(0, 5), max_size=4)),  # fmt: skip
+    st.tuples(st.sampled_from(["undo", "delete", "end", "correct", "redo"]), st.integers(0, 20), st.integers(0, 5)),
+    st.tuples(st.just("merge"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
+    st.tuples(st.just("import"), st.sampled_from(NAMES[:3]), st.integers(1, 28)),
+)
+
+
+def apply(operation: tuple) -> None:
+    """One write of a random history; a write the rules refuse is simply not made."""
+    kind = operation[0]
+    if kind == "start":
+        start(*operation[1:])
+        return
+    if kind == "merge":
+        keep = db.session.scalar(select(Player).where(Player.name == operation[1]))
+        other = db.session.scalar(select(Player).where(Player.name == operation[2]))
+        if keep and other and merge_refusal(keep, other) is None:
+            merge_players(keep, other.id)
+        return
+    if kind == "import":
+        # A match finished on a day long past: it comes before the ones finished today.
+        day = f"2024-02-{operation[2]:02d}T20:00:00Z"
+        document = {"format": "companion-match/1", "id": f"old-{operation[1]}-{operation[2]}", "game": "pazaak",
+                    "players": [operation[1], "Zed"], "settings": {"sets": 1}, "rounds": [{"winner": "Zed"}],
+                    "started": day, "finished": day}  # fmt: skip
+        service.import_matches([document])
+        return
+    stored = db.session.scalars(select(Match).order_by(Match.id)).all()
+    if not stored:
+        return
+    match = stored[operation[1] % len(stored)]
+    try:
+        if kind == "undo" and match.rounds:
+            service.undo_last_round(match)
+        elif kind == "redo" and match.redo:
+            service.redo_round(match)
+        elif kind == "delete":
+            service.delete_match(match)
+        elif kind == "end" and match.status == PLAYING:
+            service.end_match(match)
+        elif kind == "correct" and match.rounds and match.game == "topic":
+            first = match.rounds[0]
+            loser = match.player_names[operation[2] % len(match.player_names)]
+            service.correct_round(match, 1, {"losers": [loser]}, first.revision, ends_at=1)
+    except Refusal:
+        db.session.rollback()
+
+
+def wipe() -> None:
+    """An empty database for the next history."""
+    for model in (RatingStep, Rating, RatingBook, Match, Player):
+        db.session.execute(delete(model))
+    db.session.commit()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(operations, min_size=1, max_size=10))
+def test_the_kept_ratings_are_a_full_rebuild_after_any_history(app, history):
+    with app.app_context():
+        wipe()
+        for operation in history:
+            apply(operation)
+            assert_exact()
+
+
+def test_a_match_finished_last_is_rated_on_its_own_in_its_save(app):
+    with app.app_context():
+        start("pazaak", ["Ann", "Bob"], [0, 0])
+        assert_exact()
+        match = start("pazaak", ["Ann", "Bob"], [1])
+        # The save that finishes the match rates it on its own: no rebuild.
+        service.save_round(match, {"winner": "Bob"})
+        book = db.session.get(RatingBook, "pazaak", populate_existing=True)
+        assert not book.stale and book.rated == 2 and book.last_match_id == match.id
+        ann = db.session.get(Rating, (db.session.scalar(select(Player.id).where(Player.name == "Ann")), "pazaak"))
+        first = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[1, 2])
+        second = LIBRARY.rate([first[0], first[1]], ranks=[2, 1])
+        assert (ann.mu, ann.sigma, ann.matches) == (second[0][0].mu, second[0][0].sigma, 2)
+        assert_exact()
+
+
+def test_a_save_that_does_not_finish_a_match_leaves_the_ratings_alone(app):
+    with app.app_context():
+        start("pazaak", ["Ann", "Bob"], [0, 0])
+        assert_exact()
+        match = start("pazaak", ["Ann", "Bob"], [])
+        statements = []
+        from sqlalchemy import event
+
+        def seen(conn, cursor, statement, *args):
+            statements.append(statement)
+
+        event.listen(db.engine, "before_cursor_execute", seen)
+        try:
+            service.save_round(match, {"winner": "Ann"})
+        finally:
+            event.remove(db.engine, "before_cursor_execute", seen)
+        assert match.status == PLAYING
+        assert not [s for s in statements if "rating" in s.lower()]
+
+
+def test_unfinished_matches_do_not_count(app):
+    with app.app_context():
+        match = start("pazaak", ["Ann", "Bob"], [0])
+        service.end_match(match)
+        assert kept() == {}
+        assert db.session.scalar(select(Match.status).where(Match.id == match.id)) == "unfinished"
+
+
+def test_finished_at_ties_go_in_the_order_of_the_export(app):
+    with app.app_context():
+        first = start("pazaak", ["Ann", "Bob"], [0, 0])
+        second = start("pazaak", ["Ann", "Bob"], [1, 1])
+        same = datetime(2025, 1, 1, 12, 0, 0)
+        # The second by id finished earlier within the same second: the id decides.
+        db.session.get(Match, first.id).finished_at = same.replace(microsecond=900000)
+        db.session.get(Match, second.id).finished_at = same.replace(microsecond=100000)
+        db.session.commit()
+        ratings.redo(["pazaak"])
+        db.session.commit()
+        assert_exact()
+        steps = db.session.execute(select(RatingStep.seq, RatingStep.match_id).distinct().order_by(RatingStep.seq))
+        assert [match_id for _, match_id in steps] == [first.id, second.id]
+
+
+def test_the_cli_prints_each_rated_player_as_the_library_computes_it(app, runner):
+    with app.app_context():
+        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        start("pazaak", ["Ann", "Bob"], [0, 0])
+    result = runner.invoke(args=["ratings", "topic", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    # Ann took both cards: Bob and Cy share first place, Ann is last.
+    teams = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()], [LIBRARY.rating()]], ranks=[3, 1, 1])
+    expected = {name: team[0] for name, team in zip(["Ann", "Bob", "Cy"], teams, strict=True)}
+    assert {row["player"] for row in rows} == {"Ann", "Bob", "Cy"}
+    for row in rows:
+        rating = expected[row["player"]]
+        assert row == {"player": row["player"], "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal(),
+                       "matches": 1}  # fmt: skip
+    assert rows[-1]["player"] == "Ann"
+    text = runner.invoke(args=["ratings", "topic"]).output
+    assert "Ann" in text and "provisional" in text
+    refused = runner.invoke(args=["ratings", "chess", "--json"])
+    assert refused.exit_code == 1 and "unknown game" in refused.output
