@@ -69,6 +69,13 @@ def expect_rounds_as_drawn_whole(page: Page) -> list[str]:
     return grown
 
 
+def go_offline(page: Page) -> None:
+    """The phone loses the network, and its page knows it before the next tap (Chromium tells the page
+    a moment after the context goes offline; a tap in between would be sent, through the service worker)."""
+    page.context.set_offline(True)
+    page.wait_for_function("!navigator.onLine")
+
+
 # What the browser logs while a phone is cut from the network: the loads that fail and htmx's send
 # errors, each only if something was on its way at that moment (a live poll, a save, a reload).
 NETWORK_CUT = (

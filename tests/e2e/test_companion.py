@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import PHONE
-from tests.e2e.helpers import add_to_roster, start_match
+from tests.e2e.helpers import add_to_roster, go_offline, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -64,7 +64,7 @@ def test_shell_loads_offline_after_a_visit(page: Page, live_server, app):
                            "navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.context.set_offline(True)
+    go_offline(page)
     page.goto(live_server.url + "/")
     expect(page.get_by_role("link", name="Table companion")).to_be_visible()
     page.goto(live_server.url + "/history-never-visited")

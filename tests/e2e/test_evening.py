@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.services import host
 from tests.conftest import stored_match
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, new_phone, press_start, seat_players
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, go_offline, new_phone, press_start, seat_players
 from tests.e2e.test_burraco import enter_hand, side_named
 from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
 from tests.e2e.test_table_ready import luminance
@@ -204,7 +204,7 @@ def outage_with_a_reload(table: Table, app: Flask, match_url: str, browser_fault
         browser_faults.expect(text, may_not_come=True)
     anna = table.anna
     path = match_path(anna)
-    anna.context.set_offline(True)
+    go_offline(anna)
     loser(anna, "Dario").click()
     loser(anna, "Margherita").click()
     expect(anna.locator("#waiting-rounds li")).to_have_count(2)

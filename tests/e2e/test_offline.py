@@ -12,7 +12,7 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from tests.conftest import stored_match
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, start_match
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, go_offline, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -47,7 +47,7 @@ def kept_rows(page: Page):
 
 def keep_cy_offline(page: Page) -> None:
     """The network goes away and Cy loses the next round: it is kept on the phone."""
-    page.context.set_offline(True)
+    go_offline(page)
     loser(page, "Cy").click()
     expect(kept_rows(page)).to_have_count(1)
 
@@ -69,7 +69,7 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert losers_stored(app, match_id) == [["Bob"]]
 
-    page.context.set_offline(True)
+    go_offline(page)
     for name, number in (("Cy", 2), ("Ann", 3), ("Bob", 4)):
         loser(page, name).click()
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
@@ -105,7 +105,7 @@ def test_undo_takes_back_a_kept_round_on_the_phone_alone(page: Page, live_server
     match_id = start_topic(page, live_server.url, app)
     loser(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
-    page.context.set_offline(True)
+    go_offline(page)
     loser(page, "Cy").click()
     loser(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
@@ -173,7 +173,7 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
 @INTERCEPTING
 def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
-    page.context.set_offline(True)
+    go_offline(page)
     loser(page, "Cy").click()
     loser(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
@@ -247,7 +247,7 @@ def keep_a_pazzaparola_round_offline(page: Page, base: str, app):
     add_to_roster(app, *PAZZAPAROLA_PLAYERS)
     start_pazzaparola(page, base, PAZZAPAROLA_PLAYERS)
     match_id = int(page.url.rsplit("/", 1)[1])
-    page.context.set_offline(True)
+    go_offline(page)
     tap = Taps(page)
     enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
     page.get_by_role("button", name="Save round 1", exact=True).click()
@@ -304,7 +304,7 @@ def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_serve
 
     add_to_roster(app, "Ann", "Bob")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
-    page.context.set_offline(True)
+    go_offline(page)
     enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
     page.get_by_role("button", name="Save hand 1").click()
     expect(kept_rows(page)).to_have_count(1)
@@ -322,7 +322,7 @@ def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_serve
 def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(page: Page, live_server, app):
     add_to_roster(app, "Rosa", "Quincy")
     match_id = start_match(page, live_server.url, "Pazaak", ["Rosa", "Quincy"])
-    page.context.set_offline(True)
+    go_offline(page)
     page.get_by_role("button", name="Rosa won", exact=True).click()
     expect(kept_rows(page)).to_have_count(1)
     expect(kept_rows(page).nth(0)).to_contain_text("Round 1")
@@ -343,7 +343,7 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
     viewer.goto(f"{live_server.url}/matches/{match_id}")
     live = viewer.locator("#live")
     expect(live).to_have_attribute("data-live", "")
-    viewer.context.set_offline(True)
+    go_offline(viewer)
     expect(live).to_have_class(re.compile(r"\breconnecting\b"))
     said = live.evaluate("element => getComputedStyle(element, '::before').content")
     assert said == '"Reconnecting…"'
@@ -359,7 +359,7 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
 def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page, live_server, app, browser_faults):
     browser_faults.expect(REFUSED_422)
     match_id = start_topic(page, live_server.url, app)
-    page.context.set_offline(True)
+    go_offline(page)
     loser(page, "Cy").click()
     loser(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
@@ -463,7 +463,7 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
         db.session.remove()
     played = datetime.now(UTC).replace(tzinfo=None, microsecond=0) - timedelta(minutes=30)
     page.clock.set_fixed_time(played.replace(tzinfo=UTC))
-    page.context.set_offline(True)
+    go_offline(page)
     for name in ("Cy", "Ann", "Bob"):
         loser(page, name).click()
     expect(kept_rows(page)).to_have_count(3)
