@@ -362,6 +362,7 @@
       if (answer.status >= 200 && answer.status < 300) {
         retryMs = FIRST_RETRY_MS;
         keep(waiting().filter(function (other) { return other.key !== item.key; }));
+        if (undoWhenSent !== item.key) delete keptEntries[item.key];  // stored: no Undo here puts it back
         if (undoWhenSent === item.key) {
           undoWhenSent = null;
           undoOnServer().then(function () {
