@@ -163,7 +163,7 @@ def follow(match: Match, before: Stake | None) -> None:
     """Keep the match's game's ratings in step with a match just rescored, given what it added before.
 
     A match that stays unfinished costs nothing; one that has just finished after the last match
-    rated is rated now; any other change to a finished match marks the game stale.
+    rated is rated now; any other change to a finished match rebuilds the game's ratings, in this write.
     """
     if before is None:
         return
