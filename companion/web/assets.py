@@ -33,12 +33,13 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("table", "css"): ("css/table.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
-# them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. A script
-# lives in one bundle only: a boosted link to a page whose bundle held it too would run it twice.
+# them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a
+# page names travels as one bundle per kind, so a script may come again in another page's bundle
+# after a boosted link: each runs once (Companion.once, app.js).
 GAME_BUNDLES = {("game", "css"): "css/games/{}.css", ("entry", "js"): "js/games/{}.js"}
 # A script bundle whose words travel with it, in the page's language (its name says which, as
 # "offline.it"), ahead of its script: the offline sender's, which no page without it needs. A page
-# in another language brings them anew; the sender itself runs once (offline.js).
+# in another language brings them anew; the sender itself runs once.
 SPEAKING = {"offline": offline_texts}
 # The new-match form's name for every game's bundles: another game may be picked without a new page.
 EVERY_GAME = "every-game"
@@ -151,32 +152,40 @@ def _minify(kind: str, name: str, text: str) -> str:
     return rjsmin.jsmin(text)
 
 
-def _bundle_patterns(name: str, kind: str) -> tuple[str, ...]:
-    """Where the files of a bundle lie, as glob patterns; none for a bundle that does not exist."""
-    prefix, _, slug = name.partition("-")
+def _part_patterns(part: str, kind: str) -> tuple[str, ...]:
+    """Where the files of one named part of a bundle lie, as glob patterns; none for a name that does not exist."""
+    prefix, _, slug = part.partition("-")
     if (prefix, kind) in GAME_BUNDLES and slug in REGISTRY:
         return (GAME_BUNDLES[prefix, kind].format(slug),)
-    base, _, language = name.partition(".")
+    base, _, language = part.partition(".")
     if language and (base not in SPEAKING or language not in LANGUAGES or kind != "js"):
         return ()
     return BUNDLES.get((base, kind), ())
 
 
-def _bundle_files(name: str, kind: str) -> list[Path]:
-    """The files of a bundle, in order."""
+def _part_files(part: str, kind: str) -> list[Path]:
+    """The files of one named part of a bundle, in order."""
     static = Path(current_app.static_folder or "")
-    return [path for pattern in _bundle_patterns(name, kind) for path in sorted(static.glob(pattern))]
+    return [path for pattern in _part_patterns(part, kind) for path in sorted(static.glob(pattern))]
+
+
+def _bundle_files(name: str, kind: str) -> list[Path]:
+    """The files of a bundle, in order: of each of its parts (a page's own bundle joins them with "+")."""
+    found = [_part_files(part, kind) for part in name.split("+")]
+    return [path for files in found for path in files] if all(found) else []
 
 
 @lru_cache(maxsize=32)
 def _bundle(name: str, kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]:
     """A bundle's digest and its bytes plain, brotli and gzip: built once per change of its files."""
-    files = _bundle_files(name, kind)
-    parts = [f"/* {path.name} */\n{_minify(kind, path.name, path.read_text(encoding='utf-8'))}" for path in files]
-    base, _, language = name.partition(".")
-    if language:
-        words = json.dumps(SPEAKING[base](language), ensure_ascii=False, separators=(",", ":"))
-        parts.insert(0, f"Object.assign(window.Companion.texts,{words});")
+    parts = []
+    for part in name.split("+"):
+        base, _, language = part.partition(".")
+        if language:
+            words = json.dumps(SPEAKING[base](language), ensure_ascii=False, separators=(",", ":"))
+            parts.append(f"Object.assign(window.Companion.texts,{words});")
+        for path in _part_files(part, kind):
+            parts.append(f"/* {path.name} */\n{_minify(kind, path.name, path.read_text(encoding='utf-8'))}")
     data = ((JS_HINT if kind == "js" else "") + "\n".join(parts)).encode()
     packed = {"": data, **{encoding: _best_compression(data, encoding) for encoding in ("br", "gzip")}}
     return hashlib.sha256(data).hexdigest()[:12], packed
@@ -194,17 +203,20 @@ def bundle_url(kind: str, name: str = "") -> str:
 
 
 def bundle_urls(kind: str, *names: str) -> list[str]:
-    """The URLs of the bundles of one kind ("css", "js") that these names have, in order.
+    """The URL of the bundle of one kind ("css", "js") that holds what these names have, as a list: empty if nothing.
 
-    A name without files of that kind (a game with no script of its own) adds nothing.
+    A page's own files of a kind travel as one bundle, a round trip and a set of headers fewer on a
+    slow line than one per name. A name without files of that kind (a game with no script of its
+    own) adds nothing.
     """
-    expanded = []
+    parts = []
     for name in names:
         if name == EVERY_GAME:
-            expanded += [f"{prefix}-{slug}" for slug in REGISTRY for prefix, _ in GAME_BUNDLES]
+            parts += [f"{prefix}-{slug}" for slug in REGISTRY for prefix, _ in GAME_BUNDLES]
         else:
-            expanded.append(f"{name}.{get_locale()}" if name in SPEAKING and kind == "js" else name)
-    return [bundle_url(kind, name) for name in dict.fromkeys(expanded) if _bundle_files(name, kind)]
+            parts.append(f"{name}.{get_locale()}" if name in SPEAKING and kind == "js" else name)
+    found = [part for part in dict.fromkeys(parts) if _part_files(part, kind)]
+    return [bundle_url(kind, "+".join(found))] if found else []
 
 
 def page_assets(*names: str) -> dict[str, list[str]]:

@@ -26,7 +26,17 @@
     if (started && !holding) callback(document.body);
   }
 
-  window.Companion = { text: text, texts: {}, onLoad: onLoad, describeRound: {}, KEPT_PREFIX: "companion.waiting." };
+  // A page's own bundle holds all it names, so a script may come again with another page's: it runs once.
+  var ran = {};
+  function once(name) {
+    var first = !ran[name];
+    ran[name] = true;
+    return first;
+  }
+
+  window.Companion = {
+    text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting."
+  };
 
   // --- a page's own bundles ------------------------------------------------------------------
   // A page names in its head the bundles it loads beside the shared ones (assets.py). A boosted link

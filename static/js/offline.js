@@ -7,10 +7,9 @@
 // the source of truth: once the waiting rounds are sent, the page is drawn again from it.
 (function () {
   "use strict";
-  // Its bundle comes in each language, with the words in front (assets.py): a page in another language
+  // Its words come in front of it, in the page's language (assets.py): a page in another language
   // brings them anew, and this sender, running already, keeps going alone.
-  if (window.Companion.offlineSender) return;
-  window.Companion.offlineSender = true;
+  if (!window.Companion.once("offline")) return;
 
   var STORE_PREFIX = window.Companion.KEPT_PREFIX;
   var FIRST_RETRY_MS = 1000;
