@@ -31,6 +31,7 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("offline", "js"): ("js/offline.js",),
     ("history", "css"): ("css/history.css",),
     ("table", "css"): ("css/table.css",),
+    ("setup", "css"): ("css/setup.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
 # them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a

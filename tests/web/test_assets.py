@@ -116,15 +116,16 @@ def test_a_games_pieces_are_styled_only_on_the_pages_that_draw_them_and_its_colo
     assert all(rule in page_styles(client, "/matches/new") for rule in pieces.values())
 
 
-def test_the_history_and_the_table_view_bring_their_own_styles(client, app):
+def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_styles(client, app):
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     history, players = page_styles(client, "/history"), page_styles(client, "/players")
     assert ".history-filters" in history and ".record-card" in players
-    board = page_styles(client, f"/matches/{match}/table")
-    assert ".table-scores" in board
+    assert ".table-scores" in page_styles(client, f"/matches/{match}/table")
+    assert ".segmented" in page_styles(client, "/matches/new")
+    others = (".history-filters", ".record-card", ".table-scores", ".segmented")
     for url in ("/", f"/matches/{match}"):
         styles = page_styles(client, url)
-        assert ".history-filters" not in styles and ".record-card" not in styles and ".table-scores" not in styles
+        assert not [rule for rule in others if rule in styles], url
         # What any page may show stays in the shared stylesheet: a notice, a field's error, the totals chart.
         assert ".notice" in styles and ".totals-chart" in styles and ".field-error" in styles
 
