@@ -92,6 +92,11 @@
     };
   }
   document.addEventListener("htmx:beforeSend", function (event) { holdForBundles(event.detail.xhr); });
+  // A link may name the stylesheets of the page it brings: they are asked for with the page, not after it.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var link = event.detail.elt.closest && event.detail.elt.closest("[data-styles]");
+    if (link) link.dataset.styles.split(" ").forEach(function (url) { addBundle(url, true); });
+  });
   document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr); });
 
   // A phone that kept rounds of a match it now only follows (it lost the pencil) still shows them, to

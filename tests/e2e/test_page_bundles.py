@@ -34,14 +34,17 @@ def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_h
     expect(page.locator('link[href*="/bundle/game-topic/"]')).to_have_count(0)
     page.evaluate(WATCH_UNSTYLED)
 
-    with page.expect_request(re.compile(r"/bundle/game-topic/")):
+    match_url = f"{live_server.url}/matches/{match_id}"
+    with page.expect_response(match_url), page.expect_request(re.compile(r"/bundle/game-topic/")):
         page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy")).click()
     # The match page is in, its game's stylesheet on its way: the home page stays meanwhile.
+    page.wait_for_function(f"() => performance.getEntriesByName({match_url!r}).some(entry => entry.responseEnd > 0)")
+    page.evaluate("() => new Promise(resolve => setTimeout(resolve))")  # what the page does with the answer
     expect(page.get_by_role("heading", name="In progress")).to_be_visible()
     assert page.url == live_server.url + "/"
     held[0].continue_()
     expect(page.get_by_role("heading", name="Who lost round 1?")).to_be_visible()
-    expect(page).to_have_url(f"{live_server.url}/matches/{match_id}")
+    expect(page).to_have_url(match_url)
     assert page.evaluate("window.drawnUnstyled") is False
     # Its entry widgets came too, before it was drawn: the first tap saves.
     page.locator("#entry").get_by_role("button", name=re.compile(r"^Bob \d+ cards?$")).click()
