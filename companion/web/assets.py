@@ -220,6 +220,19 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
     return [bundle_url(kind, "+".join(found))] if found else []
 
 
+def match_bundles(game: str, scorekeeper: bool) -> list[str]:
+    """The bundles a match page names: its game's pieces, and the scorekeeper's offline sender and entry widgets.
+
+    Asked by the page's template, and by the links that ask for them with the page (app.js).
+    """
+    return [f"game-{game}", *(["offline", f"entry-{game}"] if scorekeeper else [])]
+
+
+def linked_bundles(*names: str) -> str:
+    """The bundles these names have, of every kind, as a link names them for the page it brings (data-bundles)."""
+    return " ".join(url for kind in BUNDLE_TYPES for url in bundle_urls(kind, *names))
+
+
 def page_assets(*names: str) -> dict[str, list[str]]:
     """The URLs of the shared bundles and of those a page names, per kind, in cascade and execution order.
 

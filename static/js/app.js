@@ -92,10 +92,11 @@
     };
   }
   document.addEventListener("htmx:beforeSend", function (event) { holdForBundles(event.detail.xhr); });
-  // A link may name the stylesheets of the page it brings: they are asked for with the page, not after it.
+  // A link may name the bundles of the page it brings: they are asked for with the page, not after it.
+  // (A script of them sets up what htmx draws: here nothing yet, then the page when it comes.)
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var link = event.detail.elt.closest && event.detail.elt.closest("[data-styles]");
-    if (link) link.dataset.styles.split(" ").forEach(function (url) { addBundle(url, true); });
+    var link = event.detail.elt.closest && event.detail.elt.closest("[data-bundles]");
+    if (link) link.dataset.bundles.split(" ").forEach(function (url) { addBundle(url, /\.css$/.test(url)); });
   });
   document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr); });
 

@@ -175,3 +175,21 @@ def test_pages_are_compressed_smaller_than_brotli_4_would(client):
     response = client.get("/", headers={"Accept-Encoding": "br"})
     assert response.headers["Content-Encoding"] == "br"
     assert len(response.data) < len(brotli.compress(brotli.decompress(response.data), quality=4))
+
+
+def test_the_home_pages_link_to_a_match_names_the_bundles_its_page_will(client, app):
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+
+    def named(phone, url):
+        html = phone.get(url).get_data(as_text=True)
+        return re.findall(r'<(?:link rel="stylesheet" href|script src)="(/bundle/[^"]+)"', html)
+
+    def linked(phone):
+        html = phone.get("/").get_data(as_text=True)
+        return re.search(rf'href="/matches/{match}" data-bundles="([^"]*)"', html).group(1).split()
+
+    # The match page's own bundles (past the two shared ones): the scorekeeper's with the entry's scripts.
+    viewer = app.test_client()
+    for phone, count in ((client, 2), (viewer, 1)):
+        own = [url for url in named(phone, f"/matches/{match}") if re.search(r"/bundle/[^/]+/", url)]
+        assert sorted(linked(phone)) == sorted(own) and len(own) == count
