@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import statistics
+from typing import Any
 
 PHONE = {"width": 390, "height": 844}
 SLOW_3G = {
@@ -123,7 +124,7 @@ def _load(browser, url: str, cookies: list[dict], throttled: bool, boost: str | 
     return out
 
 
-def first_load(pages: dict[str, tuple[str, list[dict], str | None]], runs: int = 5) -> dict[str, dict]:
+def first_load(pages: dict[Any, tuple[str, list[dict], str | None]], runs: int = 5) -> dict[Any, dict]:
     """For each page: bytes of a cold load, and the median time until usable on the throttled phone.
 
     Usable (see USABLE): the page styled and its scripts run, those it fetches after the load event

@@ -120,7 +120,7 @@ def measure(url: str, matches: dict[str, dict]) -> dict[str, dict]:
                     page.goto(page_url, wait_until="networkidle")
                     _taps(page)
                     rules = cdp.send("CSS.stopRuleUsageTracking")["ruleUsage"]
-                    for sheet_id, source in sheets.items():
+                    for sheet_id, source in list(sheets.items()):
                         key = re.sub(r"/[0-9a-f]{12}\.css$", "", source.split("//", 1)[-1].split("/", 1)[-1])
                         if key not in texts:
                             texts[key] = cdp.send("CSS.getStyleSheetText", {"styleSheetId": sheet_id})["text"]

@@ -245,21 +245,23 @@ def slow_clients(port: int) -> dict:
             "statuses": sorted({status or 0 for status in got.statuses})}  # fmt: skip
 
 
-def browser_job(url: str, match_id: int, pencil: str) -> dict:
-    """The first-load measurements, in a process of their own (Playwright runs threads)."""
+def browser_job(sides: dict[str, tuple[str, int, str]]) -> dict[str, dict]:
+    """The first-load measurements of each side (its URL, match and pencil), in a process of their own
+    (Playwright runs threads); the loads of both sides are taken in turns, so a slow moment of this
+    machine falls on both."""
     from bench.browser import first_load
 
-    keeper_cookie = [{"name": f"pencil_{match_id}", "value": pencil, "url": url}]
-    match = f"/matches/{match_id}"
-    return first_load(
-        {
-            "home": (f"{url}/", [], match),
-            "viewer": (f"{url}{match}", [], None),
-            "scorekeeper": (f"{url}{match}", keeper_cookie, None),
-            # The scorekeeper's home page, left by the link to the match it keeps.
-            "home (scorekeeper)": (f"{url}/", keeper_cookie, match),
-        }
-    )
+    pages = {}
+    for side, (url, match_id, pencil) in sides.items():
+        keeper_cookie = [{"name": f"pencil_{match_id}", "value": pencil, "url": url}]
+        match = f"/matches/{match_id}"
+        pages[side, "home"] = (f"{url}/", [], match)
+        pages[side, "viewer"] = (f"{url}{match}", [], None)
+        pages[side, "scorekeeper"] = (f"{url}{match}", keeper_cookie, None)
+        # The scorekeeper's home page, left by the link to the match it keeps.
+        pages[side, "home (scorekeeper)"] = (f"{url}/", keeper_cookie, match)
+    loads = first_load(pages)
+    return {side: {name: loads[side, name] for each, name in pages if each == side} for side in sides}
 
 
 # The budgets of the first load (issue 26): what a page may weigh on the wire, and the time until it
@@ -514,12 +516,12 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
             say(f"Server of {side} (python app.py, as make run): {servers[side].url}")
         demo = {side: demo_match(server.port) for side, server in servers.items()}
         if "browser" in parts:
-            for side, server in servers.items():
-                say(f"First load in Chromium ({side}) ...")
-                ctx = mp.get_context("spawn")
-                with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
-                    match_id, pencil, _ = demo[side]
-                    out[side]["first_load"] = pool.submit(browser_job, server.url, match_id, pencil).result()
+            say(f"First load in Chromium ({', '.join(servers)} in turns) ...")
+            ctx = mp.get_context("spawn")
+            with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
+                sides = {side: (server.url, *demo[side][:2]) for side, server in servers.items()}
+                for side, loads in pool.submit(browser_job, sides).result().items():
+                    out[side]["first_load"] = loads
         wanted = {"ping"} | ({"save"} & parts) | ({"poll_unchanged", "poll_changed"} if "polls" in parts else set())
         kinds = tuple(kind for kind in REQUEST_KINDS if kind in wanted)
         if len(kinds) > 1:
