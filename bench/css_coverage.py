@@ -121,7 +121,7 @@ def measure(url: str, matches: dict[str, dict]) -> dict[str, dict]:
                     _taps(page)
                     rules = cdp.send("CSS.stopRuleUsageTracking")["ruleUsage"]
                     for sheet_id, source in list(sheets.items()):
-                        key = re.sub(r"/[0-9a-f]{12}\.css$", "", source.split("//", 1)[-1].split("/", 1)[-1])
+                        key = re.sub(r"/?[0-9a-f]{12}\.css$", "", source.split("//", 1)[-1].split("/", 1)[-1])
                         if key not in texts:
                             texts[key] = cdp.send("CSS.getStyleSheetText", {"styleSheetId": sheet_id})["text"]
                         mine = [r for r in rules if r["styleSheetId"] == sheet_id and r["used"]]
@@ -132,15 +132,17 @@ def measure(url: str, matches: dict[str, dict]) -> dict[str, dict]:
 
 
 def _per_file(texts: dict[str, str], used: dict[str, set[tuple[int, int]]]) -> dict[str, dict]:
-    """The bundles' bytes and used bytes split by the files they hold (their `/* name */` markers)."""
+    """Bytes and used bytes per file, over every bundle that holds it (their `/* name */` markers)."""
     out: dict[str, dict] = {}
     for key, text in texts.items():
         starts = [(m.end(), m.group(1)) for m in MARKER.finditer(text)] or [(0, key)]
         bounds = [*[start for start, _ in starts[1:]], len(text)]
         for (start, name), end in zip(starts, bounds, strict=True):
-            ranges = [(a, b) for a, b in used.get(key, ()) if start <= a < end]
-            out[name] = {"bytes": end - start, "used": _union(ranges), "bundle": key}
-    return out
+            found = out.setdefault(name, {"bytes": end - start, "ranges": set(), "bundles": set()})
+            found["ranges"].update((a - start, b - start) for a, b in used.get(key, ()) if start <= a < end)
+            found["bundles"].add(key.removeprefix("bundle").lstrip("/") or "shared")
+    return {name: {"bytes": f["bytes"], "used": _union(list(f["ranges"])), "bundle": ", ".join(sorted(f["bundles"]))}
+            for name, f in out.items()}  # fmt: skip
 
 
 def _union(ranges: list[tuple[int, int]]) -> int:
@@ -164,7 +166,8 @@ def main() -> int:
             files = measure(server.url, matches)
     print("| file | bundle | bytes | used by some page | share |")
     print("|---|---|---:|---:|---:|")
-    for name, f in sorted(files.items(), key=lambda item: (item[1]["bundle"], item[0])):
+    # A stylesheet without a file behind it (a shadow root's own) has no name: left out.
+    for name, f in sorted(((n, f) for n, f in files.items() if n), key=lambda item: (item[1]["bundle"], item[0])):
         print(f"| {name} | {f['bundle']} | {f['bytes']} | {f['used']} | {f['used'] / max(f['bytes'], 1):.0%} |")
     return 0
 
