@@ -2,9 +2,10 @@
 # Refresh the vendored front-end files from the npm registry at the pinned versions.
 #
 # htmx and Cally are copied as published. Pico is built from its Sass sources with only the modules
-# the pages use (static/vendor/README.md says which are left out and why): every page
-# downloads it before it can be drawn, on a phone line that is slow. The result is
-# committed, so neither CI nor `make run` needs Node.
+# the pages use, then without the selectors of elements the pages never draw (scripts/trim_pico.py;
+# static/vendor/README.md says what is left out and why): every page downloads it before it can
+# be drawn, on a phone line that is slow. The result is committed, so neither CI nor `make run`
+# needs Node.
 set -euo pipefail
 HTMX=2.0.11
 PICO=2.1.1
@@ -20,9 +21,10 @@ AUTOPREFIXER=10.4.21
 BROWSERSLIST=4.24.4
 CANIUSE_LITE=1.0.30001704
 CLEAN_CSS_CLI=5.6.3
-# The Pico modules the app does not use: no .grid or .overflow-auto class, no colour or
-# range input, no details.dropdown, no aria-busy="true", no <dialog>, no data-tooltip.
-LEFT_OUT='"layout/grid": false, "layout/overflow-auto": false, "forms/input-color": false, "forms/input-range": false, "components/dropdown": false, "components/loading": false, "components/modal": false, "components/tooltip": false'
+# The Pico modules the app does not use: no .grid or .overflow-auto class, no colour, range or
+# date input, no details.dropdown, no aria-busy="true", no <dialog>, no data-tooltip, no <code>,
+# <kbd>, <pre> or <samp>.
+LEFT_OUT='"layout/grid": false, "layout/overflow-auto": false, "forms/input-color": false, "forms/input-range": false, "forms/input-date": false, "components/dropdown": false, "components/loading": false, "components/modal": false, "components/tooltip": false, "content/code": false'
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -68,6 +70,7 @@ if ! cmp -s build/full.min.css pico/package/css/pico.min.css; then
   echo "the pinned build chain no longer rebuilds Pico's own pico.min.css: not trusting it" >&2
   exit 1
 fi
-build_pico "$root/static/vendor/pico/pico.min.css" "$LEFT_OUT"
+build_pico build/trimmed.min.css "$LEFT_OUT"
+python3 "$root/scripts/trim_pico.py" build/trimmed.min.css "$root/static/vendor/pico/pico.min.css"
 cp pico/package/LICENSE.md "$root/static/vendor/pico/"
-echo "htmx $HTMX and Cally $CALLY copied, and Pico CSS $PICO built (without ${LEFT_OUT//: false/}) into static/vendor/"
+echo "htmx $HTMX and Cally $CALLY copied, and Pico CSS $PICO built (without ${LEFT_OUT//: false/}, nor what scripts/trim_pico.py names) into static/vendor/"

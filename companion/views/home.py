@@ -10,6 +10,7 @@ from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
 from ..web import asset, render
 from ..web.headers import YEAR
+from .matches import is_scorekeeper
 
 bp = Blueprint("home", __name__)
 # The longest name a form field takes (its maxlength), the same the rules accept.
@@ -19,7 +20,10 @@ bp.add_app_template_global(NAME_MAX, "NAME_MAX")
 @bp.get("/")
 def index():
     """The home page."""
-    return render("home.html", playing=in_progress(), games=REGISTRY)
+    playing = in_progress()
+    # The matches whose pencil this phone holds: their links ask for the entry's scripts with the page.
+    kept = {item.match.id for item in playing if is_scorekeeper(item.match)}
+    return render("home.html", playing=playing, kept=kept, games=REGISTRY)
 
 
 PREFERENCES = {"theme": ("light", "dark", "black"), "lang": ("en", "it")}

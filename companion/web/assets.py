@@ -1,26 +1,51 @@
-"""Static files and the two bundles: fingerprinted URLs, minified bundles, compressed once, a year's cache."""
+"""Static files and the bundles, shared and per kind of page: fingerprinted, minified, compressed once, cached."""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Flask, Response, abort, current_app, request, url_for
+from flask import Flask, Response, abort, current_app, g, request, url_for
+from flask_babel import get_locale
 
+from ..games import REGISTRY
 from .headers import YEAR
+from .i18n import LANGUAGES, offline_texts
 
-# Every stylesheet and script of the pages, Pico and htmx first, in cascade and execution
-# order. A phone on a slow line pays a round trip and a set of headers per file, so they
-# travel as one file of each kind; and all of them load on every page, since a boosted
-# navigation swaps only the body. A script one page alone needs (the history's calendar) is
-# a module that page names in data-page-scripts, fetched once the page has loaded (app.js).
-BUNDLES = {
-    "css": ("vendor/pico/pico.min.css", "css/app.css", "css/history.css", "css/offline.css", "css/games/*.css"),
-    "js": ("vendor/htmx/htmx.min.js", "js/app.js", "js/offline.js", "js/games/*.js"),
+# The stylesheets and scripts of the pages, Pico and htmx first, in cascade and execution
+# order. A phone on a slow line pays for every byte before the page is drawn, and a round trip
+# and a set of headers per file: so every page loads the shared bundle of each kind, and a kind
+# of page names the few bundles of its own (`page_bundles` in its template, see page_assets).
+# A page reached by a boosted link, which swaps the body alone, gets them too: app.js adds those
+# the document lacks and lets htmx draw the page once they have loaded (no unstyled moment).
+# A script a page needs only once drawn (the history's calendar) is a module that page names in
+# data-page-scripts, fetched once the page has loaded (app.js).
+BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
+    # A game's colour tags its matches on every page (css/games/<slug>.colour.css).
+    ("", "css"): ("vendor/pico/pico.min.css", "css/app.css", "css/offline.css", "css/games/*.colour.css"),
+    ("", "js"): ("vendor/htmx/htmx.min.js", "js/app.js"),
+    # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then).
+    ("offline", "js"): ("js/offline.js",),
+    ("history", "css"): ("css/history.css",),
+    ("table", "css"): ("css/table.css",),
+    ("setup", "css"): ("css/setup.css",),
 }
+# A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
+# them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a
+# page names travels as one bundle per kind, so a script may come again in another page's bundle
+# after a boosted link: each runs once (Companion.once, app.js).
+GAME_BUNDLES = {("game", "css"): "css/games/{}.css", ("entry", "js"): "js/games/{}.js"}
+# A script bundle whose words travel with it, in the page's language (its name says which, as
+# "offline.it"), ahead of its script: the offline sender's, which no page without it needs. A page
+# in another language brings them anew; the sender itself runs once.
+SPEAKING = {"offline": offline_texts}
+# The new-match form's name for every game's bundles: another game may be picked without a new page.
+EVERY_GAME = "every-game"
 BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
+PRELOAD_AS = {"css": "style", "js": "script"}
 # V8's explicit compile hint (Chrome 136 and later): every function of the script is
 # compiled while it streams in, off the main thread, instead of on its first call. The
 # page calls most of them on load (htmx's start-up, the app's set-up): compiled lazily,
@@ -128,38 +153,101 @@ def _minify(kind: str, name: str, text: str) -> str:
     return rjsmin.jsmin(text)
 
 
-def _bundle_files(kind: str) -> list[Path]:
-    """The files of a bundle, in order."""
+def _part_patterns(part: str, kind: str) -> tuple[str, ...]:
+    """Where the files of one named part of a bundle lie, as glob patterns; none for a name that does not exist."""
+    prefix, _, slug = part.partition("-")
+    if (prefix, kind) in GAME_BUNDLES and slug in REGISTRY:
+        return (GAME_BUNDLES[prefix, kind].format(slug),)
+    base, _, language = part.partition(".")
+    if language and (base not in SPEAKING or language not in LANGUAGES or kind != "js"):
+        return ()
+    return BUNDLES.get((base, kind), ())
+
+
+def _part_files(part: str, kind: str) -> list[Path]:
+    """The files of one named part of a bundle, in order."""
     static = Path(current_app.static_folder or "")
-    return [path for pattern in BUNDLES[kind] for path in sorted(static.glob(pattern))]
+    return [path for pattern in _part_patterns(part, kind) for path in sorted(static.glob(pattern))]
 
 
-@lru_cache(maxsize=8)
-def _bundle(kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]:
+def _bundle_files(name: str, kind: str) -> list[Path]:
+    """The files of a bundle, in order: of each of its parts (a page's own bundle joins them with "+")."""
+    found = [_part_files(part, kind) for part in name.split("+")]
+    return [path for files in found for path in files] if all(found) else []
+
+
+@lru_cache(maxsize=32)
+def _bundle(name: str, kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]:
     """A bundle's digest and its bytes plain, brotli and gzip: built once per change of its files."""
-    files = _bundle_files(kind)
-    parts = [f"/* {path.name} */\n{_minify(kind, path.name, path.read_text(encoding='utf-8'))}" for path in files]
+    parts = []
+    for part in name.split("+"):
+        base, _, language = part.partition(".")
+        if language:
+            words = json.dumps(SPEAKING[base](language), ensure_ascii=False, separators=(",", ":"))
+            parts.append(f"Object.assign(window.Companion.texts,{words});")
+        for path in _part_files(part, kind):
+            parts.append(f"/* {path.name} */\n{_minify(kind, path.name, path.read_text(encoding='utf-8'))}")
     data = ((JS_HINT if kind == "js" else "") + "\n".join(parts)).encode()
     packed = {"": data, **{encoding: _best_compression(data, encoding) for encoding in ("br", "gzip")}}
     return hashlib.sha256(data).hexdigest()[:12], packed
 
 
-def _current_bundle(kind: str) -> tuple[str, dict[str, bytes]]:
+def _current_bundle(name: str, kind: str) -> tuple[str, dict[str, bytes]]:
     """The bundle as its files are now."""
-    return _bundle(kind, tuple(path.stat().st_mtime for path in _bundle_files(kind)))
+    return _bundle(name, kind, tuple(path.stat().st_mtime for path in _bundle_files(name, kind)))
 
 
-def bundle_url(kind: str) -> str:
-    """The fingerprinted URL of the app's stylesheet or script bundle."""
-    digest, _ = _current_bundle(kind)
-    return url_for("bundle", digest=digest, kind=kind)
+def bundle_url(kind: str, name: str = "") -> str:
+    """The fingerprinted URL of a stylesheet or script bundle: the shared one, or a kind of page's."""
+    digest, _ = _current_bundle(name, kind)
+    return url_for("bundle", digest=digest, kind=kind, name=name or None)
 
 
-def _serve_bundle(digest: str, kind: str) -> Response:
+def bundle_urls(kind: str, *names: str) -> list[str]:
+    """The URL of the bundle of one kind ("css", "js") that holds what these names have, as a list: empty if nothing.
+
+    A page's own files of a kind travel as one bundle, a round trip and a set of headers fewer on a
+    slow line than one per name. A name without files of that kind (a game with no script of its
+    own) adds nothing.
+    """
+    parts = []
+    for name in names:
+        if name == EVERY_GAME:
+            parts += [f"{prefix}-{slug}" for slug in REGISTRY for prefix, _ in GAME_BUNDLES]
+        else:
+            parts.append(f"{name}.{get_locale()}" if name in SPEAKING and kind == "js" else name)
+    found = [part for part in dict.fromkeys(parts) if _part_files(part, kind)]
+    return [bundle_url(kind, "+".join(found))] if found else []
+
+
+def match_bundles(game: str, scorekeeper: bool) -> list[str]:
+    """The bundles a match page names: its game's pieces, and the scorekeeper's offline sender and entry widgets.
+
+    Asked by the page's template, and by the links that ask for them with the page (app.js).
+    """
+    return [f"game-{game}", *(["offline", f"entry-{game}"] if scorekeeper else [])]
+
+
+def linked_bundles(*names: str) -> str:
+    """The bundles these names have, of every kind, as a link names them for the page it brings (data-bundles)."""
+    return " ".join(url for kind in BUNDLE_TYPES for url in bundle_urls(kind, *names))
+
+
+def page_assets(*names: str) -> dict[str, list[str]]:
+    """The URLs of the shared bundles and of those a page names, per kind, in cascade and execution order.
+
+    Kept for the request, so that the page's preload header names the same files.
+    """
+    urls = {kind: [bundle_url(kind), *bundle_urls(kind, *names)] for kind in BUNDLE_TYPES}
+    g.page_assets = urls
+    return urls
+
+
+def _serve_bundle(digest: str, kind: str, name: str = "") -> Response:
     """A bundle, compressed once (see above) and cached by the phone for a year."""
-    if kind not in BUNDLES:
+    if kind not in BUNDLE_TYPES or not _bundle_files(name, kind):
         abort(404)
-    current, packed = _current_bundle(kind)
+    current, packed = _current_bundle(name, kind)
     if digest != current:
         abort(404)
     encoding = _accepted_encoding()
@@ -173,15 +261,16 @@ def _serve_bundle(digest: str, kind: str) -> Response:
 def _preload_bundles(response: Response) -> Response:
     """A page names its stylesheet and script bundles in a Link header, ahead of its markup.
 
-    On a slow line the browser can ask for both as soon as the headers are in rather than
+    On a slow line the browser can ask for them as soon as the headers are in rather than
     once it has taken in the page and parsed its head (`make bench`, first load). htmx
-    requests, boosted navigations included, keep the bundles they already run with.
+    requests, boosted navigations included, keep the bundles they already run with, and get
+    those they lack from the page's head (app.js).
     """
     page = request.method == "GET" and response.status_code == 200 and response.mimetype == "text/html"
     if page and not request.htmx:
-        response.headers["Link"] = (
-            f"<{bundle_url('css')}>; rel=preload; as=style, <{bundle_url('js')}>; rel=preload; as=script"
-        )
+        urls = g.get("page_assets") or page_assets()
+        links = [f"<{url}>; rel=preload; as={PRELOAD_AS[kind]}" for kind in BUNDLE_TYPES for url in urls[kind]]
+        response.headers["Link"] = ", ".join(links)
     return response
 
 
@@ -190,6 +279,7 @@ def init_app(app: Flask) -> None:
 
     Flask-Compress must be bound to the app before this (see _compressed_static).
     """
-    app.add_url_rule("/bundle/<digest>.<kind>", "bundle", _serve_bundle)
+    app.add_url_rule("/bundle/<digest>.<kind>", "bundle", _serve_bundle, defaults={"name": ""})
+    app.add_url_rule("/bundle/<name>/<digest>.<kind>", "bundle", _serve_bundle)
     app.after_request(_preload_bundles)
     app.after_request(_compressed_static)

@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 
 from flask import Flask, has_request_context, request
-from flask_babel import format_date, get_locale, get_translations
+from flask_babel import force_locale, format_date, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
@@ -146,11 +146,29 @@ SCRIPT_TEXTS: dict[str, Message] = {
 }
 
 
-def script_texts() -> dict[str, str | dict[str, str]]:
-    """SCRIPT_TEXTS translated for this request; a count's two forms as {"one", "other"}."""
-    translations = _request_translations()
-    texts: dict[str, str | dict[str, str]] = {}
-    for key, text in SCRIPT_TEXTS.items():
+# The words of the script every page runs (app.js), drawn into every page; the others are the offline
+# sender's, which travel in its bundle, in the page's language (companion/web/assets.py).
+SHARED_SCRIPT_TEXTS = ("server_failed", "needs_server")
+
+
+def script_texts(keys: Iterable[str] = SHARED_SCRIPT_TEXTS, language: str | None = None) -> dict[str, Any]:
+    """Those SCRIPT_TEXTS in this request's language, or `language`; a count's two forms as {"one", "other"}."""
+    if language is None:
+        return _script_texts(keys, _request_translations())
+    with force_locale(language):
+        return _script_texts(keys, get_translations())
+
+
+def offline_texts(language: str) -> dict[str, Any]:
+    """The offline sender's words in a language: every one of SCRIPT_TEXTS but those every page has."""
+    return script_texts([key for key in SCRIPT_TEXTS if key not in SHARED_SCRIPT_TEXTS], language)
+
+
+def _script_texts(keys: Iterable[str], translations: Any) -> dict[str, Any]:
+    """SCRIPT_TEXTS of these keys translated with `translations`."""
+    texts: dict[str, Any] = {}
+    for key in keys:
+        text = SCRIPT_TEXTS[key]
         if text.plural is not None:
             forms = (text.text, text.plural)
             texts[key] = {"one": translations.ungettext(*forms, 1), "other": translations.ungettext(*forms, 2)}

@@ -1,6 +1,115 @@
-// Behaviours shared by every page; game entry widgets live in static/js/games/.
+// Behaviours shared by every page. The offline sender (offline.js) and a game's entry widgets
+// (static/js/games/) come in bundles of their own, on the pages that enter rounds (assets.py).
 (function () {
   "use strict";
+
+  // The scripts' words in the page's language: those every page shows, drawn by base.html into a JSON
+  // block, and those of a bundle's scripts, which its bundle adds to Companion.texts (assets.py). A plain
+  // text, or a count's two forms, `%(num)s` standing for the count.
+  function text(key, count) {
+    var block = document.getElementById("ui-texts");
+    var texts = {};
+    try { texts = block ? JSON.parse(block.dataset.texts) : {}; } catch (e) { texts = {}; }
+    var found = key in window.Companion.texts ? window.Companion.texts[key] : texts[key];
+    if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
+    return String(found || key).replace("%(num)s", String(count));
+  }
+
+  // A script of a page's own bundle sets up what htmx draws. One that came with the page's head, or
+  // before htmx draws the page a boosted link brought (see below), is in time for htmx's load event;
+  // one brought to a page already drawn (the offline sender, for rounds kept) sets it up at once.
+  var started = false;
+  var holding = 0;
+  htmx.onLoad(function () { started = true; });
+  function onLoad(callback) {
+    htmx.onLoad(callback);
+    if (started && !holding) callback(document.body);
+  }
+
+  // A page's own bundle holds all it names, so a script may come again with another page's: it runs once.
+  var ran = {};
+  function once(name) {
+    var first = !ran[name];
+    ran[name] = true;
+    return first;
+  }
+
+  window.Companion = {
+    text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting."
+  };
+
+  // --- a page's own bundles ------------------------------------------------------------------
+  // A page names in its head the bundles it loads beside the shared ones (assets.py). A boosted link
+  // or form, or the back button, brings a whole page of which htmx swaps the body alone: the bundles
+  // its head names that this document lacks are added first, and htmx handles the answer once they
+  // have loaded, so the page is never seen unstyled, nor tapped before its scripts answer. The
+  // previous page stays meanwhile; past ASSET_WAIT_MS the new one is drawn anyway.
+  var ASSET_WAIT_MS = 10000;
+  var loading = {};  // what is on its way, by URL
+  function present(url) {
+    return [].some.call(document.head.querySelectorAll("link[rel=stylesheet],script[src]"), function (tag) {
+      return (tag.getAttribute("href") || tag.getAttribute("src")) === url;
+    });
+  }
+  // The bundle added to the head unless it is there: a promise of its arrival, none if it is in.
+  function addBundle(url, isStyle) {
+    if (!loading[url] && !present(url)) {
+      loading[url] = new Promise(function (resolve) {
+        var tag = document.createElement(isStyle ? "link" : "script");
+        if (isStyle) { tag.rel = "stylesheet"; tag.href = url; } else { tag.src = url; tag.async = false; }
+        // One that cannot be had (offline, an older version's) is left out, and the next page asks again.
+        tag.onload = tag.onerror = function (event) {
+          delete loading[url];
+          if (event.type === "error") tag.remove();
+          resolve();
+        };
+        document.head.appendChild(tag);
+      });
+    }
+    return loading[url];
+  }
+  function holdForBundles(xhr) {
+    var handle = xhr.onload;
+    xhr.onload = function () {
+      var self = this;
+      var args = arguments;
+      var end = String(xhr.response).indexOf("</head>");
+      var waits = [];
+      if (end > 0) {
+        new DOMParser().parseFromString(xhr.response.slice(0, end), "text/html")
+          .querySelectorAll("link[rel=stylesheet],script[src]").forEach(function (tag) {
+            var wait = addBundle(tag.getAttribute("href") || tag.getAttribute("src"), tag.tagName === "LINK");
+            if (wait) waits.push(wait);
+          });
+      }
+      if (!waits.length) return handle.apply(self, args);
+      holding++;
+      var late = new Promise(function (resolve) { setTimeout(resolve, ASSET_WAIT_MS); });
+      Promise.race([Promise.all(waits), late]).then(function () {
+        holding--;
+        handle.apply(self, args);
+      });
+    };
+  }
+  document.addEventListener("htmx:beforeSend", function (event) { holdForBundles(event.detail.xhr); });
+  // A link may name the bundles of the page it brings: they are asked for with the page, not after it.
+  // (A script of them sets up what htmx draws: here nothing yet, then the page when it comes.)
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var link = event.detail.elt.closest && event.detail.elt.closest("[data-bundles]");
+    if (link) link.dataset.bundles.split(" ").forEach(function (url) { addBundle(url, /\.css$/.test(url)); });
+  });
+  document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr); });
+
+  // A phone that kept rounds of a match it now only follows (it lost the pencil) still shows them, to
+  // send or discard: the offline sender, which that page does not load, comes for them.
+  htmx.onLoad(function () {
+    var section = document.querySelector("#entry[data-offline-scripts]");
+    if (!section || section.dataset.keptLooked) return;
+    section.dataset.keptLooked = "1";
+    if (localStorage.getItem(window.Companion.KEPT_PREFIX + section.dataset.offlineMatch)) {
+      section.dataset.offlineScripts.split(" ").forEach(function (url) { addBundle(url, false); });
+    }
+  });
 
   // Live followers send the version they show, so an unchanged match costs a bodiless 304.
   document.addEventListener("htmx:configRequest", function (event) {
@@ -27,9 +136,6 @@
 
   // A request that never reached the server, or a server failure, must not look like a save.
   // (A round save that cannot be sent is kept on the phone by offline.js, which says so itself.)
-  function text(key) {
-    return window.Companion && window.Companion.text ? window.Companion.text(key) : key;
-  }
   function warn(message) {
     var slot = document.getElementById("banner");
     if (!slot) return;

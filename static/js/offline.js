@@ -7,8 +7,11 @@
 // the source of truth: once the waiting rounds are sent, the page is drawn again from it.
 (function () {
   "use strict";
+  // Its words come in front of it, in the page's language (assets.py): a page in another language
+  // brings them anew, and this sender, running already, keeps going alone.
+  if (!window.Companion.once("offline")) return;
 
-  var STORE_PREFIX = "companion.waiting.";
+  var STORE_PREFIX = window.Companion.KEPT_PREFIX;
   var FIRST_RETRY_MS = 1000;
   var LAST_RETRY_MS = 30000;
 
@@ -19,15 +22,7 @@
   var sendingKey = null;
   var sentCount = 0;
 
-  // The page's words in its language, drawn by base.html into a JSON block.
-  function text(key, count) {
-    var block = document.getElementById("ui-texts");
-    var texts = {};
-    try { texts = block ? JSON.parse(block.dataset.texts) : {}; } catch (e) { texts = {}; }
-    var found = texts[key];
-    if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
-    return String(found || key).replace("%(num)s", String(count));
-  }
+  var text = window.Companion.text;
 
   // A version 4 UUID from getRandomValues, which phones offer on plain HTTP too (randomUUID is HTTPS only).
   function newKey() {
@@ -71,7 +66,7 @@
 
   // What a kept round says, in the words of its game's own script (static/js/games/<slug>.js).
   function describe(form, pairs) {
-    var describers = (window.Companion && window.Companion.describeRound) || {};
+    var describers = window.Companion.describeRound;
     var game = section.dataset.offlineGame;
     try {
       return describers[game] ? describers[game](form, pairs) : "";
@@ -555,7 +550,9 @@
     if (again) keep(list);
   }
 
-  htmx.onLoad(function () {
+  // Set up on every page htmx draws; at once too when app.js brought this script to a page drawn
+  // already (a phone that follows a match it kept rounds of).
+  window.Companion.onLoad(function () {
     offlinePage();
     var found = document.querySelector("#entry[data-offline-match]");
     if (found !== section) {
@@ -576,8 +573,4 @@
 
   window.addEventListener("online", function () { retryMs = FIRST_RETRY_MS; draw(); schedule(0); });
   window.addEventListener("offline", draw);
-
-  window.Companion = window.Companion || {};
-  window.Companion.describeRound = window.Companion.describeRound || {};
-  window.Companion.text = text;
 })();

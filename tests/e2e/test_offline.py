@@ -101,6 +101,21 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
     expect(loser(page, "Ann")).to_have_accessible_name("Ann 1 card")
 
 
+def test_a_match_page_reached_by_a_boosted_link_keeps_rounds_offline(page: Page, live_server, app):
+    """The home page does not load the offline sender: the match page a tap on its link brings does."""
+    match_id = start_topic(page, live_server.url, app)
+    page.goto(live_server.url + "/")
+    expect(page.locator('script[src*="/bundle/offline."]')).to_have_count(0)
+    page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy")).click()
+    expect(page.get_by_role("heading", name="Who lost round 1?")).to_be_visible()
+    keep_cy_offline(page)
+    expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
+    expect(kept_rows(page).nth(0)).to_contain_text("Cy")
+    page.context.set_offline(False)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    assert losers_stored(app, match_id) == [["Cy"]]
+
+
 def test_undo_takes_back_a_kept_round_on_the_phone_alone(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
     loser(page, "Bob").click()
@@ -364,12 +379,15 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
     loser(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
     # The first kept round is refused (here: its loser is not seated), the second waits behind it.
-    page.evaluate("""(matchId) => {
+    page.evaluate(
+        """(matchId) => {
         const key = "companion.waiting." + matchId;
         const kept = JSON.parse(localStorage.getItem(key));
         kept[0].fields = kept[0].fields.map(([name, value]) => name === "loser" ? [name, "Zed"] : [name, value]);
         localStorage.setItem(key, JSON.stringify(kept));
-    }""", match_id)
+    }""",
+        match_id,
+    )
     page.context.set_offline(False)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
     assert losers_stored(app, match_id) == []
@@ -483,4 +501,3 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
     expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"], ["Bob"]]
     assert round_times(app, match_id) == [played, played, played]
-

@@ -1,12 +1,16 @@
-"""The pages' stylesheets and scripts, Pico and htmx included, travel as one fingerprinted, compressed file each."""
+"""The pages' stylesheets and scripts travel as a few fingerprinted, compressed bundles: shared, per kind of page."""
 
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from pathlib import Path
 
 import brotli
+
+from companion.games import REGISTRY
+from tests.conftest import entry_fields, save_round, start_match
 
 
 def bundle_urls(client):
@@ -33,24 +37,114 @@ def test_pages_name_their_bundles_in_a_preload_header_and_fragments_do_not(clien
     assert "Link" not in client.get("/no-such-page").headers
 
 
-def test_bundles_hold_every_game_and_are_cached_for_a_year(client, app):
+def test_the_shared_bundles_hold_pico_htmx_and_every_games_colour_and_are_cached_for_a_year(client, app):
     css, js = bundle_urls(client)
     response = client.get(css, headers={"Accept-Encoding": "br"})
     assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
     assert "immutable" in response.headers["Cache-Control"] and "max-age=31536000" in response.headers["Cache-Control"]
     text = brotli.decompress(response.data).decode()
-    for name in ("pico.min.css", "app.css", "history.css", "burraco.css", "pazaak.css", "pazzaparola.css", "topic.css"):
+    for name in ("pico.min.css", "app.css", "offline.css", *(f"{slug}.colour.css" for slug in REGISTRY)):
         assert f"/* {name} */" in text
-    assert text.index("pico.min.css") < text.index("app.css") < text.index("pazaak.css")
+    assert text.index("pico.min.css") < text.index("app.css") < text.index("pazaak.colour.css")
     # Pico as vendored, its licence notice included.
     pico = (Path(app.static_folder) / "vendor/pico/pico.min.css").read_text()
     assert pico in text and "Licensed under MIT" in text
     script = gzip.decompress(client.get(js, headers={"Accept-Encoding": "gzip"}).data).decode()
-    for name in ("htmx.min.js", "app.js", "burraco.js", "pazzaparola.js", "topic.js"):
-        assert f"/* {name} */" in script
-    assert script.index("htmx.min.js") < script.index("app.js")
+    assert re.findall(r"/\* ([\w.-]+) \*/", script) == ["htmx.min.js", "app.js"]
     assert (Path(app.static_folder) / "vendor/htmx/htmx.min.js").read_text() in script
     assert client.get(js).headers["Content-Type"].startswith("text/javascript")
+
+
+def page_bundles(client, url, kind):
+    """The bundles of one kind a page loads, in order, each as the names of the files it holds."""
+    html = client.get(url).get_data(as_text=True)
+    tag = r'<link rel="stylesheet" href="(/bundle/[^"]+)"' if kind == "css" else r'<script src="(/bundle/[^"]+)"'
+    return [re.findall(r"/\* ([\w.-]+) \*/", client.get(src).get_data(as_text=True)) for src in re.findall(tag, html)]
+
+
+def page_files(client, url, kind):
+    """Every file of one kind a page loads, as one set of names."""
+    return {name for bundle in page_bundles(client, url, kind) for name in bundle}
+
+
+SHARED_JS = ["htmx.min.js", "app.js"]
+GAME_SCRIPTS = {f"{slug}.js" for slug in ("burraco", "pazaak", "pazzaparola", "topic")}
+
+
+def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_entry_widgets(client, app):
+    for url in ("/", "/history", "/players", "/preferences"):
+        assert page_bundles(client, url, "js") == [SHARED_JS], url
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    # The scorekeeper's match page: its preload header names the same bundles as its head.
+    assert page_bundles(client, f"/matches/{match}", "js") == [SHARED_JS, ["offline.js", "topic.js"]]
+    assert client.get(f"/matches/{match}").headers["Link"].count("as=script") == 2
+    assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
+    assert page_bundles(client, f"/matches/{match}/rounds/1", "js") == [SHARED_JS, ["topic.js"]]
+    # Another game may be picked on the new-match form without a new page: every game's widgets.
+    assert page_files(client, "/matches/new", "js") == {*SHARED_JS, *GAME_SCRIPTS}
+    assert page_bundles(client, "/offline", "js") == [SHARED_JS, ["offline.js"]]
+    # A phone that follows the match loads neither, but is told where they are, for rounds it kept.
+    viewer = app.test_client()
+    assert page_bundles(viewer, f"/matches/{match}", "js") == [SHARED_JS]
+    html = viewer.get(f"/matches/{match}").get_data(as_text=True)
+    later = re.search(r'data-offline-scripts="([^"]+)"', html).group(1).split()
+    assert [re.findall(r"/\* ([\w.-]+) \*/", viewer.get(url).get_data(as_text=True)) for url in later] == [
+        ["offline.js", "topic.js"]
+    ]
+    assert "data-offline-scripts" not in client.get(f"/matches/{match}").get_data(as_text=True)
+
+
+def page_styles(client, url):
+    """Every rule of the stylesheets a page loads, as one text."""
+    html = client.get(url).get_data(as_text=True)
+    hrefs = re.findall(r'<link rel="stylesheet" href="(/bundle/[^"]+)"', html)
+    return "".join(client.get(href).get_data(as_text=True) for href in hrefs)
+
+
+def test_a_games_pieces_are_styled_only_on_the_pages_that_draw_them_and_its_colour_everywhere(client, app):
+    pieces = {"topic": ".topic-entry", "burraco": ".burraco-entry", "pazaak": ".pazaak-entry"}
+    pieces["pazzaparola"] = ".pz-entry"
+    for url in ("/", "/history", "/players"):
+        styles = page_styles(client, url)
+        assert all(f"--game-{slug}:" in styles for slug in pieces), url
+        assert not [rule for rule in pieces.values() if rule in styles], url
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
+    for url in (f"/matches/{match}", f"/matches/{match}/table", f"/matches/{match}/rounds/1"):
+        styles = page_styles(client, url)
+        assert pieces["topic"] in styles and pieces["burraco"] not in styles and pieces["pazaak"] not in styles, url
+    assert all(rule in page_styles(client, "/matches/new") for rule in pieces.values())
+
+
+def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_styles(client, app):
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    history, players = page_styles(client, "/history"), page_styles(client, "/players")
+    assert ".history-filters" in history and ".record-card" in players
+    assert ".table-scores" in page_styles(client, f"/matches/{match}/table")
+    assert ".segmented" in page_styles(client, "/matches/new")
+    others = (".history-filters", ".record-card", ".table-scores", ".segmented")
+    for url in ("/", f"/matches/{match}"):
+        styles = page_styles(client, url)
+        assert not [rule for rule in others if rule in styles], url
+        # What any page may show stays in the shared stylesheet: a notice, a field's error, the totals chart.
+        assert ".notice" in styles and ".totals-chart" in styles and ".field-error" in styles
+
+
+def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(client, app):
+    def texts(html):
+        return json.loads(re.search(r"data-texts='([^']*)'", html).group(1).replace("&#34;", '"'))
+
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    for url in ("/", f"/matches/{match}", "/offline"):
+        assert set(texts(client.get(url).get_data(as_text=True))) == {"needs_server", "server_failed"}, url
+    for language, kept in (("en", "rounds kept on this phone"), ("it", "turni tenuti su questo telefono")):
+        page = client.get(f"/matches/{match}", headers={"Accept-Language": language})
+        sender = re.search(r'<script src="(/bundle/offline\.([a-z]+)\S*\.js)"', page.get_data(as_text=True))
+        assert sender and sender.group(2) == language
+        assert kept in client.get(sender.group(1)).get_data(as_text=True)
+    assert client.get("/bundle/offline.xx/000000000000.js").status_code == 404
+    assert client.get("/bundle/history.it/000000000000.css").status_code == 404
+    assert client.get("/bundle/game-nosuchgame/000000000000.css").status_code == 404
 
 
 def test_a_stale_or_unknown_bundle_is_not_found(client):
@@ -61,7 +155,9 @@ def test_a_stale_or_unknown_bundle_is_not_found(client):
 def test_bundles_leave_the_sources_comments_and_spaces_behind(client, app):
     css, js = bundle_urls(client)
     static = Path(app.static_folder)
-    for url, sources in ((css, ["css/app.css", "css/history.css"]), (js, ["js/app.js"])):
+    history = re.search(r'href="(/bundle/history/\w+\.css)"', client.get("/history").get_data(as_text=True)).group(1)
+    bundles = ((css, ["css/app.css", "css/offline.css"]), (history, ["css/history.css"]), (js, ["js/app.js"]))
+    for url, sources in bundles:
         text = brotli.decompress(client.get(url, headers={"Accept-Encoding": "br"}).data).decode()
         for source in sources:
             comment = re.search(r"/\* ([^*]{12,}?) \*/|// (.{12,})", (static / source).read_text()).group(0)
@@ -79,3 +175,21 @@ def test_pages_are_compressed_smaller_than_brotli_4_would(client):
     response = client.get("/", headers={"Accept-Encoding": "br"})
     assert response.headers["Content-Encoding"] == "br"
     assert len(response.data) < len(brotli.compress(brotli.decompress(response.data), quality=4))
+
+
+def test_the_home_pages_link_to_a_match_names_the_bundles_its_page_will(client, app):
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+
+    def named(phone, url):
+        html = phone.get(url).get_data(as_text=True)
+        return re.findall(r'<(?:link rel="stylesheet" href|script src)="(/bundle/[^"]+)"', html)
+
+    def linked(phone):
+        html = phone.get("/").get_data(as_text=True)
+        return re.search(rf'href="/matches/{match}" data-bundles="([^"]*)"', html).group(1).split()
+
+    # The match page's own bundles (past the two shared ones): the scorekeeper's with the entry's scripts.
+    viewer = app.test_client()
+    for phone, count in ((client, 2), (viewer, 1)):
+        own = [url for url in named(phone, f"/matches/{match}") if re.search(r"/bundle/[^/]+/", url)]
+        assert sorted(linked(phone)) == sorted(own) and len(own) == count

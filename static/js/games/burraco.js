@@ -1,6 +1,8 @@
 // Burraco PAROLE: the on-screen keypad, the steppers, the pairs toggle and the live hand scores.
 (function () {
   "use strict";
+  // Its listeners once, whichever page's bundle brought this (assets.py).
+  if (!window.Companion.once("burraco")) return;
 
   var MINUS = "\u2212";
 

@@ -1,9 +1,8 @@
 // Pazzaparola: the settings steppers, and the round entry's chips, shared keypad and live scores.
 (function () {
   "use strict";
-  // Every page loads this file; one set of delegated listeners serves every swap of the entry.
-  if (window.pazzaparolaReady) return;
-  window.pazzaparolaReady = true;
+  // One set of delegated listeners serves every swap of the entry, whichever page's bundle brought this.
+  if (!window.Companion.once("pazzaparola")) return;
 
   function each(root, selector, fn) {
     Array.prototype.forEach.call(root.querySelectorAll(selector), fn);

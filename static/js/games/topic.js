@@ -2,6 +2,8 @@
 // a redraw after an error and the correction page all read them back from the form itself.
 (function () {
   "use strict";
+  // Its listeners once, whichever page's bundle brought this (assets.py).
+  if (!window.Companion.once("topic")) return;
 
   function fieldsOf(entry) {
     return entry.querySelector(".topic-penalty-fields");

@@ -1,0 +1,61 @@
+"""Browser test of a page's own bundles: a boosted link draws the page it brings once they have come."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.e2e.helpers import add_to_roster, start_match
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+# Whether the Topic_ entry was ever on the screen without its game's stylesheet (its head a flex row).
+WATCH_UNSTYLED = """() => {
+  window.drawnUnstyled = null;
+  new MutationObserver(() => {
+    const head = document.querySelector('.topic-entry-head');
+    if (head && window.drawnUnstyled === null) window.drawnUnstyled = getComputedStyle(head).display !== 'flex';
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+# page.route does not see a request that passes through a service worker.
+@pytest.mark.browser_context_args(service_workers="block")
+def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_have_come(page: Page, live_server, app):
+    add_to_roster(app, *PLAYERS)
+    match_id = start_match(page, live_server.url, "Topic_", PLAYERS)
+    held: list[Route] = []
+    page.route(re.compile(r"/bundle/game-topic/"), lambda route: held.append(route))
+    # The home page, loaded whole, has the shared bundles alone.
+    page.goto(live_server.url + "/")
+    expect(page.locator('link[href*="/bundle/game-topic/"]')).to_have_count(0)
+    page.evaluate(WATCH_UNSTYLED)
+
+    match_url = f"{live_server.url}/matches/{match_id}"
+    with page.expect_response(match_url), page.expect_request(re.compile(r"/bundle/game-topic/")):
+        page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy")).click()
+    # The match page is in, its game's stylesheet on its way: the home page stays meanwhile.
+    page.wait_for_function(f"() => performance.getEntriesByName({match_url!r}).some(entry => entry.responseEnd > 0)")
+    page.evaluate("() => new Promise(resolve => setTimeout(resolve))")  # what the page does with the answer
+    expect(page.get_by_role("heading", name="In progress")).to_be_visible()
+    assert page.url == live_server.url + "/"
+    held[0].continue_()
+    expect(page.get_by_role("heading", name="Who lost round 1?")).to_be_visible()
+    expect(page).to_have_url(match_url)
+    assert page.evaluate("window.drawnUnstyled") is False
+    # Its entry widgets came too, before it was drawn: the first tap saves.
+    page.locator("#entry").get_by_role("button", name=re.compile(r"^Bob \d+ cards?$")).click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+    # Back on the home page and to the match again: nothing is fetched a second time.
+    page.get_by_role("link", name="Table companion").click()
+    expect(page.get_by_role("heading", name="In progress")).to_be_visible()
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if "/bundle/" in request.url else None)
+    page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy")).click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    assert fetched == []
+    assert page.locator('script[src*="/bundle/offline."]').count() == 1
