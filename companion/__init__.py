@@ -16,6 +16,7 @@ from . import hardening
 from .config import Settings
 from .extensions import babel, compress, csrf, db, htmx, migrate
 from .models import ID_MAX
+from .templating import App
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
 
 
@@ -94,7 +95,7 @@ def create_app(
 
     settings = settings or Settings.from_environ()
     root = _files_root()
-    app = Flask(
+    app = App(
         __name__,
         instance_path=instance_path or settings.instance or str(_default_instance(root, settings)),
         instance_relative_config=True,
