@@ -79,6 +79,8 @@ def _formatted(eval_context: EvalContext, translated: str, variables: dict[str, 
     """A translated string as Jinja's new style gives it: marked safe when autoescaping, so that
     only the variables are escaped, and always %-formatted (a name's words keep their punctuation)."""
     if eval_context.autoescape:
+        if not variables and "%" not in translated:
+            return Markup(translated)  # nothing to format (most of a page's texts): no formatting pass
         return glued(Markup(translated) % variables)
     return translated % variables
 

@@ -1,0 +1,40 @@
+"""The quick paths of the templates draw what the slow ones drew: names as words, texts, macros and globals."""
+
+from __future__ import annotations
+
+from flask import render_template_string
+
+from companion.web.display import words
+from tests.conftest import start_match
+
+
+def test_a_name_is_drawn_as_its_words_each_escaped():
+    drawn = words("  Anna <b>Maria</b> & Co ")
+    assert str(drawn) == (
+        '<span class="word">Anna</span> <span class="word">&lt;b&gt;Maria&lt;/b&gt;</span> '
+        '<span class="word">&amp;</span> <span class="word">Co</span>'
+    )
+    assert drawn.__html__() == str(drawn)
+
+
+def test_a_text_without_variables_keeps_one_percent_sign(client):
+    """Templates format every message, so the catalog writes a literal percent sign as %%."""
+    start_match(client, "pazaak", ["Ann", "Bob"])
+    page = client.get("/players", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "% vittorie" in page and "%% vittorie" not in page
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        assert render_template_string('{{ _("Cards held") }}|{{ _("50%% off") }}') == "Cards held|50% off"
+        assert render_template_string('{{ _("<b>") }}') == "<b>"  # a catalog text is markup, as before
+
+
+def test_an_imported_macro_sees_the_apps_globals_and_a_templates_own_stay_its_own(app):
+    env = app.jinja_env
+    with app.test_request_context():
+        drawn = render_template_string(
+            '{% import "games/topic/_macros.html" as topic %}{{ topic.taken({"Ann": 2}, {}) }}'
+        )
+    assert "Ann +2" in drawn
+    own = env.from_string("{{ mine }} {{ _('Cards held') }}", globals={"mine": "own"})
+    assert "mine" in own.globals.keys() and "_" in own.globals.keys() and "mine" not in env.globals
+    with app.test_request_context():
+        assert own.render() == "own Cards held"
