@@ -27,6 +27,19 @@ def test_a_text_without_variables_keeps_one_percent_sign(client):
         assert render_template_string('{{ _("<b>") }}') == "<b>"  # a catalog text is markup, as before
 
 
+def test_a_texts_variables_are_escaped_once(client):
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        drawn = render_template_string(
+            "{{ _('Penalty card for %(name)s', name=who) }}|{{ _('Penalty card for %(name)s', name=who | words) }}|"
+            "{{ ngettext('%(num)s card', '%(num)s cards', 2) }}|{{ _('%(a)s and %(b)s%%', a=1.5, b=none) }}",
+            who="<Ann> & Bob",
+        )
+    assert drawn == (
+        "Penalty card for &lt;Ann&gt; &amp; Bob|Penalty card for <span class=\"word\">&lt;Ann&gt;</span> "
+        '<span class="word">&amp;</span> <span class="word">Bob</span>|2 cards|1.5 and None%'
+    )
+
+
 def test_an_imported_macro_sees_the_apps_globals_and_a_templates_own_stay_its_own(app):
     env = app.jinja_env
     with app.test_request_context():
