@@ -180,4 +180,4 @@ def create_app(
 
 def _pick_locale() -> str | None:
     """The language the visitor chose with the switch, else the browser's preference."""
-    return chosen_language(request.cookies.get("lang"), request.accept_languages)
+    return chosen_language(request.cookies.get("lang"), request.headers.get("Accept-Language"))

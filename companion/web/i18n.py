@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask, has_request_context, request
@@ -24,17 +25,25 @@ LANGUAGES = ("en", "it")
 DEFAULT_LANGUAGE = "en"
 
 
-def chosen_language(cookie: str | None, accept: LanguageAccept) -> str:
-    """The page's language: the one chosen with the switch (the `lang` cookie), else the browser's preference."""
+def chosen_language(cookie: str | None, accept_language: str | None) -> str:
+    """The page's language: the one chosen with the switch (the `lang` cookie), else the browser's
+    preference (its Accept-Language header, as sent)."""
     if cookie in LANGUAGES:
         return cookie
-    return accept.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return _preferred_language(accept_language or "")
+
+
+# Kept per header: a table's phones send a few distinct ones, and parsing one is a good part of
+# what choosing the language of a request costs.
+@lru_cache(maxsize=256)
+def _preferred_language(accept_language: str) -> str:
+    """The best of LANGUAGES for an Accept-Language header."""
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def language_of_environ(environ: dict[str, Any]) -> str:
     """The same choice from a bare WSGI environ, for code that runs before Flask (the live-poll middleware)."""
-    accept = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
-    return chosen_language(parse_cookie(environ).get("lang"), accept)
+    return chosen_language(parse_cookie(environ).get("lang"), environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own

@@ -35,7 +35,7 @@ def test_a_texts_variables_are_escaped_once(client):
             who="<Ann> & Bob",
         )
     assert drawn == (
-        "Penalty card for &lt;Ann&gt; &amp; Bob|Penalty card for <span class=\"word\">&lt;Ann&gt;</span> "
+        'Penalty card for &lt;Ann&gt; &amp; Bob|Penalty card for <span class="word">&lt;Ann&gt;</span> '
         '<span class="word">&amp;</span> <span class="word">Bob</span>|2 cards|1.5 and None%'
     )
 
@@ -51,3 +51,22 @@ def test_an_imported_macro_sees_the_apps_globals_and_a_templates_own_stay_its_ow
     assert "mine" in own.globals.keys() and "_" in own.globals.keys() and "mine" not in env.globals
     with app.test_request_context():
         assert own.render() == "own Cards held"
+
+
+def test_each_request_gets_the_language_of_its_own_header_and_cookie(client):
+    """The choice is kept per Accept-Language header: phones asking in turns each get their own."""
+    asks = [
+        ("it-IT,it;q=0.9", None, "it"),
+        ("en-GB,en;q=0.9", None, "en"),
+        ("it-IT,it;q=0.9", None, "it"),
+        ("it-IT,it;q=0.9", "en", "en"),
+        ("de, fr;q=0.5", None, "en"),
+        ("", "it", "it"),
+        ("en;q=0, it", None, "it"),
+    ]
+    for header, cookie, language in asks:
+        client.delete_cookie("lang")
+        if cookie:
+            client.set_cookie("lang", cookie)
+        page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+        assert f'<html lang="{language}"' in page, (header, cookie)
