@@ -15,8 +15,8 @@ class TemplateGlobals(ChainMap):
 
     At every `{% import %}` Jinja takes the importing context's global names minus the imported
     template's (Template._get_default_module). Against a ChainMap's keys view that is one Python
-    lookup through both maps per name, for the thirty-odd globals of every template; the partials of
-    a save's answer import their game's macros four times. As sets it is one C operation.
+    lookup through both maps per name, for each of the globals of every template; the partials of
+    a save's answer import their game's macros several times. As sets it is one C operation.
     """
 
     def keys(self) -> set[str]:  # type: ignore[override]

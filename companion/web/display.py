@@ -44,7 +44,7 @@ def words(name: str) -> Markup:
     """A name as words that a line may break between but never inside; a word too long for its box
     is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title)."""
     # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
-    # % per word took several times as long, for the dozen names of every save's answer.
+    # % per word were much slower, for the dozen names of every save's answer.
     return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in name.split()))
 
 

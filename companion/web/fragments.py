@@ -29,8 +29,9 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
 
 # Brotli's quality for a fragment. Flask-Compress's level is set for pages, whose bytes are the first
 # load's time on a slow line; at that level brotli fills hash tables far larger than a fragment of a
-# few KB, which made its compression a tenth of a save's CPU. A fragment goes to a page already loaded,
-# over the table's network, on every tap: this level costs a quarter of that for a fifth more bytes.
+# few KB, a good part of a save's CPU, and leaves the processor's caches cold for the next request.
+# A fragment goes to a page already loaded, over the table's network, on every tap: a fast level
+# costs a fraction of that for a few more bytes (the README's Performance section has the figures).
 FRAGMENT_BROTLI_QUALITY = 2
 
 

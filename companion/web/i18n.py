@@ -91,8 +91,8 @@ def _formatted(eval_context: EvalContext, translated: str, variables: dict[str, 
         if not variables and "%" not in translated:
             return Markup(translated)  # nothing to format (most of a page's texts): no formatting pass
         # Each variable escaped once, as Markup's own % does it (through a helper object per variable,
-        # several times slower, for the dozens of texts of every save's answer): the catalog's
-        # placeholders are all %(name)s, which take the escaped text.
+        # much slower, for the dozens of texts of every save's answer): the catalog's placeholders
+        # are all %(name)s, which take the escaped text (a test holds the catalog to that).
         return glued(Markup(translated % {name: escape(value) for name, value in variables.items()}))
     return translated % variables
 

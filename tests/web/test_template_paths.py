@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
 from flask import render_template_string
 
 from companion.web.display import words
@@ -70,3 +74,15 @@ def test_each_request_gets_the_language_of_its_own_header_and_cookie(client):
             client.set_cookie("lang", cookie)
         page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
         assert f'<html lang="{language}"' in page, (header, cookie)
+
+
+def test_every_placeholder_of_the_catalog_takes_text():
+    """Templates escape a text's variables before formatting it, which holds for %(name)s (and %%) alone."""
+    po = Path(__file__).resolve().parents[2] / "translations" / "it" / "LC_MESSAGES" / "messages.po"
+    with po.open("rb") as file:
+        catalog = read_po(file)
+    for message in catalog:
+        for text in [*(message.id if isinstance(message.id, tuple) else [message.id]),
+                     *(message.string if isinstance(message.string, tuple) else [message.string])]:  # fmt: skip
+            other = re.sub(r"%\([A-Za-z_]+\)s|%%", "", text or "")
+            assert "%" not in other, text
