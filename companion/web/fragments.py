@@ -46,7 +46,7 @@ def _compressed_fragment(response: Response) -> Response:
         not 200 <= response.status_code < 300
         or response.is_streamed
         or "Content-Encoding" in response.headers
-        or not request.accept_encodings["br"]
+        or request.accept_encodings.best_match(("br", "gzip")) != "br"
         or response.mimetype not in current_app.config["COMPRESS_MIMETYPES"]
         or not wants_fragment()
     ):
