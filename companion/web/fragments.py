@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import brotli
 from flask import Flask, Response, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, default_exceptions
+from werkzeug.http import parse_accept_header
 
 from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal
 from .i18n import error_text, translated
@@ -35,6 +37,13 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
 FRAGMENT_BROTLI_QUALITY = 2
 
 
+@lru_cache(maxsize=64)
+def _prefers_brotli(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header takes brotli at least as gladly as gzip (as Flask-Compress chooses);
+    kept per header, as phones send a few distinct ones."""
+    return parse_accept_header(accept_encoding).best_match(("br", "gzip")) == "br"
+
+
 def _compressed_fragment(response: Response) -> Response:
     """An htmx fragment compressed at the fast level, as Flask-Compress would have (see above).
 
@@ -46,7 +55,7 @@ def _compressed_fragment(response: Response) -> Response:
         not 200 <= response.status_code < 300
         or response.is_streamed
         or "Content-Encoding" in response.headers
-        or request.accept_encodings.best_match(("br", "gzip")) != "br"
+        or not _prefers_brotli(request.headers.get("Accept-Encoding", ""))
         or response.mimetype not in current_app.config["COMPRESS_MIMETYPES"]
         or not wants_fragment()
     ):
@@ -58,9 +67,10 @@ def _compressed_fragment(response: Response) -> Response:
     response.headers["Content-Encoding"] = "br"
     response.vary.add("Accept-Encoding")
     # As Flask-Compress marks a strong tag: "v7-…" becomes "v7-…:br" (see live.shows_version).
-    etag, weak = response.get_etag()
-    if etag and not weak:
-        response.set_etag(f"{etag}:br")
+    if "ETag" in response.headers:
+        etag, weak = response.get_etag()
+        if etag and not weak:
+            response.set_etag(f"{etag}:br")
     if request.method in ("GET", "HEAD"):
         response.make_conditional(request)
     return response
