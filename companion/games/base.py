@@ -7,6 +7,7 @@ import random
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 NAME_MAX = 40
@@ -125,6 +126,8 @@ REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 INVISIBLE_FILLERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 
 
+# Kept for the names seen lately: every replay resolves each name of each round against the seats.
+@lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """The form under which two spellings of a name are the same person: NFC, spaces made one, case folded."""
     return unicodedata.normalize("NFC", " ".join(unicodedata.normalize("NFC", name).split()).casefold())

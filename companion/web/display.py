@@ -43,7 +43,9 @@ def time_since(moment: datetime) -> str:
 def words(name: str) -> Markup:
     """A name as words that a line may break between but never inside; a word too long for its box
     is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title)."""
-    return Markup(" ").join(Markup('<span class="word">%s</span>') % escape(word) for word in name.split())
+    # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
+    # % per word were much slower, for the dozen names of every save's answer.
+    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in name.split()))
 
 
 def names(players: list[str]) -> Markup:

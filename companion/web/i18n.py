@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask, has_request_context, request
 from flask_babel import force_locale, format_date, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
@@ -24,17 +25,25 @@ LANGUAGES = ("en", "it")
 DEFAULT_LANGUAGE = "en"
 
 
-def chosen_language(cookie: str | None, accept: LanguageAccept) -> str:
-    """The page's language: the one chosen with the switch (the `lang` cookie), else the browser's preference."""
+def chosen_language(cookie: str | None, accept_language: str | None) -> str:
+    """The page's language: the one chosen with the switch (the `lang` cookie), else the browser's
+    preference (its Accept-Language header, as sent)."""
     if cookie in LANGUAGES:
         return cookie
-    return accept.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return _preferred_language(accept_language or "")
+
+
+# Kept per header: a table's phones send a few distinct ones, and parsing one is a good part of
+# what choosing the language of a request costs.
+@lru_cache(maxsize=256)
+def _preferred_language(accept_language: str) -> str:
+    """The best of LANGUAGES for an Accept-Language header."""
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def language_of_environ(environ: dict[str, Any]) -> str:
     """The same choice from a bare WSGI environ, for code that runs before Flask (the live-poll middleware)."""
-    accept = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
-    return chosen_language(parse_cookie(environ).get("lang"), accept)
+    return chosen_language(parse_cookie(environ).get("lang"), environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own
@@ -79,7 +88,12 @@ def _formatted(eval_context: EvalContext, translated: str, variables: dict[str, 
     """A translated string as Jinja's new style gives it: marked safe when autoescaping, so that
     only the variables are escaped, and always %-formatted (a name's words keep their punctuation)."""
     if eval_context.autoescape:
-        return glued(Markup(translated) % variables)
+        if not variables and "%" not in translated:
+            return Markup(translated)  # nothing to format (most of a page's texts): no formatting pass
+        # Each variable escaped once, as Markup's own % does it (through a helper object per variable,
+        # much slower, for the dozens of texts of every save's answer): the catalog's placeholders
+        # are all %(name)s, which take the escaped text (a test holds the catalog to that).
+        return glued(Markup(translated % {name: escape(value) for name, value in variables.items()}))
     return translated % variables
 
 

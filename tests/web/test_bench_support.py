@@ -122,3 +122,29 @@ def test_main_htmx_fragments_are_under_4_kb_compressed(client):
     sizes["history"] = len(viewer.get("/history?game=topic", headers={**HTMX, **COMPRESSED}).data)
     for name, size in sizes.items():
         assert 0 < size < 4 * 1024, (name, size)
+
+
+def test_a_fragment_goes_out_compressed_fast_and_reads_the_same(client):
+    """An htmx fragment is brotli at the fragments' own level, and says what the uncompressed one says."""
+    import brotli
+
+    from companion.web.fragments import FRAGMENT_BROTLI_QUALITY
+
+    match_id = start_match(client, "topic", PLAYERS)
+    for number in (1, 2, 3):
+        assert save(client, match_id, number).status_code == 200
+    viewer = client.application.test_client()
+    plain = viewer.get(f"/matches/{match_id}/live", headers=HTMX)
+    packed = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED})
+    assert "Content-Encoding" not in plain.headers and packed.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(packed.data) == plain.data
+    assert packed.data == brotli.compress(plain.data, quality=FRAGMENT_BROTLI_QUALITY)
+    assert int(packed.headers["Content-Length"]) == len(packed.data)
+    assert "Accept-Encoding" in packed.headers["Vary"] and "HX-Request" in packed.headers["Vary"]
+    # A phone without brotli, or preferring gzip, still gets it compressed, as gzip.
+    for accepted in ("gzip", "gzip;q=1.0, br;q=0.5"):
+        zipped = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "Accept-Encoding": accepted})
+        assert zipped.headers["Content-Encoding"] == "gzip", accepted
+    saved = save(client, match_id, 4)
+    assert saved.headers["Content-Encoding"] == "br"
+    assert "Who lost round 5?" in brotli.decompress(saved.data).decode()
