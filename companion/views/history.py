@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from itertools import pairwise
 
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
+from werkzeug.exceptions import ServiceUnavailable
 
 from ..exchange import match_document
 from ..games import REGISTRY
@@ -22,7 +23,8 @@ from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
 from ..web import render, wants_fragment
-from ..web.i18n import DateField, date_field, located_text
+from ..web.i18n import DateField, date_field, located_text, translated
+from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
 from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -68,10 +70,26 @@ def index():
 
 
 def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
-    """A streamed attachment."""
-    response = Response(stream_with_context(chunks), mimetype=mimetype)
+    """A streamed attachment, written while one of this process's few export slots is held.
+
+    The other slots' worth of threads stay free for the phones' polls and saves; an export asked
+    while every slot is taken is told to come back in a few seconds (503) rather than queue.
+    """
+    leave = export_gate().enter()
+    if leave is None:
+        raise ServiceUnavailable(translated(BUSY_TEXT), retry_after=BUSY_RETRY_AFTER)
+    response = Response(stream_with_context(_holding(chunks, leave)), mimetype=mimetype)
     response.headers["Content-Disposition"] = f"attachment; filename={filename}"
+    response.call_on_close(leave)  # the slot of an answer closed before its first chunk
     return response
+
+
+def _holding(chunks: Iterator[str], leave: Callable[[], None]) -> Iterator[str]:
+    """The chunks, the slot given back once the last is written or the phone has gone."""
+    try:
+        yield from chunks
+    finally:
+        leave()
 
 
 def _stamp() -> str:
@@ -86,6 +104,7 @@ def _exported() -> Iterator[Match]:
 
 
 @bp.get("/export.json")
+@limited(EXPORTS)
 def export_json():
     """The history as one JSON list of match files: the matches the filters find, or all of them."""
     exported = _exported()
@@ -111,6 +130,7 @@ def spreadsheet_text(cell: object) -> object:
 
 
 @bp.get("/export.csv")
+@limited(EXPORTS)
 def export_csv():
     """One line per round per side: the round's score (the change of the side's total) and the total.
 
@@ -166,6 +186,7 @@ def _read_upload() -> list:
 
 
 @bp.post("/import")
+@limited(IMPORTS)
 def import_file():
     """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason."""
     require_host()
