@@ -5,9 +5,10 @@
     .venv/bin/python bench/export_load.py --matches 500 --exports 4
 
 Each tree is served as `make run` serves it (`python app.py`: gunicorn, 2 processes, 8 threads each) on a
-history seeded with `flask seed`. A few phones (bench/client.py, a new connection for each round of their
-requests) each start a Topic_ match and measure, for a quiet stretch and then while the exports run:
-`/ping`, the changed live poll (200), the unchanged one (304) and a save. The exports are as many phones, each
+history seeded with `flask seed`. A few phones (bench/client.py, a new connection for each request) each
+start a Topic_ match and measure, for a quiet stretch and then while the exports run: every 100 ms, on
+time whatever the answers before, `/ping`, the match's changed live poll (200) and its unchanged one (304)
+in turn; and a save every 200 ms after the answer to the one before. The exports are as many phones, each
 asking for `/history/export.csv` at the same moment and reading it whole; an export the server refuses
 (429 or 503) asks again after the `Retry-After` it was given (at most 5 s), until each phone has its file.
 The phones' stretch under load ends when every export is done. It prints, per tree, the phones' p50, p95,
@@ -56,24 +57,58 @@ class Timings:
         return f"{kind:9} n={len(values):4}  p50 {middle:8.1f}  p95 {p95:8.1f}  worst {worst:8.1f}  over 1 s: {slow}"
 
 
-def phone_loop(phone: Client, stop: threading.Event, timings: Timings, match: list[int], number: list[int]) -> None:
-    """The phone's requests in turn, every 50 ms, until `stop`: ping, changed poll, unchanged poll, save.
+def asked(port: int, path: str, headers: dict, cookies: dict[str, str]) -> tuple[int, float, str]:
+    """One GET on a new connection, as a phone waking for its poll sends it: status, milliseconds, ETag."""
+    client = Client(port, cookies=dict(cookies))
+    client.conn.timeout = PATIENCE
+    began = time.perf_counter()
+    try:
+        reply = client.get(path, headers=headers)
+    finally:
+        client.close()
+    return reply.status, (time.perf_counter() - began) * 1000, reply.headers.get("etag", "")
+
+
+def poller(port: int, match_id: int, cookies: dict, stop: threading.Event, timings: Timings) -> None:
+    """Every 100 ms, whatever the answers before: a ping, the changed poll and the unchanged one in turn.
+
+    Each request has a thread and a connection of its own, sent on time even while earlier ones still
+    wait, as phones poll on their own clocks: a stall is counted for every request that waits through it.
+    """
+    etag = ['"stale"']
+    kinds = [("ping", "/ping", {}), ("poll 200", f"/matches/{match_id}/live", {**HX, "If-None-Match": '"stale"'})]
+    kinds.append(("poll 304", f"/matches/{match_id}/live", None))
+    sent: list[threading.Thread] = []
+
+    def one(kind: str, path: str, headers: dict | None) -> None:
+        status, ms, tag = asked(
+            port, path, headers if headers is not None else {**HX, "If-None-Match": etag[0]}, cookies
+        )
+        timings.ms[kind].append(ms)
+        if kind == "poll 200" and tag:
+            etag[0] = tag
+        if status not in (200, 304):
+            timings.odd.append(f"{kind} {status}")
+
+    turn = 0
+    while not stop.is_set():
+        thread = threading.Thread(target=one, args=kinds[turn % len(kinds)])
+        thread.start()
+        sent.append(thread)
+        turn += 1
+        time.sleep(0.1)
+    for thread in sent:
+        thread.join()
+
+
+def saver(phone: Client, stop: threading.Event, timings: Timings, match: list[int], number: list[int]) -> None:
+    """The scorekeeper: a round saved every 200 ms after the answer to the last (a new connection each time).
 
     A match ends after some rounds under Topic_'s rules: the phone starts another before that.
     """
     while not stop.is_set():
-        match_id = match[0]
-        # Each round on a new connection, as phones arriving or waking do: the server's processes take
-        # connections in turns, and one whose threads are all writing exports would otherwise be missed.
         phone.close()
         phone.conn = http.client.HTTPConnection("127.0.0.1", phone.port, timeout=PATIENCE)
-        reply = phone.get("/ping")
-        timings.ms["ping"].append(reply.seconds * 1000)
-        tag = phone.get(f"/matches/{match_id}/live", headers={**HX, "If-None-Match": '"stale"'})
-        timings.ms["poll 200"].append(tag.seconds * 1000)
-        etag = tag.headers.get("etag", "")
-        same = phone.get(f"/matches/{match_id}/live", headers={**HX, "If-None-Match": etag})
-        timings.ms["poll 304"].append(same.seconds * 1000)
         saved = save_round(phone, match[0], number[0])
         timings.ms["save"].append(saved.seconds * 1000)
         number[0] += 1
@@ -81,10 +116,7 @@ def phone_loop(phone: Client, stop: threading.Event, timings: Timings, match: li
             timings.odd.append(f"save {saved.status}")
         if number[0] > ROUNDS or saved.status != 200:
             match[0], number[0] = create_match(phone), 1
-        for reply, kind in ((tag, "poll 200"), (same, "poll 304")):
-            if reply.status not in (200, 304):
-                timings.odd.append(f"{kind} {reply.status}")
-        time.sleep(0.05)
+        time.sleep(0.2)
 
 
 @dataclass
@@ -134,7 +166,11 @@ def measure(root: Path, label: str, matches: int, exports: int, count: int, quie
         calm, loaded = Timings(), Timings()
 
         def run_phones(timings: Timings, stop: threading.Event) -> list[threading.Thread]:
-            runners = [threading.Thread(target=phone_loop, args=(p, stop, timings, m, n)) for p, m, n in phones]
+            runners = []
+            for phone, match, number in phones:
+                runners.append(threading.Thread(target=saver, args=(phone, stop, timings, match, number)))
+                polled = (server.port, match[0], phone.cookies, stop, timings)
+                runners.append(threading.Thread(target=poller, args=polled))
             for runner in runners:
                 runner.start()
             return runners
@@ -186,7 +222,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=3000, help="matches in the history (default 3000)")
     parser.add_argument("--exports", type=int, default=16, help="CSV exports asked at once (default 16)")
-    parser.add_argument("--phones", type=int, default=3, help="phones pinging, polling and saving (default 3)")
+    parser.add_argument("--phones", type=int, default=2, help="phones pinging, polling and saving (default 2)")
     parser.add_argument("--quiet", type=float, default=10.0, help="seconds of the quiet stretch (default 10)")
     parser.add_argument("--base", help="a commit to measure first, beside this tree")
     args = parser.parse_args()
