@@ -6,9 +6,16 @@ import csv
 import io
 import json
 import re
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
 
 import pytest
 
+from companion import create_app
+from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match, Round
 from companion.queries.matches import running_totals
@@ -223,3 +230,61 @@ def test_a_large_export_streams_read_in_batches_complete_and_correct(app, client
             )
     documents = json.loads(client.get("/history/export.json").get_data(as_text=True))
     assert len(documents) == large_history and len({document["id"] for document in documents}) == large_history
+
+
+@pytest.fixture
+def redis_url(tmp_path) -> Iterator[str]:
+    """A throw-away Redis server on a free loopback port, as the deployment's store of the limits."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed (make test installs Debian's package as root)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)]
+    process = subprocess.Popen([server, *options], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_with_a_shared_store_two_processes_count_as_one(tmp_path, database_url, redis_url):
+    def server_process():
+        """An app as another process builds it: its own connection to the store."""
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+        settings = Settings(limits_storage_url=redis_url)
+        return create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
+
+    first = server_process()
+    owner = first.test_client()
+    match_id = start_match(owner, "topic", ["Ann", "Bob"])
+    stale, code = offer(first, match_id), offer(first, match_id)
+    guesser, token = phone(first, f"/matches/{match_id}")
+    assert [take(guesser, token, match_id, stale).status_code for _ in range(6)] == [409] * 6
+    for number in range(GUESSES_PER_CODE - 1):
+        take(guesser, token, match_id, f"guess-{number}")
+
+    second = server_process()
+    same_phone = second.test_client()
+    same_phone.environ_base.update(NETWORK)
+    same_phone.set_cookie("session", guesser.get_cookie("session").value)
+    assert take(same_phone, token, match_id, stale).status_code == 429  # the eleventh wrong code of this phone
+    last_guess = phone(second, f"/matches/{match_id}", {"REMOTE_ADDR": "192.0.2.9"})
+    assert take(*last_guess, match_id, "guess-last").status_code == 409
+    with second.app_context():
+        assert db.session.get(Match, match_id).handover_hash is None  # the fifth guess, wherever it was sent
+    assert take(*last_guess, match_id, code).status_code == 409
+    for app in (first, second):
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
