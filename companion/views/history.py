@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from itertools import pairwise
@@ -18,7 +19,7 @@ from ..games import REGISTRY
 from ..games.base import N_, RuleError
 from ..models import Match
 from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching
-from ..queries.matches import all_matches, running_totals
+from ..queries.matches import all_matches, rounds_table
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
@@ -84,10 +85,17 @@ def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
     return response
 
 
+# After each chunk (a match) an export leaves the interpreter's lock to its process's other threads for
+# this long: a poll or a save waiting for it gets it at once, rather than at the interpreter's next switch.
+PAUSE_BETWEEN_CHUNKS = 0.001
+
+
 def _holding(chunks: Iterator[str], leave: Callable[[], None]) -> Iterator[str]:
-    """The chunks, the slot given back once the last is written or the phone has gone."""
+    """The chunks, each followed by a pause; the slot given back once the last is written or the phone has gone."""
     try:
-        yield from chunks
+        for chunk in chunks:
+            yield chunk
+            time.sleep(PAUSE_BETWEEN_CHUNKS)
     finally:
         leave()
 
@@ -143,8 +151,7 @@ def export_csv():
         writer = csv.writer(buffer)
         writer.writerow(CSV_HEADER)
         for match in exported:
-            totals = running_totals(match)
-            scored = _scored_with(match)
+            totals, scored = rounds_table(match)
             date = match.started_at.date().isoformat()
             for number, (before, after) in enumerate(pairwise(totals), start=1):
                 for side, total in after.items():
@@ -157,17 +164,6 @@ def export_csv():
         yield buffer.getvalue()
 
     return _download(chunks(), "text/csv", f"companion-history-{_stamp()}.csv")
-
-
-def _scored_with(match) -> dict[str, dict[int, tuple[int, str | None]]]:
-    """Each side's points and what it scored them with, by round number, as the game records them."""
-    game = REGISTRY[match.game]
-    rounds = [stored.data for stored in match.rounds]
-    standings = game.standings(match.player_names, match.settings, rounds)
-    return {
-        side: dict(enumerate(game.round_scores(standings, rounds, side), start=1))
-        for side in standings.totals
-    }
 
 
 def _read_upload() -> list:

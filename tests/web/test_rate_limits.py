@@ -47,9 +47,9 @@ def take(client, token: str, match_id: int, code: str, **headers):
     return client.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}, headers=headers)
 
 
-def download(client, path: str):
+def download(client, path: str, **kwargs):
     """An export read whole and closed, as a browser's download ends."""
-    response = client.get(path)
+    response = client.get(path, **kwargs)
     response.get_data()
     response.close()
     return response
@@ -288,3 +288,21 @@ def test_with_a_shared_store_two_processes_count_as_one(tmp_path, database_url, 
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+def test_behind_the_proxy_the_address_is_the_one_it_names(tmp_path, database_url):
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    settings = Settings(behind_proxy=True, secret_key="s" * 64)
+    app = create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
+
+    def export_from(forwarded_for: str) -> int:
+        """An export by a client that keeps no cookie, through the proxy (every request comes from 127.0.0.1)."""
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for}
+        return download(app.test_client(), "/history/export.csv", headers=headers).status_code
+
+    assert [export_from("198.51.100.1") for _ in range(10)] == [200] * 10
+    assert export_from("198.51.100.1") == 429
+    assert export_from("198.51.100.2") == 200  # another address behind the same proxy
+    assert export_from("198.51.100.1, 198.51.100.3") == 200  # what the client wrote itself is not believed
+    with app.app_context():
+        db.engine.dispose()
