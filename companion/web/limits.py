@@ -9,6 +9,7 @@ proxy the one that proxy names (`BEHIND_PROXY`), an IPv6 address by its /64 (a p
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import ipaddress
 import itertools
@@ -16,6 +17,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
 
 from flask import Response, current_app, request, session
 from flask_limiter import RateLimitExceeded
@@ -183,38 +186,57 @@ def _seconds_to_wait(item: RateLimitItem, *keys: str) -> int:
 
 # --- Long answers at once ----------------------------------------------------------------------
 
-# Exports of the whole history take seconds of a core each; this many at once per process leaves its
-# other threads (and the interpreter's lock) to the phones' polls and saves.
+# Exports of the whole history take seconds of a core each. This many at once for all the processes that
+# share the instance folder (a laptop's, or both containers') leaves the other cores and threads to the
+# phones' polls and saves; another export asked meanwhile is told to come back.
 EXPORTS_AT_ONCE = 1
-# A slot not given back after this long (a stream neither finished nor closed) is taken back.
+# A slot not given back after this long (a stream neither finished nor closed) is taken back by its process.
 STALE_AFTER = 15 * 60
 BUSY_RETRY_AFTER = 5
 BUSY_TEXT = N_("Other exports are being written right now: try again in a few seconds.")
 
 
 class Gate:
-    """At most `size` long answers at once in this process; `enter` gives the way out, or None when full."""
+    """At most `size` long answers at once among the processes of one instance folder: a slot is a lock on
+    a file there (flock), which the system gives back by itself if its process dies."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, folder: Path, size: int) -> None:
+        self.paths = [folder / f"export-{slot}.lock" for slot in range(size)]
         self._lock = threading.Lock()
-        self._open: dict[int, float] = {}
+        self._held: dict[int, tuple[IO[bytes], float]] = {}
         self._numbers = itertools.count()
 
     def enter(self) -> Callable[[], None] | None:
         """A slot, and the function that frees it; None when every slot is taken."""
         with self._lock:
             now = time.monotonic()
-            for number, began in list(self._open.items()):
+            for number, (_, began) in list(self._held.items()):
                 if now - began > STALE_AFTER:
-                    del self._open[number]
-            if len(self._open) >= self.size:
-                return None
-            number = next(self._numbers)
-            self._open[number] = now
-        return lambda: self._open.pop(number, None)
+                    self._free(number)
+            for path in self.paths:
+                handle = path.open("ab")
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    handle.close()
+                    continue
+                number = next(self._numbers)
+                self._held[number] = (handle, now)
+                return lambda: self.leave(number)
+        return None
+
+    def leave(self, number: int) -> None:
+        """Free a slot (again: a stream both finished and closed frees it twice)."""
+        with self._lock:
+            self._free(number)
+
+    def _free(self, number: int) -> None:
+        held = self._held.pop(number, None)
+        if held is not None:
+            fcntl.flock(held[0], fcntl.LOCK_UN)
+            held[0].close()
 
 
 def export_gate() -> Gate:
-    """This app's gate for exports (one per app, so the tests' apps stay apart)."""
-    return current_app.extensions.setdefault("export_gate", Gate(EXPORTS_AT_ONCE))
+    """This app's gate for exports, on its instance folder (one per app: the tests' apps stay apart)."""
+    return current_app.extensions.setdefault("export_gate", Gate(Path(current_app.instance_path), EXPORTS_AT_ONCE))

@@ -173,9 +173,16 @@ def test_an_export_asked_while_another_streams_is_told_to_come_back(app, client)
     busy = app.test_client().get("/history/export.csv")
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "5"
     assert "Other exports are being written right now" in busy.get_data(as_text=True)
+    # Another process serving the same instance folder (a laptop's second worker) waits its turn too.
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
+    other_process = create_app(config, instance_path=app.instance_path)
+    assert download(other_process.test_client(), "/history/export.csv").status_code == 503
     assert "Ann" in first.get_data(as_text=True)
     first.close()
     assert download(app.test_client(), "/history/export.json").status_code == 200
+    assert download(other_process.test_client(), "/history/export.csv").status_code == 200
+    with other_process.app_context():
+        db.engine.dispose()
     # A busy answer costs the phone nothing of its limit.
     again = app.test_client()
     held = again.get("/history/export.csv")
