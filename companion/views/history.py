@@ -71,10 +71,10 @@ def index():
 
 
 def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
-    """A streamed attachment, written while one of this process's few export slots is held.
+    """A streamed attachment, written while an export slot is held (web/limits.py, `Gate`).
 
-    The other slots' worth of threads stay free for the phones' polls and saves; an export asked
-    while every slot is taken is told to come back in a few seconds (503) rather than queue.
+    The other cores and threads stay free for the phones' polls and saves; an export asked while
+    every slot is taken is told to come back in a few seconds (503) rather than queue.
     """
     leave = export_gate().enter()
     if leave is None:
