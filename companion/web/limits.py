@@ -126,7 +126,7 @@ def limited(kind: Limit) -> Callable:
 
 # Guesses at one code, from everyone together, that withdraw it (the last of them does); its giver then
 # offers a new one. Spreading guesses over many phones or addresses gains nothing.
-GUESSES_PER_CODE = 5
+GUESSES_PER_CODE = 10
 _CODE_GUESSES = parse(f"{GUESSES_PER_CODE - 1} per hour")
 
 
