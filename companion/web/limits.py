@@ -106,7 +106,7 @@ def _kept(response: Response) -> bool:
 
 
 def limited(kind: Limit) -> Callable:
-    """A view's decorator: `kind`'s two limits, checked before the request is read (429 with its text)."""
+    """A view's decorator: `kind`'s two limits, checked as the view is called (a 429 with its text when over)."""
 
     def decorate(view: Callable) -> Callable:
         for item, key, text in reversed(kind.items()):
