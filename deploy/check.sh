@@ -35,7 +35,7 @@ cleanup() {
   set +e
   "${PODMAN[@]}" rm -f -t 5 app1 app2 >/dev/null 2>&1
   [ -n "$caddy_pid" ] && kill "$caddy_pid" 2>/dev/null && wait "$caddy_pid" 2>/dev/null
-  [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null
+  [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null
   runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg/data" -m fast stop >/dev/null 2>&1
   rm -rf "$work"
 }
@@ -74,10 +74,12 @@ psql_admin -c "CREATE ROLE companion LOGIN PASSWORD '$POSTGRES_PASSWORD'" -c "CR
 database_url() { echo "postgresql://companion:$POSTGRES_PASSWORD@127.0.0.1:$PG_PORT/$1"; }
 
 step "Redis for the limits (as compose.yaml's redis: counts only, nothing on disk)"
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
-redis_pid=$!
+# A daemon, not a child of this shell: the `wait`s below wait for the app containers alone.
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+  --daemonize yes --pidfile "$work/redis.pid" --logfile "$work/redis.log"
 for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
 redis-cli -p "$REDIS_PORT" ping
+redis_pid=$(cat "$work/redis.pid")
 
 mkdir "$work/instance" && chown 10001 "$work/instance"
 run_app() {  # name port: as compose.yaml's app1/app2, on the host's network
