@@ -16,7 +16,7 @@ import pytest
 
 from companion import create_app
 from companion.config import Settings
-from companion.extensions import db
+from companion.extensions import db, limiter
 from companion.models import Match, Round
 from companion.queries.matches import running_totals
 from companion.seed import seed
@@ -311,5 +311,28 @@ def test_behind_the_proxy_the_address_is_the_one_it_names(tmp_path, database_url
     assert export_from("198.51.100.1") == 429
     assert export_from("198.51.100.2") == 200  # another address behind the same proxy
     assert export_from("198.51.100.1, 198.51.100.3") == 200  # what the client wrote itself is not believed
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_while_the_shared_store_is_down_requests_are_answered_and_counted_in_memory(
+    tmp_path, database_url, monkeypatch
+):
+    # The extension is one per process: the store it finds down here is not the next test's.
+    monkeypatch.setattr(limiter, "_storage_dead", False)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]  # nothing listens there once the probe is closed
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    settings = Settings(limits_storage_url=f"redis://127.0.0.1:{closed}/0")
+    app = create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
+    owner = app.test_client()
+    match_id = start_match(owner, "topic", ["Ann", "Bob"])
+    code = offer(app, match_id)
+    scanner, token = phone(app, f"/matches/{match_id}")
+    assert take(scanner, token, match_id, "not-the-code").status_code == 409
+    assert take(scanner, token, match_id, code).status_code == 302
+    exporter, _ = phone(app, "/history")
+    assert [download(exporter, "/history/export.csv").status_code for _ in range(11)] == [200] * 10 + [429]
     with app.app_context():
         db.engine.dispose()
