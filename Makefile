@@ -8,7 +8,7 @@ endif
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-quick chromium bench outage deploy-check vendor lint clean translations
+.PHONY: run test test-quick chromium redis bench outage deploy-check vendor lint clean translations
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -34,8 +34,17 @@ chromium: $(VENV)/.dev-installed
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else $(BIN)/python -m playwright install chromium; fi
 
+# Redis, the limits' shared store on a server: the suite starts a throw-away one to show that two processes
+# count as one (tests/web/test_rate_limits.py). As root on Debian it is installed from the archive; elsewhere
+# that test is skipped without it.
+redis:
+	@if command -v redis-server >/dev/null; then echo "Redis: $$(command -v redis-server)"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	else echo "no redis-server: the shared store's test will be skipped"; fi
+
 # The layer contracts (.importlinter) are checked first: a wrong arrow fails the build before the suite runs.
-test: chromium
+test: chromium redis
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 

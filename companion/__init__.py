@@ -14,7 +14,7 @@ from werkzeug.routing import IntegerConverter
 
 from . import hardening
 from .config import Settings
-from .extensions import babel, compress, csrf, db, htmx, migrate
+from .extensions import babel, compress, csrf, db, htmx, limiter, migrate
 from .models import ID_MAX
 from .templating import App
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
@@ -134,6 +134,12 @@ def create_app(
         COMPRESS_MIN_SIZE=300,
         SEND_FILE_MAX_AGE_DEFAULT=YEAR,
         AUTO_MIGRATE=True,
+        RATELIMIT_STORAGE_URI=settings.limits_storage_url,
+        RATELIMIT_KEY_PREFIX="companion",
+        # A store that cannot be reached (Redis restarting) neither refuses nor breaks a request:
+        # each process counts in its memory meanwhile, and uses the store again once it answers.
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+        RATELIMIT_SWALLOW_ERRORS=True,
         **hardening.config(settings),
     )
     if test_config:
@@ -142,6 +148,7 @@ def create_app(
     db.init_app(app)
     migrate.init_app(app, db, directory=str(root / "migrations"), render_as_batch=True)
     hardening.init_app(app)  # before the CSRF check: a refused request is not read further
+    limiter.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
     compress.init_app(app)

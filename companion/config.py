@@ -46,6 +46,10 @@ class Settings:
     served_by: str = ""
     # Where an installed copy keeps its instance folder without COMPANION_INSTANCE (XDG's data home).
     data_home: str = ""
+    # Where the limits keep their counts (wrong codes, exports, imports): each process's memory, or a
+    # store every process and server of a site shares (redis://…), so a limit means the same whatever
+    # the number of them.
+    limits_storage_url: str = "memory://"
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -68,6 +72,7 @@ class Settings:
             access_log=_flag(env, "ACCESS_LOG"),
             served_by=env.get("SERVED_BY", "").strip(),
             data_home=env.get("XDG_DATA_HOME", "").strip(),
+            limits_storage_url=env.get("LIMITS_STORAGE_URL", "").strip() or cls.limits_storage_url,
         )
 
     @property

@@ -2,6 +2,8 @@
 
 from flask_babel import Babel
 from flask_compress import Compress
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -33,3 +35,6 @@ csrf = CSRFProtect()
 htmx = Htmx()
 babel = Babel()
 compress = Compress()
+# Every limit names its own key (companion/web/limits.py: per phone and per address); the store is
+# LIMITS_STORAGE_URL, set in create_app.
+limiter = Limiter(key_func=get_remote_address, strategy="moving-window")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make deploy-check: the README's "Run it on a server" on this machine, for real. The image is
-# built from the Dockerfile (its base from Debian's packages: deploy/base-image.sh); PostgreSQL
-# and Caddy are Debian's, run as compose.yaml runs theirs, with the repository's Caddyfile and an
+# built from the Dockerfile (its base from Debian's packages: deploy/base-image.sh); PostgreSQL,
+# Redis and Caddy are Debian's, run as compose.yaml runs theirs, with the repository's Caddyfile and an
 # .env made from .env.example as the README says; two app containers on two loopback ports.
 # Real Chromium drives phones through Caddy's HTTPS (deploy/check_browser.py).
 set -euo pipefail
@@ -12,26 +12,30 @@ PODMAN=(podman --runtime runc)  # crun refuses these machines' cgroup layout
 # Nor may a container raise its limits past this shell's (podman's defaults are higher).
 LIMITS=(--ulimit "nofile=$(ulimit -n):$(ulimit -Hn)" --ulimit nproc=4096:4096)
 PG_PORT=${DEPLOY_PG_PORT:-55441}
+REDIS_PORT=${DEPLOY_REDIS_PORT:-55442}
 export CADDY_HTTP_PORT=${DEPLOY_HTTP_PORT:-18080} CADDY_HTTPS_PORT=${DEPLOY_HTTPS_PORT:-18443}
 APP_PORTS=(18001 18002)
 IMAGE=table-companion:check
 SITE=scores.lan
 
 missing=()
-for tool in podman runc debootstrap caddy certutil; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+for tool in podman runc debootstrap caddy certutil redis-server; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 if [ ${#missing[@]} -gt 0 ]; then
-  [ "$(id -u)" = 0 ] || { echo "missing: ${missing[*]} (apt-get install podman runc debootstrap caddy libnss3-tools)" >&2; exit 1; }
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap caddy libnss3-tools >/dev/null
+  packages=(podman runc debootstrap caddy libnss3-tools redis-server)
+  [ "$(id -u)" = 0 ] || { echo "missing: ${missing[*]} (apt-get install ${packages[*]})" >&2; exit 1; }
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | tail -1)
 
 work=$(mktemp -d /tmp/companion-deploy.XXXXXX)
 chmod 755 "$work"
 caddy_pid=""
+redis_pid=""
 cleanup() {
   set +e
   "${PODMAN[@]}" rm -f -t 5 app1 app2 >/dev/null 2>&1
   [ -n "$caddy_pid" ] && kill "$caddy_pid" 2>/dev/null && wait "$caddy_pid" 2>/dev/null
+  [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null
   runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg/data" -m fast stop >/dev/null 2>&1
   rm -rf "$work"
 }
@@ -69,10 +73,19 @@ psql_admin() { runuser -u postgres -- psql -h "$work/pg" -p "$PG_PORT" -U postgr
 psql_admin -c "CREATE ROLE companion LOGIN PASSWORD '$POSTGRES_PASSWORD'" -c "CREATE DATABASE companion OWNER companion"
 database_url() { echo "postgresql://companion:$POSTGRES_PASSWORD@127.0.0.1:$PG_PORT/$1"; }
 
+step "Redis for the limits (as compose.yaml's redis: counts only, nothing on disk)"
+# A daemon, not a child of this shell: the `wait`s below wait for the app containers alone.
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+  --daemonize yes --pidfile "$work/redis.pid" --logfile "$work/redis.log"
+for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+redis-cli -p "$REDIS_PORT" ping
+redis_pid=$(cat "$work/redis.pid")
+
 mkdir "$work/instance" && chown 10001 "$work/instance"
 run_app() {  # name port: as compose.yaml's app1/app2, on the host's network
   "${PODMAN[@]}" run -d --name "$1" --network host "${LIMITS[@]}" --health-interval disable --env-file "$work/.env" \
-    -e DATABASE_URL="$(database_url companion)" -e COMPANION_HOSTS="$SITE_ADDRESS" \
+    -e DATABASE_URL="$(database_url companion)" -e LIMITS_STORAGE_URL="redis://127.0.0.1:$REDIS_PORT/0" \
+    -e COMPANION_HOSTS="$SITE_ADDRESS" \
     -e LISTEN=127.0.0.1 -e PORT="$2" -e SERVED_BY="$1" -v "$work/instance:/data" "$IMAGE" >/dev/null
 }
 wait_healthy() {
@@ -119,6 +132,16 @@ browse() { "$repo/.venv/bin/python" "$repo/deploy/check_browser.py" "$@"; }
 
 step "Two phones on two app servers; the service worker"
 browse live "$url"
+
+step "One limit for both app servers: a client's eleventh export in a minute is refused, whichever answers"
+# Without a cookie Caddy picks either server for each request; their counts are Redis's.
+answers=$(for _ in $(seq 11); do
+  curl -s -o /dev/null -w '%{http_code} %header{x-served-by}\n' --cacert "$root" \
+    --resolve "$SITE:$CADDY_HTTPS_PORT:127.0.0.1" "$url/history/export.csv"
+done)
+echo "$answers" | sort | uniq -c
+[ "$(head -10 <<<"$answers" | grep -c '^200 ')" = 10 ] && [ "$(tail -1 <<<"$answers" | cut -d' ' -f1)" = 429 ]
+echo "counts in Redis: $(redis-cli -p "$REDIS_PORT" --scan --pattern '*exports*' | wc -l) keys"
 step "kill -9 of one app container while three phones save"
 browse kill "$url" app1 "$work/rounds.json"
 echo "saves answered by app2: $("${PODMAN[@]}" logs app2 2>/dev/null | grep -c '"POST /matches/[0-9]*/rounds' || true)"

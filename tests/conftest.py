@@ -104,6 +104,15 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def without_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits per phone and per address off (companion/web/limits.py), for a test that sends one endpoint
+    hundreds of generated requests as one phone to check what each answer holds, not how often it may ask."""
+    from companion.extensions import limiter
+
+    monkeypatch.setattr(limiter, "enabled", False)
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """A test client of the app."""
     return app.test_client()

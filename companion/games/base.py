@@ -501,7 +501,10 @@ class Game:
 
         The same tally object is yielded each time, updated: a caller copies what it keeps.
         """
-        replay = self.replay(players, settings, rounds)
+        return self.tallies_of(self.replay(players, settings, rounds))
+
+    def tallies_of(self, replay: Replay) -> Iterator[Tally]:
+        """The tallies of `tallies` for a match already replayed (its rounds checked once)."""
         tally = self.begin(self.sides(replay.players, replay.settings), replay.settings)
         yield tally
         for checked in replay.rounds:

@@ -53,6 +53,20 @@ def running_totals(match: Match) -> list[dict[str, int]]:
     return [dict(tally.totals) for tally in game.tallies(match.player_names, match.settings, rounds)]
 
 
+def rounds_table(match: Match) -> tuple[list[dict[str, int]], dict[str, dict[int, tuple[int, str | None]]]]:
+    """The running totals (as `running_totals`) and each side's points and what it scored them with, by
+    round number, as the game records them: what the rounds export writes, from one replay of the match."""
+    game = get_game(match.game)
+    rounds = [stored.data for stored in match.rounds]
+    replay = game.replay(match.player_names, match.settings, rounds)
+    totals = [dict(tally.totals) for tally in game.tallies_of(replay)]
+    standings = game.standings_of(replay)
+    scored = {
+        side: dict(enumerate(game.round_scores(standings, rounds, side), start=1)) for side in standings.totals
+    }
+    return totals, scored
+
+
 # Speed tricks of the reads, on the path of every save and every poll: their statements are built
 # once, since SQLAlchemy works out a new statement's cache key on every execution, which costs more
 # than SQLite takes to run them. A save reads its match with the seats by hand rather than by get

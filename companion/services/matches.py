@@ -447,6 +447,30 @@ def take_pencil(match: Match, code: str | None) -> str:
     return token
 
 
+def issued_pencil_code(code: str | None) -> bool:
+    """Whether a code is one this server made (its signature holds, however old): stale, but no guess."""
+    try:
+        _handover_signer().unsign(code or "")
+    except BadSignature:
+        return False
+    return True
+
+
+def withdraw_pencil_code(match: Match, offered: str) -> None:
+    """Withdraw the pencil code on offer (the one whose hash is `offered`), if it still is.
+
+    A new version: the giver's share page, polling while it shows the code, hears of it and offers a new one.
+    """
+    with transaction():
+        db.session.execute(
+            update(Match)
+            .where(Match.id == match.id, Match.handover_hash == offered)
+            .values(handover_hash=None, version=Match.version + 1)
+            .execution_options(synchronize_session=False)
+        )
+    db.session.expire(match, ["handover_hash", "version"])
+
+
 def take_over_pencil(match: Match) -> str:
     """The host's phone takes the pencil of any match being played; returns its new token."""
     token = secrets.token_urlsafe(32)

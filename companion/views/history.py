@@ -5,24 +5,27 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from itertools import pairwise
 
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
+from werkzeug.exceptions import ServiceUnavailable
 
 from ..exchange import match_document
 from ..games import REGISTRY
 from ..games.base import N_, RuleError
 from ..models import Match
 from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching
-from ..queries.matches import all_matches, running_totals
+from ..queries.matches import all_matches, rounds_table
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
 from ..web import render, wants_fragment
-from ..web.i18n import DateField, date_field, located_text
+from ..web.i18n import DateField, date_field, located_text, translated
+from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
 from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -68,10 +71,33 @@ def index():
 
 
 def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
-    """A streamed attachment."""
-    response = Response(stream_with_context(chunks), mimetype=mimetype)
+    """A streamed attachment, written while an export slot is held (web/limits.py, `Gate`).
+
+    The other cores and threads stay free for the phones' polls and saves; an export asked while
+    every slot is taken is told to come back in a few seconds (503) rather than queue.
+    """
+    leave = export_gate().enter()
+    if leave is None:
+        raise ServiceUnavailable(translated(BUSY_TEXT), retry_after=BUSY_RETRY_AFTER)
+    response = Response(stream_with_context(_holding(chunks, leave)), mimetype=mimetype)
     response.headers["Content-Disposition"] = f"attachment; filename={filename}"
+    response.call_on_close(leave)  # the slot of an answer closed before its first chunk
     return response
+
+
+# After each chunk (a match) an export leaves the interpreter's lock to its process's other threads for
+# this long: a poll or a save waiting for it gets it at once, rather than at the interpreter's next switch.
+PAUSE_BETWEEN_CHUNKS = 0.001
+
+
+def _holding(chunks: Iterator[str], leave: Callable[[], None]) -> Iterator[str]:
+    """The chunks, each followed by a pause; the slot given back once the last is written or the phone has gone."""
+    try:
+        for chunk in chunks:
+            yield chunk
+            time.sleep(PAUSE_BETWEEN_CHUNKS)
+    finally:
+        leave()
 
 
 def _stamp() -> str:
@@ -86,6 +112,7 @@ def _exported() -> Iterator[Match]:
 
 
 @bp.get("/export.json")
+@limited(EXPORTS)
 def export_json():
     """The history as one JSON list of match files: the matches the filters find, or all of them."""
     exported = _exported()
@@ -111,6 +138,7 @@ def spreadsheet_text(cell: object) -> object:
 
 
 @bp.get("/export.csv")
+@limited(EXPORTS)
 def export_csv():
     """One line per round per side: the round's score (the change of the side's total) and the total.
 
@@ -123,8 +151,7 @@ def export_csv():
         writer = csv.writer(buffer)
         writer.writerow(CSV_HEADER)
         for match in exported:
-            totals = running_totals(match)
-            scored = _scored_with(match)
+            totals, scored = rounds_table(match)
             date = match.started_at.date().isoformat()
             for number, (before, after) in enumerate(pairwise(totals), start=1):
                 for side, total in after.items():
@@ -137,17 +164,6 @@ def export_csv():
         yield buffer.getvalue()
 
     return _download(chunks(), "text/csv", f"companion-history-{_stamp()}.csv")
-
-
-def _scored_with(match) -> dict[str, dict[int, tuple[int, str | None]]]:
-    """Each side's points and what it scored them with, by round number, as the game records them."""
-    game = REGISTRY[match.game]
-    rounds = [stored.data for stored in match.rounds]
-    standings = game.standings(match.player_names, match.settings, rounds)
-    return {
-        side: dict(enumerate(game.round_scores(standings, rounds, side), start=1))
-        for side in standings.totals
-    }
 
 
 def _read_upload() -> list:
@@ -166,6 +182,7 @@ def _read_upload() -> list:
 
 
 @bp.post("/import")
+@limited(IMPORTS)
 def import_file():
     """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason."""
     require_host()

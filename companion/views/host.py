@@ -2,38 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, make_response, redirect, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
 from flask_babel import gettext
-from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from ..games.base import N_
 from ..services import host
 from ..web import render
 from ..web.headers import YEAR
+from ..web.limits import count_wrong_code, refused_answer
 
 bp = Blueprint("host", __name__, url_prefix="/host")
-
-# Wrong secrets (pencil codes, host links) a phone may send before it is made to wait: a
-# person mistyping gets several tries, a script guessing gets ten a minute.
-WRONG_SECRETS = parse("10/minute")
-
-
-def _wrong_secrets() -> MovingWindowRateLimiter:
-    """The app's own count of wrong secrets per phone, in memory (one per app: the tests' apps stay apart)."""
-    return current_app.extensions.setdefault("wrong_secrets", MovingWindowRateLimiter(MemoryStorage()))
-
-
-def refuse_guessing(door: str) -> None:
-    """A 429 page when this phone sent too many wrong secrets to this door (a match's pencil, the host link) lately."""
-    if not _wrong_secrets().test(WRONG_SECRETS, request.remote_addr or "", door):
-        abort(429, gettext("Too many wrong codes from this phone: wait a minute, then scan the code again."))
-
-
-def count_wrong_secret(door: str) -> None:
-    """Count one wrong secret from this phone at this door."""
-    _wrong_secrets().hit(WRONG_SECRETS, request.remote_addr or "", door)
 
 
 def is_host() -> bool:
@@ -64,18 +42,25 @@ def landing():
 
 @bp.post("")
 def claim():
-    """Give this phone host rights, if it shows the token of the host link printed last."""
-    refuse_guessing("host")
+    """Give this phone host rights, if it shows the token of the host link printed last.
+
+    The right token is taken whatever the wrong ones sent before it; a wrong one is counted, and
+    past this phone's or its network's limit answered with a 429. The link does not die of wrong
+    tokens: it cannot be guessed, and a stranger could otherwise lock the host out until someone
+    at the server prints a new one.
+    """
     token = request.form.get("token", "")
     if not host.opens_host_link(token):
-        count_wrong_secret("host")
-        return render(
+        refused = count_wrong_code()
+        error = gettext("This host link is no longer valid: ask the host for the one the app shows now.")
+        response = render(
             "host.html",
             status=403,
             token="",
             host=is_host(),
-            error=gettext("This host link is no longer valid: ask the host for the one the app shows now."),
+            error=refused.text if refused else error,
         )
+        return refused_answer(response, refused)
     flash(N_("This phone has host rights.").text, "notice")
     response = make_response(redirect(url_for("home.index")))
     response.set_cookie(host.HOST_COOKIE, host.phone_cookie(), max_age=YEAR, httponly=True, samesite="Lax")

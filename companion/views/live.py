@@ -14,6 +14,7 @@ from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
 from ..web.i18n import error_text
+from ..web.limits import count_wrong_code, guessed, refused_answer
 from ..web.live import (
     LIVE_STATE_KEY,
     LIVE_VARY,
@@ -23,7 +24,7 @@ from ..web.live import (
     shows_version,
     unchanged_headers,
 )
-from .host import count_wrong_secret, is_host, refuse_guessing
+from .host import is_host
 from .matches import (
     PENCIL_COOKIE,
     ROUNDS_CHANGED,
@@ -108,13 +109,15 @@ def live(match_id: int):
 
 def _pencil_panel(match_id: int, tag: str) -> Response:
     """The giver's share page, polling while its pencil code is shown: once the code is used, the
-    panel says where the pencil went instead of showing a spent code; nothing while it waits."""
+    panel says where the pencil went instead of showing a spent code; once it was withdrawn (too many
+    guesses at it), it says so and offers a new one; nothing while it waits."""
     match = match_or_404(match_id)
-    if is_scorekeeper(match):
+    withdrawn = is_scorekeeper(match)
+    if withdrawn and match.handover_hash:
         return Response(status=204, headers={"ETag": tag})
     owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
-    given = match.status == PLAYING
-    context = match_context(match, owner=owner, given=given)
+    given = match.status == PLAYING and not withdrawn
+    context = match_context(match, owner=owner, given=given, withdrawn=withdrawn)
     return current_app.make_response((render_template("_pencil_panel.html", **context), 200, {"ETag": tag}))
 
 
@@ -148,18 +151,26 @@ def offer_pencil(match_id: int):
 
 @bp.route("/<int:match_id>/pencil", methods=["GET", "POST"])
 def pencil(match_id: int):
-    """The page a scanned pencil code opens, and its Take the pencil button."""
+    """The page a scanned pencil code opens, and its Take the pencil button.
+
+    The right code is taken whatever the wrong ones sent before it. A wrong one is counted against
+    this phone and its address (past either limit the answer is a 429), and one that this server
+    never made is a guess at the code on offer, which is withdrawn after a few (`GUESSES_PER_CODE`).
+    """
     match = match_or_404(match_id)
     code = request.values.get("code", "")
     if request.method == "GET":
         return render("pencil.html", **match_context(match, code=code))
-    refuse_guessing(f"pencil-{match.id}")
+    offered = match.handover_hash
     try:
         token = service.take_pencil(match, code)
     except ChangedMeanwhile as conflict:
-        count_wrong_secret(f"pencil-{match.id}")
-        context = match_context(match, code="", errors={"pencil": error_text(conflict)})
-        return render("pencil.html", status=409, **context)
+        if offered and not service.issued_pencil_code(code) and guessed("pencil", offered):
+            service.withdraw_pencil_code(match, offered)
+        refused = count_wrong_code()
+        message = refused.text if refused else error_text(conflict)
+        context = match_context(match, code="", errors={"pencil": message})
+        return refused_answer(render("pencil.html", status=409, **context), refused)
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 

@@ -13,6 +13,7 @@ from werkzeug.http import parse_accept_header
 
 from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal
 from .i18n import error_text, translated
+from .limits import seconds_to_wait
 
 
 def wants_fragment() -> bool:
@@ -90,6 +91,7 @@ ERROR_TITLES = {
     422: N_("Not accepted"),
     429: N_("Too many tries"),
     500: N_("Something went wrong"),
+    503: N_("Busy"),
 }
 ERROR_TEXTS = {
     400: N_("This request could not be read. Reload the page and try again."),
@@ -101,6 +103,7 @@ ERROR_TEXTS = {
     422: N_("This could not be accepted as it was sent."),
     429: N_("Too many tries: wait a minute and try again."),
     500: N_("The server had a problem. What was stored before is safe; try again."),
+    503: N_("The server is busy: try again in a few seconds."),
 }
 CSRF_TEXT = N_("This form's security token (CSRF) is missing or too old: reload the page and send it again.")
 
@@ -139,6 +142,9 @@ def _error_page(error: HTTPException) -> Response:
     else:
         response = current_app.make_response((render_template("error.html", **context), code))
     response.vary.add("HX-Request")
+    retry_after = getattr(error, "retry_after", None) or seconds_to_wait(error)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 

@@ -365,6 +365,7 @@ def match_file_strategy() -> st.SearchStrategy[bytes]:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("without_limits")
 def test_generated_match_files_for_import(app, host_client):
     client = host_client
     @settings(FUZZ, max_examples=EXAMPLES_PER_ENDPOINT * 2)

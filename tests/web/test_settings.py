@@ -72,3 +72,9 @@ def test_the_host_link_printed_by_the_cli_uses_the_apps_scheme_and_port(tmp_path
     finally:
         with app.app_context():
             db.engine.dispose()
+
+
+def test_the_limits_count_in_memory_unless_a_shared_store_is_named():
+    assert Settings.from_environ({}).limits_storage_url == "memory://"
+    shared = Settings.from_environ({"LIMITS_STORAGE_URL": " redis://redis:6379/0 "})
+    assert shared.limits_storage_url == "redis://redis:6379/0"
