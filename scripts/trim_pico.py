@@ -18,10 +18,10 @@ from pathlib import Path
 
 UNDRAWN = (
     # elements
-    "abbr", "address", "audio", "blockquote", "canvas", "caption", "cite", "del", "footer", "h4", "h5",
+    "abbr", "address", "aside", "audio", "blockquote", "canvas", "caption", "cite", "del", "footer", "h4", "h5",
     "h6", "hgroup", "hr", "iframe", "ins", "mark", "optgroup", "sub", "sup", "textarea", "tfoot", "video",
     # attributes and their values
-    "[aria-disabled=true]", "[aria-label=breadcrumb]", "[dir=rtl]", "[multiple]", "[role=link]",
+    "[aria-disabled=true]", "[aria-label=breadcrumb]", "[dir=rtl]", "[multiple]", "[role=link]", "[role=search]",
     "[type=date]", "[type=datetime-local]", "[type=email]", "[type=month]", "[type=password]",
     "[type=reset]", "[type=tel]", "[type=time]", "[type=url]", "[type=week]",
     # classes, and Pico inside a shadow root
