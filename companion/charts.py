@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from xml.etree import ElementTree
 
 import pygal
@@ -12,9 +12,12 @@ from markupsafe import Markup
 from pygal.style import Style
 
 from .bytecache import cached_by_bytes
+from .games import REGISTRY
 from .games.base import Standings
 from .models import Match
 from .queries.matches import running_totals
+from .queries.ratings import Shown
+from .queries.sampling import spread
 
 # Mid-tone colours that keep their contrast on a light and on a dark background.
 SERIES_COLOURS = (
@@ -206,26 +209,30 @@ def results_chart(results: list[bool], x_title: str, label: str) -> Markup:
 def _results_chart(results: tuple[bool, ...], x_title: str, label: str) -> str:
     """The results chart, drawn once for every phone that opens the player's page as it stands."""
     line = win_rate_line(list(results))
-    x_labels = [str(number) for number in range(1, len(line) + 1)]
-    return _line_chart((("%", line),), x_labels, [0, 25, 50, 75, 100], x_title, label)
+    drawn = spread(len(line))
+    x_labels = [str(index + 1) for index in drawn]
+    return _line_chart((("%", tuple(line[index] for index in drawn)),), x_labels, [0, 25, 50, 75, 100], x_title,
+                       label)  # fmt: skip
 
 
-def ratings_chart(lines: dict[str, list[int]], x_title: str, label: str) -> Markup:
-    """A player's rating of each game after each of its rated matches, a line a game, as inline SVG.
+def ratings_chart(steps: tuple[int, ...], games: Iterable[Shown], x_title: str, label: str) -> Markup:
+    """A player's rating of each game after its rated matches `steps` (1 is each game's first), a line a
+    game named by the game, as inline SVG.
 
     `label` (the chart's name for a screen reader) and `x_title` come translated from the page.
     """
-    return Markup(_ratings_chart(tuple((name, tuple(line)) for name, line in lines.items()), x_title, label))
+    series = tuple((REGISTRY[shown.game].name, shown.line) for shown in games)
+    return Markup(_ratings_chart(steps, series, x_title, label))
 
 
 @cached_by_bytes(2 * 1024 * 1024)
-def _ratings_chart(series: tuple[tuple[str, tuple[int, ...]], ...], x_title: str, label: str) -> str:
+def _ratings_chart(steps: tuple[int, ...], series: tuple[tuple[str, tuple[int, ...]], ...], x_title: str,
+                   label: str) -> str:  # fmt: skip
     """The ratings chart, drawn once for every phone that opens the player's page as it stands."""
-    longest = max(len(line) for _, line in series)
     # A game with fewer matches stops early: pygal leaves a gap where a value is None.
-    padded = tuple((name, line + (None,) * (longest - len(line))) for name, line in series)
+    padded = tuple((name, line + (None,) * (len(steps) - len(line))) for name, line in series)
     values = [value for _, line in series for value in line]
-    x_labels = [str(number) for number in range(1, longest + 1)]
+    x_labels = [str(step) for step in steps]
     return _line_chart(padded, x_labels, _y_labels(min(values), max(values), from_zero=False), x_title, label)
 
 

@@ -149,6 +149,11 @@ class Profile:
     results: list[bool]
 
     @property
+    def win_rate(self) -> int:
+        """The share of the finished matches won, in whole percent."""
+        return round(100 * sum(self.results) / len(self.results)) if self.results else 0
+
+    @property
     def overall(self) -> Record:
         """The records of every game added up."""
         return Record(
@@ -228,14 +233,15 @@ def _form(player_id: int) -> list[FormEntry]:
 
 def _results(player_id: int) -> list[bool]:
     """Whether the player won each finished match, oldest first: one query."""
-    return list(
-        db.session.scalars(
-            select(Seat.won)
-            .join(Match, Match.id == Seat.match_id)
-            .where(Seat.player_id == player_id, Match.status == FINISHED)
-            .order_by(Match.started_at, Match.id)
-        )
-    )
+    # Sorted here, not by the database: asked for them in order, SQLite walks every finished match
+    # of the history by its start (an index in that order) to find the player's, where from the
+    # player's seats it reads only theirs.
+    rows = db.session.execute(
+        select(Match.started_at, Match.id, Seat.won)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Seat.player_id == player_id, Match.status == FINISHED)
+    ).all()
+    return [won for _, _, won in sorted(tuple(row) for row in rows)]
 
 
 def profile(player: Player) -> Profile:
@@ -243,4 +249,3 @@ def profile(player: Player) -> Profile:
     rivals, partners = _head_to_head(player.id)
     playing = in_progress(player.id)
     return Profile(player, _records(player.id), rivals, _form(player.id), playing, partners, _results(player.id))
-

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..games import REGISTRY
 from ..models import Player, PlayerRecord, Rating, RatingStep
+from .sampling import spread
 
 # The library's defaults: mu 25, sigma 25/3, so a newcomer's conservative figure is 0.
 MODEL = PlackettLuce()
@@ -95,30 +96,49 @@ def places(board: list[Rated]) -> list[int]:
 
 @dataclass(frozen=True)
 class Shown:
-    """A player's rating of one game on their page: now, and after each rated match, oldest first."""
+    """A player's rating of one game on their page: now, how many matches it rests on, and its line."""
 
     game: str
+    matches: int
+    now: int
+    # The rating after each rated match of RatingLines.steps this game has reached, oldest first.
     line: tuple[int, ...]
-
-    @property
-    def now(self) -> int:
-        """The rating after the last match."""
-        return self.line[-1]
 
     @property
     def provisional(self) -> bool:
         """Whether the rating rests on fewer than PROVISIONAL_MATCHES matches."""
-        return is_provisional(len(self.line))
+        return is_provisional(self.matches)
 
 
-def shown_of(player_id: int) -> dict[str, Shown]:
+@dataclass(frozen=True)
+class RatingLines:
+    """A player's rating of each game over time, as their page draws it."""
+
+    # Which rated matches the lines give (1 is each game's first), the same for every game: all of
+    # them, or an even spread of them once the longest line has more than a chart holds.
+    steps: tuple[int, ...]
+    games: dict[str, Shown]
+
+
+def rating_lines(player_id: int) -> RatingLines:
     """The player's rating of each game they are rated at, in registry order, over time: one query."""
     rows = db.session.execute(
         select(RatingStep.game, RatingStep.mu, RatingStep.sigma)
         .where(RatingStep.player_id == player_id)
         .order_by(RatingStep.game, RatingStep.seq)
     ).all()
-    found: dict[str, list[int]] = {}
+    found: dict[str, list[tuple[float, float]]] = {}
     for game, mu, sigma in rows:
-        found.setdefault(game, []).append(friendly(ordinal(mu, sigma)))
-    return {slug: Shown(slug, tuple(found[slug])) for slug in REGISTRY if slug in found}
+        found.setdefault(game, []).append((mu, sigma))
+    indices = spread(max((len(steps) for steps in found.values()), default=0))
+    games = {
+        slug: Shown(
+            slug,
+            len(steps),
+            friendly(ordinal(*steps[-1])),
+            tuple(friendly(ordinal(*steps[index])) for index in indices if index < len(steps)),
+        )
+        for slug in REGISTRY
+        if (steps := found.get(slug))
+    }
+    return RatingLines(tuple(index + 1 for index in indices), games)

@@ -40,14 +40,13 @@ def ratings_board(game: str):
 
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
     """A player's page, built in one place for the page and for a refused form."""
-    rated = rating_reads.shown_of(player.id)
+    rated = rating_reads.rating_lines(player.id)
     return render(
         "player.html",
         status=status,
         player=player,
         profile=profile(player),
         ratings=rated,
-        rating_lines={REGISTRY[slug].name: list(shown.line) for slug, shown in rated.items()},
         roster=roster_entries(),
         games=REGISTRY,
         errors=errors or {},

@@ -97,3 +97,26 @@ def test_a_player_without_a_finished_match_has_no_rating_chart(client, app):
         start("pazaak", ["Ann", "Bob"], [0])
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
     assert "Rating over time" not in client.get(f"/players/{ann}").get_data(as_text=True)
+
+
+def test_a_long_rating_line_is_drawn_at_an_even_spread_of_its_matches_ending_with_the_last(client, app):
+    from companion.queries.ratings import rating_lines
+    from companion.queries.sampling import CHART_POINTS
+
+    with app.app_context():
+        for n in range(CHART_POINTS + 10):
+            start("pazaak", ["Ann", "Bob"], [n % 2, n % 2])
+        start("topic", ["Ann", "Bob", "Cy"], [1, 1])
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+        lines = rating_lines(ann)
+    pazaak, topic = lines.games["pazaak"], lines.games["topic"]
+    # Every match counted, at most a chart's worth drawn, from the first rated match to the last.
+    assert pazaak.matches == CHART_POINTS + 10 and len(lines.steps) == len(pazaak.line) == CHART_POINTS
+    assert lines.steps[0] == 1 and lines.steps[-1] == CHART_POINTS + 10
+    assert list(lines.steps) == sorted(set(lines.steps))
+    # The line ends at the rating the board shows now; the one-match game has its one point.
+    board = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/pazaak").get_data(as_text=True))}
+    assert pazaak.line[-1] == pazaak.now == int(board["Ann"])
+    assert topic.line == (topic.now,) and not pazaak.provisional and topic.provisional
+    html = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert f"Pazaak {board['Ann']}" in html
