@@ -17,7 +17,6 @@ from .games.base import Standings
 from .models import Match
 from .queries.matches import running_totals
 from .queries.ratings import Shown
-from .queries.sampling import spread
 
 # Mid-tone colours that keep their contrast on a light and on a dark background.
 SERIES_COLOURS = (
@@ -187,53 +186,36 @@ def _line_chart(series: tuple[tuple[str, tuple[int, ...]], ...], x_labels: list[
     return _strip(chart.render(is_unicode=True), label)
 
 
-def win_rate_line(results: list[bool]) -> tuple[int, ...]:
-    """The share of matches won, in whole percent, after each of these results in order."""
-    won = 0
-    line = []
-    for played, result in enumerate(results, start=1):
-        won += result
-        line.append(round(100 * won / played))
-    return tuple(line)
-
-
-def results_chart(results: list[bool], x_title: str, label: str) -> Markup:
-    """A player's share of matches won after each finished match, oldest first, as inline SVG.
+def results_chart(steps: tuple[int, ...], games: Iterable[Shown], x_title: str, label: str) -> Markup:
+    """A player's share of each game's matches won after its rated matches `steps` (1 is each game's
+    first), a line a game, as inline SVG.
 
     `label` (the chart's name for a screen reader) and `x_title` come translated from the page.
     """
-    return Markup(_results_chart(tuple(results), x_title, label))
-
-
-@cached_by_bytes(2 * 1024 * 1024)
-def _results_chart(results: tuple[bool, ...], x_title: str, label: str) -> str:
-    """The results chart, drawn once for every phone that opens the player's page as it stands."""
-    line = win_rate_line(list(results))
-    drawn = spread(len(line))
-    x_labels = [str(index + 1) for index in drawn]
-    return _line_chart((("%", tuple(line[index] for index in drawn)),), x_labels, [0, 25, 50, 75, 100], x_title,
-                       label)  # fmt: skip
+    series = tuple((REGISTRY[shown.game].name, shown.won_share) for shown in games)
+    return Markup(_steps_chart(steps, series, x_title, label, True))
 
 
 def ratings_chart(steps: tuple[int, ...], games: Iterable[Shown], x_title: str, label: str) -> Markup:
     """A player's rating of each game after its rated matches `steps` (1 is each game's first), a line a
-    game named by the game, as inline SVG.
+    game, as inline SVG.
 
     `label` (the chart's name for a screen reader) and `x_title` come translated from the page.
     """
     series = tuple((REGISTRY[shown.game].name, shown.line) for shown in games)
-    return Markup(_ratings_chart(steps, series, x_title, label))
+    return Markup(_steps_chart(steps, series, x_title, label, False))
 
 
 @cached_by_bytes(2 * 1024 * 1024)
-def _ratings_chart(steps: tuple[int, ...], series: tuple[tuple[str, tuple[int, ...]], ...], x_title: str,
-                   label: str) -> str:  # fmt: skip
-    """The ratings chart, drawn once for every phone that opens the player's page as it stands."""
+def _steps_chart(steps: tuple[int, ...], series: tuple[tuple[str, tuple[int, ...]], ...], x_title: str,
+                 label: str, percent: bool) -> str:  # fmt: skip
+    """A player's chart, drawn once for every phone that opens their page as it stands: a share in percent
+    from 0 to 100, a rating between its lowest and highest."""
     # A game with fewer matches stops early: pygal leaves a gap where a value is None.
     padded = tuple((name, line + (None,) * (len(steps) - len(line))) for name, line in series)
     values = [value for _, line in series for value in line]
-    x_labels = [str(step) for step in steps]
-    return _line_chart(padded, x_labels, _y_labels(min(values), max(values), from_zero=False), x_title, label)
+    y_labels = [0, 25, 50, 75, 100] if percent else _y_labels(min(values), max(values), from_zero=False)
+    return _line_chart(padded, [str(step) for step in steps], y_labels, x_title, label)
 
 
 def series_colour(index: int) -> str:

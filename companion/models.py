@@ -227,6 +227,7 @@ class Rating(db.Model):
     mu: Mapped[float] = mapped_column(Double)
     sigma: Mapped[float] = mapped_column(Double)
     matches: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0, server_default="0")
     # The conservative figure (mu - 3 sigma) before and after each of the last matches, oldest first: the trend.
     recent: Mapped[list[float]] = mapped_column(JSON, default=list)
 
@@ -242,7 +243,11 @@ class RatingStep(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
     mu: Mapped[float] = mapped_column(Double)
     sigma: Mapped[float] = mapped_column(Double)
+    # The player's rated matches of the game so far, this one included, and how many of them they won:
+    # a page reads a player's line at a few of these steps, not every one of them.
+    n: Mapped[int] = mapped_column(default=0, server_default="0")
+    wins: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
-Index("ix_rating_step_player_game_seq", RatingStep.player_id, RatingStep.game, RatingStep.seq)
+Index("ix_rating_step_player_game_n", RatingStep.player_id, RatingStep.game, RatingStep.n)
 Index("ix_rating_step_game", RatingStep.game)

@@ -145,13 +145,6 @@ class Profile:
     form: list[FormEntry]
     playing: int
     partners: list[Partner]
-    # Won or not, each finished match, oldest first: the chart of results over time.
-    results: list[bool]
-
-    @property
-    def win_rate(self) -> int:
-        """The share of the finished matches won, in whole percent."""
-        return round(100 * sum(self.results) / len(self.results)) if self.results else 0
 
     @property
     def overall(self) -> Record:
@@ -231,21 +224,8 @@ def _form(player_id: int) -> list[FormEntry]:
     ]
 
 
-def _results(player_id: int) -> list[bool]:
-    """Whether the player won each finished match, oldest first: one query."""
-    # Sorted here, not by the database: asked for them in order, SQLite walks every finished match
-    # of the history by its start (an index in that order) to find the player's, where from the
-    # player's seats it reads only theirs.
-    rows = db.session.execute(
-        select(Match.started_at, Match.id, Seat.won)
-        .join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.status == FINISHED)
-    ).all()
-    return [won for _, _, won in sorted(tuple(row) for row in rows)]
-
-
 def profile(player: Player) -> Profile:
-    """A player's records per game, head to head, recent form and results: five queries, however many matches."""
+    """A player's records per game, head to head and recent form: four queries, however many matches."""
     rivals, partners = _head_to_head(player.id)
     playing = in_progress(player.id)
-    return Profile(player, _records(player.id), rivals, _form(player.id), playing, partners, _results(player.id))
+    return Profile(player, _records(player.id), rivals, _form(player.id), playing, partners)

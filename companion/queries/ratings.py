@@ -96,13 +96,21 @@ def places(board: list[Rated]) -> list[int]:
 
 @dataclass(frozen=True)
 class Shown:
-    """A player's rating of one game on their page: now, how many matches it rests on, and its line."""
+    """A player's rating of one game on their page: now, the matches it rests on, and its lines over time."""
 
     game: str
     matches: int
+    wins: int
     now: int
-    # The rating after each rated match of RatingLines.steps this game has reached, oldest first.
+    # After each rated match of RatingLines.steps this game has reached, oldest first: the rating, and the
+    # share of the game's matches won so far (whole percent).
     line: tuple[int, ...]
+    won_share: tuple[int, ...]
+
+    @property
+    def win_rate(self) -> int:
+        """The share of the game's matches won, in whole percent."""
+        return round(100 * self.wins / self.matches) if self.matches else 0
 
     @property
     def provisional(self) -> bool:
@@ -112,33 +120,48 @@ class Shown:
 
 @dataclass(frozen=True)
 class RatingLines:
-    """A player's rating of each game over time, as their page draws it."""
+    """A player's rating and results of each game over time, as their page draws them."""
 
     # Which rated matches the lines give (1 is each game's first), the same for every game: all of
     # them, or an even spread of them once the longest line has more than a chart holds.
     steps: tuple[int, ...]
     games: dict[str, Shown]
 
+    @property
+    def matches(self) -> int:
+        """The rated matches of every game."""
+        return sum(shown.matches for shown in self.games.values())
+
+    @property
+    def win_rate(self) -> int:
+        """The share of them won, in whole percent."""
+        return round(100 * sum(shown.wins for shown in self.games.values()) / self.matches) if self.matches else 0
+
 
 def rating_lines(player_id: int) -> RatingLines:
-    """The player's rating of each game they are rated at, in registry order, over time: one query."""
-    rows = db.session.execute(
-        select(RatingStep.game, RatingStep.mu, RatingStep.sigma)
-        .where(RatingStep.player_id == player_id)
-        .order_by(RatingStep.game, RatingStep.seq)
+    """The player's rating and results of each game they are rated at, in registry order, over time: two
+    queries, which read the few steps drawn however many matches the player has."""
+    kept = db.session.execute(
+        select(Rating.game, Rating.matches, Rating.wins, Rating.mu, Rating.sigma).where(Rating.player_id == player_id)
     ).all()
-    found: dict[str, list[tuple[float, float]]] = {}
-    for game, mu, sigma in rows:
-        found.setdefault(game, []).append((mu, sigma))
-    indices = spread(max((len(steps) for steps in found.values()), default=0))
+    if not kept:
+        return RatingLines((), {})
+    steps = tuple(index + 1 for index in spread(max(row.matches for row in kept)))
+    rows = db.session.execute(
+        select(RatingStep.game, RatingStep.n, RatingStep.mu, RatingStep.sigma, RatingStep.wins)
+        .where(RatingStep.player_id == player_id, RatingStep.game.in_([row.game for row in kept]),
+               RatingStep.n.in_(steps))
+        .order_by(RatingStep.game, RatingStep.n)
+    ).all()  # fmt: skip
+    lines: dict[str, list[tuple[int, int]]] = {}
+    for game, n, mu, sigma, wins in rows:
+        lines.setdefault(game, []).append((friendly(ordinal(mu, sigma)), round(100 * wins / n)))
+    by_game = {row.game: row for row in kept}
     games = {
-        slug: Shown(
-            slug,
-            len(steps),
-            friendly(ordinal(*steps[-1])),
-            tuple(friendly(ordinal(*steps[index])) for index in indices if index < len(steps)),
-        )
+        slug: Shown(slug, row.matches, row.wins, friendly(ordinal(row.mu, row.sigma)),
+                    tuple(rating for rating, _ in lines.get(slug, ())),
+                    tuple(share for _, share in lines.get(slug, ())))
         for slug in REGISTRY
-        if (steps := found.get(slug))
-    }
-    return RatingLines(tuple(index + 1 for index in indices), games)
+        if (row := by_game.get(slug)) is not None
+    }  # fmt: skip
+    return RatingLines(steps, games)

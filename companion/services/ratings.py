@@ -42,6 +42,7 @@ class Standing:
     rating: Any
     matches: int = 0
     recent: list[float] = field(default_factory=list)
+    wins: int = 0
 
     @classmethod
     def new(cls) -> Standing:
@@ -50,9 +51,14 @@ class Standing:
         return cls(start, 0, [start.ordinal()])
 
     @classmethod
-    def kept(cls, mu: float, sigma: float, matches: int, recent: list[float]) -> Standing:
+    def kept(cls, mu: float, sigma: float, matches: int, recent: list[float], wins: int) -> Standing:
         """A player's rating as stored."""
-        return cls(MODEL.rating(mu=mu, sigma=sigma), matches, list(recent))
+        return cls(MODEL.rating(mu=mu, sigma=sigma), matches, list(recent), wins)
+
+    def step(self, game: str, seq: int, match_id: int, player_id: int) -> dict[str, Any]:
+        """The row of the rating's step after the match `seq` of the game, for this player."""
+        return {"game": game, "seq": seq, "match_id": match_id, "player_id": player_id, "mu": self.mu,
+                "sigma": self.sigma, "n": self.matches, "wins": self.wins}  # fmt: skip
 
     @property
     def mu(self) -> float:
@@ -117,17 +123,18 @@ def _statements(dialect: str) -> _Statements:
     ratings = conflict_insert(rated)
     return _Statements(
         # A no-op update of a book already there: it locks the row all the same.
-        open_book=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": books.c.stale})
-        .returning(*books.c),
+        open_book=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": books.c.stale}).returning(
+            *books.c
+        ),
         mark_stale=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": True}),
         upsert_ratings=ratings.on_conflict_do_update(
             index_elements=["player_id", "game"],
-            set_={name: ratings.excluded[name] for name in ("mu", "sigma", "matches", "recent")},
+            set_={name: ratings.excluded[name] for name in ("mu", "sigma", "matches", "recent", "wins")},
         ),
-        seats=select(Seat.player_id, Seat.team, Seat.total)
+        seats=select(Seat.player_id, Seat.team, Seat.total, Seat.won)
         .where(Seat.match_id == bindparam("match_id"))
         .order_by(Seat.position),
-        kept=select(rated.c.player_id, rated.c.mu, rated.c.sigma, rated.c.matches, rated.c.recent).where(
+        kept=select(rated.c.player_id, rated.c.mu, rated.c.sigma, rated.c.matches, rated.c.recent, rated.c.wins).where(
             rated.c.game == bindparam("game"), rated.c.player_id.in_(bindparam("ids", expanding=True))
         ),
         add_steps=insert(RatingStep.__table__),
@@ -179,28 +186,33 @@ def follow(match: Match, before: Stake | None) -> None:
     _rate_one(match, book.rated + 1)
 
 
+def _rate_and_count(game: str, seats: list[Any], standings: dict[int, Standing]) -> list[int]:
+    """Rate one finished match from its seats (player_id, team, total, won), and count the wins of those rated."""
+    done = rate(game, [(seat.player_id, seat.team, seat.total) for seat in seats], standings)
+    for seat in seats:
+        if seat.won and seat.player_id in done:
+            standings[seat.player_id].wins += 1
+    return done
+
+
 def _rate_one(match: Match, seq: int) -> None:
     """Rate a match that finished after every match rated so far: its players' rows and steps only."""
     run, connection = _run(), db.session.connection()
     seats = connection.execute(run.seats, {"match_id": match.id}).all()
     ids = [seat.player_id for seat in seats]
     kept = connection.execute(run.kept, {"game": match.game, "ids": ids}).all()
-    standings = {row.player_id: Standing.kept(row.mu, row.sigma, row.matches, row.recent) for row in kept}
-    done = rate(match.game, seats, standings)
+    standings = {row.player_id: Standing.kept(row.mu, row.sigma, row.matches, row.recent, row.wins) for row in kept}
+    done = _rate_and_count(match.game, seats, standings)
     if done:
         connection.execute(run.upsert_ratings, [_row(match.game, p, standings[p]) for p in sorted(done)])
-        connection.execute(
-            run.add_steps,
-            [{"game": match.game, "seq": seq, "match_id": match.id, "player_id": p, "mu": standings[p].mu,
-              "sigma": standings[p].sigma} for p in done],
-        )  # fmt: skip
+        connection.execute(run.add_steps, [standings[p].step(match.game, seq, match.id, p) for p in done])
     connection.execute(run.move_book, {"book": match.game, "seq": seq, "at": match.finished_at, "match_id": match.id})
 
 
 def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
     """A rating row's values."""
     return {"player_id": player, "game": game, "mu": standing.mu, "sigma": standing.sigma,
-            "matches": standing.matches, "recent": standing.recent}  # fmt: skip
+            "matches": standing.matches, "recent": standing.recent, "wins": standing.wins}  # fmt: skip
 
 
 def rebuild(game: str) -> int:
@@ -209,7 +221,7 @@ def rebuild(game: str) -> int:
     db.session.execute(delete(Rating).where(Rating.game == game))
     db.session.execute(delete(RatingStep).where(RatingStep.game == game))
     rows = db.session.execute(
-        select(Seat.match_id, Match.finished_at, Seat.player_id, Seat.team, Seat.total)
+        select(Seat.match_id, Match.finished_at, Seat.player_id, Seat.team, Seat.total, Seat.won)
         .join(Match, Match.id == Seat.match_id)
         .where(Match.game == game, Match.status == FINISHED)
         .order_by(Seat.match_id, Seat.position)
@@ -220,11 +232,8 @@ def rebuild(game: str) -> int:
     standings: dict[int, Standing] = {}
     steps = []
     for seq, (key, seats) in enumerate(matches, start=1):
-        done = rate(game, [(s.player_id, s.team, s.total) for s in seats], standings)
-        steps.extend(
-            {"game": game, "seq": seq, "match_id": key[1], "player_id": p, "mu": standings[p].mu,
-             "sigma": standings[p].sigma} for p in done
-        )  # fmt: skip
+        done = _rate_and_count(game, seats, standings)
+        steps.extend(standings[p].step(game, seq, key[1], p) for p in done)
     if standings:
         rows = [_row(game, player, standing) for player, standing in sorted(standings.items())]
         db.session.connection().execute(insert(Rating.__table__), rows)

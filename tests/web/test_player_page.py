@@ -6,7 +6,6 @@ import re
 
 from sqlalchemy import select
 
-from companion.charts import win_rate_line
 from companion.extensions import db
 from companion.models import Player, Seat
 from companion.services import matches as service
@@ -115,8 +114,9 @@ def test_a_players_page_charts_the_share_of_matches_won_over_time(app, client):
     assert f'aria-label="{label}"' in html
     chart = html[html.index('id="results-title"') :]
     chart = chart[: chart.index("</section>")]
-    # One line, through 100 %, 50 %, 67 % (Ann won, lost, won).
+    # One line, through 100 %, 50 %, 67 % (Ann won, lost, won), named in the legend with its share now.
     assert chart.count('class="line') >= 1 and "<svg" in chart
+    assert re.search(r"Burraco PAROLE</span> <b>67%</b>", chart)
     client.set_cookie("lang", "it")
     italian = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
     assert "Risultati nel tempo" in italian and "67% alla fine" in italian
@@ -127,5 +127,16 @@ def test_a_players_page_charts_the_share_of_matches_won_over_time(app, client):
     assert "Results over time" not in client.get(f"/players/{player_id(app, 'Zed')}").get_data(as_text=True)
 
 
-def test_the_win_rate_line_follows_each_result():
-    assert win_rate_line([True, False, True, True]) == (100, 50, 67, 75)
+def test_the_share_won_follows_each_result_of_each_game(app):
+    from companion.queries.ratings import rating_lines
+
+    with app.app_context():
+        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+                                pairs_match("p2", "Voi", "2025-03-02T20:00:00Z"),
+                                pairs_match("p3", "Noi", "2025-03-03T20:00:00Z"),
+                                pairs_match("p4", "Noi", "2025-03-04T20:00:00Z")])  # fmt: skip
+        lines = rating_lines(player_id(app, "Ann"))
+    # Ann won, lost, won, won: her share after each match.
+    assert lines.steps == (1, 2, 3, 4)
+    burraco = lines.games["burraco"]
+    assert burraco.won_share == (100, 50, 67, 75) and (burraco.matches, burraco.wins, burraco.win_rate) == (4, 3, 75)
