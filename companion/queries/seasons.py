@@ -63,6 +63,12 @@ class Period:
             return {"period": self.kind}
         return {"from": self.start.isoformat() if self.start else "", "to": self.end.isoformat() if self.end else ""}
 
+    def written_otherwise(self, args: Mapping[str, str]) -> bool:
+        """Whether a day of the link that read well is not written in the ISO form of the address to keep."""
+        if self.kind != "range" or self.errors:
+            return False
+        return any(args.get(name, "") != day for name, day in self.args().items() if day)
+
     def within(self, column: Any) -> list[Any]:
         """The conditions that a time column falls on one of the period's days."""
         conditions = []

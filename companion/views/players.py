@@ -43,11 +43,17 @@ def ratings_board(game: str):
 def seasons(game: str):
     """A game's season: each player's matches finished in the period of the link, their wins, the game's
     figure and their rating's change; a date that is not one, or a "to" before the "from", is named beside
-    its field (400) and no table is drawn."""
+    its field (400) and no table is drawn.
+
+    Days typed as the page's language writes them ("01/02/2025") are sent on to the address with ISO days,
+    which every language reads the same: the address kept, and shared, is that one.
+    """
     if game not in REGISTRY:
         abort(404)
     field = date_field()
     period = Period.from_args(request.args, field.form)
+    if period.written_otherwise(request.args):
+        return redirect(url_for("players.seasons", game=game, **period.args()))
     rows = [] if period.errors else season(game, period)
     return render(
         "seasons.html",

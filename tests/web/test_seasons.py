@@ -176,13 +176,14 @@ def test_a_wrong_day_in_italian(client, season_2025):
 
 def test_italian_days_and_texts(client, season_2025):
     client.set_cookie("lang", "it")
-    html = client.get("/players/seasons/pazaak?from=01/02/2025&to=28/02/2025",
-                      headers={"Accept-Language": "it"}).get_data(as_text=True)  # fmt: skip
+    # Days typed the Italian way are sent on to the address with ISO days, the one to keep and share.
+    response = client.get("/players/seasons/pazaak?from=01/02/2025&to=28/02/2025", follow_redirects=True)
+    assert response.request.full_path == "/players/seasons/pazaak?from=2025-02-01&to=2025-02-28"
+    html = response.get_data(as_text=True)
     assert [row[:4] for row in rows(html)] == [["Bob", "1", "1", "2"], ["Ann", "2", "1", "2"], ["Cy", "1", "0", "0"]]
     for text in ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Punti ±", "Link da condividere"):
         assert text in html
-    # The link to share names the days in the form every language reads.
-    assert "/players/seasons/pazaak?from=2025-02-01&amp;to=2025-02-28" in html
+    assert 'href="http://localhost/players/seasons/pazaak?from=2025-02-01&amp;to=2025-02-28"' in html
 
 
 def test_an_unknown_game_has_no_season(client):
