@@ -97,6 +97,26 @@ class DayForm:
         return N_("Not a date: write it as %(form)s.", form=self.placeholder)
 
 
+def read_days(
+    args: Mapping[str, str], day_form: DayForm, errors: dict[str, Message], typed: dict[str, str]
+) -> tuple[date | None, date | None]:
+    """The days of the "from" and "to" fields; each one that is not a day, or a "to" before the "from",
+    is None, with its message in `errors` and what it held in `typed` (the history's filters, a season)."""
+    days: dict[str, date | None] = {}
+    for name in ("from", "to"):
+        text = args.get(name, "")
+        try:
+            days[name] = day_form.read(text)
+        except ValueError:
+            days[name] = None
+            errors[name] = day_form.problem
+            typed[name] = text[:DAY_TEXT_MAX]
+    if days["from"] and days["to"] and days["to"] < days["from"]:
+        errors["to"] = N_("This day comes before the “From” day.")
+        typed["to"], days["to"] = args.get("to", "")[:DAY_TEXT_MAX], None
+    return days["from"], days["to"]
+
+
 def _whole(text: str, top: int) -> int | None:
     """A positive whole number up to `top` (a player's id, a page), or None."""
     value = whole_number(text, top)
@@ -127,16 +147,7 @@ class HistoryFilter:
         game = args.get("game", "")
         found.game = game if game in REGISTRY else ""
         found.player = _whole(args.get("player", ""), ID_MAX)
-        for name in ("from", "to"):
-            typed = args.get(name, "")
-            try:
-                setattr(found, "start" if name == "from" else "end", day_form.read(typed))
-            except ValueError:
-                found.errors[name] = day_form.problem
-                found.typed[name] = typed[:DAY_TEXT_MAX]
-        if found.start and found.end and found.end < found.start:
-            found.errors["to"] = N_("This day comes before the “From” day.")
-            found.typed["to"], found.end = args.get("to", "")[:DAY_TEXT_MAX], None
+        found.start, found.end = read_days(args, day_form, found.errors, found.typed)
         found.page = _whole(args.get("page", "1"), PAGE_MAX) or 1
         return found
 

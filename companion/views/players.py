@@ -11,10 +11,11 @@ from ..games.forms import whole_number
 from ..models import ID_MAX, Player
 from ..queries import ratings as rating_reads
 from ..queries.players import leaderboard, matches_of, profile, roster_entries
+from ..queries.seasons import Period, season
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import render
 from ..web.display import one_full_stop
-from ..web.i18n import sentence
+from ..web.i18n import date_field, sentence
 from .host import is_host, require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -36,6 +37,33 @@ def ratings_board(game: str):
     board = rating_reads.rated(game)
     places = rating_reads.places(board)
     return render("ratings.html", board=board, places=places, scale=rating_reads.SCALE, game=game, games=REGISTRY)
+
+
+@bp.get("/seasons/<game>")
+def seasons(game: str):
+    """A game's season: each player's matches finished in the period of the link, their wins, the game's
+    figure and their rating's change; a date that is not one, or a "to" before the "from", is named beside
+    its field (400) and no table is drawn.
+
+    Days typed as the page's language writes them ("01/02/2025") are sent on to the address with ISO days,
+    which every language reads the same: the address kept, and shared, is that one.
+    """
+    if game not in REGISTRY:
+        abort(404)
+    field = date_field()
+    period = Period.from_args(request.args, field.form)
+    if period.written_otherwise(request.args):
+        return redirect(url_for("players.seasons", game=game, **period.args()))
+    rows = [] if period.errors else season(game, period)
+    return render(
+        "seasons.html",
+        status=400 if period.errors else 200,
+        rows=rows,
+        period=period,
+        date_field=field,
+        game=game,
+        games=REGISTRY,
+    )
 
 
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
