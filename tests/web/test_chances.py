@@ -66,8 +66,8 @@ def test_with_no_one_rated_the_form_says_so_instead_of_even_chances(client, app)
         start("pazaak", ["Ann", "Bob"], [0, 0])
     # Ann and Bob are rated at Pazaak, not at Topic_.
     html = post_new_match(client, "topic", ["Ann", "Bob"], action="add:Cy", htmx=True).get_data(as_text=True)
-    assert TITLE in html and shown(html) == []
-    assert "No one here is rated at Topic_ yet, so there are no chances to show." in html
+    assert TITLE not in html and shown(html) == []
+    assert "No one here is rated at Topic_ yet, so there are no chances to win to show." in html
     assert "33%" not in html and "34%" not in html
 
 
