@@ -50,3 +50,22 @@ def test_the_chances_change_as_players_are_chosen(page: Page, app, live_server):
     # Only taps: no text field took the focus, so no phone keyboard came up.
     expect(page.locator("input:focus, textarea:focus")).to_have_count(0)
     audit_layout(page, NAMES)
+
+
+def test_burraco_in_pairs_shows_a_chance_per_pair(page: Page, app, live_server):
+    seats = ["Ann", "Bob", "Cy", "Di"]
+    with app.app_context():
+        # Ann and Cy beat Bob and Di in pairs.
+        start("burraco", seats, [1])
+        db.session.remove()
+    ours, theirs = predicted(app, "burraco", [["Ann", "Cy"], ["Bob", "Di"]])
+    page.set_viewport_size(NARROW_PHONE)
+    page.goto(f"{live_server.url}/matches/new?game=burraco" + "".join(f"&seat={name}" for name in seats))
+    chances = page.get_by_role("region", name="Chances to win")
+    expect(chances.get_by_role("listitem")).to_have_count(4)
+    page.get_by_role("radio", name="In pairs").click()
+    expect(chances.get_by_role("listitem")).to_have_text([f"Ann & Cy {ours}%", f"Bob & Di {theirs}%"])
+    expect(page.get_by_role("radio", name="In pairs")).to_be_checked()
+    audit_layout(page, [*seats, "Us", "Them"])
+    page.get_by_role("radio", name="Each alone").click()
+    expect(chances.get_by_role("listitem")).to_have_count(4)
