@@ -80,3 +80,7 @@ class Draft:
     def setup_view(self) -> dict[str, Any]:
         """What the game's own part of the form draws, after the tap the form carries."""
         return REGISTRY[self.game].entry.setup_view(self.form, self.seats)
+
+    def sides(self) -> list[list[str]]:
+        """The seated players grouped into the sides they will play as (a Burraco pair is one)."""
+        return REGISTRY[self.game].entry.sides_from_form(self.form, self.seats)

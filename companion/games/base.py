@@ -684,6 +684,11 @@ class Entry:
             raise NotImplementedError
         return self.read_settings(form)
 
+    def sides_from_form(self, form: Any, players: list[str]) -> list[list[str]]:
+        """The sides the seated players will make up, as the new-match form stands: each player alone by
+        default. Never refused: the form's other fields may be half typed."""
+        return [[player] for player in players]
+
     def read_settings(self, form: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
         """The declared settings (but those in `skip`) the form carries, not blank, as posted."""
         raw: dict[str, Any] = {}

@@ -1,7 +1,10 @@
-"""The ratings' reads: a game's leaderboard, the CLI's figures, a player's rating over time; the scale shown."""
+"""The ratings' reads: a game's leaderboard, the CLI's figures, a player's rating over time, the chances to win
+of a table about to play; the scale shown."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -9,7 +12,8 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..models import Player, PlayerRecord, Rating, RatingStep
+from ..games.base import name_key
+from ..models import Match, Player, PlayerRecord, Rating, RatingStep
 from .sampling import spread
 
 # The library's defaults: mu 25, sigma 25/3, so a newcomer's conservative figure is 0.
@@ -165,3 +169,103 @@ def rating_lines(player_id: int) -> RatingLines:
         if (row := by_game.get(slug)) is not None
     }  # fmt: skip
     return RatingLines(steps, games)
+
+
+def side_key(player: int | None, team: str | None) -> str:
+    """The side a seat plays for: its team (a Burraco pair) when it has one, else the player alone."""
+    return f"team {team}" if team is not None else f"player {player}"
+
+
+def whole_percents(shares: Sequence[float]) -> list[int]:
+    """Shares of a whole as whole percentages that sum to exactly 100.
+
+    Each is rounded down and the points left over go to the largest remainders (the earlier side
+    first when two are equal), so three even shares read 34, 33, 33 and never 33, 33, 33.
+    """
+    exact = [100 * share / sum(shares) for share in shares]
+    whole = [math.floor(value) for value in exact]
+    left = 100 - sum(whole)
+    for index in sorted(range(len(exact)), key=lambda i: (whole[i] - exact[i], i))[:left]:
+        whole[index] += 1
+    return whole
+
+
+def win_chances(sides: Sequence[Sequence[int | None]], ratings: Mapping[int, tuple[float, float]]) -> list[int]:
+    """Each side's chance to win, in whole percent summing to 100, as the library predicts it.
+
+    `sides` holds the ids of each side's players (a Burraco pair is one side of two), None for a
+    name not in the roster yet; `ratings` the (mu, sigma) of those rated at the game. Anyone else
+    plays at the library's default rating, as a newcomer.
+    """
+    teams = [[MODEL.rating(mu=ratings[p][0], sigma=ratings[p][1]) if p in ratings else MODEL.rating() for p in side]
+             for side in sides]  # fmt: skip
+    return whole_percents(MODEL.predict_win(teams))
+
+
+def ratings_of(game: str, ids: Iterable[int | None]) -> dict[int, tuple[float, float]]:
+    """The (mu, sigma) of those of these players who are rated at the game: one query, none without ids."""
+    wanted = sorted({player for player in ids if player is not None})
+    if not wanted:
+        return {}
+    rows = db.session.execute(
+        select(Rating.player_id, Rating.mu, Rating.sigma).where(Rating.game == game, Rating.player_id.in_(wanted))
+    ).all()
+    return {player: (mu, sigma) for player, mu, sigma in rows}
+
+
+@dataclass(frozen=True)
+class Chance:
+    """One side of a table about to play: its players' names, its team's name if a pair, its chance in percent."""
+
+    names: tuple[str, ...]
+    team: str | None
+    percent: int
+
+
+@dataclass(frozen=True)
+class Chances:
+    """The chances to win of every side at a table, and whether they rest on anything.
+
+    With no one at the table rated at the game the library sees equal newcomers: `rated` is then
+    false, and the pages say so rather than show even percentages that mean nothing.
+    """
+
+    sides: tuple[Chance, ...]
+    rated: bool
+    newcomers: bool
+
+
+# One side at a table: its team's name (None for a player alone, or a pair not named yet) and its
+# players as (id, name), the id None for a name not in the roster yet.
+Side = tuple[str | None, Sequence[tuple[int | None, str]]]
+
+
+def chances(game: str, sides: Sequence[Side]) -> Chances | None:
+    """The chances to win of these sides: one query; None under two sides."""
+    if len(sides) < 2:
+        return None
+    ids = [player for _, players in sides for player, _ in players]
+    ratings = ratings_of(game, ids)
+    percents = win_chances([[player for player, _ in players] for _, players in sides], ratings)
+    return Chances(
+        sides=tuple(Chance(tuple(name for _, name in players), team, percent)
+                    for (team, players), percent in zip(sides, percents, strict=True)),
+        rated=bool(ratings),
+        newcomers=len(ratings) < len(ids),
+    )  # fmt: skip
+
+
+def match_chances(match: Match) -> Chances | None:
+    """The chances to win of a match's sides in seat order, a Burraco pair under its team's name."""
+    sides: dict[str, tuple[str | None, list[tuple[int | None, str]]]] = {}
+    for seat in match.seats:
+        _, players = sides.setdefault(side_key(seat.player_id, seat.team), (seat.team, []))
+        players.append((seat.player_id, seat.name))
+    return chances(match.game, list(sides.values()))
+
+
+def table_chances(game: str, sides: Sequence[Sequence[str]], roster: Iterable[Player]) -> Chances | None:
+    """The chances to win of a table being set up, its sides given by name: a name is looked up in the
+    roster (read already), and one not in it yet is a newcomer."""
+    ids = {player.key: player.id for player in roster}
+    return chances(game, [(None, [(ids.get(name_key(name)), name) for name in side]) for side in sides])

@@ -24,7 +24,7 @@ from sqlalchemy import bindparam, delete, insert, select
 from ..extensions import db
 from ..games import REGISTRY, get_game
 from ..models import FINISHED, Match, Rating, RatingBook, RatingStep, Seat
-from ..queries.ratings import MODEL, TREND_MATCHES
+from ..queries.ratings import MODEL, TREND_MATCHES, side_key
 from .dialect import conflict_insert
 from .records import Stake
 from .transaction import transaction
@@ -79,7 +79,7 @@ def rate(game: str, seats: Iterable[tuple[int, str | None, int | None]], standin
     sides: dict[str, list[int]] = {}
     totals: dict[str, int] = {}
     for player, team, total in seats:
-        side = f"team {team}" if team is not None else f"player {player}"
+        side = side_key(player, team)
         sides.setdefault(side, []).append(player)
         totals[side] = total or 0
     if len(sides) < 2:

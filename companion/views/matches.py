@@ -19,6 +19,7 @@ from ..models import PLAYING, Match
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
 from ..queries.players import roster_entries
+from ..queries.ratings import match_chances, table_chances
 from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
@@ -41,6 +42,7 @@ CORRECTED = "corrected"
 
 def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
     """The new-match page (or its form alone, for a tap on it); `focus_name` after Add."""
+    roster = roster_entries()
     return render(
         "new_match.html",
         fragment="_new_match_form.html",
@@ -50,7 +52,8 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
         games=REGISTRY,
         game=REGISTRY[draft.game],
         setup=draft.setup_view(),
-        roster=roster_entries(),
+        roster=roster,
+        chances=table_chances(draft.game, draft.sides(), roster),
     )
 
 
@@ -150,6 +153,8 @@ def match_context(match: Match, form=None, standings=None, replay=None, **extra)
         form=form or {},
         entry=game.entry.step(entry_form(match, form), replay),
         game_view=game.entry.match_view(replay),
+        # The chances to win as the table sits down: before the first round only.
+        chances=match_chances(match) if not match.rounds and match.status == PLAYING else None,
         **extra,
     )
 

@@ -48,6 +48,11 @@ def evaluate_sum(text: Any) -> int:
     return sum(int(term) for term in terms)
 
 
+def pairs(players: list[str]) -> list[list[str]]:
+    """Four seated players as two pairs, partners opposite: seats 1 and 3 against seats 2 and 4."""
+    return [[players[0], players[2]], [players[1], players[3]]]
+
+
 def _field(form: Any, name: str) -> str | None:
     """The first value of a form field, or None."""
     return first(form, name)
@@ -111,8 +116,14 @@ class BurracoEntry(Entry):
             team1, team2 = (" ".join((_field(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2))
             if not team1 or not team2:
                 raise RuleError(N_("give each team a name"), field="teams")
-            raw["teams"] = {team1: [players[0], players[2]], team2: [players[1], players[3]]}
+            raw["teams"] = dict(zip((team1, team2), pairs(players), strict=True))
         return raw
+
+    def sides_from_form(self, form: Any, players: list[str]) -> list[list[str]]:
+        """Two pairs when four are seated and In pairs is chosen, else each player alone."""
+        if len(players) == 4 and _field(form, SETTING.format("mode")) == "pairs":
+            return pairs(players)
+        return super().sides_from_form(form, players)
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer."""
