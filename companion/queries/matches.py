@@ -89,8 +89,9 @@ class ReplayStep:
 
 def replay_step(match: Match, shown: int | None, standings: Standings, game_view: dict[str, Any]) -> ReplayStep | None:
     """Where the replay of a match that is no longer played stands: after round `shown` (the last when None),
-    the engine replaying the first `shown` rounds; None while the match is played or has no round."""
-    if match.status == PLAYING or not match.rounds:
+    the engine replaying the first `shown` rounds; None while the match is played, and for a match of one round
+    or none, which has nothing to step through."""
+    if match.status == PLAYING or len(match.rounds) < 2:
         return None
     count = len(match.rounds)
     if shown is None or shown == count:

@@ -13,6 +13,7 @@ from companion.games import get_game
 from tests.conftest import finished_match
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 from tests.e2e.helpers import new_phone
+from tests.e2e.test_accessibility import serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -44,15 +45,18 @@ def test_a_finished_match_is_stepped_round_by_round_on_a_narrow_phone(browser: B
     page.locator(".history-item").first.click()
     # The boosted link opens the match as it ended: the last round of its replay.
     expect_round(page, match_id, count, count, after(count))
-    expect(page.get_by_role("status").filter(has_text="wins")).to_be_visible()
+    expect(page.locator("#standings .result")).to_be_visible()
     expect(page.locator("#replay-next")).to_have_count(0)
     audit_layout(page, players)
 
     page.get_by_role("link", name="Previous").click()
     expect_round(page, match_id, count - 1, count, after(count - 1))
     assert after(count - 1) != after(count)
-    expect(page.get_by_role("status").filter(has_text="wins")).to_have_count(0)
+    expect(page.locator("#standings .result")).to_have_count(0)
     audit_layout(page, players)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert serious_violations(page) == [], scheme
 
     page.get_by_label("Round shown").fill("1")
     expect_round(page, match_id, 1, count, after(1))

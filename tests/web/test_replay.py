@@ -178,9 +178,20 @@ def test_a_match_being_played_ignores_the_round_asked(client, app, value):
     assert 'id="chart"' in html and '<section class="chart"' in html[html.index('id="chart"') :]
 
 
-def test_a_step_of_a_replay_whose_match_is_played_again_opens_the_match(client, app):
+def test_a_match_of_one_round_has_nothing_to_step_through(client, app):
     match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="1")
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'class="result"' in page and 'id="replay"' not in page
+    assert "totals-chart" in client.get(f"/matches/{match_id}/chart", headers=HTMX).get_data(as_text=True)
+    assert client.get(f"/matches/{match_id}?round=1").status_code == 200
+    assert client.get(f"/matches/{match_id}?round=2").status_code == 400
+
+
+def test_a_step_of_a_replay_whose_match_is_played_again_opens_the_match(client, app):
+    match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="2")
+    for _ in range(2):
+        save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
     assert 'id="replay"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
     token = csrf_token(client, f"/matches/{match_id}")
     client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
@@ -208,14 +219,15 @@ def test_the_save_that_ends_a_match_draws_its_replay_and_undo_takes_it_away(clie
 
 
 def test_a_following_phone_sees_the_replay_once_the_match_ends(client, app):
-    match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="1")
+    match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="2")
+    save_round(client, match_id, entry_fields(app, match_id, {"winner": "Bob"}))
     viewer = app.test_client()
     tag = re.search(r"data-etag='([^']+)'", viewer.get(f"/matches/{match_id}").get_data(as_text=True)).group(1)
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Bob"}))
     poll = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag})
     assert poll.status_code == 200
     html = poll.get_data(as_text=True)
-    assert 'id="replay"' in html and "After set 1 of 1" in html and "Bob wins!" in read_words(html)
+    assert 'id="replay"' in html and "After set 2 of 2" in html and "Bob wins!" in read_words(html)
 
 
 def test_replaying_reads_but_never_writes(client, app):
