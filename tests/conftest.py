@@ -191,12 +191,16 @@ def save_round(client: FlaskClient, match_id: int, fields: Mapping[str, Any], nu
     return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
 
 
-def finished_match(app, slug: str, seed: int = 3) -> tuple[int, list[str], dict[str, Any], list[dict[str, Any]]]:
-    """A whole match of the game, as `flask seed` plays one, stored round by round through the services."""
+def finished_match(app, slug: str, rounds_at_least: int = 4) -> tuple[int, list[str], dict, list[dict]]:
+    """A whole match of the game as `flask seed` plays one (from the first seed that plays so many rounds), stored round
+    by round through the services."""
     from companion.seed import play_match
     from companion.services import matches as service
 
-    players, settings, rounds = play_match(random.Random(seed), slug)
+    seed = 0
+    while len((made := play_match(random.Random(seed), slug))[2]) < rounds_at_least:
+        seed += 1
+    players, settings, rounds = made
     with app.app_context():
         match, _ = service.create_match(slug, players, settings)
         for data in rounds:

@@ -115,7 +115,7 @@ def test_the_replay_speaks_italian_and_the_games_words(client, app):
     match_id, _, _, rounds = finished_match(app, "burraco")
     html = client.get(f"/matches/{match_id}?round=2", headers=ITALIAN).get_data(as_text=True)
     assert f"Dopo la mano 2 di {len(rounds)}" in html and "Rivedi la partita" in html
-    assert ">Indietro" in html and "Avanti <" in html
+    assert "◀</span> Indietro</a>" in html and ">Avanti <span" in html
     english = client.get(f"/matches/{match_id}?round=2").get_data(as_text=True)
     assert f"After hand 2 of {len(rounds)}" in english
 
