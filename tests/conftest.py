@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import threading
@@ -188,6 +189,26 @@ def save_round(client: FlaskClient, match_id: int, fields: Mapping[str, Any], nu
     form["number"] = str(number)
     form["csrf_token"] = csrf_token(client, f"/matches/{match_id}")
     return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
+
+
+def finished_match(app, slug: str, rounds_at_least: int = 4) -> tuple[int, list[str], dict, list[dict]]:
+    """A whole match of the game as `flask seed` plays one (from the first seed that plays so many rounds), stored round
+    by round through the services."""
+    from companion.seed import play_match
+    from companion.services import matches as service
+
+    seed = 0
+    while len((made := play_match(random.Random(seed), slug))[2]) < rounds_at_least:
+        seed += 1
+    players, settings, rounds = made
+    with app.app_context():
+        match, _ = service.create_match(slug, players, settings)
+        for data in rounds:
+            service.save_round(match, data)
+        assert match.status == "finished"
+        match_id, settings = match.id, match.settings
+        db.session.remove()
+    return match_id, players, settings, rounds
 
 
 @dataclass

@@ -596,7 +596,8 @@ class Partial:
 
 
 # What the match page's partials receive: the match, the game, its standings, `game_view`
-# (Entry.match_view), and whether this phone holds the pencil.
+# (Entry.match_view), and whether this phone holds the pencil. A finished match's replay gives them
+# the match as it stood after a round (its first rounds only) with the standings and view of then.
 MATCH = ("match", "game", "standings", "game_view", "scorekeeper")
 
 # The partials every game provides in templates/games/<slug>/ (or its Entry.template_folder), and
@@ -666,6 +667,10 @@ class Entry:
         """The chart's name for a screen reader: how many rounds it draws and the totals it ends on."""
         return Np_("Totals after %(num)s round: %(totals)s", "Totals after each of %(num)s rounds: %(totals)s",
                    num=rounds, totals=totals)  # fmt: skip
+
+    def replay_line(self, number: int, count: int) -> Message:
+        """Where a finished match's replay stands: after round `number` of its `count`, as the table calls them."""
+        return N_("After round %(n)s of %(count)s", n=number, count=count)
 
     def __init__(self, rules: Game):
         self.rules = rules

@@ -1,4 +1,4 @@
-"""Reads of one match: finding it, its standings, its live state, its change log, its pencil checks."""
+"""Reads of one match: finding it, its standings, its replay, its live state, its change log, its pencil checks."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import hmac
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, Row, Select, bindparam, func, inspect, select
 from sqlalchemy.orm import selectinload
@@ -46,7 +47,62 @@ def standings_of(match: Match) -> Standings:
     return game.standings(match.player_names, match.settings, [r.data for r in match.rounds])
 
 
-def running_totals(match: Match) -> list[dict[str, int]]:
+class MatchAt:
+    """A stored match as it stood after its first rounds, for its replay: the game's partials read it as they
+    read the match (its seats, settings, status and the rest are the match's own), with only those rounds."""
+
+    def __init__(self, match: Match, shown: int):
+        self.match = match
+        self.rounds = match.rounds[:shown]
+
+    def __getattr__(self, name: str) -> Any:
+        """Everything but the rounds: the match's own."""
+        return getattr(self.match, name)
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """A match no longer played, stepped to round `shown` of its `count`: the match as its replay draws it
+    then (`MatchAt` its first rounds, or the match itself at the last), its standings and the game's view."""
+
+    match: Match | MatchAt
+    shown: int
+    count: int
+    standings: Standings
+    game_view: dict[str, Any]
+
+    @property
+    def final(self) -> bool:
+        """Whether the step is the last round: the match as it ended."""
+        return self.shown == self.count
+
+    @property
+    def previous(self) -> int | None:
+        """The round before, if any."""
+        return self.shown - 1 if self.shown > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        """The round after, if any."""
+        return self.shown + 1 if self.shown < self.count else None
+
+
+def replay_step(match: Match, shown: int | None, standings: Standings, game_view: dict[str, Any]) -> ReplayStep | None:
+    """Where the replay of a match that is no longer played stands: after round `shown` (the last when None),
+    the engine replaying the first `shown` rounds; None while the match is played, and for a match of one round
+    or none, which has nothing to step through."""
+    if match.status == PLAYING or len(match.rounds) < 2:
+        return None
+    count = len(match.rounds)
+    if shown is None or shown == count:
+        return ReplayStep(match, count, count, standings, game_view)
+    game = get_game(match.game)
+    then = MatchAt(match, shown)
+    replay = game.replay(match.player_names, match.settings, [r.data for r in then.rounds])
+    return ReplayStep(then, shown, count, game.standings_of(replay), game.entry.match_view(replay))
+
+
+def running_totals(match: Match | MatchAt) -> list[dict[str, int]]:
     """Each side's total before the first round and after each round, by the game's own scoring."""
     game = get_game(match.game)
     rounds = [stored.data for stored in match.rounds]

@@ -38,6 +38,8 @@ ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 ROUNDS_CHANGED = "rounds-changed"
 # The flash category that carries the number of a round just corrected to the match page.
 CORRECTED = "corrected"
+# The id of a finished match's replay, which its steps swap (HX-Target).
+REPLAY = "replay"
 
 
 def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
@@ -122,17 +124,21 @@ def entry_shows(status: str, scorekeeper: bool = False, elsewhere: bool = False,
     return "viewer"
 
 
-def match_context(match: Match, form=None, standings=None, replay=None, **extra):
+def match_context(match: Match, form=None, standings=None, replay=None, shown=None, **extra):
     """Everything the match page and its partials need, built in one place.
 
     One replay of the rounds serves it all: the standings, `entry` (the state of the game's
     round-entry tool, worked out from the form the page sent back) and `game_view` (what the
     game's partials draw beyond the standings), both from the game's entry adapter. A write
-    that has just replayed the rounds (a save, undo or redo) hands its replay in.
+    that has just replayed the rounds (a save, undo or redo) hands its replay in. A match no
+    longer played has `step`, its replay after round `shown` (the last when None).
     """
     game = get_game(match.game)
     if replay is None:
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
+    if standings is None:
+        standings = game.standings_of(replay)
+    game_view = game.entry.match_view(replay)
     extra.setdefault("errors", {})
     scorekeeper = is_scorekeeper(match)
     if not scorekeeper:
@@ -147,28 +153,60 @@ def match_context(match: Match, form=None, standings=None, replay=None, **extra)
     return dict(
         match=match,
         game=game,
-        standings=game.standings_of(replay) if standings is None else standings,
+        standings=standings,
         scorekeeper=scorekeeper,
         host=is_host(),
         form=form or {},
         entry=game.entry.step(entry_form(match, form), replay),
-        game_view=game.entry.match_view(replay),
+        game_view=game_view,
+        step=queries.replay_step(match, shown, standings, game_view),
         # The chances to win as the table sits down: before the first round only.
         chances=match_chances(match) if not match.rounds and match.status == PLAYING else None,
         **extra,
     )
 
 
+def _round_to_show(match: Match) -> int | None:
+    """The round a match no longer played is replayed to, `?round=N` (None: not asked, its last); a match being
+    played has no replay and reads none. A round the match does not have is a 400 that says which it has."""
+    text = request.args.get("round")
+    if text is None or match.status == PLAYING:
+        return None
+    count = len(match.rounds)
+    number = whole_number(text)
+    if number is None or not 1 <= number <= count:
+        if not count:
+            abort(400, gettext("This match has no rounds to replay."))
+        abort(400, gettext("This match has no round “%(value)s” to replay: its rounds go from 1 to %(n)s.",
+                           value=text[:20], n=count))  # fmt: skip
+    return number
+
+
+def _stepping() -> bool:
+    """Whether this request is a step of a replay (its buttons, its slider), which swaps the replay alone."""
+    return wants_fragment() and request.headers.get("HX-Target") == REPLAY
+
+
 @bp.get("/<int:match_id>")
 def show(match_id: int):
-    """The match page: seats, standings, and round entry for the scorekeeper."""
+    """The match page: seats, standings, and round entry for the scorekeeper; a match no longer played
+    replayed to `?round=N`, which a step of its replay gets alone, the address pushed to the browser's."""
     match = match_or_404(match_id)
-    context = match_context(match)
-    shown = get_flashed_messages(category_filter=[CORRECTED])
-    corrected = next((r for r in match.rounds if shown and str(r.number) == shown[-1]), None)
+    stepping = _stepping()
+    if stepping and match.status == PLAYING:
+        # Played again since the page showed its replay (the last round undone): the page as it is now.
+        return _go(url_for("matches.show", match_id=match.id))
+    shown = _round_to_show(match)
+    context = match_context(match, shown=shown)
+    flashed = get_flashed_messages(category_filter=[CORRECTED])
+    corrected = next((r for r in match.rounds if flashed and str(r.number) == flashed[-1]), None)
     if corrected is not None:
         context["corrected"] = service.Saved(corrected, context["standings"])
-    return render("match.html", **context)
+    response = render("match.html", fragment="_replay.html" if stepping else None, **context)
+    response.vary.add("HX-Target")
+    if stepping:
+        response.headers["HX-Push-Url"] = url_for("matches.show", match_id=match.id, round=context["step"].shown)
+    return response
 
 
 def _editable(match_id: int) -> Match:
@@ -252,7 +290,7 @@ def export(match_id: int):
     return response
 
 
-def _after_change(match: Match, saved=None, undone=None, replay=None, appended=False, form=None):
+def _after_change(match: Match, saved=None, undone=None, replay=None, appended=False, form=None, reopened=False):
     """The answer to a save, undo or redo: the entry again (filled with `form`), standings and banner out of band."""
     if not wants_fragment():
         return redirect(url_for("matches.show", match_id=match.id))
@@ -260,8 +298,9 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
     if saved is not None:
         standings, replay = saved.standings, saved.replay
     context = match_context(
-        match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended
-    )
+        match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended,
+        reopened=reopened,
+    )  # fmt: skip
     response = render("match.html", fragment="_round_saved.html", **context)
     response.headers["HX-Trigger"] = ROUNDS_CHANGED
     # The version this answer shows, which the page's live poll then need not fetch again (app.js).
@@ -304,10 +343,12 @@ def _round_number(text: str) -> int:
 def undo(match_id: int):
     """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
+    # The last round of a finished match taken back: the page showed its replay, and shows the match played again.
+    reopened = match.status != PLAYING
     undone, replay = service.undo_last_round(match, _rounds_shown())
     # Like an eraser on paper: the round's values go back into the entry, to correct one and save again.
     form = get_game(match.game).entry.form_after_undo(undone.data, match.player_names, match.settings)
-    return _after_change(match, undone=undone, replay=replay, form=form)
+    return _after_change(match, undone=undone, replay=replay, form=form, reopened=reopened)
 
 
 @bp.post("/<int:match_id>/redo")

@@ -32,6 +32,8 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("history", "css"): ("css/history.css",),
     ("table", "css"): ("css/table.css",),
     ("setup", "css"): ("css/setup.css",),
+    # The chances to win and a finished match's replay: on match pages and the new-match form.
+    ("match", "css"): ("css/match.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
 # them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a
@@ -221,11 +223,12 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
 
 
 def match_bundles(game: str, scorekeeper: bool) -> list[str]:
-    """The bundles a match page names: its game's pieces, and the scorekeeper's offline sender and entry widgets.
+    """The bundles a match page names: its game's pieces, the chances and the replay, and the scorekeeper's offline
+    sender and entry widgets.
 
     Asked by the page's template, and by the links that ask for them with the page (app.js).
     """
-    return [f"game-{game}", *(["offline", f"entry-{game}"] if scorekeeper else [])]
+    return [f"game-{game}", "match", *(["offline", f"entry-{game}"] if scorekeeper else [])]
 
 
 def linked_bundles(*names: str) -> str:

@@ -130,6 +130,16 @@ def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_style
         assert ".notice" in styles and ".totals-chart" in styles and ".field-error" in styles
 
 
+def test_the_chances_and_the_replay_are_styled_on_match_pages_and_the_new_match_form_only(client, app):
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    for url in (f"/matches/{match}", "/matches/new"):
+        styles = page_styles(client, url)
+        assert ".chances-list" in styles and ".replay-steps" in styles, url
+    for url in ("/", "/history", "/players"):
+        styles = page_styles(client, url)
+        assert ".chances-list" not in styles and ".replay-steps" not in styles, url
+
+
 def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(client, app):
     def texts(html):
         return json.loads(re.search(r"data-texts='([^']*)'", html).group(1).replace("&#34;", '"'))

@@ -96,6 +96,10 @@ class BurracoEntry(Entry):
         return Np_("Totals after %(num)s hand: %(totals)s", "Totals after each of %(num)s hands: %(totals)s",
                    num=rounds, totals=totals)  # fmt: skip
 
+    def replay_line(self, number: int, count: int) -> Message:
+        """Where a finished match's replay stands, counting hands."""
+        return N_("After hand %(n)s of %(count)s", n=number, count=count)
+
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""
         raw: dict[str, Any] = {}

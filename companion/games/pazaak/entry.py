@@ -62,6 +62,10 @@ class PazaakEntry(Entry):
         return Np_("Totals after %(num)s set: %(totals)s", "Totals after each of %(num)s sets: %(totals)s",
                    num=rounds, totals=totals)  # fmt: skip
 
+    def replay_line(self, number: int, count: int) -> Message:
+        """Where a finished match's replay stands, counting sets."""
+        return N_("After set %(n)s of %(count)s", n=number, count=count)
+
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The settings part of the new-match form after the tap it carries (an `action` field).
 

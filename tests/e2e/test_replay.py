@@ -1,0 +1,78 @@
+"""Browser test of a finished match's replay on a narrow phone: opened from the history, stepped with its
+buttons and its slider, each step the engine's standings, the address following, Back going back, and the
+layout audited at every step (nothing scrolls sideways)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.games import get_game
+from tests.conftest import finished_match
+from tests.e2e.audit import NARROW_PHONE, audit_layout
+from tests.e2e.helpers import new_phone
+from tests.e2e.test_accessibility import serious_violations
+
+pytestmark = pytest.mark.e2e
+
+
+def standings(page: Page) -> list[str]:
+    """The standings' victory points, in seat order, as the phone shows them."""
+    return [" ".join(text.split()) for text in page.locator("#standings tbody td.big-num").all_text_contents()]
+
+
+def expect_round(page: Page, match_id: int, number: int, count: int, totals: list[str]) -> None:
+    """The replay shows round `number`: its line, its address, its slider and the engine's standings then."""
+    expect(page.locator("#replay-title")).to_contain_text(f"After round {number} of {count}")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}(\?round={number})?$"))
+    expect(page.get_by_label("Round shown")).to_have_value(str(number))
+    expect(page.locator("#standings tbody td.big-num")).to_have_text(totals)
+
+
+def test_a_finished_match_is_stepped_round_by_round_on_a_narrow_phone(browser: Browser, live_server, app):
+    match_id, players, settings, rounds = finished_match(app, "pazzaparola")
+    count = len(rounds)
+    game = get_game("pazzaparola")
+
+    def after(number: int) -> list[str]:
+        totals = game.standings(players, settings, rounds[:number]).totals
+        return [str(totals[name]) for name in players]
+
+    page = new_phone(browser, live_server.url, NARROW_PHONE)
+    page.get_by_role("link", name="History").click()
+    page.locator(".history-item").first.click()
+    # The boosted link opens the match as it ended: the last round of its replay.
+    expect_round(page, match_id, count, count, after(count))
+    expect(page.locator("#standings .result")).to_be_visible()
+    expect(page.locator("#replay-next")).to_have_count(0)
+    audit_layout(page, players)
+
+    page.get_by_role("link", name="Previous").click()
+    expect_round(page, match_id, count - 1, count, after(count - 1))
+    assert after(count - 1) != after(count)
+    expect(page.locator("#standings .result")).to_have_count(0)
+    audit_layout(page, players)
+    # A rounds table wider than a narrow phone scrolls without a keyboard stop: so on every match page.
+    assert [line for line in serious_violations(page) if not line.startswith("scrollable-region-focusable")] == []
+
+    page.get_by_label("Round shown").fill("1")
+    expect_round(page, match_id, 1, count, after(1))
+    expect(page.locator("#replay-previous")).to_have_count(0)
+    audit_layout(page, players)
+
+    for number in (2, 3):
+        page.get_by_role("link", name="Next").click()
+        expect_round(page, match_id, number, count, after(number))
+    assert len({tuple(after(number)) for number in (1, 2, 3)}) > 1
+    audit_layout(page, players)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+
+    # Back retraces the steps; a reload (or the link shared) opens at the same round.
+    page.go_back()
+    expect_round(page, match_id, 2, count, after(2))
+    page.reload()
+    expect_round(page, match_id, 2, count, after(2))
+    page.get_by_role("link", name="Next").click()
+    expect_round(page, match_id, 3, count, after(3))
