@@ -98,6 +98,11 @@ def places(board: list[Rated]) -> list[int]:
     return found
 
 
+def whole_percent(part: int, whole: int) -> int:
+    """A share of matches (won of played) in whole percent; none played is 0."""
+    return round(100 * part / whole) if whole else 0
+
+
 @dataclass(frozen=True)
 class Shown:
     """A player's rating of one game on their page: now, the matches it rests on, and its lines over time."""
@@ -114,7 +119,7 @@ class Shown:
     @property
     def win_rate(self) -> int:
         """The share of the game's matches won, in whole percent."""
-        return round(100 * self.wins / self.matches) if self.matches else 0
+        return whole_percent(self.wins, self.matches)
 
     @property
     def provisional(self) -> bool:
@@ -139,7 +144,7 @@ class RatingLines:
     @property
     def win_rate(self) -> int:
         """The share of them won, in whole percent."""
-        return round(100 * sum(shown.wins for shown in self.games.values()) / self.matches) if self.matches else 0
+        return whole_percent(sum(shown.wins for shown in self.games.values()), self.matches)
 
 
 def rating_lines(player_id: int) -> RatingLines:
@@ -159,7 +164,7 @@ def rating_lines(player_id: int) -> RatingLines:
     ).all()  # fmt: skip
     lines: dict[str, list[tuple[int, int]]] = {}
     for game, n, mu, sigma, wins in rows:
-        lines.setdefault(game, []).append((friendly(ordinal(mu, sigma)), round(100 * wins / n)))
+        lines.setdefault(game, []).append((friendly(ordinal(mu, sigma)), whole_percent(wins, n)))
     by_game = {row.game: row for row in kept}
     games = {
         slug: Shown(slug, row.matches, row.wins, friendly(ordinal(row.mu, row.sigma)),
