@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from companion.extensions import db
 from companion.services.matches import roster_players
+from tests.conftest import CUT_PHONES, PHONE_COOKIE
 from tests.e2e.audit import audit_layout
 
 
@@ -71,9 +73,34 @@ def expect_rounds_as_drawn_whole(page: Page) -> list[str]:
 
 def go_offline(page: Page) -> None:
     """The phone loses the network, and its page knows it before the next tap (Chromium tells the page
-    a moment after the context goes offline; a tap in between would be sent, through the service worker)."""
+    a moment after the context goes offline; a tap in between would be sent, through the service worker).
+    The test server drops the phone's requests too: the emulation alone now and then lets one through."""
+    drop_connections(page)
     page.context.set_offline(True)
     page.wait_for_function("!navigator.onLine")
+
+
+def drop_connections(page: Page) -> None:
+    """The phone's requests stop reaching the server, its connections dropped unanswered, while the
+    phone still believes it is online (a Wi-Fi that lost its router)."""
+    CUT_PHONES.add(_phone_of(page))
+
+
+def go_online(page: Page) -> None:
+    """The phone's network comes back: the server answers it again, then the page is told."""
+    CUT_PHONES.discard(_phone_of(page))
+    page.context.set_offline(False)
+
+
+def _phone_of(page: Page) -> str:
+    """The name the test server knows this phone's browser by: a cookie its requests carry."""
+    context = page.context
+    for cookie in context.cookies():
+        if cookie["name"] == PHONE_COOKIE:
+            return cookie["value"]
+    phone = uuid.uuid4().hex
+    context.add_cookies([{"name": PHONE_COOKIE, "value": phone, "url": page.url}])
+    return phone
 
 
 # What the browser logs while a phone is cut from the network: the loads that fail and htmx's send
@@ -81,6 +108,8 @@ def go_offline(page: Page) -> None:
 NETWORK_CUT = (
     "Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
     "Failed to load resource: net::ERR_FAILED",
+    "Failed to load resource: net::ERR_EMPTY_RESPONSE",
+    "Failed to load resource: net::ERR_CONNECTION_RESET",
     "htmx:sendError, [object HTMLElement]",
     "htmx:afterRequest, [object HTMLElement]",
     "htmx:sendError, [object HTMLDivElement]",

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import PHONE
-from tests.e2e.helpers import add_to_roster, go_offline, start_match
+from tests.e2e.helpers import add_to_roster, go_offline, go_online, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -69,7 +69,7 @@ def test_shell_loads_offline_after_a_visit(page: Page, live_server, app):
     expect(page.get_by_role("link", name="Table companion")).to_be_visible()
     page.goto(live_server.url + "/history-never-visited")
     expect(page.get_by_role("heading", name="No connection to the scorekeeper's server")).to_be_visible()
-    page.context.set_offline(False)
+    go_online(page)
 
 
 def loser_button(page: Page, name: str):

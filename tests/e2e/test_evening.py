@@ -18,7 +18,15 @@ from playwright.sync_api import Browser, Page, expect
 from companion.services import host
 from tests.conftest import stored_match
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, go_offline, new_phone, press_start, seat_players
+from tests.e2e.helpers import (
+    NETWORK_CUT,
+    add_to_roster,
+    go_offline,
+    go_online,
+    new_phone,
+    press_start,
+    seat_players,
+)
 from tests.e2e.test_burraco import enter_hand, side_named
 from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
 from tests.e2e.test_table_ready import luminance
@@ -221,7 +229,7 @@ def outage_with_a_reload(table: Table, app: Flask, match_url: str, browser_fault
     table.audit(anna)
     assert topic_losers(app, match_url) == [["Bruno"], ["Carla"]]
 
-    anna.context.set_offline(False)
+    go_online(anna)
     expect(anna).to_have_url(match_url)
     expect(anna.locator("#offline-status")).to_have_text("2 rounds sent")
     assert topic_losers(app, match_url) == [["Bruno"], ["Carla"], ["Dario"], ["Margherita"]]

@@ -12,7 +12,7 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from tests.conftest import stored_match
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, go_offline, start_match
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -90,7 +90,7 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
     expect(page.locator(".standings-asof")).to_have_text("As of round 1 · 3 rounds waiting")
     assert losers_stored(app, match_id) == [["Bob"]]
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
     expect(kept_rows(page)).to_have_count(0)
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"], ["Bob"]]
@@ -111,7 +111,7 @@ def test_a_match_page_reached_by_a_boosted_link_keeps_rounds_offline(page: Page,
     keep_cy_offline(page)
     expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
     expect(kept_rows(page).nth(0)).to_contain_text("Cy")
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert losers_stored(app, match_id) == [["Cy"]]
 
@@ -127,7 +127,7 @@ def test_undo_takes_back_a_kept_round_on_the_phone_alone(page: Page, live_server
     kept_rows(page).nth(1).get_by_role("button", name="Undo").click()
     expect(kept_rows(page)).to_have_count(1)
     expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"]]
 
@@ -185,6 +185,24 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
 
+def test_a_save_whose_connection_drops_while_the_phone_seems_online_is_kept_then_sent(
+    page: Page, live_server, app
+):
+    # The Wi-Fi lost its router: the phone believes it is online, its save never reaches the server.
+    match_id = start_topic(page, live_server.url, app)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    drop_connections(page)
+    loser(page, "Bob").click()
+    expect(kept_rows(page)).to_have_count(1)
+    expect(kept_rows(page).nth(0)).to_contain_text("Bob")
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    assert losers_stored(app, match_id) == []
+
+    go_online(page)  # the router is back; the phone's own retry sends the round
+    expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
+    assert losers_stored(app, match_id) == [["Bob"]]
+
+
 @INTERCEPTING
 def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
@@ -194,7 +212,7 @@ def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page:
     expect(kept_rows(page)).to_have_count(2)
     # The network is back but the saves still cannot get through, and the phone reloads the page.
     page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: route.abort())
-    page.context.set_offline(False)
+    go_online(page)
     page.reload()
     expect(kept_rows(page)).to_have_count(2)
     expect(kept_rows(page).nth(1)).to_contain_text("Ann")
@@ -214,7 +232,7 @@ def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: 
         match = find_match(match_id)
         service.take_pencil(match, service.offer_pencil(match))
         db.session.remove()
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
     row = kept_rows(page).nth(0)
     expect(row.locator(".kept-state")).to_have_text(
@@ -246,7 +264,7 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     loser(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("2 rounds sent")
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"]]
 
@@ -278,7 +296,7 @@ def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_
     expect(page.get_by_role("button", name="Save round 2", exact=True)).to_be_visible()
     assert stored_match(app, match_id).rounds == []
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     rounds = stored_match(app, match_id).rounds
     assert [rounds[0]["rows"][name]["used"] for name in players] == [[5, 3, 2], [4], [2, 2]]
@@ -307,7 +325,7 @@ def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Pag
     page.get_by_role("button", name="Save round 1", exact=True).click()
     expect(kept_rows(page)).to_have_count(1)
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     (stored,) = stored_match(app, match_id).rounds
     assert [sorted(stored["rows"][name]["used"]) for name in players] == [[2, 3, 5], [4], [2, 3]]
@@ -327,7 +345,7 @@ def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_serve
     expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
     assert stored_match(app, match_id).rounds == []
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     (hand,) = stored_match(app, match_id).rounds
     assert hand["closed_by"] == "Ann"
@@ -347,7 +365,7 @@ def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(p
     page.get_by_role("button", name="Draw 8", exact=True).click()
     expect(page.locator("#banner")).to_contain_text("This needs the server, which cannot be reached right now.")
 
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert [round.get("winner") for round in stored_match(app, match_id).rounds] == ["Rosa"]
 
@@ -364,7 +382,7 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
     assert said == '"Reconnecting…"'
     loser(page, "Bob").click()  # the scorekeeper goes on meanwhile
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
-    viewer.context.set_offline(False)
+    go_online(viewer)
     expect(live).not_to_have_class(re.compile(r"\breconnecting\b"))
     bob = viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")
     expect(bob).to_contain_text("1")
@@ -388,7 +406,7 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
     }""",
         match_id,
     )
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
     assert losers_stored(app, match_id) == []
     kept_rows(page).nth(0).get_by_role("button", name="Discard").click()
@@ -412,7 +430,7 @@ def test_kept_rounds_are_sent_with_the_pages_own_token_after_the_browser_was_clo
     }""")
     page.goto("about:blank")
     page.context.clear_cookies(name="session")
-    page.context.set_offline(False)
+    go_online(page)
     page.goto(f"{live_server.url}/matches/{match_id}")
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert losers_stored(app, match_id) == [["Cy"]]
@@ -426,7 +444,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     keep_cy_offline(page)
     held: list[Route] = []
     page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: held.append(route))
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round waiting — sending…")
     for _ in range(200):  # a bound, so that a request the route never sees fails the test instead of hanging it
         if held:
@@ -450,7 +468,7 @@ def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(
     keep_cy_offline(page)
     blocked = re.compile(r"/matches/\d+/rounds$")
     page.route(blocked, lambda route: route.abort())
-    page.context.set_offline(False)
+    go_online(page)
     with app.app_context():
         match = find_match(match_id)
         service.take_pencil(match, service.offer_pencil(match))
@@ -496,7 +514,7 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
     assert losers_stored(app, match_id) == []
 
     # The server answers: the page goes back to the match by itself, which sends them.
-    page.context.set_offline(False)
+    go_online(page)
     expect(page).to_have_url(f"{live_server.url}/matches/{match_id}")
     expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"], ["Bob"]]
