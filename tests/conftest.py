@@ -192,14 +192,16 @@ def save_round(client: FlaskClient, match_id: int, fields: Mapping[str, Any], nu
     return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
 
 
-def finished_match(app, slug: str, rounds_at_least: int = 4) -> tuple[int, list[str], dict, list[dict]]:
-    """A whole match of the game as `flask seed` plays one (from the first seed that plays so many rounds), stored round
-    by round through the services."""
+def finished_match(
+    app, slug: str, rounds_at_least: int = 4, players_at_least: int = 0
+) -> tuple[int, list[str], dict, list[dict]]:
+    """A whole match of the game as `flask seed` plays one (from the first seed that plays so many rounds, with so
+    many players), stored round by round through the services."""
     from companion.seed import play_match
     from companion.services import matches as service
 
     seed = 0
-    while len((made := play_match(random.Random(seed), slug))[2]) < rounds_at_least:
+    while len((made := play_match(random.Random(seed), slug))[2]) < rounds_at_least or len(made[0]) < players_at_least:
         seed += 1
     players, settings, rounds = made
     with app.app_context():

@@ -181,19 +181,23 @@
   });
 
   // A rounds or records table wider than the screen says so above it; a rounds table also fades at the
-  // edge it continues past.
+  // edge it continues past. It takes the focus then, so that a keyboard's arrows can reach its hidden columns.
   function markScrolling(box) {
     var hint = box.previousElementSibling;
     var scrolls = box.scrollWidth > box.clientWidth + 1;
     box.classList.toggle("scrolls", scrolls);
+    if (scrolls) box.tabIndex = 0;
+    else box.removeAttribute("tabindex");
     box.classList.toggle("scrolled-to-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
     if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;
   }
   function markAllScrolling() {
-    document.querySelectorAll("[data-scroll-hint] + .rounds-scroll, [data-scroll-hint] + .table-scroll").forEach(markScrolling);
+    document.querySelectorAll(".rounds-scroll, .table-scroll").forEach(markScrolling);
   }
   htmx.onLoad(markAllScrolling);
   window.addEventListener("resize", markAllScrolling);
+  // A folded table (Topic_'s rounds) has no width until it is unfolded.
+  document.addEventListener("toggle", markAllScrolling, true);
   document.addEventListener("scroll", function (event) {
     var box = event.target.classList ? event.target : null;
     if (box && (box.classList.contains("rounds-scroll") || box.classList.contains("table-scroll"))) markScrolling(box);

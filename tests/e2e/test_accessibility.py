@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from sqlalchemy import select
 
+from companion.extensions import db
 from companion.games import REGISTRY
+from companion.models import Player
 from tests.e2e.helpers import add_to_roster, start_match
 
 pytestmark = pytest.mark.e2e
@@ -57,3 +60,25 @@ def test_new_match_can_be_made_with_the_keyboard(page: Page, live_server, app):
     page.get_by_role("button", name="Start Topic_").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_label("Seat order")).to_contain_text("2. Bob")
+
+
+@pytest.mark.parametrize("slug", list(REGISTRY))
+def test_a_long_match_too_wide_for_a_phone_can_be_scrolled_by_keyboard(browser, live_server, app, slug):
+    """The rounds table of a finished match with the most players overflows a 360 px screen: its scrolling
+    region takes the focus (and names itself), or a keyboard could not read its hidden columns."""
+    from tests.conftest import finished_match
+
+    match_id, players, _, _ = finished_match(app, slug, rounds_at_least=3, players_at_least=REGISTRY[slug].max_players)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    with app.app_context():
+        player_id = db.session.scalar(select(Player.id).where(Player.name == players[0]))
+    for path in (f"/matches/{match_id}", f"/matches/{match_id}?round=2", "/players", f"/players/{player_id}"):
+        page.goto(live_server.url + path)
+        assert serious_violations(page) == [], path
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    for box in page.locator(".rounds-scroll.scrolls").all():
+        box.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(box) => box.scrollLeft > 0", arg=box.element_handle())
+    context.close()
