@@ -185,9 +185,7 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
 
-def test_a_save_whose_connection_drops_while_the_phone_seems_online_is_kept_then_sent(
-    page: Page, live_server, app
-):
+def test_a_save_whose_connection_drops_while_the_phone_seems_online_is_kept_then_sent(page: Page, live_server, app):
     # The Wi-Fi lost its router: the phone believes it is online, its save never reaches the server.
     match_id = start_topic(page, live_server.url, app)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
