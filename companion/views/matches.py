@@ -202,7 +202,7 @@ def show(match_id: int):
     corrected = next((r for r in match.rounds if flashed and str(r.number) == flashed[-1]), None)
     if corrected is not None:
         context["corrected"] = service.Saved(corrected, context["standings"])
-    response = render("match.html", fragment="_replay.html" if stepping else None, **context)
+    response = render("match.html", fragment="_replay.html" if stepping else None, stepping=stepping, **context)
     response.vary.add("HX-Target")
     if stepping:
         response.headers["HX-Push-Url"] = url_for("matches.show", match_id=match.id, round=context["step"].shown)
