@@ -101,6 +101,13 @@ def is_scorekeeper(match: Match) -> bool:
     return queries.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
 
 
+def may_play_again(match: Match) -> bool:
+    """Whether this phone may start the match again, with the same players: its pencil, the host, or the phone
+    that started it (a host who ends a match takes its pencil away, not its scorekeeper's place at the table)."""
+    token = request.cookies.get(PENCIL_COOKIE.format(match.id))
+    return is_scorekeeper(match) or is_host() or queries.is_owner(match, token)
+
+
 def entry_form(match: Match, form=None) -> MultiDict:
     """The fields a game's entry tool works from: what the page sent, and under `kept` the state
     the server keeps for the next round (JSON, null when none), never what a page sent as it."""
@@ -156,6 +163,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         standings=standings,
         scorekeeper=scorekeeper,
         host=is_host(),
+        may_play_again=match.status != PLAYING and may_play_again(match),
         form=form or {},
         entry=game.entry.step(entry_form(match, form), replay),
         game_view=game_view,
@@ -409,8 +417,8 @@ def changes(match_id: int):
 def again(match_id: int):
     """Start a new match with the same players, seats and settings: the match's pencil or the host's rights."""
     match = match_or_404(match_id)
-    if not (is_scorekeeper(match) or is_host()):
-        abort(403, gettext("Only the scorekeeper's phone or the host can start this match again."))
+    if not may_play_again(match):
+        abort(403, gettext("Only the phone that started this match, its scorekeeper's or the host can start it again."))
     new_match, token = service.play_again(match)
     return set_pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
 

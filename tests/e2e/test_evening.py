@@ -302,6 +302,8 @@ def pazzaparola_ended_by_the_host_then_played_again(table: Table, app: Flask) ->
     for phone in (dario, table.carla):
         expect(phone.locator("#entry")).to_contain_text(ended, timeout=FOLLOWS)
     expect(dario.get_by_role("button", name="Save round 1")).to_have_count(0)
+    # The scorekeeper's tools follow too: no Undo of a match ended, and its own Play again.
+    expect(dario.locator("#match-tools").get_by_role("button", name="Play again")).to_be_visible()
     table.audit(anna, dario, table.carla)
     assert stored_match(app, int(first_url.rsplit("/", 1)[1])).status == "unfinished"
 

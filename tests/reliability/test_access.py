@@ -144,6 +144,26 @@ def test_taking_the_pencil_needs_the_single_use_code(app, client, match):
     assert again.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 409
 
 
+def test_the_phone_that_started_a_match_the_host_ended_may_play_it_again(app, client, match):
+    # The host ends the match as unfinished: its pencil is gone from the scorekeeper's phone, not the offer
+    # to play it again (the scorekeeper is still at the table).
+    match_id, _ = match
+    with app.app_context():
+        service.end_match(db.session.get(Match, match_id))
+        db.session.remove()
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Play again" in page
+    token = csrf_token(client, f"/matches/{match_id}")
+    again = client.post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    assert again.status_code == 302
+    assert again.headers["Location"] != f"/matches/{match_id}"
+    # A phone that only watched it is offered nothing, and refused.
+    viewer = app.test_client()
+    assert "Play again" not in viewer.get(f"/matches/{match_id}").get_data(as_text=True)
+    token = csrf_token(viewer, f"/matches/{match_id}")
+    assert viewer.post(f"/matches/{match_id}/again", data={"csrf_token": token}).status_code == 403
+
+
 def test_play_again_needs_the_pencil_or_the_host_and_leaves_the_match_alone(app, client, match):
     match_id, _ = match
     stranger = app.test_client()
@@ -151,7 +171,7 @@ def test_play_again_needs_the_pencil_or_the_host_and_leaves_the_match_alone(app,
     before = dump(app)
     refused = stranger.post(f"/matches/{match_id}/again", data={"csrf_token": token})
     assert refused.status_code == 403
-    assert "or the host can start this match again" in refused.get_data(as_text=True)
+    assert "or the host can start it again" in refused.get_data(as_text=True)
     assert dump(app) == before
     response = grant_host_rights(stranger).post(f"/matches/{match_id}/again", data={"csrf_token": token})
     assert response.status_code == 302
