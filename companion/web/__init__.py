@@ -7,7 +7,7 @@ from flask_babel import get_locale
 
 from .. import charts
 from . import assets, display, fragments, headers, i18n, live, queries
-from .assets import asset, bundle_url, bundle_urls, linked_bundles, match_bundles, page_assets
+from .assets import asset, bundle_url, bundle_urls, linked_bundles, match_bundles, needs_bundles, page_assets
 from .fragments import render, wants_fragment
 
 __all__ = ["asset", "bundle_url", "init_app", "render", "wants_fragment"]
@@ -29,6 +29,7 @@ def init_app(app: Flask) -> None:
         bundle_urls=bundle_urls,
         linked_bundles=linked_bundles,
         match_bundles=match_bundles,
+        needs_bundles=needs_bundles,
         page_assets=page_assets,
         get_locale=get_locale,
         game_players=display.game_players,

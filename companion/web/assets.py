@@ -32,8 +32,11 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("history", "css"): ("css/history.css",),
     ("table", "css"): ("css/table.css",),
     ("setup", "css"): ("css/setup.css",),
-    # The chances to win and a finished match's replay: on match pages and the new-match form.
+    # The chances to win: on match pages and the new-match form.
     ("match", "css"): ("css/match.css",),
+    # A finished match's replay: on the page of a match no longer played, or brought by the answer
+    # that draws it on a page that was following the match (needs_bundles).
+    ("replay", "css"): ("css/replay.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
 # them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a
@@ -222,13 +225,22 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
     return [bundle_url(kind, "+".join(found))] if found else []
 
 
-def match_bundles(game: str, scorekeeper: bool) -> list[str]:
-    """The bundles a match page names: its game's pieces, the chances and the replay, and the scorekeeper's offline
-    sender and entry widgets.
+def match_bundles(game: str, scorekeeper: bool, over: bool = False) -> list[str]:
+    """The bundles a match page names: its game's pieces, the chances, the replay of a match no longer played,
+    and the scorekeeper's offline sender and entry widgets.
 
     Asked by the page's template, and by the links that ask for them with the page (app.js).
     """
-    return [f"game-{game}", "match", *(["offline", f"entry-{game}"] if scorekeeper else [])]
+    replay = ["replay"] if over else []
+    return [f"game-{game}", "match", *replay, *(["offline", f"entry-{game}"] if scorekeeper else [])]
+
+
+def needs_bundles(*names: str) -> str:
+    """Said by a partial that needs these bundles: an htmx answer that draws it names them in its Link header, and
+    app.js adds those the page lacks before the answer is drawn (the page it lands on may never have loaded
+    them). A whole page names its own in its head. Returns nothing to print."""
+    g.fragment_bundles = [*g.get("fragment_bundles", []), *names]
+    return ""
 
 
 def linked_bundles(*names: str) -> str:
@@ -267,13 +279,17 @@ def _preload_bundles(response: Response) -> Response:
     On a slow line the browser can ask for them as soon as the headers are in rather than
     once it has taken in the page and parsed its head (`make bench`, first load). htmx
     requests, boosted navigations included, keep the bundles they already run with, and get
-    those they lack from the page's head (app.js).
+    those they lack from the page's head, or from this header where a partial needs_bundles (app.js).
     """
     page = request.method == "GET" and response.status_code == 200 and response.mimetype == "text/html"
     if page and not request.htmx:
         urls = g.get("page_assets") or page_assets()
-        links = [f"<{url}>; rel=preload; as={PRELOAD_AS[kind]}" for kind in BUNDLE_TYPES for url in urls[kind]]
-        response.headers["Link"] = ", ".join(links)
+    elif request.htmx and g.get("fragment_bundles") and response.mimetype == "text/html":
+        urls = {kind: bundle_urls(kind, *g.fragment_bundles) for kind in BUNDLE_TYPES}
+    else:
+        return response
+    links = [f"<{url}>; rel=preload; as={PRELOAD_AS[kind]}" for kind in BUNDLE_TYPES for url in urls[kind]]
+    response.headers["Link"] = ", ".join(links)
     return response
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from flask import Flask
+from flask import Flask, g
 from flask_babel import get_locale
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import SecurityError
@@ -20,6 +20,7 @@ from ..extensions import db
 from ..models import Match
 from ..queries import matches as queries
 from ..queries.history import ID_MAX
+from .assets import needs_bundles
 from .headers import add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
@@ -143,8 +144,13 @@ def _viewer_key(uid: str, version: int, template: str) -> tuple:
 
 
 def _drawn(key: tuple) -> str | None:
-    """The fragment kept under this key, if any."""
-    return _DRAWN.get(key)
+    """The fragment kept under this key, if any; the bundles its partials need are needed again."""
+    found = _DRAWN.get(key)
+    if found is None:
+        return None
+    html, bundles = found
+    needs_bundles(*bundles)
+    return html
 
 
 def drawn_for_viewers(uid: str, version: int, template: str) -> str | None:
@@ -158,7 +164,7 @@ def draw_for_viewers(match: Match, template: str, draw: Callable[[], str]) -> st
     html = _drawn(key)
     if html is None:
         html = draw()
-        _DRAWN.put(key, html)
+        _DRAWN.put(key, (html, tuple(g.get("fragment_bundles", ()))))
     return html
 
 

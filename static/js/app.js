@@ -75,6 +75,13 @@
       var args = arguments;
       var end = String(xhr.response).indexOf("</head>");
       var waits = [];
+      // A part of a page that needs bundles of its own (a match's replay, drawn on a page that followed the
+      // match as it ended) names them in the answer's Link header (assets.needs_bundles).
+      (xhr.getResponseHeader("Link") || "").split(",").forEach(function (link) {
+        var named = /<([^>]+)>.*\bas=(style|script)/.exec(link);
+        var wait = named && addBundle(named[1], named[2] === "style");
+        if (wait) waits.push(wait);
+      });
       if (end > 0) {
         new DOMParser().parseFromString(xhr.response.slice(0, end), "text/html")
           .querySelectorAll("link[rel=stylesheet],script[src]").forEach(function (tag) {

@@ -10,7 +10,7 @@ from pathlib import Path
 import brotli
 
 from companion.games import REGISTRY
-from tests.conftest import entry_fields, save_round, start_match
+from tests.conftest import HTMX, entry_fields, finished_match, save_round, start_match
 
 
 def bundle_urls(client):
@@ -130,14 +130,27 @@ def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_style
         assert ".notice" in styles and ".totals-chart" in styles and ".field-error" in styles
 
 
-def test_the_chances_and_the_replay_are_styled_on_match_pages_and_the_new_match_form_only(client, app):
+def test_the_chances_are_styled_on_match_pages_and_the_new_match_form_only(client, app):
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     for url in (f"/matches/{match}", "/matches/new"):
-        styles = page_styles(client, url)
-        assert ".chances-list" in styles and ".replay-steps" in styles, url
+        assert ".chances-list" in page_styles(client, url), url
     for url in ("/", "/history", "/players"):
-        styles = page_styles(client, url)
-        assert ".chances-list" not in styles and ".replay-steps" not in styles, url
+        assert ".chances-list" not in page_styles(client, url), url
+
+
+def test_a_replay_is_styled_where_it_is_drawn_and_a_match_being_played_goes_without(client, app):
+    playing = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    finished, _, _, _ = finished_match(app, "topic")
+    assert ".replay-steps" not in page_styles(client, f"/matches/{playing}")
+    assert ".replay-steps" in page_styles(client, f"/matches/{finished}")
+    # A page that followed the match as it ended is drawn its replay by a live poll: the answer names the
+    # replay's styles (app.js adds them before drawing it), for the first viewer and for those served after.
+    for viewer in (app.test_client(), app.test_client()):
+        answer = viewer.get(f"/matches/{finished}/live", headers=HTMX)
+        assert 'id="replay"' in answer.get_data(as_text=True)
+        named = re.findall(r"<(/bundle/[^>]+\.css)>; rel=preload; as=style", answer.headers.get("Link", ""))
+        assert named and ".replay-steps" in "".join(viewer.get(url).get_data(as_text=True) for url in named)
+    assert "Link" not in client.get(f"/matches/{playing}/live", headers=HTMX).headers
 
 
 def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(client, app):
