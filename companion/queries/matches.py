@@ -7,6 +7,7 @@ import hmac
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from sqlalchemy import Connection, Row, Select, bindparam, func, inspect, select
@@ -121,6 +122,23 @@ def rounds_table(match: Match) -> tuple[list[dict[str, int]], dict[str, dict[int
         side: dict(enumerate(game.round_scores(standings, rounds, side), start=1)) for side in standings.totals
     }
     return totals, scored
+
+
+# The columns of the rounds export, one row per round and side.
+# "round score" is what moved the side's total (for some games a victory point); "points" and
+# "scored with" are what the game notes the side scored in the round and with what (a word).
+EXPORT_COLUMNS = ("match", "game", "date", "round", "side", "round score", "running total", "points", "scored with")
+
+
+def export_rows(match: Match) -> Iterator[tuple[Any, ...]]:
+    """The match's rows of the rounds export (EXPORT_COLUMNS), round by round and side by side, from one
+    replay of the match."""
+    totals, scored = rounds_table(match)
+    date = match.started_at.date().isoformat()
+    for number, (before, after) in enumerate(pairwise(totals), start=1):
+        for side, total in after.items():
+            points, label = scored.get(side, {}).get(number, ("", ""))
+            yield match.id, match.game, date, number, side, total - before[side], total, points, label or ""
 
 
 # Speed tricks of the reads, on the path of every save and every poll: their statements are built

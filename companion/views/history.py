@@ -8,7 +8,6 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from itertools import pairwise
 
 from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
@@ -19,7 +18,7 @@ from ..games import REGISTRY
 from ..games.base import N_, RuleError
 from ..models import Match
 from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching
-from ..queries.matches import all_matches, rounds_table
+from ..queries.matches import EXPORT_COLUMNS, all_matches, export_rows
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
@@ -30,11 +29,6 @@ from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 bp.add_app_template_global(DAY_TEXT_MAX, "DAY_TEXT_MAX")
-
-# The columns of the rounds export, one row per round and side.
-# "round score" is what moved the side's total (for some games a victory point); "points" and
-# "scored with" are what the game notes the side scored in the round and with what (a word).
-CSV_HEADER = ("match", "game", "date", "round", "side", "round score", "running total", "points", "scored with")
 
 
 def _history_page(
@@ -149,15 +143,10 @@ def export_csv():
     def chunks() -> Iterator[str]:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
-        writer.writerow(CSV_HEADER)
+        writer.writerow(EXPORT_COLUMNS)
         for match in exported:
-            totals, scored = rounds_table(match)
-            date = match.started_at.date().isoformat()
-            for number, (before, after) in enumerate(pairwise(totals), start=1):
-                for side, total in after.items():
-                    points, label = scored.get(side, {}).get(number, ("", ""))
-                    row = (match.id, match.game, date, number, side, total - before[side], total, points, label or "")
-                    writer.writerow([spreadsheet_text(cell) for cell in row])
+            for row in export_rows(match):
+                writer.writerow([spreadsheet_text(cell) for cell in row])
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()
