@@ -147,22 +147,15 @@ def wrapped(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
     return lines
 
 
-def fitted(
-    text: str, fonts: Fonts, width: float, sizes: Iterable[int], bold: bool
-) -> tuple[ImageFont.FreeTypeFont, list[str]]:
-    """The largest of `sizes` at which the text fits one line, else the smallest with the text wrapped."""
+def fitted(text: str, fonts: Fonts, width: float, sizes: Iterable[int], bold: bool = False) -> Lines:
+    """The text at the largest of `sizes` at which it fits one line, else at the smallest, wrapped."""
     font = None
     for size in sizes:
         font = fonts.get(size, bold)
         if font.getlength(text) <= width:
-            return font, [text]
+            return Lines(font, (text,), width)
     assert font is not None
-    return font, wrapped(text, font, width)
-
-
-def _blend(colour: tuple[int, int, int], background: tuple[int, int, int], share: float) -> tuple[int, int, int]:
-    """`colour` laid over `background` at `share` opacity."""
-    return tuple(round(c * share + b * (1 - share)) for c, b in zip(colour, background, strict=True))  # type: ignore[return-value]
+    return Lines(font, tuple(wrapped(text, font, width)), width)
 
 
 def _line_height(font: ImageFont.FreeTypeFont) -> int:
@@ -171,98 +164,161 @@ def _line_height(font: ImageFont.FreeTypeFont) -> int:
     return ascent + descent
 
 
-def draw_card(text: CardText, theme: str, fonts: Fonts) -> bytes:
-    """The card as PNG bytes, in the theme's palette; as tall as its lines need, at least square."""
-    palette = PALETTES[theme]
-    inner = WIDTH - 2 * MARGIN
+@dataclass(frozen=True)
+class Lines:
+    """A text laid out: its face, and its lines, which hold all of it and none wider than `width`."""
+
+    font: ImageFont.FreeTypeFont
+    lines: tuple[str, ...]
+    width: float
+
+    @property
+    def height(self) -> int:
+        """The height the lines take, one under the other."""
+        return len(self.lines) * _line_height(self.font)
+
+    def draw(self, pen: ImageDraw.ImageDraw, x: float, y: float, fill: tuple[int, int, int]) -> None:
+        """Each line, one under the other, from (x, y)."""
+        for line in self.lines:
+            pen.text((x, y), line, font=self.font, fill=fill)
+            y += _line_height(self.font)
+
+
+@dataclass(frozen=True)
+class RowLayout:
+    """A side's line laid out: its name, a pair's players under it, and the height of the whole line."""
+
+    row: CardRow
+    name: Lines
+    members: Lines | None
+    height: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The whole card measured before it is drawn: every text in its lines, and the card's height."""
+
+    game: Lines
+    date: str
+    headings: tuple[str, str]
+    rows: tuple[RowLayout, ...]
+    winners: Lines
+    highlight: Lines | None
+    footer: str
+    totals: tuple[str, ...]
+    place_width: float
+    height: int
+
+    def texts(self) -> list[Lines]:
+        """Every text that may take more than a line (the game, the names, the winners, the highlight)."""
+        found = [self.game, self.winners, *([self.highlight] if self.highlight else [])]
+        for row in self.rows:
+            found += [row.name, *([row.members] if row.members else [])]
+        return found
+
+
+def _blend(colour: tuple[int, int, int], background: tuple[int, int, int], share: float) -> tuple[int, int, int]:
+    """`colour` laid over `background` at `share` opacity."""
+    return tuple(round(c * share + b * (1 - share)) for c, b in zip(colour, background, strict=True))  # type: ignore[return-value]
+
+
+INNER = WIDTH - 2 * MARGIN
+HEADING_SIZE, PLACE_SIZE, MEMBERS_SIZE, HIGHLIGHT_SIZE, DATE_SIZE, FOOTER_SIZE = 28, 34, 28, 34, 34, 26
+
+
+def lay_out(text: CardText, fonts: Fonts) -> Layout:
+    """Every text of the card in its lines, in what the fonts draw: a name shrinks to fit its line, then
+    wraps, and the card grows as tall as its lines need (at least square)."""
 
     def say(words: str) -> str:
         """One rule for every text drawn: what the font lacks, spelled in Latin letters."""
         return drawable(words, fonts.characters)
 
-    # Measured first (the height follows from the lines), then drawn.
     total_font = fonts.get(TOTAL_SIZE, bold=True)
-    total_width = max([total_font.getlength(say(row.total)) for row in text.rows] + [0]) + 56
-    place_font = fonts.get(34)
-    place_width = max(place_font.getlength(say(row.place)) for row in text.rows) + 28
-    name_width = inner - place_width - total_width - 24
-    member_font = fonts.get(28)
+    totals = tuple(say(row.total) for row in text.rows)
+    total_width = max([total_font.getlength(total) for total in totals] + [0]) + 56
+    place_font = fonts.get(PLACE_SIZE)
+    place_width = max([place_font.getlength(say(row.place)) for row in text.rows] + [0]) + 28
+    name_width = INNER - place_width - total_width - 24
     rows = []
     for row in text.rows:
-        name_font, name_lines = fitted(say(row.name), fonts, name_width, NAME_SIZES, bold=True)
-        member_lines = wrapped(say(row.members), member_font, name_width) if row.members else []
-        block = len(name_lines) * _line_height(name_font) + len(member_lines) * _line_height(member_font)
-        rows.append((row, name_font, name_lines, member_lines, block, max(block, _line_height(total_font)) + 36))
-    winners_font, winner_lines = fitted(say(text.winners), fonts, inner, (44, 38, 32), bold=True)
-    highlight_font = fonts.get(34)
-    highlight_lines = wrapped(say(text.highlight), highlight_font, inner - 64) if text.highlight else []
-    heading_font = fonts.get(28)
-    footer_font = fonts.get(26)
-
-    heading_height = _line_height(heading_font) + 24
-    winners_height = len(winner_lines) * _line_height(winners_font) + 40
-    highlight_height = len(highlight_lines) * _line_height(highlight_font) + 56 if highlight_lines else 0
-    footer_height = _line_height(footer_font) + 48
-    natural = BAND + 40 + heading_height + sum(row[-1] for row in rows) + 40 + winners_height + highlight_height
+        name = fitted(say(row.name), fonts, name_width, NAME_SIZES, bold=True)
+        members = fitted(say(row.members), fonts, name_width, (MEMBERS_SIZE,)) if row.members else None
+        block = name.height + (members.height if members else 0)
+        rows.append(RowLayout(row, name, members, max(block, _line_height(total_font)) + 36))
+    winners = fitted(say(text.winners), fonts, INNER, (44, 38, 32), bold=True)
+    highlight = fitted(say(text.highlight), fonts, INNER - 64, (HIGHLIGHT_SIZE,)) if text.highlight else None
+    footer_height = _line_height(fonts.get(FOOTER_SIZE)) + 48
+    natural = (BAND + 40 + _line_height(fonts.get(HEADING_SIZE)) + 24 + sum(row.height for row in rows) + 40
+               + winners.height + 40 + (highlight.height + 56 if highlight else 0))  # fmt: skip
     # A card of few sides spreads its rows over some of the square rather than leave it empty below.
     spread = min(60, (MIN_HEIGHT - natural - 32 - footer_height) // (2 * len(rows))) if rows else 0
     if spread > 0:
-        rows = [(*row[:-1], row[-1] + spread) for row in rows]
-    content = natural + max(spread, 0) * len(rows)
-    height = max(MIN_HEIGHT, content + 32 + footer_height)
+        rows = [RowLayout(row.row, row.name, row.members, row.height + spread) for row in rows]
+        natural += spread * len(rows)
+    return Layout(
+        game=fitted(say(text.game), fonts, INNER * 0.62, (64, 56, 48, 40), bold=True),
+        date=say(text.date),
+        headings=(say(text.side_heading), say(text.total_heading)),
+        rows=tuple(rows),
+        winners=winners,
+        highlight=highlight,
+        footer=say(text.footer),
+        totals=totals,
+        place_width=place_width,
+        height=max(MIN_HEIGHT, natural + 32 + footer_height),
+    )
 
-    image = Image.new("RGB", (WIDTH, height), palette.background)
+
+def draw_card(text: CardText, theme: str, fonts: Fonts) -> bytes:
+    """The card as PNG bytes, in the theme's palette, as `lay_out` measured it."""
+    palette = PALETTES[theme]
+    laid = lay_out(text, fonts)
+    white = (255, 255, 255)
+    image = Image.new("RGB", (WIDTH, laid.height), palette.background)
     pen = ImageDraw.Draw(image)
     # The band of the game's colour, with its name and the day it finished.
     pen.rectangle((0, 0, WIDTH, BAND), fill=text.colour)
-    game_font, game_lines = fitted(say(text.game), fonts, inner * 0.62, (64, 56, 48, 40), bold=True)
-    date_font = fonts.get(34)
-    game_top = (BAND - len(game_lines) * _line_height(game_font)) // 2
-    for index, line in enumerate(game_lines):
-        pen.text((MARGIN, game_top + index * _line_height(game_font)), line, font=game_font, fill=(255, 255, 255))
-    pen.text((WIDTH - MARGIN, BAND // 2), say(text.date), font=date_font, fill=(255, 255, 255), anchor="rm")
+    laid.game.draw(pen, MARGIN, (BAND - laid.game.height) // 2, white)
+    pen.text((WIDTH - MARGIN, BAND // 2), laid.date, font=fonts.get(DATE_SIZE), fill=white, anchor="rm")
 
     y = BAND + 40
-    pen.text((MARGIN, y), say(text.side_heading), font=heading_font, fill=palette.muted)
-    pen.text((WIDTH - MARGIN, y), say(text.total_heading), font=heading_font, fill=palette.muted, anchor="ra")
-    y += heading_height
+    heading_font = fonts.get(HEADING_SIZE)
+    pen.text((MARGIN, y), laid.headings[0], font=heading_font, fill=palette.muted)
+    pen.text((WIDTH - MARGIN, y), laid.headings[1], font=heading_font, fill=palette.muted, anchor="ra")
+    y += _line_height(heading_font) + 24
     pen.line((MARGIN, y - 12, WIDTH - MARGIN, y - 12), fill=palette.rule, width=2)
-    for row, name_font, name_lines, member_lines, block, row_height in rows:
-        if row.won:
+    total_font, place_font = fonts.get(TOTAL_SIZE, bold=True), fonts.get(PLACE_SIZE)
+    right = WIDTH - MARGIN
+    for row, total in zip(laid.rows, laid.totals, strict=True):
+        if row.row.won:
             tint = _blend(text.colour, palette.background, 0.16)
-            pen.rounded_rectangle((MARGIN - 16, y - 6, WIDTH - MARGIN + 16, y + row_height - 14), radius=18, fill=tint)
-        # The name (and a pair's players) centred on the row, the place beside its first line, the total and
-        # the winner's star on the row's middle.
-        middle = y + row_height // 2 - 10
-        line_y = middle - block // 2
-        pen.text((MARGIN, line_y + _line_height(name_font) // 2), say(row.place), font=place_font,
+            pen.rounded_rectangle((MARGIN - 16, y - 6, right + 16, y + row.height - 14), radius=18, fill=tint)
+        # The name (and a pair's players) centred on the line, the place beside the name's first line, the
+        # total and the winner's star on the line's middle.
+        middle = y + row.height // 2 - 10
+        top = middle - (row.name.height + (row.members.height if row.members else 0)) // 2
+        first_middle = top + _line_height(row.name.font) // 2
+        pen.text((MARGIN, first_middle), drawable(row.row.place, fonts.characters), font=place_font,
                  fill=palette.muted, anchor="lm")  # fmt: skip
-        for line in name_lines:
-            pen.text((MARGIN + place_width, line_y), line, font=name_font, fill=palette.text)
-            line_y += _line_height(name_font)
-        for line in member_lines:
-            pen.text((MARGIN + place_width, line_y), line, font=member_font, fill=palette.muted)
-            line_y += _line_height(member_font)
-        right = WIDTH - MARGIN
-        pen.text((right, middle), say(row.total), font=total_font, fill=palette.text, anchor="rm")
-        if row.won:
-            star_x = right - total_font.getlength(say(row.total)) - 14
+        row.name.draw(pen, MARGIN + laid.place_width, top, palette.text)
+        if row.members:
+            row.members.draw(pen, MARGIN + laid.place_width, top + row.name.height, palette.muted)
+        pen.text((right, middle), total, font=total_font, fill=palette.text, anchor="rm")
+        if row.row.won:
+            star_x = right - total_font.getlength(total) - 14
             pen.text((star_x, middle), STAR, font=fonts.get(40, bold=True), fill=GOLD, anchor="rm")
-        y += row_height
+        y += row.height
     y += 40
-    for line in winner_lines:
-        pen.text((MARGIN, y), line, font=winners_font, fill=palette.text)
-        y += _line_height(winners_font)
-    y += 40
-    if highlight_lines:
-        box = (MARGIN, y, WIDTH - MARGIN, y + highlight_height - 16)
+    laid.winners.draw(pen, MARGIN, y, palette.text)
+    y += laid.winners.height + 40
+    if laid.highlight:
+        box = (MARGIN, y, right, y + laid.highlight.height + 40)
         tint = _blend(text.colour, palette.background, 0.08)
         pen.rounded_rectangle(box, radius=20, outline=text.colour, width=4, fill=tint)
-        line_y = y + 20
-        for line in highlight_lines:
-            pen.text((MARGIN + 32, line_y), line, font=highlight_font, fill=palette.text)
-            line_y += _line_height(highlight_font)
-    pen.text((WIDTH - MARGIN, height - 40), say(text.footer), font=footer_font, fill=palette.muted, anchor="rd")
+        laid.highlight.draw(pen, MARGIN + 32, y + 20, palette.text)
+    footer_font = fonts.get(FOOTER_SIZE)
+    pen.text((right, laid.height - 40), laid.footer, font=footer_font, fill=palette.muted, anchor="rd")
     out = io.BytesIO()
     image.save(out, "PNG", optimize=False, compress_level=6)
     return out.getvalue()
