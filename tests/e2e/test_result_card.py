@@ -5,6 +5,7 @@ the theme the page is drawn in, and the page well laid out."""
 from __future__ import annotations
 
 import io
+import random
 import re
 from pathlib import Path
 
@@ -12,6 +13,10 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
+from companion.extensions import db
+from companion.queries.matches import find_match
+from companion.seed import play_match
+from companion.services import matches as service
 from tests.conftest import finished_match, start_match
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 
@@ -98,3 +103,27 @@ def test_a_match_being_played_offers_no_card(browser: Browser, live_server, app)
     page.goto(f"{live_server.url}/matches/{match_id}")
     expect(page.get_by_role("heading", name="Topic_")).to_be_visible()
     expect(share_button(page)).to_have_count(0)
+
+
+def test_a_phone_following_the_match_is_offered_the_card_as_the_last_round_ends_it(browser: Browser, live_server, app):
+    players, settings, rounds = play_match(random.Random(3), "pazzaparola")
+    with app.app_context():
+        match, _ = service.create_match("pazzaparola", players, settings)
+        for data in rounds[:-1]:
+            service.save_round(match, data)
+        match_id = match.id
+        db.session.remove()
+    page = phone(browser, SHARE_SHEET, color_scheme="dark")
+    page.goto(f"{live_server.url}/matches/{match_id}")
+    expect(page.get_by_text("You are following this match.")).to_be_visible()
+    expect(share_button(page)).to_have_count(0)
+    with app.app_context():
+        service.save_round(find_match(match_id), rounds[-1])
+        db.session.remove()
+    # The live poll brings the entry of a finished match, and its script comes with it.
+    expect(share_button(page)).to_be_visible()
+    expect(share_button(page)).to_have_attribute("href", re.compile(r"theme=dark$"))
+    audit_layout(page, players)
+    share_button(page).tap()
+    page.wait_for_function("window.sharedFiles.length > 0")
+    assert [file["name"] for file in page.evaluate("window.sharedFiles")] == [f"pazzaparola-{match_id}.png"]
