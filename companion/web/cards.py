@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,7 +24,6 @@ FONTS = "vendor/dejavu"
 # A card's colour when its game names none (a game defined outside the app): the page's own ink.
 NEUTRAL = (71, 85, 105)
 GAME_COLOUR = re.compile(r"--game-[a-z0-9_-]+:\s*#([0-9a-fA-F]{6})\b")
-
 
 
 @lru_cache(maxsize=32)
@@ -77,6 +77,15 @@ def card_filename(match: Match) -> str:
 
 # Some 60-120 KB a card: 16 MB keeps the cards of a club evening's finished matches in both languages.
 _DRAWN = ByteBoundedCache(16 * 1024 * 1024)
+# One card drawn at a time in a process: the faces are shared, and FreeType's are not made to be used by two
+# threads at once; a card is drawn once per version, so none waits long.
+_DRAWING = threading.Lock()
+
+
+@lru_cache(maxsize=2)
+def _fonts(static: str) -> Fonts:
+    """The vendored faces, and what they draw, read once."""
+    return Fonts(Path(static, FONTS))
 
 
 def card_png(match: Match, theme: str) -> bytes:
@@ -84,11 +93,16 @@ def card_png(match: Match, theme: str) -> bytes:
     then kept: the phones of a table share the same card. A match not finished has none (ValueError)."""
     key = (match.uid, match.version, card_language(), theme, DESIGN)
     png = _DRAWN.get(key)
-    if png is None:
-        card = result_card(match)
-        if card is None:
-            raise ValueError(f"match {match.id} is not finished: it has no result card")
-        fonts = Fonts(Path(current_app.static_folder or "", FONTS))
-        png = draw_card(card_text(card), theme, fonts)
-        _DRAWN.put(key, png)
+    if png is not None:
+        return png
+    card = result_card(match)
+    if card is None:
+        raise ValueError(f"match {match.id} is not finished: it has no result card")
+    text = card_text(card)
+    with _DRAWING:
+        # Another phone of the table may have had it drawn meanwhile.
+        png = _DRAWN.get(key)
+        if png is None:
+            png = draw_card(text, theme, _fonts(current_app.static_folder or ""))
+            _DRAWN.put(key, png)
     return png
