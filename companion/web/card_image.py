@@ -102,7 +102,8 @@ def drawable(text: str, characters: frozenset[int]) -> str:
         if ord(character) in characters or character.isspace():
             spelled.append(character)
         else:
-            spelled.append(anyascii(character) or "?")
+            # A mark with no spelling of its own (an accent the font lacks) is left off its letter.
+            spelled.append(anyascii(character) or ("" if unicodedata.combining(character) else "?"))
     return "".join(spelled)
 
 
