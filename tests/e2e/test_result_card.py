@@ -22,7 +22,8 @@ from tests.e2e.audit import NARROW_PHONE, audit_layout
 
 pytestmark = pytest.mark.e2e
 
-# A phone whose browser shares files: what it was asked to share is kept for the test to read.
+# A phone whose browser shares files: what it was asked to share is kept for the test to read, and counted on
+# the page's root element, for `expect` to wait on.
 SHARE_SHEET = """
 window.sharedFiles = [];
 Object.defineProperty(navigator, "canShare", {configurable: true, value: function (data) {
@@ -33,6 +34,7 @@ Object.defineProperty(navigator, "share", {configurable: true, value: async func
     const head = Array.from(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
     window.sharedFiles.push({name: file.name, type: file.type, size: file.size, head: head, title: data.title});
   }
+  document.documentElement.dataset.sharedFiles = String(window.sharedFiles.length);
 }});
 """
 # A phone whose browser has no Web Share at all.
@@ -72,7 +74,7 @@ def test_a_phone_that_shares_files_hands_the_card_to_its_share_sheet(browser: Br
     # The page follows the system's dark scheme: so does the card it shares.
     expect(share_button(page)).to_have_attribute("href", re.compile(r"theme=dark$"))
     share_button(page).tap()
-    page.wait_for_function("window.sharedFiles.length > 0")
+    expect(page.locator("html")).to_have_attribute("data-shared-files", "1")
     shared = page.evaluate("window.sharedFiles")
     assert len(shared) == 1
     assert shared[0]["name"] == f"pazzaparola-{match_id}.png"
@@ -125,5 +127,5 @@ def test_a_phone_following_the_match_is_offered_the_card_as_the_last_round_ends_
     expect(share_button(page)).to_have_attribute("href", re.compile(r"theme=dark$"))
     audit_layout(page, players)
     share_button(page).tap()
-    page.wait_for_function("window.sharedFiles.length > 0")
+    expect(page.locator("html")).to_have_attribute("data-shared-files", "1")
     assert [file["name"] for file in page.evaluate("window.sharedFiles")] == [f"pazzaparola-{match_id}.png"]
