@@ -142,6 +142,34 @@ def fragments(port: int, match_id: int, pencil: str) -> dict:
     return found
 
 
+def card_timing(port: int, matches: int = 8, repeats: int = 40) -> dict:
+    """The result card of finished matches: drawn cold (each match and theme asked for the first time), then
+    kept (the same card again, on the same connection and so the same worker process). Empty on a tree
+    without cards (a base from before them)."""
+    client = Client(port)
+    listed = re.findall(r'href="/matches/(\d+)"', client.get("/history").text())
+    cold: list[tuple] = []
+    found: list[int] = []
+    for match_id in dict.fromkeys(int(n) for n in listed):
+        replies = [client.get(f"/matches/{match_id}/card.png?theme={theme}") for theme in ("light", "dark")]
+        if any(reply.status != 200 for reply in replies):
+            continue
+        cold += [(reply.seconds, len(reply.body), None, reply.status) for reply in replies]
+        found.append(match_id)
+        if len(found) >= matches:
+            break
+    if not found:
+        client.close()
+        return {}
+    path = f"/matches/{found[0]}/card.png?theme=light"
+    kept = [client.get(path) for _ in range(repeats)]
+    client.close()
+    return {
+        "cold": summary(cold) | {"max_ms": max(sample[0] for sample in cold) * 1000},
+        "kept": summary([(reply.seconds, len(reply.body), None, reply.status) for reply in kept]),
+    }
+
+
 def history_paths(port: int) -> dict[str, str]:
     """The history page, a filtered one and a player's page of one server's database.
 
@@ -316,6 +344,13 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
             out.append((f"{name} at 10,000: <= 1.5x of 100, p95 < 100 ms", ok,
                         f"{ratio:.2f}x, p50 {big['p50_ms']:.1f} ms ({big['p50_ms'] / r['floor_large_ms']:.0f}x floor),"
                         f" p95 {big['p95_ms']:.1f} ms"))  # fmt: skip
+    if r.get("card"):
+        cold, kept = r["card"]["cold"], r["card"]["kept"]
+        out.append(("result card drawn cold: p95 < 300 ms", cold["p95_ms"] < 300,
+                    f"p50 {cold['p50_ms']:.1f} ms, p95 {cold['p95_ms']:.1f} ms, worst {cold['max_ms']:.1f} ms"
+                    f" ({cold['n']} cards, {cold['bytes'] / KB:.0f} KB each)"))  # fmt: skip
+        value = f"p50 {kept['p50_ms']:.2f} ms, p95 {kept['p95_ms']:.2f} ms, {times_floor(kept['p50_ms'])}"
+        out.append(("result card kept: p50 < 5 ms", kept["p50_ms"] < 5 and kept["statuses"] == [200], value))
     if r.get("first_load"):
         for name, (kb, ms) in FIRST_LOAD_BUDGETS.items():
             page = r["first_load"][name]
@@ -428,7 +463,7 @@ def _first_load_table(first_load: dict) -> None:
                 f"{b['usable_all_ms']} |")  # fmt: skip
 
 
-PARTS = ("save", "polls", "fragments", "history", "browser", "slow", "evening")
+PARTS = ("save", "polls", "fragments", "card", "history", "browser", "slow", "evening")
 
 
 def comparison(results: dict[str, dict], names: dict[str, str]) -> list[tuple[str, float, float]]:
@@ -532,6 +567,10 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
         if "fragments" in parts:
             for side, server in servers.items():
                 out[side]["fragments"] = fragments(server.port, demo[side][0], demo[side][1])
+        if "card" in parts:
+            for side, server in servers.items():
+                say(f"Result cards ({side}) ...")
+                out[side]["card"] = card_timing(server.port)
         if "slow" in parts:
             for side, server in servers.items():
                 say(f"Slow clients ({slow.CONNECTIONS} slowloris connections, {side}) ...")

@@ -11,6 +11,8 @@ HTMX=2.0.11
 PICO=2.1.1
 # The history's calendar, loaded by that page alone (its form's data-page-scripts).
 CALLY=0.9.2
+# The fonts the server draws a finished match's result card with (companion/web/card_image.py).
+DEJAVU=2.37.3
 # Pico 2.1.1's own build chain (its package.json scripts: sass, autoprefixer on
 # browserslist "defaults", clean-css -O1) at versions that rebuild the published
 # pico.min.css byte for byte; checked below before the trimmed build is trusted.
@@ -30,14 +32,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-npm pack --silent "htmx.org@$HTMX" "@picocss/pico@$PICO" "cally@$CALLY" >/dev/null
-mkdir htmx pico cally
+npm pack --silent "htmx.org@$HTMX" "@picocss/pico@$PICO" "cally@$CALLY" "dejavu-fonts-ttf@$DEJAVU" >/dev/null
+mkdir htmx pico cally dejavu
 tar xzf "htmx.org-$HTMX.tgz" -C htmx
 tar xzf "picocss-pico-$PICO.tgz" -C pico
 tar xzf "cally-$CALLY.tgz" -C cally
+tar xzf "dejavu-fonts-ttf-$DEJAVU.tgz" -C dejavu
 cp htmx/package/dist/htmx.min.js htmx/package/LICENSE "$root/static/vendor/htmx/"
 mkdir -p "$root/static/vendor/cally"
 cp cally/package/dist/cally.js cally/package/LICENSE "$root/static/vendor/cally/"
+# Only the two faces the card draws with, regular and bold.
+mkdir -p "$root/static/vendor/dejavu"
+cp dejavu/package/ttf/DejaVuSans.ttf dejavu/package/ttf/DejaVuSans-Bold.ttf dejavu/package/LICENSE "$root/static/vendor/dejavu/"
 
 # The overrides hold every copy of caniuse-lite and browserslist at the pinned version:
 # the vendor prefixes autoprefixer adds depend on that data.
@@ -73,4 +79,4 @@ fi
 build_pico build/trimmed.min.css "$LEFT_OUT"
 python3 "$root/scripts/trim_pico.py" build/trimmed.min.css "$root/static/vendor/pico/pico.min.css"
 cp pico/package/LICENSE.md "$root/static/vendor/pico/"
-echo "htmx $HTMX and Cally $CALLY copied, and Pico CSS $PICO built (without ${LEFT_OUT//: false/}, nor what scripts/trim_pico.py names) into static/vendor/"
+echo "htmx $HTMX, Cally $CALLY and DejaVu $DEJAVU copied, and Pico CSS $PICO built (without ${LEFT_OUT//: false/}, nor what scripts/trim_pico.py names) into static/vendor/"

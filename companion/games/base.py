@@ -658,6 +658,8 @@ class Entry:
     round_word: ClassVar[Message] = N_("Round")
     # The heading of the match's chart, in the same words.
     chart_title: ClassVar[Message] = N_("Totals after each round")
+    # What a side's total is, as the result card heads its column (victory points, cards held...).
+    total_word: ClassVar[Message] = N_("Total")
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo, naming what was taken back as the table calls it (a round, a hand, a set)."""
@@ -671,6 +673,11 @@ class Entry:
     def replay_line(self, number: int, count: int) -> Message:
         """Where a finished match's replay stands: after round `number` of its `count`, as the table calls them."""
         return N_("After round %(n)s of %(count)s", n=number, count=count)
+
+    def highlight(self, replay: Replay) -> Message | None:
+        """The line a finished match's result card tells under the scores: the moment of the match the table
+        will talk about (the best word, the hand that closed it), or None for a game that names none."""
+        return None
 
     def __init__(self, rules: Game):
         self.rules = rules

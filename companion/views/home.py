@@ -9,6 +9,7 @@ from ..games import REGISTRY
 from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
 from ..web import asset, render
+from ..web.cards import THEMES
 from ..web.headers import YEAR
 from .matches import is_scorekeeper
 
@@ -26,7 +27,7 @@ def index():
     return render("home.html", playing=playing, kept=kept, games=REGISTRY)
 
 
-PREFERENCES = {"theme": ("light", "dark", "black"), "lang": ("en", "it")}
+PREFERENCES = {"theme": THEMES, "lang": ("en", "it")}
 
 
 @bp.route("/preferences", methods=["GET", "POST"])

@@ -23,9 +23,10 @@ from ..queries.ratings import match_chances, table_chances
 from ..services import matches as service
 from ..setup_form import Draft
 from ..web import render, wants_fragment
+from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.headers import YEAR
 from ..web.i18n import error_text
-from ..web.live import live_etag
+from ..web.live import live_etag, shows_version
 from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
@@ -321,6 +322,31 @@ def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
     return render("match.html", fragment="_chart.html", **match_context(match))
+
+
+@bp.get("/<int:match_id>/card.png")
+def card(match_id: int):
+    """A finished match's result card, a PNG in the page's language and the theme `?theme=` names (light when
+    it names none), for the phone's share sheet or to download."""
+    theme = request.args.get("theme", "light")
+    if theme not in THEMES:
+        abort(400, gettext("A result card is drawn light, dark or black, not “%(value)s”.", value=theme[:20]))
+    match = match_or_404(match_id)
+    if not match.is_over:
+        abort(404, gettext("Only a finished match has a result card: this match is not finished."))
+    tag = card_etag(match, theme)
+    if shows_version(tag, request.headers.get("If-None-Match")):
+        response = make_response("", 304)
+    else:
+        response = make_response(card_png(match, theme))
+        response.mimetype = "image/png"
+        response.headers["Content-Disposition"] = f'inline; filename="{card_filename(match)}"'
+    response.headers["ETag"] = tag
+    # A finished match can still be corrected, or played again once its last round is undone: the phone asks
+    # each time, and an unchanged card is a 304 without a drawing.
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
 
 
 def _played_at() -> datetime | None:

@@ -6,7 +6,7 @@ from flask import Flask
 from flask_babel import get_locale
 
 from .. import charts
-from . import assets, display, fragments, headers, i18n, live, queries
+from . import assets, cards, display, fragments, headers, i18n, live, queries
 from .assets import asset, bundle_url, bundle_urls, linked_bundles, match_bundles, needs_bundles, page_assets
 from .fragments import render, wants_fragment
 
@@ -41,6 +41,8 @@ def init_app(app: Flask) -> None:
         ratings_chart=charts.ratings_chart,
         series_colour=charts.series_colour,
         script_texts=i18n.script_texts,
+        card_filename=cards.card_filename,
+        card_themes=cards.THEMES,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words

@@ -34,9 +34,9 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("setup", "css"): ("css/setup.css",),
     # The chances to win: on match pages and the new-match form.
     ("match", "css"): ("css/match.css",),
-    # A finished match's replay: on the page of a match no longer played, or brought by the answer
-    # that draws it on a page that was following the match (needs_bundles).
-    ("replay", "css"): ("css/replay.css",),
+    # What a match no longer played draws (its replay, its result card): on the page of such a match,
+    # or brought by the answer that draws them on a page that was following the match (needs_bundles).
+    ("ended", "css"): ("css/ended.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
 # them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a
@@ -226,13 +226,13 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
 
 
 def match_bundles(game: str, scorekeeper: bool, over: bool = False) -> list[str]:
-    """The bundles a match page names: its game's pieces, the chances, the replay of a match no longer played,
-    and the scorekeeper's offline sender and entry widgets.
+    """The bundles a match page names: its game's pieces, the chances, what a match no longer played draws (its
+    replay, its result card), and the scorekeeper's offline sender and entry widgets.
 
     Asked by the page's template, and by the links that ask for them with the page (app.js).
     """
-    replay = ["replay"] if over else []
-    return [f"game-{game}", "match", *replay, *(["offline", f"entry-{game}"] if scorekeeper else [])]
+    ended = ["ended"] if over else []
+    return [f"game-{game}", "match", *ended, *(["offline", f"entry-{game}"] if scorekeeper else [])]
 
 
 def needs_bundles(*names: str) -> str:

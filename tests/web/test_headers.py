@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import HTMX, csrf_token
+from tests.conftest import HTMX, csrf_token, finished_match
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -88,13 +88,19 @@ def scorekeeper(app, client):
     return match_id, token
 
 
-def get_paths(app, match_id: int, player_id: int) -> list[str]:
-    """Every GET route of the app, with its arguments filled in."""
+# The routes only a finished match answers (a match being played has no result card).
+FINISHED_ONLY = {"matches.card"}
+
+
+def get_paths(app, match_id: int, player_id: int, finished_id: int) -> list[str]:
+    """Every GET route of the app, with its arguments filled in (`finished_id`: a finished match, for those
+    only such a match answers)."""
     paths = []
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
-        path = rule.rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
+        match = finished_id if rule.endpoint in FINISHED_ONLY else match_id
+        path = rule.rule.replace("<int:match_id>", str(match)).replace("<int:number>", "1")
         path = path.replace("<int:player_id>", str(player_id))
         # Other arguments (an asset bundle's digest) are checked through the pages that link them.
         if "<" not in path:
@@ -118,7 +124,9 @@ class Assets(HTMLParser):
 
 def test_every_page_and_fragment(app, host_client, scorekeeper):
     match_id, _ = scorekeeper
-    paths = get_paths(app, match_id, 1)
+    finished_id, *_ = finished_match(app, "topic")
+    paths = get_paths(app, match_id, 1, finished_id)
+    assert f"/matches/{finished_id}/card.png" in paths
     assert len(paths) >= 15
     for path in paths:
         for headers in ({}, HTMX):

@@ -100,6 +100,16 @@ class BurracoEntry(Entry):
         """Where a finished match's replay stands, counting hands."""
         return N_("After hand %(n)s of %(count)s", n=number, count=count)
 
+    def highlight(self, replay: Replay) -> Message | None:
+        """The hand that ended the match: its number, who closed it and what that side scored in it."""
+        if not replay.rounds:
+            return None
+        number, closer = len(replay.rounds), replay.rounds[-1]["closed_by"]
+        if closer is None:
+            return N_("Hand %(n)s ended with no one closing", n=number)
+        points = replay.tally.rounds[-1]["scores"][closer]
+        return N_("Hand %(n)s closed by %(name)s: %(points)s points", n=number, name=closer, points=points)
+
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""
         raw: dict[str, Any] = {}

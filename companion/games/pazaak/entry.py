@@ -52,6 +52,7 @@ class PazaakEntry(Entry):
     board_figure: ClassVar[str | None] = "sets_won"
     round_word: ClassVar[Message] = N_("Set")
     chart_title: ClassVar[Message] = N_("Totals after each set")
+    total_word: ClassVar[Message] = N_("Sets won")
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo: the set taken back."""
@@ -189,6 +190,12 @@ class PazaakEntry(Entry):
     def match_view(self, replay: Replay) -> dict[str, Any]:
         """Who starts the next set."""
         return {"starter": self.rules.starter(replay)}
+
+    def highlight(self, replay: Replay) -> Message | None:
+        """How long the duel ran: the sets played, and how many of them were tied."""
+        tied = sum(entry["winner"] is None for entry in replay.tally.rounds)
+        return Np_("%(num)s set played, %(tied)s tied.", "%(num)s sets played, %(tied)s tied.",
+                   num=len(replay.rounds), tied=tied)  # fmt: skip
 
     def round_values(self, replay: Replay, index: int) -> dict[str, int]:
         """Each player's table total of the set when it was noted, else the set won (1) or not (0)."""

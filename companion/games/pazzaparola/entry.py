@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
-from ..base import N_, Entry, Replay, RuleError, best, name_key
+from ..base import N_, Entry, Message, Np_, Replay, RuleError, best, name_key
 from ..forms import extra_field, first, index_in, number_field, values, whole_number
 from .rules import word_score
 
@@ -16,6 +16,8 @@ ROW_FIELDS = ("word", "used", "unused")
 
 class PazzaparolaEntry(Entry):
     """The steppers and eldest chips of the new-match form; a chip tray per player on the match page."""
+
+    total_word: ClassVar[Message] = N_("Victory points")
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round the entry form carries: the theme, and per seat a word and its card chips.
@@ -94,6 +96,28 @@ class PazzaparolaEntry(Entry):
     def match_view(self, replay: Replay) -> dict[str, Any]:
         """Who announces first in the next round."""
         return {"starter": self.rules.starter(replay)}
+
+    def highlight(self, replay: Replay) -> Message | None:
+        """The best word of the match: the highest word score of any round, whose it was, and the word when
+        it was noted and one word alone scored it (several players, or rounds, at that score are all named)."""
+        top: int | None = None
+        held: list[tuple[str, str]] = []
+        for checked, entry in zip(replay.rounds, replay.tally.rounds, strict=True):
+            for name, score in entry["scores"].items():
+                word = (checked["rows"][name].get("word") or "").strip()
+                if top is None or score > top:
+                    top, held = score, [(name, word)]
+                elif score == top:
+                    held.append((name, word))
+        if top is None:
+            return None
+        names = list(dict.fromkeys(name for name, _ in held))
+        if len(held) == 1 and held[0][1]:
+            return Np_("Best word: “%(word)s”, %(num)s point, by %(name)s",
+                       "Best word: “%(word)s”, %(num)s points, by %(name)s",
+                       num=top, word=held[0][1], name=names[0])  # fmt: skip
+        return Np_("Best word score: %(num)s point, by %(names)s", "Best word score: %(num)s points, by %(names)s",
+                   num=top, names=", ".join(names))  # fmt: skip
 
 
 def _getlist(form: Any, key: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Replay, RuleError, show
+from ..base import N_, Entry, Message, Replay, RuleError, show
 from ..forms import json_field, values, whole_number
 from .rules import BOX, LENGTHS
 
@@ -30,6 +30,7 @@ class TopicEntry(Entry):
     """Length chips and a deck stepper on the new-match form; a button per player on the match page."""
 
     board_figure: ClassVar[str | None] = "average_cards"
+    total_word: ClassVar[Message] = N_("Cards held")
 
     def setup_choice(self, form: Any) -> dict[str, Any]:
         """Every setting the new-match form shows after a tap, with the length chip and deck size of its own widget.
@@ -148,3 +149,8 @@ class TopicEntry(Entry):
     def round_values(self, replay: Replay, index: int) -> dict[str, int]:
         """The cards each player took in the round: what Topic_'s score sheet counts."""
         return dict(replay.tally.rounds[index]["cards"])
+
+    def highlight(self, replay: Replay) -> Message | None:
+        """How few cards won: the fewest held at the end, of the cards the deck began with."""
+        fewest = min(replay.tally.totals.values())
+        return N_("Fewest cards: %(n)s of the %(deck)s in the deck", n=fewest, deck=replay.settings["deck"])
