@@ -188,12 +188,13 @@
   });
 
   // A rounds or records table wider than the screen says so above it; a rounds table also fades at the
-  // edge it continues past. It takes the focus then, so that a keyboard's arrows can reach its hidden columns.
+  // edge it continues past. A table that scrolls either way (Topic_'s rounds also down) takes the focus, so
+  // that a keyboard's arrows can reach what it hides.
   function markScrolling(box) {
     var hint = box.previousElementSibling;
     var scrolls = box.scrollWidth > box.clientWidth + 1;
     box.classList.toggle("scrolls", scrolls);
-    if (scrolls) box.tabIndex = 0;
+    if (scrolls || box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
     else box.removeAttribute("tabindex");
     box.classList.toggle("scrolled-to-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
     if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;

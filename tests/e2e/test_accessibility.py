@@ -77,8 +77,9 @@ def test_a_long_match_too_wide_for_a_phone_can_be_scrolled_by_keyboard(browser, 
         page.goto(live_server.url + path)
         assert serious_violations(page) == [], path
     page.goto(f"{live_server.url}/matches/{match_id}")
-    for box in page.locator(".rounds-scroll.scrolls").all():
+    for box in page.locator('.rounds-scroll[tabindex="0"]').all():
         box.focus()
-        page.keyboard.press("ArrowRight")
-        page.wait_for_function("(box) => box.scrollLeft > 0", arg=box.element_handle())
+        sideways = box.evaluate("(box) => box.scrollWidth > box.clientWidth + 1")
+        page.keyboard.press("ArrowRight" if sideways else "ArrowDown")
+        page.wait_for_function("(box) => box.scrollLeft > 0 || box.scrollTop > 0", arg=box.element_handle())
     context.close()
