@@ -214,6 +214,32 @@ def finished_match(
     return match_id, players, settings, rounds
 
 
+def match_short_of_its_end(app, slug: str, seed: int = 3) -> tuple[int, list[str], dict]:
+    """A match as `flask seed` plays one from `seed`, stored through the services but for its last round, which
+    would end it: its id, its players and that last round (see `save_stored_round`)."""
+    from companion.seed import play_match
+    from companion.services import matches as service
+
+    players, settings, rounds = play_match(random.Random(seed), slug)
+    with app.app_context():
+        match, _ = service.create_match(slug, players, settings)
+        for data in rounds[:-1]:
+            service.save_round(match, data)
+        assert match.status == "playing"
+        match_id = match.id
+        db.session.remove()
+    return match_id, players, rounds[-1]
+
+
+def save_stored_round(app, match_id: int, data: dict) -> None:
+    """A round saved through the services, as another phone's save would store it."""
+    from companion.services import matches as service
+
+    with app.app_context():
+        service.save_round(find_match(match_id), data)
+        db.session.remove()
+
+
 @dataclass
 class StoredMatch:
     """A match as the database holds it, read back as plain values."""

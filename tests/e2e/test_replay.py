@@ -4,14 +4,13 @@ layout audited at every step (nothing scrolls sideways)."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games import get_game
-from tests.conftest import finished_match
+from tests.conftest import finished_match, match_short_of_its_end, save_stored_round
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 from tests.e2e.helpers import new_phone
 from tests.e2e.test_accessibility import serious_violations
@@ -84,27 +83,14 @@ def test_a_finished_match_is_stepped_round_by_round_on_a_narrow_phone(browser: B
 def test_a_phone_following_a_match_as_it_ends_gets_the_replay_styled(browser: Browser, live_server, app):
     """The page of a match being played goes without the replay's styles; when the last round ends the match,
     the live answer that draws the replay brings them first, so the replay's steps ride at the screen's foot."""
-    from companion.extensions import db
-    from companion.queries.matches import find_match
-    from companion.seed import play_match
-    from companion.services import matches as service
-
-    players, settings, rounds = play_match(random.Random(3), "topic")
-    with app.app_context():
-        match, _ = service.create_match("topic", players, settings)
-        for data in rounds[:-1]:
-            service.save_round(match, data)
-        match_id = match.id
-        db.session.remove()
+    match_id, players, last = match_short_of_its_end(app, "topic")
     page = new_phone(browser, live_server.url, NARROW_PHONE)
     page.goto(f"{live_server.url}/matches/{match_id}")
     expect(page.locator("#standings")).to_be_visible()
     rules = "[...document.styleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText))"
     assert not any(".replay-steps" in rule for rule in page.evaluate(rules))
 
-    with app.app_context():
-        service.save_round(find_match(match_id), rounds[-1])
-        db.session.remove()
+    save_stored_round(app, match_id, last)
     steps = page.locator(".replay-steps")
     expect(steps).to_be_visible(timeout=10_000)
     assert steps.evaluate("(nav) => getComputedStyle(nav).position") == "sticky"

@@ -5,7 +5,6 @@ the theme the page is drawn in, and the page well laid out."""
 from __future__ import annotations
 
 import io
-import random
 import re
 from pathlib import Path
 
@@ -13,11 +12,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from companion.extensions import db
-from companion.queries.matches import find_match
-from companion.seed import play_match
-from companion.services import matches as service
-from tests.conftest import finished_match, start_match
+from tests.conftest import finished_match, match_short_of_its_end, save_stored_round, start_match
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 
 pytestmark = pytest.mark.e2e
@@ -108,20 +103,12 @@ def test_a_match_being_played_offers_no_card(browser: Browser, live_server, app)
 
 
 def test_a_phone_following_the_match_is_offered_the_card_as_the_last_round_ends_it(browser: Browser, live_server, app):
-    players, settings, rounds = play_match(random.Random(3), "pazzaparola")
-    with app.app_context():
-        match, _ = service.create_match("pazzaparola", players, settings)
-        for data in rounds[:-1]:
-            service.save_round(match, data)
-        match_id = match.id
-        db.session.remove()
+    match_id, players, last = match_short_of_its_end(app, "pazzaparola")
     page = phone(browser, SHARE_SHEET, color_scheme="dark")
     page.goto(f"{live_server.url}/matches/{match_id}")
     expect(page.get_by_text("You are following this match.")).to_be_visible()
     expect(share_button(page)).to_have_count(0)
-    with app.app_context():
-        service.save_round(find_match(match_id), rounds[-1])
-        db.session.remove()
+    save_stored_round(app, match_id, last)
     # The live poll brings the entry of a finished match, and its script comes with it.
     expect(share_button(page)).to_be_visible()
     expect(share_button(page)).to_have_attribute("href", re.compile(r"theme=dark$"))
