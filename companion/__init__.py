@@ -161,7 +161,7 @@ def create_app(
     web.init_app(app)
     app.jinja_loader = game_templates.loader(app.jinja_loader)
 
-    from .views import history, home, host, live, matches, players
+    from .views import groups, history, home, host, live, matches, players
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
@@ -169,6 +169,7 @@ def create_app(
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(host.bp)
+    app.register_blueprint(groups.bp)
 
     from . import cli
 

@@ -1,9 +1,11 @@
-"""Command-line tools: score, import and export match files (thin wrappers on the engine); the host link."""
+"""Command-line tools: score, import and export match files (thin wrappers on the engine); the host link; the groups."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +17,14 @@ from flask.cli import with_appcontext
 from .exchange import match_document
 from .games import REGISTRY, score_match
 from .games.base import RuleError
+from .models import OPEN_GROUP_ID, Group, within_group
 from .network import lan_address
+from .queries.groups import overview
 from .queries.matches import all_matches, find_match
 from .queries.ratings import rated
 from .seed import seed_command
 from .services import bounds, host, ratings
+from .services import groups as group_service
 from .services import matches as service
 
 
@@ -35,6 +40,29 @@ def _fail(message: str) -> None:
     """Say what is wrong on stderr, as one 'error:' line, and exit with status 1."""
     click.echo(f"error: {message}", err=True)
     sys.exit(1)
+
+
+def in_group(command: Callable[..., None]) -> Callable[..., None]:
+    """A command that works within one group: the open group, or the one `--group ID` names
+    (`flask groups` lists them); its reads and writes see that group's players and matches alone."""
+
+    @click.option("--group", "group_id", type=int, default=OPEN_GROUP_ID, show_default=True,
+                  help="The group to work in (flask groups lists them).")  # fmt: skip
+    @functools.wraps(command)
+    def within(*args: Any, group_id: int, **kwargs: Any) -> None:
+        if db_group(group_id) is None:
+            _fail(f"no group {group_id} (flask groups lists them)")
+        with within_group(group_id):
+            command(*args, **kwargs)
+
+    return within
+
+
+def db_group(group_id: int) -> Group | None:
+    """The group with this id, if there is one."""
+    from .extensions import db
+
+    return db.session.get(Group, group_id)
 
 
 def _load(path: str) -> Any:
@@ -64,6 +92,7 @@ def score_command(file: str) -> None:
 @click.command("import")
 @click.argument("file")
 @with_appcontext
+@in_group
 def import_command(file: str) -> None:
     """Store a match file (or a JSON list of them); a match already stored is kept once."""
     document = _load(file)
@@ -81,6 +110,7 @@ def import_command(file: str) -> None:
 @click.option("--match", "match_id", type=int, help="Export only this match.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @with_appcontext
+@in_group
 def export_command(match_id: int | None, out: str | None) -> None:
     """Write one match, or all of them as a JSON list, in the match-file format."""
     if match_id is not None:
@@ -102,6 +132,7 @@ def export_command(match_id: int | None, out: str | None) -> None:
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: mu, sigma and ordinal as the library computes them.")
 @with_appcontext
+@in_group
 def ratings_command(game: str, as_json: bool) -> None:
     """Print every rated player of GAME, highest conservative rating (mu - 3 sigma) first."""
     if game not in REGISTRY:
@@ -141,8 +172,10 @@ def backup_command(file: str) -> None:
 @with_appcontext
 def host_token_command(revoke: bool) -> None:
     """Print a fresh host link (the last one stops working); --new revokes every phone's host rights too."""
-    token = host.new_link_token(current_app, revoke=revoke)
     settings = current_app.config["SETTINGS"]
+    if settings.private_groups:
+        _fail("a private server has no host link: each group's hosts run it (flask groups lists the groups)")
+    token = host.new_link_token(current_app, revoke=revoke)
     url = f"{settings.scheme}://{lan_address()}:{settings.port}{host.link_path(token)}"
     if revoke:
         click.echo("Every phone's host rights are revoked.")
@@ -150,8 +183,39 @@ def host_token_command(revoke: bool) -> None:
     segno.make(url, error="m").terminal(compact=True)
 
 
+@click.group("groups", invoke_without_command=True)
+@click.pass_context
+@with_appcontext
+def groups_command(context: click.Context) -> None:
+    """The server's groups: their names, phones, matches and last activity (never a score), one a line."""
+    if context.invoked_subcommand is not None:
+        return
+    click.echo(f"{'id':>6}  {'phones':>6}  {'players':>7}  {'matches':>7}  {'last activity':<16}  name")
+    for group in overview():
+        active = group.last_activity.strftime("%Y-%m-%d %H:%M") if group.last_activity else "-"
+        name = group.name or "(the open group)"
+        click.echo(f"{group.id:>6}  {group.phones:>6}  {group.players:>7}  {group.matches:>7}  {active:<16}  {name}")
+
+
+@groups_command.command("delete")
+@click.argument("group_id", type=int)
+@click.option("--yes", is_flag=True, help="Do not ask again.")
+@with_appcontext
+def delete_group_command(group_id: int, yes: bool) -> None:
+    """Delete a group with its players, matches, ratings and phones."""
+    group = db_group(group_id)
+    if group is None:
+        _fail(f"no group {group_id}")
+    if group_id == OPEN_GROUP_ID:
+        _fail("the open group cannot be deleted")
+    if not yes:
+        click.confirm(f"Delete the group {group.name!r} with all its matches and players?", abort=True)
+    group_service.delete_group(group_id)
+    click.echo(f"group {group_id} deleted")
+
+
 def init_app(app: Flask) -> None:
     """Register the commands on the app's `flask` CLI."""
     for command in (score_command, import_command, export_command, seed_command, backup_command,
-                    host_token_command, ratings_command):  # fmt: skip
+                    host_token_command, ratings_command, groups_command):  # fmt: skip
         app.cli.add_command(command)

@@ -17,6 +17,16 @@ def _whole_number(environ: Mapping[str, str], name: str, default: int) -> int:
     return int(raw)
 
 
+def _choice(environ: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    """One of a few words (the first when unset), or a start-up error that names the variable and the words."""
+    raw = environ.get(name, "").strip().lower()
+    if not raw:
+        return choices[0]
+    if raw not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {raw!r}")
+    return raw
+
+
 def _flag(environ: Mapping[str, str], name: str) -> bool:
     """A switch: anything but unset, empty or "0" turns it on (`HTTPS=1`)."""
     return environ.get(name, "").strip() not in ("", "0")
@@ -50,6 +60,9 @@ class Settings:
     # store every process and server of a site shares (redis://…), so a limit means the same whatever
     # the number of them.
     limits_storage_url: str = "memory://"
+    # "open": every phone that reaches the server is part of its one group (the laptop at the table);
+    # "private": a phone sees a group's data only once it joined it by an invite link (a shared server).
+    groups: str = "open"
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -73,7 +86,13 @@ class Settings:
             served_by=env.get("SERVED_BY", "").strip(),
             data_home=env.get("XDG_DATA_HOME", "").strip(),
             limits_storage_url=env.get("LIMITS_STORAGE_URL", "").strip() or cls.limits_storage_url,
+            groups=_choice(env, "COMPANION_GROUPS", ("open", "private")),
         )
+
+    @property
+    def private_groups(self) -> bool:
+        """Whether the server keeps each group's data to its members (COMPANION_GROUPS=private)."""
+        return self.groups == "private"
 
     @property
     def secure_cookies(self) -> bool:

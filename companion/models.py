@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
-from sqlalchemy import JSON, Double, ForeignKey, Index, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, Double, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy.orm import (
+    Mapped,
+    ORMExecuteState,
+    Session,
+    declared_attr,
+    mapped_column,
+    relationship,
+    with_loader_criteria,
+)
 
 from .extensions import db
 from .games.base import NAME_MAX
@@ -25,13 +36,110 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Player(db.Model):
-    """A person in the roster, reused across matches."""
+# --- groups: whose rows a request sees --------------------------------------------------------
+# The group of an open server (the laptop at the table), which every phone reaching it is part of;
+# a database from before groups became it.
+OPEN_GROUP_ID = 1
+
+# The group the current request (or command) works in, set once by web/groups.py; None: every group
+# (the server administrator's commands, the start-up rebuilds).
+_CURRENT_GROUP: ContextVar[int | None] = ContextVar("current_group", default=None)
+
+
+def current_group() -> int | None:
+    """The group whose rows the session reads now, or None for all of them."""
+    return _CURRENT_GROUP.get()
+
+
+@contextmanager
+def within_group(group_id: int | None) -> Iterator[None]:
+    """Read and write as that group (None: every group) until the block ends."""
+    token = _CURRENT_GROUP.set(group_id)
+    try:
+        yield
+    finally:
+        _CURRENT_GROUP.reset(token)
+
+
+def enter_group(group_id: int | None) -> Token[int | None]:
+    """Read and write as that group until `leave_group` is given the token (a request's whole span)."""
+    return _CURRENT_GROUP.set(group_id)
+
+
+def leave_group(token: Token[int | None]) -> None:
+    """Back to the group before `enter_group`."""
+    _CURRENT_GROUP.reset(token)
+
+
+def _new_rows_group() -> int:
+    """The group a row added now belongs to: the current one, else the open group."""
+    group = _CURRENT_GROUP.get()
+    return OPEN_GROUP_ID if group is None else group
+
+
+class Group(db.Model):
+    """A family, a club, a set of friends: its own roster, matches and phones."""
+
+    __tablename__ = "play_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The invite link's token, shown to the group's hosts whenever they want a friend to scan it:
+    # a new link replaces it, and the old one stops working.
+    invite: Mapped[str | None] = mapped_column(String(64), unique=True)
+
+
+class Member(db.Model):
+    """A phone in a group: it reads and scores the group's matches; a host phone also runs the group."""
+
+    __table_args__ = (UniqueConstraint("group_id", "phone"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"))
+    # sha256 of the phone's own credential (its cookie): each phone's rights are its own, revoked alone.
+    phone: Mapped[str] = mapped_column(String(64), index=True)
+    host: Mapped[bool] = mapped_column(default=False)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Written at most once every few minutes (web/groups.py), not on every request.
+    last_seen: Mapped[datetime] = mapped_column(default=utcnow)
+    # What the phone says it is, for the group's list of phones ("Firefox on Android").
+    label: Mapped[str] = mapped_column(String(80), default="")
+
+
+class InGroup:
+    """A table whose rows belong to one group: a request sees those of its group alone (see `_only_the_group`)."""
+
+    @declared_attr
+    def group_id(cls) -> Mapped[int]:  # noqa: N805 - a declared attribute is given the class
+        return mapped_column(
+            ForeignKey("play_group.id", ondelete="CASCADE"), default=_new_rows_group, index=True
+        )
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _only_the_group(state: ORMExecuteState) -> None:
+    """Every ORM read of players and matches, however it is written, sees the current group's rows alone.
+
+    The one place a group's privacy is kept for reads: a query, a lookup by id or a join written
+    without thinking of groups still cannot reach another group's rows.
+    """
+    group = _CURRENT_GROUP.get()
+    if group is not None and state.is_select and not state.is_column_load and not state.is_relationship_load:
+        state.statement = state.statement.options(
+            with_loader_criteria(InGroup, lambda cls: cls.group_id == group, include_aliases=True)
+        )
+
+
+class Player(InGroup, db.Model):
+    """A person in a group's roster, reused across its matches."""
+
+    # Uniqueness ignoring case and surrounding spaces, within a group, is enforced by the database.
+    __table_args__ = (UniqueConstraint("group_id", "key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
-    # Uniqueness ignoring case and surrounding spaces is enforced by the database.
-    key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
+    key: Mapped[str] = mapped_column(String(NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
@@ -42,8 +150,10 @@ class Player(db.Model):
 PLAYING, FINISHED, UNFINISHED = "playing", "finished", "unfinished"
 
 
-class Match(db.Model):
+class Match(InGroup, db.Model):
     """One match of one game; its standings are always derived from its rounds."""
+
+    __table_args__ = (UniqueConstraint("group_id", "uid"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game: Mapped[str] = mapped_column(String(20), index=True)
@@ -59,7 +169,7 @@ class Match(db.Model):
     owner_hash: Mapped[str] = mapped_column(String(64), default="")
     handover_hash: Mapped[str | None] = mapped_column(String(64))
     # The match's id in match files: kept across export and import, so a re-import is a no-op.
-    uid: Mapped[str] = mapped_column(String(80), unique=True, default=lambda: uuid4().hex)
+    uid: Mapped[str] = mapped_column(String(80), default=lambda: uuid4().hex)
     # A cache of the engine's verdict for list pages; rebuilt by the service on every write.
     summary: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Which generation of the caches (summary, seat totals and figures) this match holds;
@@ -205,13 +315,14 @@ Index("ix_seat_player_match", Seat.player_id, Seat.match_id)
 
 
 class RatingBook(db.Model):
-    """Where one game's ratings stand: the last match rated, or to be rebuilt from scratch (stale).
+    """Where one group's ratings of one game stand: the last match rated, or to be rebuilt from scratch (stale).
 
     The ratings are derived from the finished matches in the order they finished: a match that
     finishes after the last one rated is rated on its own; any other change (a correction, an undo,
     a deletion, an import, a merge) marks the book stale, and the next read rebuilds it whole.
     """
 
+    group_id: Mapped[int] = mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"), primary_key=True)
     game: Mapped[str] = mapped_column(String(20), primary_key=True)
     stale: Mapped[bool] = mapped_column(default=True)
     rated: Mapped[int] = mapped_column(default=0)

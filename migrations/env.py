@@ -95,6 +95,13 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        # SQLite alters a table by copying it into a new one (batch mode): with foreign keys on, dropping
+        # the old one would delete or refuse its children's rows. So they are off while migrating (SQLite
+        # ignores the switch inside a transaction), and checked whole before they are on again.
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
@@ -103,6 +110,13 @@ def run_migrations_online():
 
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.commit()
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+            if broken:
+                raise RuntimeError(f"the migration left rows whose parent is gone: {broken[:5]}")
 
 
 if context.is_offline_mode():

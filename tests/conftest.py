@@ -106,6 +106,41 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def private_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    """The app as a shared server runs it (COMPANION_GROUPS=private), on its own empty database."""
+    from companion.config import Settings
+
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    application = create_app(config, instance_path=str(tmp_path / "instance"), settings=Settings(groups="private"))
+    yield application
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+INVITE_PATH = re.compile(r'href="https?://[^/"]+(/join/[^"]+)"')
+
+
+def start_group(client: FlaskClient, name: str) -> str:
+    """Start a group from the welcome page as a phone does; returns the path of its invite link."""
+    response = client.post("/groups", data={"csrf_token": csrf_token(client, "/"), "name": name})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return invite_path(client)
+
+
+def invite_path(client: FlaskClient) -> str:
+    """The invite link a host phone's groups page shows, as a path."""
+    found = INVITE_PATH.search(client.get("/groups").get_data(as_text=True))
+    assert found, "no invite link on the groups page"
+    return found.group(1)
+
+
+def join_group(client: FlaskClient, invite: str) -> TestResponse:
+    """Open an invite link and tap Join."""
+    return client.post(invite, data={"csrf_token": csrf_token(client, invite)})
+
+
+@pytest.fixture
 def without_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The limits per phone and per address off (companion/web/limits.py), for a test that sends one endpoint
     hundreds of generated requests as one phone to check what each answer holds, not how often it may ask."""
@@ -120,6 +155,10 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+# The cookie of a phone's own credential, which its host rights and its groups hang on (web/groups.py).
+PHONE_CREDENTIAL = "phone"
+
+
 def grant_host_rights(client: FlaskClient) -> FlaskClient:
     """Give a client host rights as a phone gets them: open a fresh host link and tap its button."""
     from companion.services import host
@@ -131,7 +170,7 @@ def grant_host_rights(client: FlaskClient) -> FlaskClient:
     assert found
     claimed = client.post("/host", data={"csrf_token": found.group(1) or found.group(2), "token": token})
     assert claimed.status_code == 302, claimed.get_data(as_text=True)
-    assert client.get_cookie(host.HOST_COOKIE) is not None
+    assert client.get_cookie(PHONE_CREDENTIAL) is not None
     return client
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Standings
-from ..models import PLAYING, Match, Round, RoundChange, Seat
+from ..models import PLAYING, Match, Member, Round, RoundChange, Seat
 
 
 def hash_token(token: str) -> str:
@@ -149,8 +149,17 @@ def export_rows(match: Match) -> Iterator[tuple[Any, ...]]:
 _MATCHES = Match.__table__
 _MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id"))
 _SEATS_OF = select(Seat).where(Seat.match_id == bindparam("match_id")).order_by(Seat.position)
-_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status).where(
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id).where(
     _MATCHES.c.id == bindparam("match_id")
+)
+# The same, with whether a phone (by its credential's hash) is a member of the match's group: a private
+# server's live poll answered before Flask, in the one statement still.
+_MEMBERS = Member.__table__
+_LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(
+    select(_MEMBERS.c.id)
+    .where(_MEMBERS.c.group_id == _MATCHES.c.group_id, _MEMBERS.c.phone == bindparam("phone"))
+    .exists()
+    .label("member")
 )
 
 
@@ -164,13 +173,17 @@ def find_match(match_id: int) -> Match | None:
     return match
 
 
-def live_state(match_id: int, connection: Connection | None = None) -> Row | None:
-    """A match's version, uid and status, or None: all a live poll needs to know whether it changed
-    (and, with the status, what a viewer's entry shows).
+def live_state(match_id: int, connection: Connection | None = None, phone: str | None = None) -> Row | None:
+    """A match's version, uid, status and group, or None: all a live poll needs to know whether it changed
+    (and, with the status, what a viewer's entry shows), and whether the phone may know it.
 
-    On `connection` when given: the live-poll middleware asks before Flask opens a session.
+    On `connection` when given: the live-poll middleware asks before Flask opens a session; with the
+    phone's credential, `member` also says whether that phone is in the match's group.
     """
-    return (connection or db.session).execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
+    if phone is None:
+        return (connection or db.session).execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
+    values = {"match_id": match_id, "phone": hash_token(phone)}
+    return (connection or db.session).execute(_LIVE_STATE_OF_MEMBER, values).one_or_none()
 
 
 # --- Lists of matches ----------------------------------------------------------------------

@@ -1,22 +1,18 @@
-"""Host rights: the secret host link printed by `make run`, and the cookie of the phones that opened it.
+"""Host rights on an open server: the secret host link printed by `make run` makes the phone opening it a host.
 
-Kept in the instance folder (`host_rights.json`, mode 600), beside the secret key:
+The link's hash is kept in the instance folder (`host_rights.json`, mode 600), beside the secret key.
+Each start of the server (and `flask host-token`) draws a new token and prints it, so a link seen in
+an old terminal no longer works; the token itself is never stored. The running server re-reads the
+file when it changes, so a link made by the command line works at once.
 
-- `link`: the sha256 of the link's token. Each start of the server (and `flask host-token`)
-  draws a new token and prints it, so a link seen in an old terminal no longer works; the
-  token itself is never stored.
-- `generation`: a random value the host phones' cookie is derived from (an HMAC of it under
-  the secret key). Phones keep their rights across restarts; `flask host-token --new` draws
-  a new generation, and every phone's host cookie stops counting.
-
-The running server re-reads the file when it changes, so a link made by the command line
-works at once, and `--new` revokes at once.
+The rights themselves are each host phone's own (a `Member` of the open group with `host` set, found by
+the phone's credential): a host removes one phone's rights alone, and `flask host-token --new` takes
+them from every phone at once.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import os
 import secrets
@@ -26,8 +22,8 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from ..queries.matches import same_secret
+from .groups import revoke_open_hosts
 
-HOST_COOKIE = "host"
 HOST_FILE = "host_rights.json"
 
 # The file as last read, per instance folder (one in a server; a few in the test suite).
@@ -77,33 +73,16 @@ def _write(app: Flask, values: dict[str, str]) -> None:
 
 def new_link_token(app: Flask, revoke: bool = False) -> str:
     """A fresh host-link token (the previous link stops working); `revoke` also takes the rights of every phone."""
-    stored = _stored(app)
-    generation = stored.get("generation")
-    if revoke or not generation:
-        generation = secrets.token_hex(32)
+    if revoke:
+        revoke_open_hosts()
     token = secrets.token_urlsafe(32)
-    _write(app, {"link": hashlib.sha256(token.encode()).hexdigest(), "generation": generation})
+    _write(app, {"link": hashlib.sha256(token.encode()).hexdigest()})
     return token
 
 
 def opens_host_link(token: str | None) -> bool:
     """Whether a token is the one of the host link printed last."""
     return same_secret(token, _stored().get("link"))
-
-
-def phone_cookie() -> str:
-    """What a host phone keeps in its cookie: derived from the generation, so `--new` revokes it."""
-    generation = _stored().get("generation", "")
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, f"host-rights:{generation}".encode(), hashlib.sha256).hexdigest()
-
-
-def has_host_rights(cookie: str | None) -> bool:
-    """Whether a phone's host cookie is valid for the current generation."""
-    if not cookie or not _stored().get("generation"):
-        return False
-    # compare_digest takes text of ASCII only: a cookie a stranger set to anything else is simply wrong.
-    return hmac.compare_digest(cookie.encode(), phone_cookie().encode())
 
 
 def link_path(token: str) -> str:

@@ -689,7 +689,7 @@ def _insert_batch(batch: list[Match], new_only: bool = False) -> list[Match]:
     # Core inserts on the session's connection: the ORM's bulk path costs twice as much here.
     connection = db.session.connection()
     if new_only:
-        adding = conflict_insert(Match.__table__).on_conflict_do_nothing(index_elements=["uid"])
+        adding = conflict_insert(Match.__table__).on_conflict_do_nothing(index_elements=["group_id", "uid"])
         ids = dict(connection.execute(adding.returning(Match.uid, Match.id), match_rows).tuples().all())
         batch = [match for match in batch if match.uid in ids]
         for match in batch:

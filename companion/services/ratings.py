@@ -19,11 +19,22 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import and_, bindparam, delete, insert, or_, select
 
 from ..extensions import db
 from ..games import REGISTRY, get_game
-from ..models import FINISHED, Match, Rating, RatingBook, RatingStep, Seat
+from ..models import (
+    FINISHED,
+    OPEN_GROUP_ID,
+    Match,
+    Player,
+    Rating,
+    RatingBook,
+    RatingStep,
+    Seat,
+    current_group,
+    within_group,
+)
 from ..queries.ratings import MODEL, TREND_MATCHES, side_key
 from .dialect import conflict_insert
 from .records import Stake
@@ -119,14 +130,15 @@ class _Statements:
 def _statements(dialect: str) -> _Statements:
     """The statements, in the dialect of the session's database."""
     books, rated = RatingBook.__table__, Rating.__table__
-    adding = conflict_insert(books).values(game=bindparam("game"), stale=True, rated=0)
+    adding = conflict_insert(books).values(group_id=bindparam("group"), game=bindparam("game"), stale=True, rated=0)
     ratings = conflict_insert(rated)
+    book = ["group_id", "game"]
     return _Statements(
         # A no-op update of a book already there: it locks the row all the same.
-        open_book=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": books.c.stale}).returning(
+        open_book=adding.on_conflict_do_update(index_elements=book, set_={"stale": books.c.stale}).returning(
             *books.c
         ),
-        mark_stale=adding.on_conflict_do_update(index_elements=["game"], set_={"stale": True}),
+        mark_stale=adding.on_conflict_do_update(index_elements=book, set_={"stale": True}),
         upsert_ratings=ratings.on_conflict_do_update(
             index_elements=["player_id", "game"],
             set_={name: ratings.excluded[name] for name in ("mu", "sigma", "matches", "recent", "wins")},
@@ -139,7 +151,7 @@ def _statements(dialect: str) -> _Statements:
         ),
         add_steps=insert(RatingStep.__table__),
         move_book=books.update()
-        .where(books.c.game == bindparam("book"))
+        .where(books.c.group_id == bindparam("group"), books.c.game == bindparam("book"))
         .values(rated=bindparam("seq"), last_finished_at=bindparam("at"), last_match_id=bindparam("match_id")),
     )
 
@@ -149,19 +161,25 @@ def _run() -> _Statements:
     return _statements(db.session.get_bind().dialect.name)
 
 
-def _open_book(game: str) -> Any:
-    """The game's book, added (stale: never built) if missing, and locked until the transaction ends."""
-    return db.session.execute(_run().open_book, {"game": game}).one()
+def _group() -> int:
+    """The group whose ratings a change made now concerns: the current one (the open group outside a request)."""
+    group = current_group()
+    return OPEN_GROUP_ID if group is None else group
+
+
+def _open_book(group: int, game: str) -> Any:
+    """The group's book of the game, added (stale: never built) if missing, and locked until the transaction ends."""
+    return db.session.execute(_run().open_book, {"group": group, "game": game}).one()
 
 
 def mark_stale(games: Iterable[str]) -> None:
-    """Mark these games' books stale, to be rebuilt by `rebuild_stale` (an import's batches)."""
+    """Mark the current group's books of these games stale, to be rebuilt by `rebuild_stale` (an import's batches)."""
     for game in sorted(set(games)):
-        db.session.execute(_run().mark_stale, {"game": game})
+        db.session.execute(_run().mark_stale, {"group": _group(), "game": game})
 
 
 def redo(games: Iterable[str]) -> None:
-    """Rate these games' finished matches again from the start, in the caller's transaction."""
+    """Rate the current group's finished matches of these games again from the start, in the caller's transaction."""
     for game in sorted(set(games)):
         rebuild(game)
 
@@ -177,7 +195,7 @@ def follow(match: Match, before: Stake | None) -> None:
     was_finished, finished = before.winners is not None, match.status == FINISHED
     if not was_finished and not finished:
         return
-    book = _open_book(match.game)
+    book = _open_book(match.group_id, match.game)
     key = order_key(match.finished_at, match.id)
     last = order_key(book.last_finished_at, book.last_match_id) if book.last_match_id is not None else None
     if was_finished or book.stale or (last is not None and key <= last):
@@ -206,7 +224,8 @@ def _rate_one(match: Match, seq: int) -> None:
     if done:
         connection.execute(run.upsert_ratings, [_row(match.game, p, standings[p]) for p in sorted(done)])
         connection.execute(run.add_steps, [standings[p].step(match.game, seq, match.id, p) for p in done])
-    connection.execute(run.move_book, {"book": match.game, "seq": seq, "at": match.finished_at, "match_id": match.id})
+    moved = {"group": match.group_id, "book": match.game, "seq": seq, "at": match.finished_at, "match_id": match.id}
+    connection.execute(run.move_book, moved)
 
 
 def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
@@ -215,15 +234,18 @@ def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
             "matches": standing.matches, "recent": standing.recent, "wins": standing.wins}  # fmt: skip
 
 
-def rebuild(game: str) -> int:
-    """Rate every finished match of the game again from the start (the caller commits); returns how many."""
-    book = _open_book(game)
-    db.session.execute(delete(Rating).where(Rating.game == game))
-    db.session.execute(delete(RatingStep).where(RatingStep.game == game))
+def rebuild(game: str, group: int | None = None) -> int:
+    """Rate every finished match of the game in a group (the current one) again from the start (the caller
+    commits); returns how many. The groups' players are apart, so each group's ratings are its own."""
+    group = _group() if group is None else group
+    book = _open_book(group, game)
+    players = select(Player.id).where(Player.group_id == group)
+    db.session.execute(delete(Rating).where(Rating.game == game, Rating.player_id.in_(players)))
+    db.session.execute(delete(RatingStep).where(RatingStep.game == game, RatingStep.player_id.in_(players)))
     rows = db.session.execute(
         select(Seat.match_id, Match.finished_at, Seat.player_id, Seat.team, Seat.total, Seat.won)
         .join(Match, Match.id == Seat.match_id)
-        .where(Match.game == game, Match.status == FINISHED)
+        .where(Match.group_id == group, Match.game == game, Match.status == FINISHED)
         .order_by(Seat.match_id, Seat.position)
     ).all()
     matches = [(order_key(finished_at, match_id), list(seats)) for (match_id, finished_at), seats in
@@ -242,7 +264,7 @@ def rebuild(game: str) -> int:
     last = matches[-1][1][0] if matches else None
     db.session.execute(
         RatingBook.__table__.update()
-        .where(RatingBook.game == book.game)
+        .where(RatingBook.group_id == group, RatingBook.game == book.game)
         .values(stale=False, rated=len(matches), last_finished_at=last.finished_at if last else None,
                 last_match_id=last.match_id if last else None)
     )  # fmt: skip
@@ -250,15 +272,26 @@ def rebuild(game: str) -> int:
 
 
 def rebuild_stale(games: Iterable[str] | None = None) -> None:
-    """Rebuild the books of these games (of every game by default) that are stale or were never built.
+    """Rebuild the books of these games (of every game by default) that are stale, or were never built
+    while the group has a finished match of the game: those of the current group, or of every group.
 
-    Run on start and at the end of an import; each game in a transaction of its own.
+    Run on start and at the end of an import; each book in a transaction of its own.
     """
-    for game in sorted(set(games) if games is not None else REGISTRY):
-        book = db.session.get(RatingBook, game, populate_existing=True)
-        if book is not None and not book.stale:
-            continue
-        with transaction():
+    wanted = sorted(set(games) if games is not None else REGISTRY)
+    played = select(Match.group_id, Match.game).where(Match.status == FINISHED, Match.game.in_(wanted)).distinct()
+    group = current_group()
+    if group is not None:
+        played = played.where(Match.group_id == group)
+    played = played.subquery()
+    books = RatingBook.__table__
+    due = (
+        select(played.c.group_id, played.c.game)
+        .outerjoin(books, and_(books.c.group_id == played.c.group_id, books.c.game == played.c.game))
+        .where(or_(books.c.stale.is_(None), books.c.stale))
+        .order_by(played.c.group_id, played.c.game)
+    )
+    for due_group, game in db.session.execute(due).all():
+        with within_group(due_group), transaction():
             # Read again under the lock: another process may have rebuilt it meanwhile.
-            if _open_book(game).stale:
-                rebuild(game)
+            if _open_book(due_group, game).stale:
+                rebuild(game, due_group)

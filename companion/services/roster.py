@@ -28,7 +28,7 @@ def roster_players(names: list[str]) -> list[Player]:
     found = _by_key(keys)
     new = {key: clean_name(name) for name, key in zip(names, keys, strict=True) if key not in found}
     if new:
-        adding = conflict_insert(Player).on_conflict_do_nothing(index_elements=["key"])
+        adding = conflict_insert(Player).on_conflict_do_nothing(index_elements=["group_id", "key"])
         db.session.execute(adding, [{"name": name, "key": key} for key, name in new.items()])
         found = _by_key(keys)
     return [found[key] for key in keys]

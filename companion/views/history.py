@@ -23,6 +23,7 @@ from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
 from ..web import render, wants_fragment
+from ..web.groups import streamed
 from ..web.i18n import DateField, date_field, located_text, translated
 from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
 from .host import require_host
@@ -73,7 +74,7 @@ def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
     leave = export_gate().enter()
     if leave is None:
         raise ServiceUnavailable(translated(BUSY_TEXT), retry_after=BUSY_RETRY_AFTER)
-    response = Response(stream_with_context(_holding(chunks, leave)), mimetype=mimetype)
+    response = Response(stream_with_context(_holding(streamed(chunks), leave)), mimetype=mimetype)
     response.headers["Content-Disposition"] = f"attachment; filename={filename}"
     response.call_on_close(leave)  # the slot of an answer closed before its first chunk
     return response

@@ -10,6 +10,7 @@ from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
 from ..web import asset, render
 from ..web.cards import THEMES
+from ..web.groups import is_member
 from ..web.headers import YEAR
 from .matches import is_scorekeeper
 
@@ -20,7 +21,9 @@ bp.add_app_template_global(NAME_MAX, "NAME_MAX")
 
 @bp.get("/")
 def index():
-    """The home page."""
+    """The home page; on a private server, for a phone in no group, the welcome page (start a group)."""
+    if not is_member():
+        return render("welcome.html")
     playing = in_progress()
     # The matches whose pencil this phone holds: their links ask for the entry's scripts with the page.
     kept = {item.match.id for item in playing if is_scorekeeper(item.match)}

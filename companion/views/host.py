@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext
 
 from ..games.base import N_
 from ..services import host
+from ..services.groups import claim_open_host
 from ..web import render
-from ..web.headers import YEAR
+from ..web.groups import current_member, give_phone_credential, phone_label, private
 from ..web.limits import count_wrong_code, refused_answer
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
 
 def is_host() -> bool:
-    """Whether this phone holds host rights (it opened the host link since the last `host-token --new`)."""
-    return host.has_host_rights(request.cookies.get(host.HOST_COOKIE))
+    """Whether this phone is a host of the request's group (its own rights, kept with its credential)."""
+    member = current_member()
+    return member is not None and member.host
 
 
 bp.add_app_template_global(is_host, "is_host")
@@ -24,14 +26,17 @@ bp.add_app_template_global(is_host, "is_host")
 
 def require_host() -> None:
     """A 403 page that says what to ask for, unless this phone holds host rights."""
-    if not is_host():
-        abort(
-            403,
-            gettext(
-                "This needs host rights. Ask the host (whoever started the app on the laptop) to let "
-                "this phone scan the host link shown where the app runs; it gives this phone the rights."
-            ),
-        )
+    if is_host():
+        return
+    if private():
+        abort(403, gettext("This needs host rights. Ask a host of the group to make this phone a host too."))
+    abort(
+        403,
+        gettext(
+            "This needs host rights. Ask the host (whoever started the app on the laptop) to let "
+            "this phone scan the host link shown where the app runs; it gives this phone the rights."
+        ),
+    )
 
 
 @bp.get("")
@@ -61,7 +66,6 @@ def claim():
             error=refused.text if refused else error,
         )
         return refused_answer(response, refused)
+    claim_open_host(give_phone_credential(), phone_label())
     flash(N_("This phone has host rights.").text, "notice")
-    response = make_response(redirect(url_for("home.index")))
-    response.set_cookie(host.HOST_COOKIE, host.phone_cookie(), max_age=YEAR, httponly=True, samesite="Lax")
-    return response
+    return redirect(url_for("home.index"))

@@ -13,6 +13,7 @@ from ..network import lan_address
 from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
+from ..web.groups import follow_token, place, private
 from ..web.i18n import error_text
 from ..web.limits import count_wrong_code, guessed, refused_answer
 from ..web.live import (
@@ -74,7 +75,7 @@ def live(match_id: int):
         state = request.environ[LIVE_STATE_KEY]
     else:
         state = queries.live_state(match_id)
-    if state is None:
+    if state is None or state.group_id != place().group_id:
         abort(404)
     tag = etag_of(state.version, state.uid, str(get_locale()))
     if shows_version(tag, request.headers.get("If-None-Match")):
@@ -132,7 +133,9 @@ def table(match_id: int):
 def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)
-    viewer = public_url("matches.show", match_id=match.id)
+    # On a private server the link carries what lets a phone outside the group follow this match alone.
+    follow = {"follow": follow_token(match.uid)} if private() else {}
+    viewer = public_url("matches.show", match_id=match.id, **follow)
     owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
     return render("share.html", **match_context(match, viewer_url=viewer, viewer_qr=qr_svg(viewer), owner=owner))
 

@@ -6,7 +6,7 @@ from flask import Flask
 from flask_babel import get_locale
 
 from .. import charts
-from . import assets, cards, display, fragments, headers, i18n, live, queries
+from . import assets, cards, display, fragments, groups, headers, i18n, live, queries
 from .assets import asset, bundle_url, bundle_urls, linked_bundles, match_bundles, needs_bundles, page_assets
 from .fragments import render, wants_fragment
 
@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     queries.init_app(app)
     live.init_app(app)
+    groups.init_app(app)
     # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
     # renders whichever blueprint drew it.
     app.jinja_env.globals.update(
@@ -43,6 +44,9 @@ def init_app(app: Flask) -> None:
         script_texts=i18n.script_texts,
         card_filename=cards.card_filename,
         card_themes=cards.THEMES,
+        private_groups=groups.private,
+        current_group=groups.current_group,
+        is_member=groups.is_member,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words

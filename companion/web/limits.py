@@ -82,7 +82,15 @@ IMPORTS = Limit(
     phone_text=N_("Too many imports from this phone: wait a minute, then import again."),
     address_text=N_("Too many imports from this network: wait a minute, then import again."),
 )
-# Wrong secrets (pencil codes, host links): a person with a stale code gets several tries; a script
+# Groups started on a private server: enough for a family's or a club's, not for a script filling the server.
+GROUPS_STARTED = Limit(
+    "groups",
+    per_phone="5 per hour",
+    per_address="20 per hour",
+    phone_text=N_("Too many groups started from this phone: wait an hour, then start one again."),
+    address_text=N_("Too many groups started from this network: wait an hour, then start one again."),
+)
+# Wrong secrets (pencil codes, host links, invite links): a person with a stale code gets several tries; a script
 # guessing is made to wait. The right code is never refused for them (see `WrongCodes`).
 WRONG_CODES = Limit(
     "wrong-codes",

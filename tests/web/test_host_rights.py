@@ -11,7 +11,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Match, Player
 from companion.services import host
-from tests.conftest import HTMX, csrf_token, grant_host_rights, start_match
+from tests.conftest import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, start_match
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
 
@@ -55,10 +55,11 @@ def test_the_host_link_gives_this_phone_host_rights_in_an_httponly_cookie(app, c
     landing = client.get(f"/host?token={token}")
     assert landing.status_code == 200 and "Take host rights" in landing.get_data(as_text=True)
     # Opening the link alone gives nothing: a preview or a prefetch must not make a host.
-    assert client.get_cookie(host.HOST_COOKIE) is None
+    assert client.get_cookie(PHONE_CREDENTIAL) is None
     claimed = client.post("/host", data={"csrf_token": csrf_token(client, f"/host?token={token}"), "token": token})
     assert claimed.status_code == 302
-    cookie = next(line for line in claimed.headers.getlist("Set-Cookie") if line.startswith("host="))
+    # The rights hang on the phone's own credential, kept in an HttpOnly cookie.
+    cookie = next(line for line in claimed.headers.getlist("Set-Cookie") if line.startswith(f"{PHONE_CREDENTIAL}="))
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert "This phone has host rights." in client.get("/host").get_data(as_text=True)
     # The token itself is never stored: only its hash.
@@ -74,7 +75,7 @@ def test_a_wrong_or_old_host_link_gives_nothing(app, client):
         response = client.post("/host", data={"csrf_token": csrf_token(client, "/host"), "token": token})
         assert response.status_code == 403
         assert "no longer valid" in response.get_data(as_text=True)
-        assert client.get_cookie(host.HOST_COOKIE) is None
+        assert client.get_cookie(PHONE_CREDENTIAL) is None
 
 
 @pytest.mark.parametrize("forged", ["0" * 64, "é" * 64])
@@ -82,7 +83,7 @@ def test_a_forged_host_cookie_gives_nothing(app, client, table, forged):
     match_id, stranger = table
     with app.app_context():
         host.new_link_token(app)
-    stranger.set_cookie(host.HOST_COOKIE, forged)
+    stranger.set_cookie(PHONE_CREDENTIAL, forged)
     token = csrf_token(stranger, "/players")
     response = stranger.post(f"/players/{player_id(app, 'Ann')}/rename", data={"csrf_token": token, "name": "Zed"})
     assert response.status_code == 403

@@ -13,7 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
 from companion.games.base import Refusal
-from companion.models import FINISHED, PLAYING, Match, Player, Rating, RatingBook, RatingStep
+from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Rating, RatingBook, RatingStep
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
@@ -178,7 +178,7 @@ def test_a_match_finished_last_is_rated_on_its_own_in_its_save(app):
         match = start("pazaak", ["Ann", "Bob"], [1])
         # The save that finishes the match rates it on its own: no rebuild.
         service.save_round(match, {"winner": "Bob"})
-        book = db.session.get(RatingBook, "pazaak", populate_existing=True)
+        book = db.session.get(RatingBook, (OPEN_GROUP_ID, "pazaak"), populate_existing=True)
         assert not book.stale and book.rated == 2 and book.last_match_id == match.id
         ann = db.session.get(Rating, (db.session.scalar(select(Player.id).where(Player.name == "Ann")), "pazaak"))
         first = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[1, 2])

@@ -1,0 +1,139 @@
+"""Groups and their phones: start a group, invite, join, leave, hosts, and the administrator's deletion."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from sqlalchemy import delete, update
+
+from ..extensions import db
+from ..games.base import N_, RuleError, checked_name
+from ..models import OPEN_GROUP_ID, Group, Match, Member, Player, utcnow
+from ..queries.groups import membership
+from ..queries.matches import hash_token
+from .transaction import transaction
+
+# A phone's "last seen" is written at most this often: a request reads it, it does not write it.
+SEEN_EVERY = timedelta(minutes=5)
+
+
+def new_phone_credential() -> str:
+    """A phone's own credential, kept in its cookie: its rights in each of its groups hang on it alone."""
+    return secrets.token_urlsafe(32)
+
+
+def _named(raw: str) -> str:
+    """A group's name, checked as a player's is (not empty, not too long)."""
+    try:
+        return checked_name(raw or "")
+    except RuleError as error:
+        raise RuleError(error.message, field="name") from None
+
+
+def start_group(raw_name: str, phone: str, label: str = "") -> tuple[Group, str]:
+    """A new group with this phone as its host; returns it and its invite link's token."""
+    name = _named(raw_name)
+    token = secrets.token_urlsafe(24)
+    with transaction():
+        group = Group(name=name, invite=token)
+        db.session.add(group)
+        db.session.flush()
+        db.session.add(Member(group_id=group.id, phone=hash_token(phone), host=True, label=label[:80]))
+    return group, token
+
+
+def rename_group(group: Group, raw_name: str) -> None:
+    """Give a group another name."""
+    name = _named(raw_name)
+    with transaction():
+        group.name = name
+
+
+def new_invite(group: Group) -> str:
+    """A new invite link for the group: the one before it stops working at once."""
+    token = secrets.token_urlsafe(24)
+    with transaction():
+        group.invite = token
+    return token
+
+
+def join(group: Group, phone: str, label: str = "") -> Member:
+    """Make the phone a member of the group (a phone already in it stays as it is)."""
+    with transaction():
+        member = membership(group.id, phone)
+        if member is None:
+            member = Member(group_id=group.id, phone=hash_token(phone), label=label[:80])
+            db.session.add(member)
+    return member
+
+
+def leave(member: Member, needs_a_host: bool = True) -> None:
+    """The phone leaves its group; a private group's last host cannot leave while other phones are in it
+    (`needs_a_host`: an open server's host link makes a new host whenever wanted)."""
+    with transaction():
+        if needs_a_host and member.host and _hosts(member.group_id) == 1 and _phones(member.group_id) > 1:
+            raise RuleError(N_("Make another phone a host before you leave: a group needs a host."), field="leave")
+        db.session.delete(member)
+
+
+def remove_phone(group_id: int, member_id: int) -> None:
+    """A host takes a phone out of the group: it loses access at once."""
+    with transaction():
+        db.session.execute(delete(Member).where(Member.group_id == group_id, Member.id == member_id))
+
+
+def make_host(group_id: int, member_id: int) -> None:
+    """A host gives another phone of the group host rights."""
+    with transaction():
+        db.session.execute(update(Member).where(Member.group_id == group_id, Member.id == member_id).values(host=True))
+
+
+def seen(member: Member) -> None:
+    """Note that the phone was seen now, unless that was noted a little while ago."""
+    now = utcnow()
+    if now - member.last_seen < SEEN_EVERY:
+        return
+    with transaction():
+        db.session.execute(update(Member).where(Member.id == member.id).values(last_seen=now))
+
+
+def claim_open_host(phone: str, label: str = "") -> None:
+    """The phone that opened the host link of an open server becomes a host of its one group."""
+    with transaction():
+        member = membership(OPEN_GROUP_ID, phone)
+        if member is None:
+            db.session.add(Member(group_id=OPEN_GROUP_ID, phone=hash_token(phone), host=True, label=label[:80]))
+        else:
+            member.host = True
+
+
+def revoke_open_hosts() -> int:
+    """Take host rights from every phone of the open group (`host-token --new`); returns how many had them."""
+    with transaction():
+        result = db.session.execute(delete(Member).where(Member.group_id == OPEN_GROUP_ID, Member.host))
+    return result.rowcount or 0
+
+
+def delete_group(group_id: int) -> bool:
+    """Delete a group with all its data (the administrator's command); False when there is no such group."""
+    if group_id == OPEN_GROUP_ID:
+        raise RuleError(N_("The open group cannot be deleted."), field="group")
+    with transaction():
+        if db.session.get(Group, group_id) is None:
+            return False
+        # The matches first: a seat holds its player.
+        db.session.execute(delete(Match).where(Match.group_id == group_id))
+        db.session.execute(delete(Player).where(Player.group_id == group_id))
+        db.session.execute(delete(Group).where(Group.id == group_id))
+    return True
+
+
+def _hosts(group_id: int) -> int:
+    """How many host phones the group has."""
+    return db.session.query(Member).filter(Member.group_id == group_id, Member.host).count()
+
+
+def _phones(group_id: int) -> int:
+    """How many phones the group has."""
+    return db.session.query(Member).filter(Member.group_id == group_id).count()

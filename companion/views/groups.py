@@ -1,0 +1,166 @@
+"""Groups on a private server: start one, its invite link, join, switch, leave, and a host's phones page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import gettext
+from werkzeug.exceptions import TooManyRequests
+
+from ..extensions import db
+from ..games.base import N_, RuleError
+from ..models import Group, Member
+from ..queries.groups import group_of_invite, groups_of, membership, phones_of
+from ..services import groups as service
+from ..web import render
+from ..web.groups import (
+    GROUP_COOKIE,
+    choose_group,
+    current_group,
+    current_member,
+    give_phone_credential,
+    phone_credential,
+    phone_label,
+    private,
+)
+from ..web.i18n import error_text
+from ..web.limits import GROUPS_STARTED, count_wrong_code, limited
+from .host import require_host
+from .live import public_url, qr_svg
+
+bp = Blueprint("groups", __name__)
+
+
+def _page(status: int = 200, **context):
+    """The groups page: this phone's groups, the one it works in (its invite link and phones for a host), a new one."""
+    group, member = current_group(), current_member()
+    invite = None
+    if private() and group is not None and member is not None and member.host and group.invite:
+        link = public_url("groups.invited", token=group.invite)
+        invite = {"url": link, "qr": qr_svg(link)}
+    phones = phones_of(group.id) if group is not None and member is not None and member.host else []
+    if not private():
+        phones = [phone for phone in phones if phone.host]
+    return render(
+        "groups.html",
+        status=status,
+        group=group,
+        member=member,
+        mine=groups_of(phone_credential()) if private() else [],
+        invite=invite,
+        phones=phones,
+        **context,
+    )
+
+
+@bp.get("/groups")
+def index():
+    """This phone's groups and the one it works in."""
+    return _page()
+
+
+@bp.post("/groups")
+@limited(GROUPS_STARTED)
+def start():
+    """Start a group: this phone becomes its host, and works in it; its invite link is shown at once."""
+    if not private():
+        abort(404)
+    try:
+        group, _token = service.start_group(request.form.get("name", ""), give_phone_credential(), phone_label())
+    except RuleError as error:
+        return _page(422, errors={"name": error_text(error)}, name=request.form.get("name", ""))
+    flash(N_("Your group is ready: show its invite link to the others at the table.").text, "notice")
+    return choose_group(redirect(url_for("groups.index")), group.id)
+
+
+def _invited_to(token: str) -> Group:
+    """The group of a current invite link; else a 404 that says so, counted as a wrong code (a 429 past the
+    limits: an invite link cannot be guessed, and a script trying is made to wait)."""
+    group = group_of_invite(token)
+    if group is not None:
+        return group
+    refused = count_wrong_code()
+    if refused is not None:
+        raise TooManyRequests(refused.text, retry_after=refused.retry_after)
+    abort(404, gettext("This invite link is no longer valid: ask the group's host for the one it shows now."))
+
+
+@bp.get("/join/<token>")
+def invited(token: str):
+    """What an invite link opens: the group's name and a Join button (a link alone changes nothing)."""
+    group = _invited_to(token)
+    already = membership(group.id, phone_credential()) is not None
+    return render("join.html", group=group, token=token, already=already)
+
+
+@bp.post("/join/<token>")
+def join(token: str):
+    """Join the group of the invite link: this phone starts, scores and reads its matches from now on."""
+    group = _invited_to(token)
+    service.join(group, give_phone_credential(), phone_label())
+    flash(N_("You are in the group.").text, "notice")
+    return choose_group(redirect(url_for("home.index")), group.id)
+
+
+@bp.post("/groups/switch")
+def switch():
+    """Work in another of this phone's groups."""
+    chosen = request.form.get("group", "")
+    member = membership(int(chosen), phone_credential()) if chosen.isdigit() and len(chosen) < 10 else None
+    if member is None:
+        abort(404)
+    return choose_group(redirect(url_for("home.index")), member.group_id)
+
+
+@bp.post("/groups/invite")
+def renew_invite():
+    """A host makes a new invite link; the old one stops working at once."""
+    require_host()
+    group = current_group()
+    if group is None or not private():
+        abort(404)
+    service.new_invite(group)
+    flash(N_("A new invite link: the old one no longer works.").text, "notice")
+    return redirect(url_for("groups.index"))
+
+
+def _phone_of_group(member_id: int) -> Member:
+    """A phone of the request's group, for a host's action on it."""
+    require_host()
+    found = db.session.get(Member, member_id)
+    group = current_group()
+    if found is None or group is None or found.group_id != group.id:
+        abort(404)
+    return found
+
+
+@bp.post("/groups/phones/<int:member_id>/remove")
+def remove_phone(member_id: int):
+    """A host takes a phone out of the group (on an open server: takes its host rights)."""
+    phone = _phone_of_group(member_id)
+    service.remove_phone(phone.group_id, phone.id)
+    flash(N_("The phone was removed.").text, "notice")
+    return redirect(url_for("groups.index"))
+
+
+@bp.post("/groups/phones/<int:member_id>/host")
+def make_host(member_id: int):
+    """A host makes another phone of the group a host."""
+    phone = _phone_of_group(member_id)
+    service.make_host(phone.group_id, phone.id)
+    return redirect(url_for("groups.index"))
+
+
+@bp.post("/groups/leave")
+def leave():
+    """This phone leaves the group it works in (on an open server: gives up its host rights)."""
+    member = current_member()
+    if member is None:
+        abort(404)
+    try:
+        service.leave(member, needs_a_host=private())
+    except RuleError as error:
+        return _page(422, errors={"leave": error_text(error)})
+    flash(N_("This phone left the group.").text, "notice")
+    response = redirect(url_for("home.index"))
+    response.delete_cookie(GROUP_COOKIE)
+    return response

@@ -1,0 +1,207 @@
+"""Which group a request works in: decided here, once for every request, before any view runs.
+
+On an open server (the laptop at the table, `COMPANION_GROUPS=open`) every phone is part of its one
+group. On a private server a phone works in the group it chose among those it joined (the `group`
+cookie, else the first it joined); a phone in none of them reaches only what `OPEN_TO_ALL` names, and
+a viewer link lets it follow that one match (`FOLLOWING`). Whatever it may not reach is a 404, the
+answer of an address that does not exist. The group decided is entered for the request's whole span
+(`models.enter_group`): every ORM read of players and matches sees that group's rows alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from flask import Flask, Response, abort, current_app, g, request, session
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import OPEN_GROUP_ID, Group, Match, Member, enter_group, leave_group, within_group
+from ..queries.groups import groups_of, membership
+from ..services.groups import new_phone_credential, seen
+from .headers import YEAR
+
+PHONE_COOKIE = "phone"
+GROUP_COOKIE = "group"
+# A group id no group has: a phone in no group reads no row.
+NO_GROUP = 0
+# The viewer links a phone opened, newest last: it may follow those matches while the list keeps them.
+FOLLOWING_KEPT = 20
+
+# What a phone in none of a private server's groups reaches: the welcome page (start a group), an invite
+# link, its preferences, and what every page needs (files, the service worker, the health check).
+OPEN_TO_ALL = frozenset({
+    "home.index", "home.preferences", "home.ping", "home.offline", "home.manifest", "home.service_worker",
+    "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited", "groups.join",
+})  # fmt: skip
+# What a viewer link lets a phone outside the group read of its one match.
+FOLLOWING = frozenset({"matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table"})
+# The open server's host link: a private server has no such thing (its administrator has the command line).
+OPEN_SERVER_ONLY = frozenset({"host.landing", "host.claim"})
+# An open server has one group, which nobody starts, joins or leaves: its page lists the host phones alone.
+OPEN_SERVER_GROUP_PAGES = frozenset({"groups.index", "groups.remove_phone", "groups.leave"})
+
+
+@dataclass
+class Place:
+    """Where this request stands: its group, the phone's membership of it, and a match it only follows."""
+
+    group_id: int
+    member: Member | None = None
+    following: int | None = None
+
+
+def private() -> bool:
+    """Whether this server keeps each group's data to its members."""
+    return current_app.config["SETTINGS"].private_groups
+
+
+def phone_credential() -> str | None:
+    """The phone's own credential, if it has one yet."""
+    return request.cookies.get(PHONE_COOKIE) or g.get("new_phone")
+
+
+def give_phone_credential() -> str:
+    """The phone's credential, made now (and set in its cookie with the answer) when it has none."""
+    credential = phone_credential()
+    if not credential:
+        credential = g.new_phone = new_phone_credential()
+    return credential
+
+
+def place() -> Place:
+    """Where this request stands; before (or without) the decision, as for an error page: the open
+    server's group, or on a private server no group."""
+    return g.get("place") or Place(NO_GROUP if private() else OPEN_GROUP_ID)
+
+
+def phone_label() -> str:
+    """What a phone is, for its group's list of phones: its browser and system, as its User-Agent says."""
+    agent = request.user_agent.string
+    browser = next((name for name in ("Edg", "Firefox", "SamsungBrowser", "Chrome", "Safari") if name in agent), "")
+    system = next((name for name in ("Android", "iPhone", "iPad", "Windows", "Mac OS", "Linux") if name in agent), "")
+    names = {"Edg": "Edge", "SamsungBrowser": "Samsung Internet", "Mac OS": "macOS"}
+    words = [names.get(browser, browser), names.get(system, system)]
+    return " · ".join(word for word in words if word)[:80]
+
+
+def current_member() -> Member | None:
+    """This phone's membership of the request's group, read once and only when asked on an open server."""
+    here = place()
+    if here.member is None and not private() and "open_member" not in g:
+        g.open_member = membership(OPEN_GROUP_ID, phone_credential())
+        here.member = g.open_member
+    return here.member
+
+
+def current_group() -> Group | None:
+    """The request's group as a row (its name for the header), or None for a phone in no group."""
+    here = place()
+    if here.group_id == NO_GROUP:
+        return None
+    if "group_row" not in g:
+        g.group_row = db.session.get(Group, here.group_id)
+    return g.group_row
+
+
+def is_member() -> bool:
+    """Whether this phone reads and scores in the request's group (every phone does on an open server)."""
+    return not private() or place().member is not None
+
+
+def follow_token(uid: str) -> str:
+    """What a match's viewer link carries: made from its uid under the secret key, so it cannot be guessed."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, f"follow:{uid}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _followed_match(match_id: int | None) -> int | None:
+    """The group of a match this phone may follow by a viewer link (opened now or before), else None."""
+    if match_id is None:
+        return None
+    following = session.get("following", [])
+    token = request.args.get("follow")
+    if match_id not in following and not token:
+        return None
+    found = db.session.execute(select(Match.group_id, Match.uid).where(Match.id == match_id)).one_or_none()
+    if found is None:
+        return None
+    if match_id not in following:
+        if not token.isascii() or not hmac.compare_digest(token.encode(), follow_token(found.uid).encode()):
+            return None
+        session["following"] = [*[m for m in following if m != match_id], match_id][-FOLLOWING_KEPT:]
+    return found.group_id
+
+
+def _private_place(endpoint: str) -> Place:
+    """A private server's decision: the chosen group of the phone's, a match it follows, or no group."""
+    credential = request.cookies.get(PHONE_COOKIE)
+    chosen = request.cookies.get(GROUP_COOKIE, "")
+    member = membership(int(chosen), credential) if chosen.isdigit() and len(chosen) < 10 else None
+    if member is None and credential:
+        joined = groups_of(credential)
+        member = membership(joined[0].id, credential) if joined else None
+    if member is not None:
+        seen(member)
+        return Place(member.group_id, member)
+    if endpoint in FOLLOWING:
+        match_id = (request.view_args or {}).get("match_id")
+        group = _followed_match(match_id)
+        if group is not None:
+            return Place(group, following=match_id)
+    return Place(NO_GROUP)
+
+
+def _decide() -> None:
+    """Enter the request's group, or answer 404 to what the phone may not reach."""
+    endpoint = request.endpoint or ""
+    if not private():
+        if endpoint.startswith("groups.") and endpoint not in OPEN_SERVER_GROUP_PAGES:
+            abort(404)
+        g.place = Place(OPEN_GROUP_ID)
+    else:
+        if endpoint in OPEN_SERVER_ONLY:
+            abort(404)
+        g.place = _private_place(endpoint)
+        if g.place.member is None and g.place.following is None and endpoint not in OPEN_TO_ALL:
+            abort(404)
+    g.group_token = enter_group(g.place.group_id)
+
+
+def streamed(chunks: Iterator[str]) -> Iterator[str]:
+    """An answer's chunks written in the request's group: a streamed answer is written after the request
+    has ended (and left its group), so the reads of its chunks enter that group again."""
+    group_id = place().group_id
+    with within_group(group_id):
+        yield from chunks
+
+
+def _leave(_error: BaseException | None) -> None:
+    """Leave the request's group once the answer is sent."""
+    token = g.pop("group_token", None)
+    if token is not None:
+        leave_group(token)
+
+
+def _set_phone_cookie(response: Response) -> Response:
+    """A credential made during the request goes to the phone's cookie, for a year."""
+    made = g.get("new_phone")
+    if made:
+        response.set_cookie(PHONE_COOKIE, made, max_age=YEAR, httponly=True, samesite="Lax")
+    return response
+
+
+def choose_group(response: Response, group_id: int) -> Response:
+    """The phone works in this group from its next request on."""
+    response.set_cookie(GROUP_COOKIE, str(group_id), max_age=YEAR, httponly=True, samesite="Lax")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Decide every request's group before its view; leave it when the request ends."""
+    app.before_request(_decide)
+    app.teardown_request(_leave)
+    app.after_request(_set_phone_cookie)

@@ -1,0 +1,303 @@
+"""Groups: the open server unchanged, private groups with invite links, each group's data its own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from companion.extensions import db
+from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
+from tests.conftest import (
+    HTMX,
+    csrf_token,
+    grant_host_rights,
+    invite_path,
+    join_group,
+    save_round,
+    start_group,
+    start_match,
+)
+
+TOPIC_ROUND = {"several": "on", "losers": "Bob"}
+FOLLOW_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"?]+\?follow=[^"]+)"')
+
+
+@pytest.fixture
+def two_groups(private_app):
+    """Two private groups on one server, two phones each, and a stranger: each group has played a match."""
+    app = private_app
+    phones = {name: app.test_client() for name in ("ann", "bob", "cy", "di", "stranger")}
+    friday = start_group(phones["ann"], "Gialli kitchen")
+    assert join_group(phones["bob"], friday).status_code == 302
+    club = start_group(phones["cy"], "Chess club")
+    assert join_group(phones["di"], club).status_code == 302
+    friday_match = start_match(phones["bob"], "topic", ["Annabella", "Bobbington", "Cyrillo"])
+    club_match = start_match(phones["di"], "topic", ["Dorotea", "Ezechiele", "Filiberta"])
+    assert save_round(phones["bob"], friday_match, {"several": "on", "losers": "Bobbington"}).status_code == 200
+    assert save_round(phones["di"], club_match, {"several": "on", "losers": "Dorotea"}).status_code == 200
+    return app, phones, friday_match, club_match
+
+
+def test_the_open_server_needs_no_step_to_join(app, client):
+    match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
+    other = app.test_client()
+    assert "Ann" in other.get("/").get_data(as_text=True)
+    assert other.get(f"/matches/{match_id}").status_code == 200
+    assert other.get("/history").status_code == 200
+    # Nothing of private groups shows: no group to start, join or switch to.
+    assert "Start a group" not in other.get("/").get_data(as_text=True)
+    assert other.post("/groups", data={"csrf_token": csrf_token(other), "name": "X"}).status_code == 404
+    with app.app_context():
+        assert db.session.scalar(select(Match.group_id).where(Match.id == match_id)) == OPEN_GROUP_ID
+
+
+def test_a_phone_in_no_group_sees_a_welcome_and_nothing_of_anyone(two_groups):
+    app, phones, friday_match, _ = two_groups
+    stranger = phones["stranger"]
+    home = stranger.get("/").get_data(as_text=True)
+    assert "Start a group" in home and "invite link" in home
+    assert "Annabella" not in home and "Gialli kitchen" not in home
+    for path in (
+        "/history",
+        "/players",
+        "/history/export.json",
+        "/history/export.csv",
+        f"/matches/{friday_match}",
+        f"/matches/{friday_match}/live",
+        f"/matches/{friday_match}/chart",
+        "/matches/new",
+        "/players/ratings",
+    ):
+        assert stranger.get(path).status_code == 404, path
+
+
+def test_each_group_sees_only_its_own(two_groups):
+    app, phones, friday_match, club_match = two_groups
+    for phone, own, other in (("ann", "Annabella", "Dorotea"), ("bob", "Annabella", "Dorotea"),
+                              ("cy", "Dorotea", "Annabella"), ("di", "Dorotea", "Annabella")):  # fmt: skip
+        client = phones[phone]
+        for path in ("/", "/history", "/players", "/history/export.csv"):
+            body = client.get(path).get_data(as_text=True)
+            assert own in body and other not in body, (phone, path)
+    assert phones["cy"].get(f"/matches/{friday_match}").status_code == 404
+    assert phones["ann"].get(f"/matches/{club_match}").status_code == 404
+    # A name may be in two groups' rosters: they are two players.
+    start_match(phones["cy"], "topic", ["Annabella", "Ezechiele", "Filiberta"])
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).where(Player.name == "Annabella")) == 2
+
+
+def test_the_header_names_the_group_and_a_phone_switches_between_its_groups(two_groups):
+    app, phones, _, _ = two_groups
+    ann = phones["ann"]
+    assert join_group(ann, invite_path(phones["cy"])).status_code == 302
+    # Joining leads into the group joined.
+    assert "Dorotea" in ann.get("/").get_data(as_text=True)
+    assert 'class="group-name"' in ann.get("/").get_data(as_text=True)
+    with app.app_context():
+        friday = db.session.scalar(select(Group.id).where(Group.name == "Gialli kitchen"))
+    switched = ann.post("/groups/switch", data={"csrf_token": csrf_token(ann, "/groups"), "group": str(friday)})
+    assert switched.status_code == 302
+    home = ann.get("/").get_data(as_text=True)
+    assert "Gialli kitchen" in home and "Annabella" in home and "Dorotea" not in home
+    # A group the phone is not in cannot be switched to.
+    with app.app_context():
+        other = start_group(phones["stranger"], "Somebody else")
+        other_id = db.session.scalar(select(Group.id).where(Group.name == "Somebody else"))
+    assert other
+    refused = ann.post("/groups/switch", data={"csrf_token": csrf_token(ann, "/groups"), "group": str(other_id)})
+    assert refused.status_code == 404
+
+
+def test_a_renewed_invite_link_refuses_the_old_one(two_groups):
+    app, phones, _, _ = two_groups
+    ann = phones["ann"]
+    old = invite_path(ann)
+    renewed = ann.post("/groups/invite", data={"csrf_token": csrf_token(ann, "/groups")})
+    assert renewed.status_code == 302
+    new = invite_path(ann)
+    assert new != old
+    late = app.test_client()
+    assert late.get(old).status_code == 404
+    assert "no longer valid" in late.get(old).get_data(as_text=True)
+    assert late.post(old, data={"csrf_token": csrf_token(late)}).status_code == 404
+    assert late.get("/history").status_code == 404
+    assert join_group(late, new).status_code == 302
+    assert "Annabella" in late.get("/history").get_data(as_text=True)
+
+
+def test_only_a_host_renews_the_invite_or_sees_the_phones(two_groups):
+    _, phones, _, _ = two_groups
+    bob = phones["bob"]
+    page = bob.get("/groups").get_data(as_text=True)
+    assert "/join/" not in page and "Make host" not in page
+    assert bob.post("/groups/invite", data={"csrf_token": csrf_token(bob, "/groups")}).status_code == 403
+
+
+def member_ids(app, group_name: str) -> dict[bool, list[int]]:
+    """A group's phones' ids, the hosts under True."""
+    with app.app_context():
+        rows = db.session.execute(
+            select(Member.id, Member.host)
+            .join(Group, Group.id == Member.group_id)
+            .where(Group.name == group_name)
+            .order_by(Member.id)
+        ).all()
+        db.session.remove()
+    return {True: [r.id for r in rows if r.host], False: [r.id for r in rows if not r.host]}
+
+
+def test_a_removed_phone_loses_access_at_once_even_to_its_unchanged_polls(two_groups):
+    app, phones, friday_match, _ = two_groups
+    ann, bob = phones["ann"], phones["bob"]
+    poll = bob.get(f"/matches/{friday_match}/live", headers=HTMX)
+    assert poll.status_code == 200
+    tag = poll.headers["ETag"]
+    unchanged = bob.get(f"/matches/{friday_match}/live", headers={**HTMX, "If-None-Match": tag})
+    assert unchanged.status_code == 304
+    bob_id = member_ids(app, "Gialli kitchen")[False][0]
+    page = ann.get("/groups").get_data(as_text=True)
+    assert "Remove" in page
+    removed = ann.post(f"/groups/phones/{bob_id}/remove", data={"csrf_token": csrf_token(ann, "/groups")})
+    assert removed.status_code == 302
+    assert bob.get(f"/matches/{friday_match}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
+    assert bob.get("/history").status_code == 404
+    assert "Start a group" in bob.get("/").get_data(as_text=True)
+
+
+def test_a_host_makes_another_phone_a_host_and_a_last_host_cannot_leave_alone(two_groups):
+    app, phones, _, _ = two_groups
+    ann, bob = phones["ann"], phones["bob"]
+    refused = ann.post("/groups/leave", data={"csrf_token": csrf_token(ann, "/groups")})
+    assert refused.status_code == 422
+    assert "Make another phone a host" in refused.get_data(as_text=True)
+    bob_id = member_ids(app, "Gialli kitchen")[False][0]
+    assert ann.post(f"/groups/phones/{bob_id}/host", data={"csrf_token": csrf_token(ann, "/groups")}).status_code == 302
+    assert "/join/" in bob.get("/groups").get_data(as_text=True)
+    assert ann.post("/groups/leave", data={"csrf_token": csrf_token(ann, "/groups")}).status_code == 302
+    assert ann.get("/history").status_code == 404
+    assert "Annabella" in bob.get("/history").get_data(as_text=True)
+
+
+def test_a_host_phone_removes_another_only_in_its_own_group(two_groups):
+    app, phones, _, _ = two_groups
+    di_id = member_ids(app, "Chess club")[False][0]
+    response = phones["ann"].post(f"/groups/phones/{di_id}/remove", data={"csrf_token": csrf_token(phones["ann"])})
+    assert response.status_code == 404
+    assert phones["di"].get("/history").status_code == 200
+
+
+def test_a_viewer_link_opens_one_match_and_nothing_else(two_groups):
+    app, phones, friday_match, _ = two_groups
+    bob = phones["bob"]
+    share = bob.get(f"/matches/{friday_match}/share").get_data(as_text=True)
+    link = FOLLOW_LINK.search(share).group(1).replace("&amp;", "&")
+    second = start_match(bob, "topic", ["Annabella", "Bobbington", "Zoraide"])
+    viewer = app.test_client()
+    page = viewer.get(link)
+    assert page.status_code == 200 and "Annabella" in page.get_data(as_text=True)
+    # It goes on following: the polls, the table view, the chart.
+    assert viewer.get(f"/matches/{friday_match}/live", headers=HTMX).status_code == 200
+    assert viewer.get(f"/matches/{friday_match}/table").status_code == 200
+    # Nothing else of the group, and nothing to change.
+    for path in (f"/matches/{second}", "/history", "/players", f"/matches/{friday_match}/share",
+                 "/history/export.json"):  # fmt: skip
+        assert viewer.get(path).status_code == 404, path
+    assert viewer.post(f"/matches/{friday_match}/undo", data={"csrf_token": csrf_token(viewer)}).status_code == 404
+    # A link with a made-up token opens nothing.
+    stranger = app.test_client()
+    assert stranger.get(f"/matches/{friday_match}?follow={'0' * 32}").status_code == 404
+    assert stranger.get(f"/matches/{second}?follow={link.rsplit('=', 1)[1]}").status_code == 404
+
+
+def has_host_rights(client) -> bool:
+    """Whether this phone's groups page lists the host phones, as it does for a host alone."""
+    return "Phones with host rights" in client.get("/groups").get_data(as_text=True)
+
+
+def test_each_host_phone_has_its_own_rights_revoked_alone(app, runner):
+    first, second, third = (grant_host_rights(app.test_client()) for _ in range(3))
+    page = first.get("/groups").get_data(as_text=True)
+    # The host sees the other two host phones, each with its own Remove.
+    assert page.count(">Remove<") == 2
+    second_id = member_ids(app, "")[True][1]
+    removed = first.post(f"/groups/phones/{second_id}/remove", data={"csrf_token": csrf_token(first, "/groups")})
+    assert removed.status_code == 302
+    assert not has_host_rights(second)
+    assert has_host_rights(first) and has_host_rights(third)
+    token = csrf_token(second, "/players")
+    assert second.post("/history/import", data={"csrf_token": token}).status_code == 403
+    # `host-token --new` takes them from every phone.
+    result = runner.invoke(args=["host-token", "--new"])
+    assert result.exit_code == 0 and "revoked" in result.output
+    assert not has_host_rights(first) and not has_host_rights(third)
+
+
+def test_the_administrator_lists_the_groups_without_scores_and_deletes_one(two_groups):
+    app, phones, _, club_match = two_groups
+    runner = app.test_cli_runner()
+    listed = runner.invoke(args=["groups"])
+    assert listed.exit_code == 0
+    assert "Gialli kitchen" in listed.output and "Chess club" in listed.output
+    assert "Annabella" not in listed.output and "Dorotea" not in listed.output
+    with app.app_context():
+        club = db.session.scalar(select(Group.id).where(Group.name == "Chess club"))
+    deleted = runner.invoke(args=["groups", "delete", str(club), "--yes"])
+    assert deleted.exit_code == 0, deleted.output
+    with app.app_context():
+        assert db.session.get(Match, club_match) is None
+        assert db.session.scalar(select(func.count()).where(Player.name == "Dorotea")) == 0
+        assert db.session.scalar(select(func.count()).select_from(Member).where(Member.group_id == club)) == 0
+    assert phones["di"].get("/history").status_code == 404
+    assert "Annabella" in phones["bob"].get("/history").get_data(as_text=True)
+    assert runner.invoke(args=["groups", "delete", str(OPEN_GROUP_ID), "--yes"]).exit_code != 0
+    # The host link belongs to open servers only.
+    assert runner.invoke(args=["host-token"]).exit_code != 0
+
+
+def test_a_command_works_within_the_group_it_names(two_groups):
+    app, _, _, _ = two_groups
+    with app.app_context():
+        club = db.session.scalar(select(Group.id).where(Group.name == "Chess club"))
+    exported = app.test_cli_runner().invoke(args=["export", "--group", str(club)])
+    assert exported.exit_code == 0, exported.output
+    assert "Dorotea" in exported.output and "Annabella" not in exported.output
+    assert app.test_cli_runner().invoke(args=["export", "--group", "999"]).exit_code != 0
+
+
+def test_a_group_name_is_checked_next_to_its_field(private_app):
+    client = private_app.test_client()
+    response = client.post("/groups", data={"csrf_token": csrf_token(client), "name": "   "})
+    assert response.status_code == 422
+    assert 'id="group-name-error"' in response.get_data(as_text=True)
+    with private_app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Group)) == 1  # the open group alone
+
+
+def test_guessing_invite_links_is_made_to_wait_but_the_right_link_still_joins(private_app):
+    app = private_app
+    host = app.test_client()
+    invite = start_group(host, "Gialli kitchen")
+    guesser = app.test_client()
+    answers = [guesser.get(f"/join/guess-{n}").status_code for n in range(12)]
+    # A person with a stale link gets several tries; then the phone is made to wait.
+    assert answers[:10] == [404] * 10 and answers[-1] == 429
+    refused = guesser.get("/join/guess-99")
+    assert "Too many wrong codes" in refused.get_data(as_text=True) and refused.headers["Retry-After"]
+    # The right link is taken whatever was guessed before it.
+    assert join_group(guesser, invite).status_code == 302
+    assert "Gialli kitchen" in guesser.get("/").get_data(as_text=True)
+
+
+def test_starting_groups_is_limited_per_phone(private_app):
+    client = private_app.test_client()
+    for n in range(5):
+        response = client.post("/groups", data={"csrf_token": csrf_token(client, "/groups"), "name": f"Group {n}"})
+        assert response.status_code == 302
+    refused = client.post("/groups", data={"csrf_token": csrf_token(client, "/groups"), "name": "One more"})
+    assert refused.status_code == 429
+    assert "Too many groups started from this phone" in refused.get_data(as_text=True)
+    with private_app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Group).where(Group.name == "One more")) == 0
