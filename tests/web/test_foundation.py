@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player
-from tests.conftest import HTMX, csrf_token
+from tests.conftest import HTMX, csrf_token, ref
 
 
 def test_home_is_a_full_page_with_vendored_assets(client):
@@ -120,7 +120,7 @@ def test_roster_names_are_reused_ignoring_case(client, app):
 
 
 def test_unknown_match_is_a_404_page(client):
-    response = client.get("/matches/999")
+    response = client.get(f"/matches/{ref(999)}")
     assert response.status_code == 404
     assert "Back to the start" in response.get_data(as_text=True)
 
