@@ -36,7 +36,7 @@ settings.load_profile("suite")
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 # The suite's apps share one secret key, so a test writes a row's address without its app at hand.
-ADDRESS_KEY = "the suite's own key, which no server uses " * 2
+ADDRESS_KEY = "the-suite's-own-key-which-no-server-uses-" * 2
 _ROW_IDS = RowIds(ADDRESS_KEY)
 
 

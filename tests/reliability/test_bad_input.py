@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 from html.parser import HTMLParser
 from typing import Any
 
@@ -297,7 +298,7 @@ def get_routes(app: Flask) -> list[str]:
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         rest = rule.rule
-        for argument in ("<int:match_id>", "<int:number>", "<int:player_id>"):
+        for argument in ("<id:match_id>", "<int:number>", "<id:player_id>"):
             rest = rest.replace(argument, "")
         if "<" not in rest:
             found.append(rule.rule)
@@ -320,8 +321,8 @@ def test_generated_query_strings_never_break_anything(app, client):
         @FUZZ
         @given(query=QUERY_STRINGS, htmx=st.sampled_from(sorted(HEADERS)))
         def run(query, htmx):
-            path = rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
-            path = path.replace("<int:player_id>", str(player_id))
+            path = rule.replace("<id:match_id>", ref(match_id)).replace("<int:number>", "1")
+            path = path.replace("<id:player_id>", ref(player_id))
             url = f"{path}?{urlencode(query)}"
             before = dump(app)
             response = client.get(url, headers=HEADERS[htmx])
@@ -419,22 +420,26 @@ def report_inputs_tried():
 @pytest.mark.parametrize("number", ["0", "2147483648", "9223372036854775808", "99999999999999999999999999"])
 def test_out_of_range_ids_in_urls_are_404(app, client, number):
     token = session_token(client)
+    # A row's part is tried as the number written out and as the address text of that number (where
+    # sqids can write it: up to 2**63 - 1).
+    texts = [number, *([ref(int(number))] if int(number) <= sys.maxsize else [])]
     for rule in app.url_map.iter_rules():
-        if "<int:" not in rule.rule:
+        if "<int:" not in rule.rule and "<id:" not in rule.rule:
             continue
-        path = rule.rule
-        for part in ("<int:match_id>", "<int:number>", "<int:player_id>"):
-            path = path.replace(part, number)
-        for method in sorted((rule.methods or set()) & {"GET", "POST"}):
-            response = client.open(path, method=method, data={"csrf_token": token})
-            assert response.status_code == 404, f"{method} {path}: {response.status_code}"
+        for text in texts:
+            path = rule.rule.replace("<int:number>", number)
+            for part in ("<id:match_id>", "<id:player_id>"):
+                path = path.replace(part, text)
+            for method in sorted((rule.methods or set()) & {"GET", "POST"}):
+                response = client.open(path, method=method, data={"csrf_token": token})
+                assert response.status_code == 404, f"{method} {path}: {response.status_code}"
 
 
 def test_every_post_route_is_fuzzed(app):
     fuzzed = {
         target.split("?")[0]
-        .replace("{m}", "<int:match_id>")
-        .replace("{p}", "<int:player_id>")
+        .replace("{m}", "<id:match_id>")
+        .replace("{p}", "<id:player_id>")
         .replace("/rounds/1", "/rounds/<int:number>")
         for _, _, _, target in ENDPOINTS
     }

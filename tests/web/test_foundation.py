@@ -125,9 +125,11 @@ def test_unknown_match_is_a_404_page(client):
     assert "Back to the start" in response.get_data(as_text=True)
 
 
-def test_secret_key_is_generated_once_in_the_instance_folder(app):
+def test_secret_key_is_generated_once_in_the_instance_folder(tmp_path, database_url):
     from companion import create_app
 
+    # Not the suite's app: that one is given the suite's key.
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(tmp_path / "own"))
     key_file = app.instance_path + "/secret_key"
     with open(key_file) as handle:
         kept = handle.read().strip()

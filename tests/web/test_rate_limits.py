@@ -230,7 +230,7 @@ def test_a_large_export_streams_read_in_batches_complete_and_correct(app, client
     assert read_before_first_chunk < 10 < len(statements)  # a batch at a time, not the history at once
     rows = list(csv.DictReader(io.StringIO(body.decode())))
     with app.app_context():
-        played = {str(match_id) for match_id in db.session.scalars(db.select(Round.match_id).distinct())}
+        played = {ref(match_id) for match_id in db.session.scalars(db.select(Round.match_id).distinct())}
         assert {row["match"] for row in rows} == played and len(played) > large_history - 50
         for match in db.session.scalars(db.select(Match).order_by(Match.id).limit(5)):
             mine = [row for row in rows if row["match"] == str(match.id)]
