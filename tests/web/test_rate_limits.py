@@ -233,7 +233,7 @@ def test_a_large_export_streams_read_in_batches_complete_and_correct(app, client
         played = {ref(match_id) for match_id in db.session.scalars(db.select(Round.match_id).distinct())}
         assert {row["match"] for row in rows} == played and len(played) > large_history - 50
         for match in db.session.scalars(db.select(Match).order_by(Match.id).limit(5)):
-            mine = [row for row in rows if row["match"] == str(match.id)]
+            mine = [row for row in rows if row["match"] == ref(match.id)]
             totals = running_totals(match)
             assert len(mine) == (len(totals) - 1) * len(totals[0])
             assert {int(row["running total"]) for row in mine if row["round"] == str(len(totals) - 1)} == set(
