@@ -34,7 +34,8 @@ class RowIds:
         seed = hmac.new(key, b"row ids", hashlib.sha256).digest()
         alphabet = list(DEFAULT_ALPHABET)
         random.Random(seed).shuffle(alphabet)
-        self._sqids = Sqids(alphabet="".join(alphabet), min_length=MIN_LENGTH)
+        self.alphabet = "".join(alphabet)
+        self._sqids = Sqids(alphabet=self.alphabet, min_length=MIN_LENGTH)
         # A page links the same few matches and players many times over.
         self.encode = lru_cache(maxsize=4096)(self._encode)
 

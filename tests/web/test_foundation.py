@@ -129,7 +129,9 @@ def test_secret_key_is_generated_once_in_the_instance_folder(tmp_path, database_
     from companion import create_app
 
     # Not the suite's app: that one is given the suite's key.
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(tmp_path / "instance"))
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(tmp_path / "instance")
+    )
     key_file = app.instance_path + "/secret_key"
     with open(key_file) as handle:
         kept = handle.read().strip()
