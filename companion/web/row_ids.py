@@ -36,14 +36,16 @@ class RowIds:
         random.Random(seed).shuffle(alphabet)
         self.alphabet = "".join(alphabet)
         self._sqids = Sqids(alphabet=self.alphabet, min_length=MIN_LENGTH)
-        # A page links the same few matches and players many times over.
+        # Sqids is slow Python (an alphabet shuffled again per character): a page links the same few matches and
+        # players many times over, and every phone following a match polls its address each second.
         self.encode = lru_cache(maxsize=4096)(self._encode)
+        self.decode = lru_cache(maxsize=4096)(self._decode)
 
     def _encode(self, row_id: int) -> str:
         """The address text of a row id."""
         return self._sqids.encode([row_id])
 
-    def decode(self, text: str) -> int | None:
+    def _decode(self, text: str) -> int | None:
         """The row id of an address text; None for any text `encode` does not give for an id up to ID_MAX.
 
         Sqids reads some other texts as the same number (and some as several): only the
