@@ -396,13 +396,13 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
     expect(kept_rows(page)).to_have_count(2)
     # The first kept round is refused (here: its loser is not seated), the second waits behind it.
     page.evaluate(
-        """(matchId) => {
-        const key = "companion.waiting." + matchId;
+        """(address) => {
+        const key = "companion.waiting." + address;
         const kept = JSON.parse(localStorage.getItem(key));
         kept[0].fields = kept[0].fields.map(([name, value]) => name === "loser" ? [name, "Zed"] : [name, value]);
         localStorage.setItem(key, JSON.stringify(kept));
     }""",
-        match_id,
+        ref(match_id),
     )
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
