@@ -100,16 +100,23 @@ class Client:
         self.conn.close()
 
 
-def create_match(client: Client, length: str = "medium", players: list[str] = PLAYERS) -> int:
-    """Start a Topic_ match from the new-match form; this phone gets the pencil. Returns its id."""
+def create_match(client: Client, length: str = "medium", players: list[str] = PLAYERS) -> str:
+    """Start a Topic_ match from the new-match form; this phone gets the pencil. Returns its address text
+    (`/matches/<text>`)."""
     if not client.csrf:
         client.fetch_csrf()
     fields = [("game", "topic"), *[("seat", name) for name in players], ("length", length), ("action", "start")]
     reply = client.post("/matches/new", fields)
     location = reply.headers.get("location") or reply.headers.get("hx-location") or ""
-    found = re.search(r"/matches/(\d+)", location)
+    found = re.search(r"/matches/([0-9A-Za-z]+)$", location)
     assert reply.status in (302, 303, 200) and found, f"match not created: {reply.status} {location}"
-    return int(found.group(1))
+    return found.group(1)
+
+
+def pencil_cookie(client: Client) -> tuple[str, str]:
+    """The name and value of the pencil cookie the phone was given with the match it started last."""
+    name = [name for name in client.cookies if name.startswith("pencil_")][-1]
+    return name, client.cookies[name]
 
 
 def round_fields(number: int, players: list[str] = PLAYERS) -> list[tuple[str, str]]:
@@ -125,7 +132,7 @@ def round_fields(number: int, players: list[str] = PLAYERS) -> list[tuple[str, s
 HX = {"HX-Request": "true"}
 
 
-def save_round(client: Client, match_id: int, number: int) -> Reply:
+def save_round(client: Client, match_id: str, number: int) -> Reply:
     """The scorekeeper's tap on Save: the htmx POST, answered with the saved-round fragment."""
     headers = {**HX, "HX-Target": "entry", "X-CSRFToken": client.csrf}
     return client.post(f"/matches/{match_id}/rounds", round_fields(number), headers=headers)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from .client import Client, create_match, round_fields
+from .client import Client, create_match, pencil_cookie, round_fields
 
 VIEWERS = 7
 POLL_EVERY = 1.0
@@ -30,7 +30,7 @@ TIMEOUT = 10.0
 class Table:
     """One match at the club: its id, the scorekeeper's cookies and token, the next round number."""
 
-    match_id: int
+    match_id: str
     cookie: str
     csrf: str
     number: int = 1
@@ -44,8 +44,9 @@ def new_tables(port: int, count: int) -> list[Table]:
     tables = []
     for _ in range(count):
         match_id = create_match(client, length="long")
-        pencil = client.cookies.pop(f"pencil_{match_id}")
-        cookie = "; ".join([*(f"{k}={v}" for k, v in session.items()), f"pencil_{match_id}={pencil}"])
+        name, pencil = pencil_cookie(client)
+        client.cookies.pop(name)
+        cookie = "; ".join([*(f"{k}={v}" for k, v in session.items()), f"{name}={pencil}"])
         tables.append(Table(match_id, cookie, client.csrf))
     client.close()
     return tables

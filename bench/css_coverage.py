@@ -41,8 +41,10 @@ def _matches(instance: Path) -> dict[str, dict]:
     from companion.models import Match
     from companion.seed import play_match
     from companion.services import matches as service
+    from companion.web.row_ids import row_ids_of
 
     app = create_app()
+    address = row_ids_of(app).encode
     found: dict[str, dict] = {}
     with app.app_context():
         rng = random.Random(5)
@@ -54,29 +56,33 @@ def _matches(instance: Path) -> dict[str, dict]:
             service.rescore(match)
             db.session.commit()
             finished = db.session.scalars(db.select(Match.id).where(Match.game == slug, Match.status == "finished"))
-            found[slug] = {"open": match.id, "pencil": token, "finished": finished.first(), "game": game}
+            done = finished.first()
+            found[slug] = {"open": match.id, "pencil": token, "finished": done, "game": game,
+                           "addresses": {"open": address(match.id), "finished": address(done), "player": address(1)}}
     return found
 
 
 def _pages(url: str, matches: dict[str, dict]) -> list[tuple[str, str, str | None]]:
     """(name, URL, the match whose pencil this phone holds) for every kind of page."""
+    player = next(iter(matches.values()))["addresses"]["player"]
     pages = [("home", "/", None), ("new match", "/matches/new", None), ("history", "/history", None),
              ("history, searched", "/history?q=a&game=topic", None), ("players", "/players", None),
-             ("player", "/players/1", None), ("preferences", "/preferences", None), ("host", "/host", None),
+             ("player", f"/players/{player}", None), ("preferences", "/preferences", None), ("host", "/host", None),
              ("offline", "/offline", None)]  # fmt: skip
     for slug, found in matches.items():
-        open_, done = found["open"], found["finished"]
+        open_ = found["open"]
+        shown, done = found["addresses"]["open"], found["addresses"]["finished"]
         pages += [
             (f"new match, {slug}", f"/matches/new?game={slug}", None),
-            (f"{slug}: scorekeeper", f"/matches/{open_}", open_),
-            (f"{slug}: viewer", f"/matches/{open_}", None),
+            (f"{slug}: scorekeeper", f"/matches/{shown}", open_),
+            (f"{slug}: viewer", f"/matches/{shown}", None),
             (f"{slug}: finished", f"/matches/{done}", None),
-            (f"{slug}: correction", f"/matches/{open_}/rounds/1", open_),
-            (f"{slug}: table view", f"/matches/{open_}/table", None),
-            (f"{slug}: share", f"/matches/{open_}/share", open_),
-            (f"{slug}: pencil", f"/matches/{open_}/pencil", open_),
-            (f"{slug}: changes", f"/matches/{open_}/changes", open_),
-            (f"{slug}: end", f"/matches/{open_}/end", open_),
+            (f"{slug}: correction", f"/matches/{shown}/rounds/1", open_),
+            (f"{slug}: table view", f"/matches/{shown}/table", None),
+            (f"{slug}: share", f"/matches/{shown}/share", open_),
+            (f"{slug}: pencil", f"/matches/{shown}/pencil", open_),
+            (f"{slug}: changes", f"/matches/{shown}/changes", open_),
+            (f"{slug}: end", f"/matches/{shown}/end", open_),
             (f"{slug}: delete", f"/matches/{done}/delete", None),
         ]
     return [(name, url + path, pencil) for name, path, pencil in pages]

@@ -69,7 +69,7 @@ def asked(port: int, path: str, headers: dict, cookies: dict[str, str]) -> tuple
     return reply.status, (time.perf_counter() - began) * 1000, reply.headers.get("etag", "")
 
 
-def poller(port: int, match_id: int, cookies: dict, stop: threading.Event, timings: Timings) -> None:
+def poller(port: int, match_id: str, cookies: dict, stop: threading.Event, timings: Timings) -> None:
     """Every 100 ms, whatever the answers before: a ping, the changed poll and the unchanged one in turn.
 
     Each request has a thread and a connection of its own, sent on time even while earlier ones still

@@ -14,7 +14,7 @@ SAVES_PER_MATCH = 30  # a medium Topic_ deck (36 cards) ends after 35 rounds
 WARM_UP = 1.0  # seconds of each run that are not measured
 
 
-def poll_headers(match_id: int, etag: str) -> dict[str, str]:
+def poll_headers(match_id: str, etag: str) -> dict[str, str]:
     """What htmx sends when the live block of the match page polls."""
     return {
         **HX,
@@ -25,7 +25,7 @@ def poll_headers(match_id: int, etag: str) -> dict[str, str]:
     }
 
 
-def _loop(port: int, scenario: str, match_id: int, seconds: float, start_at: float) -> tuple[list[tuple], int]:
+def _loop(port: int, scenario: str, match_id: str, seconds: float, start_at: float) -> tuple[list[tuple], int]:
     """Repeat one request kind until the time is up; each sample is (seconds, bytes, queries, status).
 
     Also returns how many requests of the kind were sent in all, the first second's included.
@@ -68,7 +68,7 @@ def _loop(port: int, scenario: str, match_id: int, seconds: float, start_at: flo
     return samples, sent
 
 
-def _worker(port: int, scenario: str, match_id: int, seconds: float, start_at: float, queue: Any) -> None:
+def _worker(port: int, scenario: str, match_id: str, seconds: float, start_at: float, queue: Any) -> None:
     """A load process: run the loop and hand the samples back."""
     try:
         queue.put(_loop(port, scenario, match_id, seconds, start_at))
@@ -86,7 +86,7 @@ class Run:
     cpu_ms: float | None = None
 
 
-def run(port: int, scenario: str, match_id: int, seconds: float, processes: int, server_pid: int | None = None) -> Run:
+def run(port: int, scenario: str, match_id: str, seconds: float, processes: int, server_pid: int | None = None) -> Run:
     """Run `processes` load processes at once for `seconds`.
 
     The server's CPU time is the one figure a machine shared with other work hardly moves:

@@ -32,16 +32,16 @@ PAZAAK_PLAYERS = ["Rosa", "Quincy"]
 PAZAAK_RESULTS = ["Rosa won", "Quincy won", "Tied", "Rosa won", "Quincy won", "Tied", "Tied", "Tied", "Tied", "Tied"]
 
 
-def start(page, base: str, game: str, name: str, players: list[str]) -> int:
-    """A match started from the new-match page with the game and players picked; its id."""
+def start(page, base: str, game: str, name: str, players: list[str]) -> str:
+    """A match started from the new-match page with the game and players picked; its address text."""
     query = "&".join([f"game={game}", *(f"seat={p}" for p in players)])
     page.goto(f"{base}/matches/new?{query}")
     page.get_by_role("button", name=f"Start {name}").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
-    return int(page.url.rsplit("/", 1)[1])
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]+$"))
+    return page.url.rsplit("/", 1)[1]
 
 
-def stored_rounds(base: str, match_id: int) -> list[dict]:
+def stored_rounds(base: str, match_id: str) -> list[dict]:
     """The rounds the server holds, from the match's export."""
     with urllib.request.urlopen(f"{base}/matches/{match_id}.json", timeout=10) as reply:
         return json.load(reply)["rounds"]

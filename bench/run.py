@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import club, micro, slow  # noqa: E402
-from bench.client import HX, Client, create_match, save_round  # noqa: E402
+from bench.client import HX, Client, create_match, pencil_cookie, save_round  # noqa: E402
 from bench.server import Server, describe, dirty, seed, source_tree  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.json"
@@ -70,20 +70,21 @@ def say(text: str) -> None:
 DEMO_ROUNDS = 12
 
 
-def demo_match(port: int, rounds: int = DEMO_ROUNDS) -> tuple[int, str, str]:
-    """A Topic_ match part-way through, as viewers follow it; its id, pencil and session cookies."""
+def demo_match(port: int, rounds: int = DEMO_ROUNDS) -> tuple[str, tuple[str, str], str]:
+    """A Topic_ match part-way through, as viewers follow it; its address text, pencil cookie (name and value)
+    and session cookie."""
     client = Client(port)
     match_id = create_match(client)
     for number in range(1, rounds + 1):
         assert save_round(client, match_id, number).status == 200
     client.close()
-    return match_id, client.cookies[f"pencil_{match_id}"], client.cookies.get("session", "")
+    return match_id, pencil_cookie(client), client.cookies.get("session", "")
 
 
 REQUEST_KINDS = ("ping", "poll_unchanged", "poll_changed", "save")
 
 
-def request_kinds(servers: dict[str, Server], match_ids: dict[str, int], kinds: tuple[str, ...], seconds: float,
+def request_kinds(servers: dict[str, Server], match_ids: dict[str, str], kinds: tuple[str, ...], seconds: float,
                   turns: int = 3) -> dict[str, dict]:  # fmt: skip
     """Save, poll (changed and unchanged) and the floor: latency alone, then throughput with 2 phones.
 
@@ -115,10 +116,10 @@ def request_kinds(servers: dict[str, Server], match_ids: dict[str, int], kinds: 
     return out
 
 
-def fragments(port: int, match_id: int, pencil: str) -> dict:
+def fragments(port: int, match_id: str, pencil: tuple[str, str]) -> dict:
     """The compressed size of each htmx fragment the pages swap in."""
     keeper = Client(port)
-    keeper.cookies[f"pencil_{match_id}"] = pencil
+    keeper.cookies[pencil[0]] = pencil[1]
     keeper.fetch_csrf()
     viewer = Client(port)
     viewer.fetch_csrf()
@@ -273,7 +274,7 @@ def slow_clients(port: int) -> dict:
             "statuses": sorted({status or 0 for status in got.statuses})}  # fmt: skip
 
 
-def browser_job(sides: dict[str, tuple[str, int, str]]) -> dict[str, dict]:
+def browser_job(sides: dict[str, tuple[str, str, tuple[str, str]]]) -> dict[str, dict]:
     """The first-load measurements of each side (its URL, match and pencil), in a process of their own
     (Playwright runs threads); the loads of both sides are taken in turns, so a slow moment of this
     machine falls on both."""
@@ -281,7 +282,7 @@ def browser_job(sides: dict[str, tuple[str, int, str]]) -> dict[str, dict]:
 
     pages = {}
     for side, (url, match_id, pencil) in sides.items():
-        keeper_cookie = [{"name": f"pencil_{match_id}", "value": pencil, "url": url}]
+        keeper_cookie = [{"name": pencil[0], "value": pencil[1], "url": url}]
         match = f"/matches/{match_id}"
         pages[side, "home"] = (f"{url}/", [], match)
         pages[side, "viewer"] = (f"{url}{match}", [], None)

@@ -18,6 +18,7 @@ from .extensions import babel, compress, csrf, db, htmx, limiter, migrate
 from .models import ID_MAX
 from .templating import App
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
+from .web.row_ids import RowIdConverter
 
 
 def _files_root() -> Path:
@@ -54,8 +55,8 @@ def _secret_key(instance: Path, shared: str = "") -> str:
     return key_file.read_text().strip()
 
 
-class RowId(IntegerConverter):
-    """An `<int:…>` URL part that fits an INTEGER column; a larger one is a 404, not a database error."""
+class WholeNumber(IntegerConverter):
+    """An `<int:…>` URL part (a round number) that fits an INTEGER column; a larger one is a 404, not an error."""
 
     def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", ID_MAX)
@@ -102,7 +103,7 @@ def create_app(
         template_folder=str(root / "templates"),
         static_folder=str(root / "static"),
     )
-    app.url_map.converters["int"] = RowId
+    app.url_map.converters["int"] = WholeNumber
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     database_url = _database_url(settings.database_url, instance)
@@ -144,6 +145,8 @@ def create_app(
     )
     if test_config:
         app.config.update(test_config)
+    # A row id in an address (`<id:match_id>`) is an opaque text drawn from the secret key.
+    app.url_map.converters["id"] = RowIdConverter.for_key(app.config["SECRET_KEY"])
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(root / "migrations"), render_as_batch=True)

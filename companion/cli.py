@@ -26,6 +26,7 @@ from .seed import seed_command
 from .services import bounds, host, ratings
 from .services import groups as group_service
 from .services import matches as service
+from .web.row_ids import row_ids_of
 
 
 def _read_json(path: str) -> Any:
@@ -103,7 +104,7 @@ def import_command(file: str) -> None:
         _fail(str(error))
     for entry in results:
         state = "imported" if entry.created else "already stored"
-        click.echo(f"{entry.id} /matches/{entry.id} {state}")
+        click.echo(f"{entry.id} /matches/{row_ids_of(current_app).encode(entry.id)} {state}")
 
 
 @click.command("export")

@@ -144,13 +144,13 @@ echo "$answers" | sort | uniq -c
 echo "counts in Redis: $(redis-cli -p "$REDIS_PORT" --scan --pattern '*exports*' | wc -l) keys"
 step "kill -9 of one app container while three phones save"
 browse kill "$url" app1 "$work/rounds.json"
-echo "saves answered by app2: $("${PODMAN[@]}" logs app2 2>/dev/null | grep -c '"POST /matches/[0-9]*/rounds' || true)"
+echo "saves answered by app2: $("${PODMAN[@]}" logs app2 2>/dev/null | grep -c '"POST /matches/[0-9A-Za-z]*/rounds' || true)"
 
 step "SIGTERM to an app container while three phones save: the saves under way are answered"
 "${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
 browse stop "$url" app1 "$work/rounds.json"
 after_term=$("${PODMAN[@]}" logs app1 2>&1 | sed -n '/Handling signal: term/,$p')
-echo "app1 after its SIGTERM: $(grep -c '"POST /matches/[0-9]*/rounds" 200' <<<"$after_term" || true) saves answered," \
+echo "app1 after its SIGTERM: $(grep -c '"POST /matches/[0-9A-Za-z]*/rounds" 200' <<<"$after_term" || true) saves answered," \
   "$(grep -c 'Handling signal: term' <<<"$after_term" || true) signal handled, then it stopped"
 "${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
 

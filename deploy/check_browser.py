@@ -54,7 +54,7 @@ def phone_on(browser: Browser, base: str, server: str, tries: int = 60) -> tuple
     raise AssertionError(f"no phone reached {server} in {tries} tries")
 
 
-def export(page: Page, match_id: int) -> dict:
+def export(page: Page, match_id: str) -> dict:
     """The match's export, fetched by the phone through Caddy."""
     return page.evaluate(f"fetch('/matches/{match_id}.json', {{cache: 'no-store'}}).then(r => r.json())")
 

@@ -28,12 +28,30 @@ from companion import create_app
 from companion.extensions import db
 from companion.games import get_game
 from companion.queries.matches import find_match
+from companion.web.row_ids import RowIds
 
 # Speed is measured by the benchmark, never by tests: a loaded machine must not fail a property.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+# The suite's apps share one secret key, so a test writes a row's address without its app at hand.
+ADDRESS_KEY = "the-suite's-own-key-which-no-server-uses-" * 2
+_ROW_IDS = RowIds(ADDRESS_KEY)
+
+
+def ref(row_id: int) -> str:
+    """A match's or player's id as the suite's apps write it in an address (`/matches/{ref(match_id)}`)."""
+    return _ROW_IDS.encode(row_id)
+
+
+def unref(text: str) -> int:
+    """The id of a match or player from its address text (the last part of `/matches/…`)."""
+    row_id = _ROW_IDS.decode(text)
+    assert row_id is not None, f"no row's address: {text!r}"
+    return row_id
+
+
 # A name's words as the page draws them (each in a span that a line never breaks inside).
 WORD_SPAN = re.compile(r'<span class="word">([^<]*)</span>')
 
@@ -97,7 +115,7 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     """The app on its own empty database, migrated to head as on a first start."""
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     application = create_app(config, instance_path=str(tmp_path / "instance"))
     yield application
     with application.app_context():
@@ -110,7 +128,7 @@ def private_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     """The app as a shared server runs it (COMPANION_GROUPS=private), on its own empty database."""
     from companion.config import Settings
 
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     application = create_app(config, instance_path=str(tmp_path / "instance"), settings=Settings(groups="private"))
     yield application
     with application.app_context():
@@ -208,7 +226,7 @@ def start_match(client: FlaskClient, game: str, seats: list[str], htmx: bool = F
     """Start a match through the new-match form; `client` holds its pencil. Returns the match's id."""
     response = post_new_match(client, game, seats, htmx=htmx, **fields)
     assert response.status_code == (200 if htmx else 302), response.get_data(as_text=True)
-    return int(response.headers["HX-Location" if htmx else "Location"].rsplit("/", 1)[1])
+    return unref(response.headers["HX-Location" if htmx else "Location"].rsplit("/", 1)[1])
 
 
 def entry_fields(app: Flask, match_id: int, round_data: dict[str, Any]) -> MultiDict:
@@ -227,8 +245,8 @@ def save_round(client: FlaskClient, match_id: int, fields: Mapping[str, Any], nu
     if number is None:
         number = len(stored_match(client.application, match_id).rounds) + 1
     form["number"] = str(number)
-    form["csrf_token"] = csrf_token(client, f"/matches/{match_id}")
-    return client.post(f"/matches/{match_id}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
+    form["csrf_token"] = csrf_token(client, f"/matches/{ref(match_id)}")
+    return client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
 
 
 def finished_match(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -15,7 +15,7 @@ from ..extensions import db
 from ..games import REGISTRY
 from ..games.base import N_, NAME_MAX, Message, name_key
 from ..games.forms import whole_number
-from ..models import ID_MAX, Match, Player, PlayerRecord, Seat
+from ..models import Match, Player, PlayerRecord, Seat
 
 PER_PAGE = 20
 # Past this page no history is that long (20 a page: two million matches); a larger page
@@ -118,7 +118,7 @@ def read_days(
 
 
 def _whole(text: str, top: int) -> int | None:
-    """A positive whole number up to `top` (a player's id, a page), or None."""
+    """A positive whole number up to `top` (a page), or None."""
     value = whole_number(text, top)
     return value if value else None
 
@@ -129,6 +129,8 @@ class HistoryFilter:
 
     game: str = ""
     player: int | None = None
+    # The player as the links write them: their address text, not their id.
+    player_address: str = ""
     q: str = ""
     start: date | None = None
     end: date | None = None
@@ -138,15 +140,19 @@ class HistoryFilter:
     typed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_args(cls, args: Mapping[str, str], day_form: DayForm = DayForm()) -> HistoryFilter:
+    def from_args(
+        cls, args: Mapping[str, str], day_form: DayForm, row_id: Callable[[str], int | None]
+    ) -> HistoryFilter:
         """The filters of a query string; a value that makes no sense is dropped, a date with a message.
 
-        The dates are read in `day_form` (the page's language) or in the ISO form of the links.
+        The dates are read in `day_form` (the page's language) or in the ISO form of the links;
+        the player by `row_id` from their address text.
         """
         found = cls(q=" ".join(args.get("q", "").split())[:NAME_MAX])
         game = args.get("game", "")
         found.game = game if game in REGISTRY else ""
-        found.player = _whole(args.get("player", ""), ID_MAX)
+        found.player = row_id(args.get("player", ""))
+        found.player_address = args["player"] if found.player is not None else ""
         found.start, found.end = read_days(args, day_form, found.errors, found.typed)
         found.page = _whole(args.get("page", "1"), PAGE_MAX) or 1
         return found
@@ -155,7 +161,7 @@ class HistoryFilter:
         """The query string of these filters (empty ones left out), with `changes` applied."""
         values = {
             "game": self.game,
-            "player": self.player,
+            "player": self.player_address,
             "q": self.q,
             "from": self.start.isoformat() if self.start else None,
             "to": self.end.isoformat() if self.end else None,

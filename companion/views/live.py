@@ -61,7 +61,7 @@ def qr_svg(text: str) -> Markup:
 ENTRY_SHOWS = "X-Entry-Shows"
 
 
-@bp.get("/<int:match_id>/live")
+@bp.get("/<id:match_id>/live")
 def live(match_id: int):
     """The standings and rounds for a polling phone; 304 with no body when nothing changed.
 
@@ -122,14 +122,14 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
     return current_app.make_response((render_template("_pencil_panel.html", **context), 200, {"ETag": tag}))
 
 
-@bp.get("/<int:match_id>/table")
+@bp.get("/<id:match_id>/table")
 def table(match_id: int):
     """The big, dark scoreboard for a phone or tablet lying in the middle of the table."""
     match = match_or_404(match_id)
     return render("table.html", **match_context(match))
 
 
-@bp.get("/<int:match_id>/share")
+@bp.get("/<id:match_id>/share")
 def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)
@@ -140,7 +140,7 @@ def share(match_id: int):
     return render("share.html", **match_context(match, viewer_url=viewer, viewer_qr=qr_svg(viewer), owner=owner))
 
 
-@bp.post("/<int:match_id>/pencil/offer")
+@bp.post("/<id:match_id>/pencil/offer")
 def offer_pencil(match_id: int):
     """Show a single-use QR code with which another phone takes the pencil."""
     match = match_or_404(match_id)
@@ -152,7 +152,7 @@ def offer_pencil(match_id: int):
     return render("share.html", fragment="_pencil_offer.html", **context)
 
 
-@bp.route("/<int:match_id>/pencil", methods=["GET", "POST"])
+@bp.route("/<id:match_id>/pencil", methods=["GET", "POST"])
 def pencil(match_id: int):
     """The page a scanned pencil code opens, and its Take the pencil button.
 
@@ -177,7 +177,7 @@ def pencil(match_id: int):
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 
-@bp.post("/<int:match_id>/pencil/back")
+@bp.post("/<id:match_id>/pencil/back")
 def reclaim(match_id: int):
     """The phone that started the match takes the pencil back; the host's phone may take any match's pencil."""
     match = match_or_404(match_id)

@@ -83,13 +83,13 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
     )
 
 
-@bp.get("/<int:player_id>")
+@bp.get("/<id:player_id>")
 def show(player_id: int):
     """A player's records per game, head to head and recent form."""
     return _player_page(db.get_or_404(Player, player_id))
 
 
-@bp.post("/<int:player_id>/rename")
+@bp.post("/<id:player_id>/rename")
 def rename(player_id: int):
     """Rename a roster entry (host rights); a bad or taken name is refused next to the field."""
     player = db.get_or_404(Player, player_id)
@@ -111,7 +111,7 @@ def _row_id(text: str) -> int:
     return value
 
 
-@bp.post("/<int:player_id>/merge")
+@bp.post("/<id:player_id>/merge")
 def merge(player_id: int):
     """Merge another roster entry of the same person into this one (host rights), once confirmed.
 

@@ -9,6 +9,7 @@ from .. import charts
 from . import assets, cards, display, fragments, groups, headers, i18n, live, queries
 from .assets import asset, bundle_url, bundle_urls, linked_bundles, match_bundles, needs_bundles, page_assets
 from .fragments import render, wants_fragment
+from .row_ids import row_ids_of
 
 __all__ = ["asset", "bundle_url", "init_app", "render", "wants_fragment"]
 
@@ -47,6 +48,8 @@ def init_app(app: Flask) -> None:
         private_groups=groups.private,
         current_group=groups.current_group,
         is_member=groups.is_member,
+        # A row id as the addresses write it, where a template hands one to a script or a query string.
+        row_id=row_ids_of(app).encode,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words

@@ -19,12 +19,12 @@ from ..bytecache import ByteBoundedCache
 from ..extensions import db
 from ..models import Match
 from ..queries import matches as queries
-from ..queries.history import ID_MAX
 from .assets import needs_bundles
 from .groups import PHONE_COOKIE
 from .headers import add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
+from .row_ids import TEXT, row_ids_of
 
 
 # At most 1024 uids of at most 80 characters: some 200 KB.
@@ -73,9 +73,9 @@ def unchanged_headers(tag: str) -> Headers:
     return add_standard_headers(Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY))]))
 
 
-# An id of at most ten ASCII digits (ID_MAX has ten): anything longer is no row and goes on to
-# Flask's 404 rather than into a query (SQLite overflows past 2**63, int() past 4300 digits).
-LIVE_PATH = re.compile(r"/matches/([0-9]{1,10})/live")
+# A match's address text, read as the `id` converter reads it: a text that is no row's address
+# goes on to Flask's 404 rather than into a query.
+LIVE_PATH = re.compile(rf"/matches/({TEXT})/live")
 # Where the middleware leaves the state it read for the view, which then need not read it again.
 LIVE_STATE_KEY = "companion.live_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
@@ -98,6 +98,7 @@ class UnchangedPolls:
             self.engine = db.engine
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
+        self.row_id = row_ids_of(app).decode
         # On a private server only a member of the match's group is answered here; any other phone
         # (one following by a viewer link, a stranger) goes on to Flask, which decides (web/groups.py).
         self.private = app.config["SETTINGS"].private_groups
@@ -116,10 +117,11 @@ class UnchangedPolls:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
         if if_none_match and environ.get("REQUEST_METHOD") == "GET":
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
+            match_id = self.row_id(found.group(1)) if found else None
             phone = parse_cookie(environ).get(PHONE_COOKIE) if self.private else None
-            if found and int(found.group(1)) <= ID_MAX and self.trusted(environ) and (phone or not self.private):
+            if match_id is not None and self.trusted(environ) and (phone or not self.private):
                 with self.engine.connect() as connection:
-                    state = queries.live_state(int(found.group(1)), connection, phone)
+                    state = queries.live_state(match_id, connection, phone)
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
                 if self.private and (state is None or not state.member):

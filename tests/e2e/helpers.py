@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.extensions import db
 from companion.services.matches import roster_players
-from tests.conftest import CUT_PHONES, PHONE_COOKIE
+from tests.conftest import CUT_PHONES, PHONE_COOKIE, unref
 from tests.e2e.audit import audit_layout
 
 
@@ -46,9 +46,9 @@ def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> N
 def press_start(page: Page, game_name: str, names: list[str] = ()) -> int:
     """Start the match set up on the page; its id. `names`: the player names its page shows."""
     page.get_by_role("button", name=f"Start {game_name}").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     audit_layout(page, names)
-    return int(page.url.rsplit("/", 1)[1])
+    return unref(page.url.rsplit("/", 1)[1])
 
 
 def start_match(page: Page, base: str, game_name: str, players: list[str]) -> int:

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Player
+from tests.conftest import ref
 from tests.e2e.helpers import add_to_roster, start_match
 
 pytestmark = pytest.mark.e2e
@@ -73,10 +74,15 @@ def test_a_long_match_too_wide_for_a_phone_can_be_scrolled_by_keyboard(browser, 
     page = context.new_page()
     with app.app_context():
         player_id = db.session.scalar(select(Player.id).where(Player.name == players[0]))
-    for path in (f"/matches/{match_id}", f"/matches/{match_id}?round=2", "/players", f"/players/{player_id}"):
+    for path in (
+        f"/matches/{ref(match_id)}",
+        f"/matches/{ref(match_id)}?round=2",
+        "/players",
+        f"/players/{ref(player_id)}",
+    ):
         page.goto(live_server.url + path)
         assert serious_violations(page) == [], path
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     for box in page.locator('.rounds-scroll[tabindex="0"]').all():
         box.focus()
         sideways = box.evaluate("(box) => box.scrollWidth > box.clientWidth + 1")

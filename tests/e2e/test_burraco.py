@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import ref
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, press_start, seat_players
 
@@ -69,7 +70,7 @@ def save(page: Page, number: int, readback: str) -> None:
 
 def engine_says(page: Page, base: str, match_id: int, runner, tmp_path) -> dict:
     """What `flask score` computes for the match file the page offers."""
-    document = page.request.get(f"{base}/matches/{match_id}.json").json()
+    document = page.request.get(f"{base}/matches/{ref(match_id)}.json").json()
     path = tmp_path / f"match-{match_id}.json"
     path.write_text(json.dumps(document))
     result = runner.invoke(args=["score", str(path)])
@@ -222,7 +223,7 @@ def test_settings_are_set_by_keypad_and_steppers_and_kept_with_the_match(page: P
     page.get_by_role("button", name="Lower: Closing (chiusura)").click()
     expect(page.get_by_label("Closing (chiusura)", exact=True)).to_have_value("50")
     page.get_by_role("button", name=f"Start {GAME}").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     expect(page.locator("#standings")).to_contain_text("Hand 1 of 5")
     expect(page.locator("#standings")).to_contain_text(
         "To 2005 · 5 hands · clean (pulito) 200 · dirty (sporco) 100 · closing (chiusura) 50"
@@ -253,7 +254,7 @@ def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_se
 
     match_id = new_match(page, app, live_server.url, "burraco", LONG_NAMES[:5])
     page.set_viewport_size({"width": 360, "height": 740})
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     keypad = page.get_by_role("group", name="Keypad")
     for _ in range(8):
         keypad.get_by_role("button", name="Next ↓").click()

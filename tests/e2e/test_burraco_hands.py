@@ -8,6 +8,7 @@ from playwright.sync_api import Page
 
 from companion.extensions import db
 from companion.services import matches as service
+from tests.conftest import ref
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +57,7 @@ def test_each_header_cell_lines_up_with_its_values(page: Page, live_server, app,
     names, settings = LAYOUTS[layout]
     match_id = burraco_with_hands(app, names, settings)
     page.set_viewport_size(SIZES[size])
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     page.locator(".burraco-hands").scroll_into_view_if_needed()
     header, *rows = page.evaluate(EDGES)
     assert len(rows) == 3

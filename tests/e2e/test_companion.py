@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import PHONE
+from tests.conftest import PHONE, ref
 from tests.e2e.helpers import add_to_roster, go_offline, go_online, start_match
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +33,7 @@ def test_pencil_goes_to_another_phone_and_back(page: Page, browser: Browser, liv
     expect(other.get_by_text("Only the scorekeeper's phone can enter rounds")).to_be_visible()
     other.goto(pencil_link)
     other.get_by_role("button", name="Take the pencil").click()
-    expect(other).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(other).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     expect(other.get_by_text("Only the scorekeeper's phone can enter rounds")).to_have_count(0)
 
     page.goto(match_url)
@@ -100,6 +100,33 @@ def test_viewer_sees_saved_undone_and_redone_rounds_within_two_seconds(
     expect(viewer.locator("#entry form")).to_have_count(0)
 
 
+def test_a_match_started_scored_and_shared_by_its_address(page: Page, browser: Browser, live_server, app):
+    add_to_roster(app, "Ann", "Bob", "Cy")
+    match_id = start_match(page, live_server.url, "Topic_", ["Ann", "Bob", "Cy"])
+    match_url = page.url
+    # The address names the match by an opaque text, not by its id.
+    assert match_url == f"{live_server.url}/matches/{ref(match_id)}" and not match_url.endswith(f"/{match_id}")
+    loser_button(page, "Bob").click()
+    expect(page.get_by_role("status").filter(has_text="Round 1")).to_be_visible()
+
+    page.get_by_role("link", name="Share · viewer QR").click()
+    expect(page.get_by_role("img", name="QR code of the viewer link")).to_be_visible()
+    shared = page.get_by_role("link", name=re.compile(rf"matches\/{ref(match_id)}$")).get_attribute("href")
+    viewer = phone(browser).new_page()
+    viewer.goto(shared)
+    bob = viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")
+    expect(bob).to_contain_text("1")
+
+    # The viewer's page follows the match by polling its address: the next round reaches it.
+    page.get_by_role("link", name=re.compile("^← Topic_")).click()
+    expect(page).to_have_url(match_url)
+    loser_button(page, "Bob").click()
+    expect(page.get_by_role("status").filter(has_text="Round 2")).to_be_visible()
+    expect(bob).to_contain_text("2")
+    # The match file is reached by the same address.
+    assert viewer.request.get(f"{match_url}.json").json()["game"] == "topic"
+
+
 def correct(tab: Page, untick: str, tick: str) -> None:
     """On a Topic_ correction page: change who lost, then Save correction."""
     form = tab.locator("form.correcting")
@@ -124,7 +151,7 @@ def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_se
         expect(tab.get_by_role("heading", name="Correct round 1")).to_be_visible()
 
     correct(page, untick="Bob", tick="Cy")
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     expect(page.locator("#rounds")).to_contain_text("corrected")
 
     correct(other, untick="Bob", tick="Ann")

@@ -16,7 +16,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from companion.services import host
-from tests.conftest import stored_match
+from tests.conftest import stored_match, unref
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import (
     NETWORK_CUT,
@@ -70,14 +70,14 @@ def loser(page: Page, name: str):
 
 def match_path(page: Page) -> str:
     """The path of the match page the phone is on."""
-    found = re.search(r"/matches/\d+$", page.url)
+    found = re.search(r"/matches/[0-9A-Za-z]{8}$", page.url)
     assert found, page.url
     return found.group(0)
 
 
 def topic_losers(app: Flask, path: str) -> list[list[str]]:
     """Each stored Topic_ round's losers, in order."""
-    return [round["losers"] for round in stored_match(app, int(path.rsplit("/", 1)[1])).rounds]
+    return [round["losers"] for round in stored_match(app, unref(path.rsplit("/", 1)[1])).rounds]
 
 
 # How the table view is drawn: the colour behind the board (the body's, or the page's where the body has
@@ -98,7 +98,7 @@ def table_view_by_its_link(tablet: Page, match_url: str, names: list[str], figur
     every total whole on screen, every name whole, and the game's own figure if it has one."""
     tablet.goto(match_url)
     tablet.get_by_role("link", name="Table view").click()
-    expect(tablet).to_have_url(re.compile(r"/matches/\d+/table$"))
+    expect(tablet).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}/table$"))
     totals = tablet.locator(".table-scores .total")
     expect(totals).to_have_count(len(names))
     for name in names:
@@ -263,7 +263,7 @@ def pazaak_in_italian(table: Table, app: Flask) -> None:
     expect(bruno.get_by_label("Set per vincere")).to_have_text("3")
     table.audit(bruno)
     bruno.get_by_role("button", name="Inizia Pazaak").click()
-    expect(bruno).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(bruno).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     table.audit(bruno)
     table.carla.goto(bruno.url)
     table.audit(table.carla)
@@ -276,7 +276,7 @@ def pazaak_in_italian(table: Table, app: Flask) -> None:
     expect(bruno.get_by_text("La partita è finita. Resta nello storico.")).to_be_visible()
     expect(table.carla.locator("#entry")).to_contain_text("The match is over.", timeout=FOLLOWS)
     table.audit(bruno, table.carla)
-    played = stored_match(app, int(match_path(bruno).rsplit("/", 1)[1]))
+    played = stored_match(app, unref(match_path(bruno).rsplit("/", 1)[1]))
     assert played.is_over and [round.get("winner") for round in played.rounds] == ["Anna", "Bruno", "Anna", "Anna"]
 
 
@@ -305,12 +305,12 @@ def pazzaparola_ended_by_the_host_then_played_again(table: Table, app: Flask) ->
     # The scorekeeper's tools follow too: no Undo of a match ended, and its own Play again.
     expect(dario.locator("#match-tools").get_by_role("button", name="Play again")).to_be_visible()
     table.audit(anna, dario, table.carla)
-    assert stored_match(app, int(first_url.rsplit("/", 1)[1])).status == "unfinished"
+    assert stored_match(app, unref(first_url.rsplit("/", 1)[1])).status == "unfinished"
 
     # The host plays it again; Dario finds the new match in progress on his home page and follows it.
     anna.get_by_role("button", name="Play again").click()
     expect(anna).not_to_have_url(first_url)
-    expect(anna).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(anna).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     again_url = anna.url
     table.audit(anna)
     dario.goto(table.base + "/")
@@ -324,7 +324,7 @@ def pazzaparola_ended_by_the_host_then_played_again(table: Table, app: Flask) ->
     expect(anna.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
     expect(dario.locator("#entry")).to_contain_text("The match is over.", timeout=FOLLOWS)
     table.audit(anna, dario)
-    assert stored_match(app, int(match_path(anna).rsplit("/", 1)[1])).is_over
+    assert stored_match(app, unref(match_path(anna).rsplit("/", 1)[1])).is_over
 
 
 def burraco_in_pairs_in_the_dark(table: Table, app: Flask) -> None:
@@ -367,7 +367,7 @@ def burraco_in_pairs_in_the_dark(table: Table, app: Flask) -> None:
     expect(table.bruno.locator("#entry")).to_contain_text("La partita è finita.", timeout=FOLLOWS)
     expect(table.tablet.get_by_text("Winner: Us")).to_be_visible(timeout=FOLLOWS)
     table.audit(carla, table.bruno, table.tablet)
-    assert stored_match(app, int(match_url.rsplit("/", 1)[1])).is_over
+    assert stored_match(app, unref(match_url.rsplit("/", 1)[1])).is_over
 
 
 def history_filtered_and_exported(table: Table) -> None:

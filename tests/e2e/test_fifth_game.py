@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import ref
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, press_start, seat_players, start_match
 from tests.fifth_game import registered
@@ -44,7 +45,7 @@ def test_fives_is_played_on_a_phone_like_any_other_game(page: Page, live_server,
     enter(page, "5", "0")
     expect(page.get_by_text("Ann wins!")).to_be_visible()
     audit_layout(page, ["Ann", "Bob"])
-    page.goto(f"{live_server.url}/matches/{match_id}/table")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}/table")
     expect(page.locator(".table-title")).to_have_text("Fives · Final")
     audit_layout(page, ["Ann", "Bob"])
 

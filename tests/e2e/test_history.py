@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.seed import seed
 from companion.services import matches as service
+from tests.conftest import ref
 from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
@@ -36,7 +37,7 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
 
     page.get_by_label("Player", exact=True).select_option(label="Quincy")
     expect(page.get_by_text("1 match", exact=True)).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/history\?.*player=\d+"))
+    expect(page).to_have_url(re.compile(r"/history\?.*player=[0-9A-Za-z]{8}"))
     row = page.locator(".history-item")
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Quincy, Rosa")
@@ -44,7 +45,7 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
     audit_layout(page, ["Quincy", "Rosa"])
 
     row.click()
-    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"))
+    expect(page).to_have_url(re.compile(rf"/matches/{ref(match_id)}$"))
     chart = page.get_by_role("img", name=re.compile("Totals after each of 3 sets: Quincy 2, Rosa 1"))
     expect(chart).to_be_visible()
     box = chart.bounding_box()

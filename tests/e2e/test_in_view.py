@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import ref
 from tests.e2e.test_table_ready import LONG_NAMES, NARROW, new_match
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +41,7 @@ def assert_across_the_screen(page: Page, locator) -> None:
 def test_four_players_columns_are_all_in_view_without_scrolling(page: Page, live_server, app, game, width):
     match_id = new_match(page, app, live_server.url, game, FOUR, rounds=2)
     page.set_viewport_size({"width": width, "height": 740})
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     headers = rounds_table(page).locator("thead th.num")
     expect(headers).to_have_count(4)
     for header in headers.all():
@@ -54,7 +55,7 @@ def test_four_players_columns_are_all_in_view_without_scrolling(page: Page, live
 def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, live_server, app, game, count):
     match_id = new_match(page, app, live_server.url, game, LONG_NAMES[:count], rounds=2)
     page.set_viewport_size(NARROW)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.get_by_text("More players to the right: swipe the table →")).to_be_visible()
     box = page.locator("#rounds .rounds-scroll")
     for edge in ("start", "end"):
@@ -101,7 +102,7 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
         seated = [f"{name} {index}" if index >= 4 else name for index, name in enumerate(seated)]
     match_id = new_match(page, app, live_server.url, game, seated, rounds=2)
     page.set_viewport_size(NARROW)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     if game == "topic":
         page.get_by_role("switch", name="Several losers").click()
     expect(page.locator("#standings")).to_be_visible()
@@ -129,7 +130,7 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
 def test_the_viewer_qr_code_is_drawn_in_the_middle_of_its_card(page: Page, live_server, app, width):
     match_id = new_match(page, app, live_server.url, "topic", FOUR)
     page.set_viewport_size({"width": width, "height": 800})
-    page.goto(f"{live_server.url}/matches/{match_id}/share")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}/share")
     code = page.get_by_role("img", name="QR code of the viewer link")
     expect(code).to_be_visible()
     card, drawing = code.evaluate(
@@ -143,7 +144,7 @@ def test_the_viewer_qr_code_is_drawn_in_the_middle_of_its_card(page: Page, live_
 def test_topic_late_penalty_switch_keeps_the_shape_of_a_switch(page: Page, live_server, app):
     match_id = new_match(page, app, live_server.url, "topic", FOUR, rounds=1)
     page.set_viewport_size(NARROW)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     switch = page.get_by_role("switch", name=re.compile("^For round 1, just played"))
     box = switch.bounding_box()
     assert box["height"] < 0.7 * box["width"], box
@@ -155,7 +156,7 @@ def test_topics_fewest_badge_stays_inside_its_tile_in_italian(page: Page, live_s
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=1)
     page.context.add_cookies([{"name": "lang", "value": "it", "url": live_server.url}])
     page.set_viewport_size({"width": width, "height": 740})
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     marks = page.locator(".topic-hand .topic-mark")
     expect(marks.first).to_have_text("meno carte")
     past = page.locator(".topic-hand").evaluate_all(

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, Route, expect
 from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
-from tests.conftest import stored_match
+from tests.conftest import ref, stored_match, unref
 from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
 
 pytestmark = pytest.mark.e2e
@@ -145,7 +145,7 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
         else:
             route.continue_()
 
-    page.route(re.compile(r"/matches/\d+/rounds$"), store_then_lose_the_answer)
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), store_then_lose_the_answer)
     loser(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert lost and "round_key=" in lost[0]
@@ -161,9 +161,9 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
     # Behind Caddy, an app server that is down (or dies during the save) makes the proxy answer 502.
     match_id = start_topic(page, live_server.url, app)
     for text in (
-        f"502 answer to POST {live_server.url}/matches/{match_id}/rounds",
+        f"502 answer to POST {live_server.url}/matches/{ref(match_id)}/rounds",
         "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
-        f"Response Status Error Code 502 from /matches/{match_id}/rounds, [object HTMLElement]",
+        f"Response Status Error Code 502 from /matches/{ref(match_id)}/rounds, [object HTMLElement]",
     ):
         browser_faults.expect(text)
     failed: list[int] = []
@@ -177,7 +177,7 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
         failed.append(1)
         route.fulfill(status=502, body="Bad Gateway")
 
-    page.route(re.compile(r"/matches/\d+/rounds$"), gateway_error_once)
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), gateway_error_once)
     loser(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
     assert failed
@@ -209,14 +209,14 @@ def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page:
     loser(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
     # The network is back but the saves still cannot get through, and the phone reloads the page.
-    page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: route.abort())
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), lambda route: route.abort())
     go_online(page)
     page.reload()
     expect(kept_rows(page)).to_have_count(2)
     expect(kept_rows(page).nth(1)).to_contain_text("Ann")
     expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
     assert losers_stored(app, match_id) == []
-    page.unroute(re.compile(r"/matches/\d+/rounds$"))
+    page.unroute(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"))
     expect(page.locator("#offline-status")).to_have_text("2 rounds sent", timeout=15000)
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"]]
 
@@ -249,7 +249,7 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     """The service worker runs where the page is a secure context: HTTPS, or this laptop's own address."""
     match_id = start_topic(page, live_server.url, app)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
-    page.goto(f"{live_server.url}/matches/{match_id}")  # the copy the worker keeps
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")  # the copy the worker keeps
     loser(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
@@ -277,7 +277,7 @@ def keep_a_pazzaparola_round_offline(page: Page, base: str, app):
 
     add_to_roster(app, *PAZZAPAROLA_PLAYERS)
     start_pazzaparola(page, base, PAZZAPAROLA_PLAYERS)
-    match_id = int(page.url.rsplit("/", 1)[1])
+    match_id = unref(page.url.rsplit("/", 1)[1])
     go_offline(page)
     tap = Taps(page)
     enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
@@ -371,7 +371,7 @@ def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(p
 def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, live_server, app, browser):
     match_id = start_topic(page, live_server.url, app)
     viewer = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    viewer.goto(f"{live_server.url}/matches/{match_id}")
+    viewer.goto(f"{live_server.url}/matches/{ref(match_id)}")
     live = viewer.locator("#live")
     expect(live).to_have_attribute("data-live", "")
     go_offline(viewer)
@@ -396,13 +396,13 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
     expect(kept_rows(page)).to_have_count(2)
     # The first kept round is refused (here: its loser is not seated), the second waits behind it.
     page.evaluate(
-        """(matchId) => {
-        const key = "companion.waiting." + matchId;
+        """(address) => {
+        const key = "companion.waiting." + address;
         const kept = JSON.parse(localStorage.getItem(key));
         kept[0].fields = kept[0].fields.map(([name, value]) => name === "loser" ? [name, "Zed"] : [name, value]);
         localStorage.setItem(key, JSON.stringify(kept));
     }""",
-        match_id,
+        ref(match_id),
     )
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
@@ -429,7 +429,7 @@ def test_kept_rounds_are_sent_with_the_pages_own_token_after_the_browser_was_clo
     page.goto("about:blank")
     page.context.clear_cookies(name="session")
     go_online(page)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert losers_stored(app, match_id) == [["Cy"]]
 
@@ -441,7 +441,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     keep_cy_offline(page)
     held: list[Route] = []
-    page.route(re.compile(r"/matches/\d+/rounds$"), lambda route: held.append(route))
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), lambda route: held.append(route))
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round waiting — sending…")
     for _ in range(200):  # a bound, so that a request the route never sees fails the test instead of hanging it
@@ -464,7 +464,7 @@ def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(
     browser_faults.expect(REFUSED_403)
     match_id = start_topic(page, live_server.url, app)
     keep_cy_offline(page)
-    blocked = re.compile(r"/matches/\d+/rounds$")
+    blocked = re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$")
     page.route(blocked, lambda route: route.abort())
     go_online(page)
     with app.app_context():
@@ -506,14 +506,16 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
     page.goto(f"{live_server.url}/players")
     waiting = page.locator("[data-offline-page]")
     expect(waiting).to_contain_text("3 rounds saved here wait on this phone, not sent yet.")
-    expect(waiting.get_by_role("link", name="Topic_ · Ann, Bob, Cy")).to_have_attribute("href", f"/matches/{match_id}")
+    expect(waiting.get_by_role("link", name="Topic_ · Ann, Bob, Cy")).to_have_attribute(
+        "href", f"/matches/{ref(match_id)}"
+    )
     expect(waiting).to_contain_text("3 rounds waiting")
-    expect(page.get_by_role("button", name="Try again")).to_have_attribute("href", f"/matches/{match_id}")
+    expect(page.get_by_role("button", name="Try again")).to_have_attribute("href", f"/matches/{ref(match_id)}")
     assert losers_stored(app, match_id) == []
 
     # The server answers: the page goes back to the match by itself, which sends them.
     go_online(page)
-    expect(page).to_have_url(f"{live_server.url}/matches/{match_id}")
+    expect(page).to_have_url(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"], ["Bob"]]
     assert round_times(app, match_id) == [played, played, played]

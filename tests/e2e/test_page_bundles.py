@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from tests.conftest import ref
 from tests.e2e.helpers import add_to_roster, start_match
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +35,7 @@ def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_h
     expect(page.locator('link[href*="/bundle/game-topic"]')).to_have_count(0)
     page.evaluate(WATCH_UNSTYLED)
 
-    match_url = f"{live_server.url}/matches/{match_id}"
+    match_url = f"{live_server.url}/matches/{ref(match_id)}"
     with page.expect_response(match_url), page.expect_request(re.compile(r"/bundle/game-topic[+/]")):
         page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy")).click()
     # The match page is in, its game's stylesheet on its way: the home page stays meanwhile.

@@ -41,7 +41,7 @@ def start_pazaak(page: Page, base: str, hands: dict[str, list[str]]) -> None:
             expect(page.get_by_role("button", name=f"Remove {label} from {name}’s hand")).to_be_visible()
     audit_layout(page, hands)
     page.get_by_role("button", name="Start Pazaak").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     audit_layout(page, hands)
 
 
@@ -80,7 +80,7 @@ def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) ->
 
     Returns the exported match file and what `flask score` printed for it.
     """
-    match_id = re.search(r"/matches/(\d+)$", page.url).group(1)
+    match_id = re.search(r"/matches/([0-9A-Za-z]{8})$", page.url).group(1)
     document = page.request.get(f"{base}/matches/{match_id}.json").json()
     path = tmp_path / "match.json"
     path.write_text(json.dumps(document))
@@ -206,7 +206,7 @@ def test_a_set_in_progress_survives_a_reload_and_goes_with_the_pencil(
     other = browser.new_context(viewport=PHONE, has_touch=True, locale="en-GB").new_page()
     other.goto(pencil_link)
     other.get_by_role("button", name="Take the pencil").click()
-    expect(other).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(other).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     expect(total(other, "Ann")).to_have_text("6")
     expect(total(other, "Bob")).to_have_text("9")
     expect(other.get_by_role("status").filter(has_text="to play")).to_have_text("Bob to play")

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.conftest import ref
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, seat_players
 
@@ -56,7 +57,7 @@ def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int 
         expect(page.get_by_role("radio", name=eldest)).to_be_checked()
     audit_layout(page, [*players, "Add"])
     page.get_by_role("button", name="Start Pazzaparola").click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     audit_layout(page, players)
 
 
@@ -226,7 +227,7 @@ def test_the_tray_names_the_active_player_whole_beside_a_long_named_leader(page:
     names = ["Tommaso", LONG_NAMES[0], "Benedetta"]
     match_id = new_match(page, app, live_server.url, "pazzaparola", names)
     page.set_viewport_size({"width": width, "height": 740})
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     entry = page.locator("#entry")
     entry.get_by_role("group", name=names[1], exact=True).get_by_role("button", name=names[1]).click()
     page.get_by_role("group", name="Card points").get_by_role("button", name="10", exact=True).click()

@@ -7,6 +7,7 @@ from playwright.sync_api import Browser, Locator, expect
 
 from companion.extensions import db
 from companion.services import matches as service
+from tests.conftest import ref
 from tests.e2e.helpers import new_phone
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +65,7 @@ def test_a_full_stop_or_comma_stays_with_the_name_before_it(browser: Browser, ap
     # In Italian the name ends the sentence: "Set 2: inizia Massimiliano."
     page = new_phone(browser, live_server.url, {"width": 360, "height": 740}, locale="it-IT")
 
-    page.goto(f"{live_server.url}/matches/{pazaak_id}")
+    page.goto(f"{live_server.url}/matches/{ref(pazaak_id)}")
     summary = page.locator(".pazaak-summary")
     expect(summary).to_contain_text("inizia Massimiliano.")
     expect_punctuation_kept_with_names(summary)
@@ -73,5 +74,5 @@ def test_a_full_stop_or_comma_stays_with_the_name_before_it(browser: Browser, ap
     players = page.locator(".history-players").first
     expect(players).to_have_text("Benedetta Cavalcanti, Massimiliano, Bruno")
     expect_punctuation_kept_with_names(players)
-    page.goto(f"{live_server.url}/matches/{topic_id}/share")
+    page.goto(f"{live_server.url}/matches/{ref(topic_id)}/share")
     expect_punctuation_kept_with_names(page.get_by_role("link", name="Benedetta Cavalcanti, Massimiliano, Bruno"))

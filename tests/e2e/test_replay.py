@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games import get_game
-from tests.conftest import finished_match, match_short_of_its_end, save_stored_round
+from tests.conftest import finished_match, match_short_of_its_end, ref, save_stored_round
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 from tests.e2e.helpers import new_phone
 from tests.e2e.test_accessibility import serious_violations
@@ -26,7 +26,7 @@ def standings(page: Page) -> list[str]:
 def expect_round(page: Page, match_id: int, number: int, count: int, totals: list[str]) -> None:
     """The replay shows round `number`: its line, its address, its slider and the engine's standings then."""
     expect(page.locator("#replay-title")).to_contain_text(f"After round {number} of {count}")
-    expect(page).to_have_url(re.compile(rf"/matches/{match_id}(\?round={number})?$"))
+    expect(page).to_have_url(re.compile(rf"/matches/{ref(match_id)}(\?round={number})?$"))
     expect(page.get_by_label("Round shown")).to_have_value(str(number))
     expect(page.locator("#standings tbody td.big-num")).to_have_text(totals)
 
@@ -85,7 +85,7 @@ def test_a_phone_following_a_match_as_it_ends_gets_the_replay_styled(browser: Br
     the live answer that draws the replay brings them first, so the replay's steps ride at the screen's foot."""
     match_id, players, last = match_short_of_its_end(app, "topic")
     page = new_phone(browser, live_server.url, NARROW_PHONE)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.locator("#standings")).to_be_visible()
     rules = "[...document.styleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText))"
     assert not any(".replay-steps" in rule for rule in page.evaluate(rules))

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import finished_match, match_short_of_its_end, save_stored_round, start_match
+from tests.conftest import finished_match, match_short_of_its_end, ref, save_stored_round, start_match
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 
 pytestmark = pytest.mark.e2e
@@ -62,7 +62,7 @@ def expect_tappable(page: Page) -> None:
 def test_a_phone_that_shares_files_hands_the_card_to_its_share_sheet(browser: Browser, live_server, app):
     match_id, players, _, _ = finished_match(app, "pazzaparola")
     page = phone(browser, SHARE_SHEET, color_scheme="dark")
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(share_button(page)).to_be_visible()
     expect_tappable(page)
     audit_layout(page, players)
@@ -76,14 +76,14 @@ def test_a_phone_that_shares_files_hands_the_card_to_its_share_sheet(browser: Br
     assert shared[0]["type"] == "image/png" and shared[0]["head"] == PNG_SIGNATURE and shared[0]["size"] > 10_000
     assert shared[0]["title"] == "Pazzaparola"
     # Still on the match page: sharing is no navigation.
-    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"))
+    expect(page).to_have_url(re.compile(rf"/matches/{ref(match_id)}$"))
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["no-share-sheet", "no-javascript"])
 def test_without_a_share_sheet_the_link_downloads_the_card(browser: Browser, live_server, app, javascript):
     match_id, players, _, _ = finished_match(app, "burraco")
     page = phone(browser, NO_SHARE_SHEET if javascript else None, java_script_enabled=javascript)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(share_button(page)).to_be_visible()
     expect_tappable(page)
     with page.expect_download() as download:
@@ -91,13 +91,13 @@ def test_without_a_share_sheet_the_link_downloads_the_card(browser: Browser, liv
     assert download.value.suggested_filename == f"burraco-{match_id}.png"
     image = Image.open(io.BytesIO(Path(download.value.path()).read_bytes()))
     assert image.format == "PNG" and image.size[0] == 1080
-    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"))
+    expect(page).to_have_url(re.compile(rf"/matches/{ref(match_id)}$"))
 
 
 def test_a_match_being_played_offers_no_card(browser: Browser, live_server, app):
     match_id = start_match(app.test_client(), "topic", ["Anna", "Bruno"])
     page = phone(browser)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.get_by_role("heading", name="Topic_")).to_be_visible()
     expect(share_button(page)).to_have_count(0)
 
@@ -105,7 +105,7 @@ def test_a_match_being_played_offers_no_card(browser: Browser, live_server, app)
 def test_a_phone_following_the_match_is_offered_the_card_as_the_last_round_ends_it(browser: Browser, live_server, app):
     match_id, players, last = match_short_of_its_end(app, "pazzaparola")
     page = phone(browser, SHARE_SHEET, color_scheme="dark")
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.get_by_text("You are following this match.")).to_be_visible()
     expect(share_button(page)).to_have_count(0)
     save_stored_round(app, match_id, last)

@@ -14,7 +14,7 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
-from tests.conftest import stored_match
+from tests.conftest import ref, stored_match
 from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
@@ -93,10 +93,10 @@ def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page
         extra = pairs(names) if settings == "pairs" else settings
         match_id = new_match(page, app, base, game, names, rounds=2, **extra)
         pages += [
-            (f"{game} {count}", f"/matches/{match_id}"),
-            (f"{game} {count} table view", f"/matches/{match_id}/table"),
-            (f"{game} {count} share", f"/matches/{match_id}/share"),
-            (f"{game} {count} change log", f"/matches/{match_id}/changes"),
+            (f"{game} {count}", f"/matches/{ref(match_id)}"),
+            (f"{game} {count} table view", f"/matches/{ref(match_id)}/table"),
+            (f"{game} {count} share", f"/matches/{ref(match_id)}/share"),
+            (f"{game} {count} change log", f"/matches/{ref(match_id)}/changes"),
         ]
     finished = new_match(page, app, base, "pazaak", LONG_NAMES[:2], rounds=3)
     with app.app_context():
@@ -105,10 +105,10 @@ def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page
         ("home", "/"),
         ("new match", "/matches/new"),
         ("new match with seats", "/matches/new?game=topic&" + "&".join(f"seat={n}" for n in LONG_NAMES)),
-        ("finished pazaak", f"/matches/{finished}"),
+        ("finished pazaak", f"/matches/{ref(finished)}"),
         ("history", "/history"),
         ("players", "/players"),
-        ("a player", f"/players/{player_id}"),
+        ("a player", f"/players/{ref(player_id)}"),
         ("preferences", "/preferences"),
     ]
     scrolling = {}
@@ -120,7 +120,7 @@ def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page
         audit_layout(page, LONG_NAMES)
     assert scrolling == {}
     # A cut name keeps the whole of it a tap or a hover away.
-    page.goto(base + f"/matches/{finished}")
+    page.goto(base + f"/matches/{ref(finished)}")
     expect(page.locator(f'[title="{LONG_NAMES[0]}"]').first).to_be_attached()
 
 
@@ -157,7 +157,7 @@ READBACK = {"topic": "Round 3:", "pazaak": "Set 3:", "pazzaparola": "Round 3:", 
 def test_after_a_save_the_readback_and_its_undo_are_in_view(page: Page, live_server, app, game, count):
     names = [f"{name[:12].strip()}" for name in LONG_NAMES[:count]]
     match_id = new_match(page, app, live_server.url, game, names, rounds=2)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     audit_layout(page, names)
     save_by_taps(page, game, names)
 
@@ -220,7 +220,7 @@ def test_the_table_view_fits_every_player_on_a_dark_board(page: Page, live_serve
     page.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
-        page.goto(f"{live_server.url}/matches/{match_id}/table")
+        page.goto(f"{live_server.url}/matches/{ref(match_id)}/table")
         assert sideways_scroll(page) is None, screen
         totals = page.locator(".table-scores .total")
         expect(totals).to_have_count(count)
@@ -255,7 +255,7 @@ def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, 
     names = [name[:16].strip() for name in LONG_NAMES[:8]]
     match_id = new_match(page, app, live_server.url, "pazzaparola", names, rounds=2)
     page.set_viewport_size(size)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     keypad = page.locator(".pz-tray")
     for name in names:
         row = page.get_by_role("group", name=name, exact=True)
@@ -275,7 +275,7 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     browser_faults.expect("Failed to load resource: the server responded with a status of 403 (FORBIDDEN)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     with app.app_context():
         match = db.session.get(Match, match_id)
         service.take_pencil(match, service.offer_pencil(match))  # another phone scans the code
@@ -300,7 +300,7 @@ def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_fa
     browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
     match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     page.get_by_role("switch", name="Several losers").click()
     save = page.get_by_role("button", name="Save round 3")
     save.click()
@@ -331,7 +331,7 @@ def test_the_table_view_reached_by_its_link_is_the_dark_board_with_every_name(
     match_id = new_match(page, app, live_server.url, "topic", TABLE_NAMES, rounds=2)
     page.context.add_cookies([{"name": "theme", "value": "light", "url": live_server.url}])
     page.set_viewport_size(size)
-    page.goto(f"{live_server.url}/matches/{match_id}")
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     page.get_by_role("link", name="Table view").click()
     expect(page).to_have_url(re.compile(r"/table$"))
     if reached == "by a reload":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import stored_match
+from tests.conftest import stored_match, unref
 from tests.e2e.helpers import add_to_roster
 from tests.e2e.test_pazzaparola import BEATLES, RULEBOOK, Taps, enter_round, save, score, start_pazzaparola
 
@@ -33,7 +33,7 @@ def test_undo_from_the_readback_puts_a_pazzaparola_round_back_to_fix_one_card(pa
     tap.button("4")
     expect(score(page, "George")).to_have_text("11")
     save(page, tap, 1)
-    (stored,) = stored_match(app, int(page.url.rsplit("/", 1)[1])).rounds
+    (stored,) = stored_match(app, unref(page.url.rsplit("/", 1)[1])).rounds
     assert sorted(stored["rows"]["George"]["used"]) == [2, 2, 3, 3, 4]
     assert stored["rows"]["John"]["used"] == [7, 2, 7, 2, 3]
     assert stored["theme"] == "Animali"

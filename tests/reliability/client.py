@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_game
-from tests.conftest import HTMX
+from tests.conftest import HTMX, ref, unref
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 NEXT_NUMBER = re.compile(r'name="number" value="(\d+)"')
@@ -145,7 +145,7 @@ def start_match(base_url: str) -> LoadMatch:
     fields += [("seat", name) for name in LOAD_PLAYERS]
     response = client.post("/matches/new", fields)
     assert response.status == 302, (response.status, response.text[:500])
-    match_id = int(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
+    match_id = unref(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
     name = f"pencil_{match_id}"
     client.close()
     return LoadMatch(match_id, name, client.cookies[name])
@@ -234,7 +234,7 @@ class Load:
                     self._count(client.get("/offline"), "GET")
                     continue
                 if match.id not in believed:
-                    page = client.get(f"/matches/{match.id}")
+                    page = client.get(f"/matches/{ref(match.id)}")
                     self._count(page, "GET")
                     found = NEXT_NUMBER.search(page.text)
                     if found:
@@ -248,7 +248,7 @@ class Load:
                 number = believed[match.id]
                 sequence += 1
                 tag = f"c{index:02d}-{sequence:05d}"
-                response = client.post(f"/matches/{match.id}/rounds", round_form(number, tag), HTMX)
+                response = client.post(f"/matches/{ref(match.id)}/rounds", round_form(number, tag), HTMX)
             except (OSError, http.client.HTTPException):
                 # The server is gone (killed, or restarting): count it and try again shortly.
                 with self.result.lock:

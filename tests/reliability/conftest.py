@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.conftest import fresh_database
+from tests.conftest import ADDRESS_KEY, fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -54,6 +54,8 @@ class ServerProcess:
     def env(self) -> dict[str, str]:
         """The server's environment: its instance folder, port, and database."""
         env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), THREADS="8")
+        # The suite's key: the tests write the addresses of the matches they start.
+        env["SECRET_KEY"] = ADDRESS_KEY
         # Both kinds run `python app.py`, as `make run` does: by default gunicorn with two
         # worker processes, or one waitress process.
         env["SERVER"], env["WORKERS"] = ("waitress", "1") if self.kind == "waitress" else ("gunicorn", "2")

@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
-from tests.conftest import HTMX, csrf_token, grant_host_rights
+from tests.conftest import HTMX, csrf_token, grant_host_rights, ref, unref
 from tests.reliability.test_bad_input import dump
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,10 +31,10 @@ def post_rules(app: Flask) -> list[tuple[str, str]]:
 
 def concrete(rule: str, match_id: int, player_id: int) -> str:
     """A rule with its arguments filled in: the match, its round 1, one of its players."""
-    path = rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
-    path = path.replace("<int:player_id>", str(player_id))
+    path = rule.replace("<id:match_id>", ref(match_id)).replace("<int:number>", "1")
+    path = path.replace("<id:player_id>", ref(player_id))
     # A phone of a private group, and an invite link's token: neither is there on an open server.
-    path = path.replace("<int:member_id>", "1").replace("<token>", "not-an-invite")
+    path = path.replace("<id:member_id>", ref(1)).replace("<token>", "not-an-invite")
     assert "<" not in path, f"a new kind of URL argument in {rule}: teach this test about it"
     return path
 
@@ -47,10 +47,10 @@ def match(app, client):
         "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
     )
     assert response.status_code == 302
-    match_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    match_id = unref(response.headers["Location"].rsplit("/", 1)[1])
     pencil = client.get_cookie(f"pencil_{match_id}").value
     saved = client.post(
-        f"/matches/{match_id}/rounds", data={"csrf_token": token, "number": "1", **TOPIC_ROUND}, headers=HTMX
+        f"/matches/{ref(match_id)}/rounds", data={"csrf_token": token, "number": "1", **TOPIC_ROUND}, headers=HTMX
     )
     assert saved.status_code == 200
     return match_id, pencil
@@ -100,17 +100,17 @@ def test_match_writes_need_the_scorekeeper_token(app, client, match, cookie):
         other = stranger.post(
             "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["X", "Y"], "action": "start"}
         )
-        other_id = int(other.headers["Location"].rsplit("/", 1)[1])
+        other_id = unref(other.headers["Location"].rsplit("/", 1)[1])
         stranger.set_cookie(f"pencil_{match_id}", stranger.get_cookie(f"pencil_{other_id}").value)
     # A viewer who followed the viewer link: the page, its session and its CSRF token.
-    page = stranger.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = stranger.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'name="number"' not in page, "a viewer is offered the round entry"
-    token = csrf_token(stranger, f"/matches/{match_id}")
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}")
     player_id = first_player(app, match_id)
     before = dump(app)
     checked = 0
     for endpoint, rule in post_rules(app):
-        if "<int:match_id>" not in rule or endpoint in OPEN_MATCH_ROUTES:
+        if "<id:match_id>" not in rule or endpoint in OPEN_MATCH_ROUTES:
             continue
         path = concrete(rule, match_id, player_id)
         for extra in ({}, HTMX):
@@ -130,20 +130,20 @@ def test_match_writes_need_the_scorekeeper_token(app, client, match, cookie):
 def test_taking_the_pencil_needs_the_single_use_code(app, client, match):
     match_id, _ = match
     stranger = app.test_client()
-    token = csrf_token(stranger, f"/matches/{match_id}")
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}")
     with app.app_context():
         code = service.offer_pencil(db.session.get(Match, match_id))
         db.session.remove()
     before = dump(app)
     for guess in ("", "x", code[:-1], code + "x", "A" * len(code)):
-        response = stranger.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": guess})
+        response = stranger.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": guess})
         assert response.status_code == 409
     assert dump(app) == before
-    taken = stranger.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code})
+    taken = stranger.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code})
     assert taken.status_code == 302
     again = app.test_client()
-    token = csrf_token(again, f"/matches/{match_id}")
-    assert again.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 409
+    token = csrf_token(again, f"/matches/{ref(match_id)}")
+    assert again.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code}).status_code == 409
 
 
 def test_the_phone_that_started_a_match_the_host_ended_may_play_it_again(app, client, match):
@@ -153,29 +153,29 @@ def test_the_phone_that_started_a_match_the_host_ended_may_play_it_again(app, cl
     with app.app_context():
         service.end_match(db.session.get(Match, match_id))
         db.session.remove()
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "Play again" in page
-    token = csrf_token(client, f"/matches/{match_id}")
-    again = client.post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    again = client.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": token})
     assert again.status_code == 302
-    assert again.headers["Location"] != f"/matches/{match_id}"
+    assert again.headers["Location"] != f"/matches/{ref(match_id)}"
     # A phone that only watched it is offered nothing, and refused.
     viewer = app.test_client()
-    assert "Play again" not in viewer.get(f"/matches/{match_id}").get_data(as_text=True)
-    token = csrf_token(viewer, f"/matches/{match_id}")
-    assert viewer.post(f"/matches/{match_id}/again", data={"csrf_token": token}).status_code == 403
+    assert "Play again" not in viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    token = csrf_token(viewer, f"/matches/{ref(match_id)}")
+    assert viewer.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": token}).status_code == 403
 
 
 def test_play_again_needs_the_pencil_or_the_host_and_leaves_the_match_alone(app, client, match):
     match_id, _ = match
     stranger = app.test_client()
-    token = csrf_token(stranger, f"/matches/{match_id}")
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}")
     before = dump(app)
-    refused = stranger.post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    refused = stranger.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": token})
     assert refused.status_code == 403
     assert "or the host can start it again" in refused.get_data(as_text=True)
     assert dump(app) == before
-    response = grant_host_rights(stranger).post(f"/matches/{match_id}/again", data={"csrf_token": token})
+    response = grant_host_rights(stranger).post(f"/matches/{ref(match_id)}/again", data={"csrf_token": token})
     assert response.status_code == 302
     after = dump(app)
     assert len(after["match"]) == len(before["match"]) + 1
@@ -204,7 +204,7 @@ def test_tokens_are_long_and_random(app, client, match):
     second = other.post(
         "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob"], "action": "start"}
     )
-    second_id = int(second.headers["Location"].rsplit("/", 1)[1])
+    second_id = unref(second.headers["Location"].rsplit("/", 1)[1])
     assert other.get_cookie(f"pencil_{second_id}").value != pencil
     assert len(app.config["SECRET_KEY"]) >= 64
 
@@ -219,18 +219,18 @@ def test_tokens_are_compared_in_constant_time(app, client, match, monkeypatch):
         return real(a, b)
 
     monkeypatch.setattr(queries.hmac, "compare_digest", spy)
-    token = csrf_token(client, f"/matches/{match_id}")
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
     with app.app_context():
         stored = db.session.get(Match, match_id).scorekeeper_hash
         db.session.remove()
-    client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token})
+    client.post(f"/matches/{ref(match_id)}/undo", headers={**HTMX, "X-CSRFToken": token})
     assert (queries.hash_token(pencil), stored) in calls
     calls.clear()
     stranger = app.test_client()
     stranger.set_cookie(f"pencil_{match_id}", "B" * 43)
     assert (
         stranger.post(
-            f"/matches/{match_id}/undo", headers={"X-CSRFToken": csrf_token(stranger, "/offline")}
+            f"/matches/{ref(match_id)}/undo", headers={"X-CSRFToken": csrf_token(stranger, "/offline")}
         ).status_code
         == 403
     )
@@ -245,7 +245,7 @@ def test_a_guessed_match_id_shows_only_what_is_public(app, client, match):
         secrets_ = [pencil, code, stored.scorekeeper_hash, stored.owner_hash, stored.handover_hash]
         db.session.remove()
     stranger = app.test_client()
-    gets = [r.rule for r in app.url_map.iter_rules() if "GET" in (r.methods or ()) and "<int:match_id>" in r.rule]
+    gets = [r.rule for r in app.url_map.iter_rules() if "GET" in (r.methods or ()) and "<id:match_id>" in r.rule]
     assert len(gets) >= 6
     for rule in gets:
         for extra in ({}, HTMX):
@@ -254,9 +254,9 @@ def test_a_guessed_match_id_shows_only_what_is_public(app, client, match):
             for secret in secrets_:
                 assert secret not in body, f"{rule} shows a secret"
             assert "pencil_" not in response.headers.get("Set-Cookie", ""), rule
-    export = stranger.get(f"/matches/{match_id}.json").get_json()
+    export = stranger.get(f"/matches/{ref(match_id)}.json").get_json()
     assert not any("hash" in key for key in export)
-    assert stranger.get(f"/matches/{match_id + 1000}").status_code == 404
+    assert stranger.get(f"/matches/{ref(match_id + 1000)}").status_code == 404
 
 
 def test_the_secret_key_is_generated_and_kept_in_the_instance_folder(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 from html.parser import HTMLParser
 from typing import Any
 
@@ -19,7 +20,7 @@ from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Match, Member, Player
 from companion.services import matches as service
-from tests.conftest import csrf_token, grant_host_rights, invite_path, join_group, start_group
+from tests.conftest import csrf_token, grant_host_rights, invite_path, join_group, ref, start_group
 from tests.unit.test_format_doc import examples
 
 GAMES = sorted(REGISTRY)
@@ -260,16 +261,18 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
                     values["code"] = service.offer_pencil(db.session.get(Match, values["m"]))
                 db.session.remove()
         if key == "redo":
-            client.post(f"/matches/{values['m']}/undo", headers={"X-CSRFToken": session_token(client)})
+            client.post(f"/matches/{ref(values['m'])}/undo", headers={"X-CSRFToken": session_token(client)})
+        # The match and the player as their addresses write them.
+        in_paths = {**values, **{name: ref(values[name]) for name in ("m", "p") if name in values}}
         if key not in fields_cache:
-            fields_cache[key] = page_fields(client, page.format(**values))
+            fields_cache[key] = page_fields(client, page.format(**in_paths))
             if key == "pencil-take":
                 fields_cache[key]["code"] = []
         fields = dict(fields_cache[key])
         if "code" in values:
             fields["code"] = [values["code"]]
         form = data.draw(form_strategy(fields))
-        post_and_check(app, client, target.format(**values), form, htmx)
+        post_and_check(app, client, target.format(**in_paths), form, htmx)
         TRIED[key] = TRIED.get(key, 0) + 1
 
     run()
@@ -306,7 +309,7 @@ def test_generated_group_forms_never_break_anything(private_app, key, page, targ
         with app.app_context():
             member = db.session.scalars(select(Member.id).order_by(Member.id.desc())).first()
             db.session.remove()
-        values = {"member": member, "invite": invite_path(host)}
+        values = {"member": ref(member), "invite": invite_path(host)}
         if key not in fields_cache:
             fields_cache[key] = page_fields(poster, page.format(**values))
         form = data.draw(form_strategy(fields_cache[key]))
@@ -336,7 +339,7 @@ def get_routes(app: Flask) -> list[str]:
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         rest = rule.rule
-        for argument in ("<int:match_id>", "<int:number>", "<int:player_id>"):
+        for argument in ("<id:match_id>", "<int:number>", "<id:player_id>"):
             rest = rest.replace(argument, "")
         if "<" not in rest:
             found.append(rule.rule)
@@ -359,8 +362,8 @@ def test_generated_query_strings_never_break_anything(app, client):
         @FUZZ
         @given(query=QUERY_STRINGS, htmx=st.sampled_from(sorted(HEADERS)))
         def run(query, htmx):
-            path = rule.replace("<int:match_id>", str(match_id)).replace("<int:number>", "1")
-            path = path.replace("<int:player_id>", str(player_id))
+            path = rule.replace("<id:match_id>", ref(match_id)).replace("<int:number>", "1")
+            path = path.replace("<id:player_id>", ref(player_id))
             url = f"{path}?{urlencode(query)}"
             before = dump(app)
             response = client.get(url, headers=HEADERS[htmx])
@@ -437,7 +440,7 @@ def test_a_script_as_a_name_is_shown_as_text(app, client):
         match_path,
         "/history",
         "/players",
-        f"/players/{player_id}",
+        f"/players/{ref(player_id)}",
         match_path + "/table",
         match_path + "/live",
     ):
@@ -458,27 +461,31 @@ def report_inputs_tried():
 @pytest.mark.parametrize("number", ["0", "2147483648", "9223372036854775808", "99999999999999999999999999"])
 def test_out_of_range_ids_in_urls_are_404(app, client, number):
     token = session_token(client)
+    # A row's part is tried as the number written out and as the address text of that number (where
+    # sqids can write it: up to 2**63 - 1).
+    texts = [number, *([ref(int(number))] if int(number) <= sys.maxsize else [])]
     for rule in app.url_map.iter_rules():
-        if "<int:" not in rule.rule:
+        if "<int:" not in rule.rule and "<id:" not in rule.rule:
             continue
-        path = rule.rule
-        for part in ("<int:match_id>", "<int:number>", "<int:player_id>"):
-            path = path.replace(part, number)
-        for method in sorted((rule.methods or set()) & {"GET", "POST"}):
-            response = client.open(path, method=method, data={"csrf_token": token})
-            assert response.status_code == 404, f"{method} {path}: {response.status_code}"
+        for text in texts:
+            path = rule.rule.replace("<int:number>", number)
+            for part in ("<id:match_id>", "<id:player_id>"):
+                path = path.replace(part, text)
+            for method in sorted((rule.methods or set()) & {"GET", "POST"}):
+                response = client.open(path, method=method, data={"csrf_token": token})
+                assert response.status_code == 404, f"{method} {path}: {response.status_code}"
 
 
 def test_every_post_route_is_fuzzed(app):
     fuzzed = {
         target.split("?")[0]
-        .replace("{m}", "<int:match_id>")
-        .replace("{p}", "<int:player_id>")
+        .replace("{m}", "<id:match_id>")
+        .replace("{p}", "<id:player_id>")
         .replace("/rounds/1", "/rounds/<int:number>")
         for _, _, _, target in ENDPOINTS
     }
     fuzzed.add("/history/import")
-    fuzzed |= {target.replace("{member}", "<int:member_id>").replace("{invite}", "/join/<token>")
+    fuzzed |= {target.replace("{member}", "<id:member_id>").replace("{invite}", "/join/<token>")
                for _, _, target in GROUP_ENDPOINTS}  # fmt: skip
     posts = {rule.rule for rule in app.url_map.iter_rules() if "POST" in (rule.methods or ())}
     assert posts <= fuzzed, f"POST routes no generated input reaches: {sorted(posts - fuzzed)}"

@@ -25,7 +25,7 @@ from companion.models import (
     Seat,
 )
 from companion.web.groups import OPEN_TO_ALL
-from tests.conftest import HTMX, csrf_token, entry_fields, join_group, save_round, start_group, start_match
+from tests.conftest import HTMX, csrf_token, entry_fields, join_group, ref, save_round, start_group, start_match
 
 # What the group's answers hold and nobody else's may: its name, its players' names.
 SECRETS = ("Gialli kitchen", "Annabella", "Bobbington", "Cyrillo")
@@ -53,7 +53,7 @@ def walked(private_app):
         assert save_round(bob, finished, entry_fields(app, finished, {"winner": "Annabella"})).status_code == 200
     playing = start_match(bob, "topic", ["Annabella", "Bobbington", "Cyrillo"])
     assert save_round(bob, playing, {"several": "on", "losers": "Cyrillo"}).status_code == 200
-    tag = bob.get(f"/matches/{playing}/live", headers=HTMX).headers["ETag"]
+    tag = bob.get(f"/matches/{ref(playing)}/live", headers=HTMX).headers["ETag"]
     with app.app_context():
         group = db.session.scalar(select(Group).where(Group.name == "Gialli kitchen"))
         values = {

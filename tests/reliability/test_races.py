@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, text
 
 from companion.games import get_game
 from companion.queries.matches import hash_token
-from tests.conftest import HTMX
+from tests.conftest import HTMX, ref
 from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, start_match
 
 PHONES = 4
@@ -24,7 +24,7 @@ def scorekeeper(url: str, match) -> Client:
     """A phone holding the load match's pencil, with a page's CSRF token."""
     phone = Client(url)
     phone.cookies[match.cookie_name] = match.cookie_value
-    phone.get(f"/matches/{match.id}")
+    phone.get(f"/matches/{ref(match.id)}")
     return phone
 
 
@@ -69,14 +69,14 @@ def test_four_corrections_of_one_round_at_one_revision_one_wins(start_server, re
     server = start_server("gunicorn")
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
-    assert keeper.post(f"/matches/{match.id}/rounds", round_form(1, "first"), HTMX).status == 200
+    assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(1, "first"), HTMX).status == 200
     tally: Counter = Counter()
     for trial in range(TRIALS):
         phones = [scorekeeper(server.url, match) for _ in range(PHONES)]
         for phone in phones:
-            phone.get(f"/matches/{match.id}/rounds/1")
+            phone.get(f"/matches/{ref(match.id)}/rounds/1")
         tags = [f"t{trial}-p{index}" for index in range(PHONES)]
-        path = f"/matches/{match.id}/rounds/1"
+        path = f"/matches/{ref(match.id)}/rounds/1"
         posts = [(path, correction(1, tag, trial, i + 1), HTMX) for i, tag in enumerate(tags)]
         answers = at_once(phones, posts)
         statuses = [answer.status for answer in answers]
@@ -106,15 +106,19 @@ def test_corrections_of_two_rounds_at_once_leave_the_summary_right(start_server)
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in (1, 2):
-        assert keeper.post(f"/matches/{match.id}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+        assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
     game = get_game(LOAD_GAME)
     for trial in range(TRIALS):
         phones = [scorekeeper(server.url, match) for _ in range(2)]
         for number, phone in enumerate(phones, start=1):
-            phone.get(f"/matches/{match.id}/rounds/{number}")
+            phone.get(f"/matches/{ref(match.id)}/rounds/{number}")
         winners = [(trial + 2) % len(LOAD_PLAYERS), (trial + 5) % len(LOAD_PLAYERS)]
         posts = [
-            (f"/matches/{match.id}/rounds/{number}", correction(number, f"t{trial}-r{number}", trial, winner), HTMX)
+            (
+                f"/matches/{ref(match.id)}/rounds/{number}",
+                correction(number, f"t{trial}-r{number}", trial, winner),
+                HTMX,
+            )
             for number, winner in enumerate(winners, start=1)
         ]
         answers = at_once(phones, posts)
@@ -136,12 +140,12 @@ def test_a_pencil_code_is_taken_by_exactly_one_phone(start_server, record_proper
     for _ in range(TRIALS):
         match = start_match(server.url)
         keeper = scorekeeper(server.url, match)
-        offer = keeper.post(f"/matches/{match.id}/pencil/offer", [], HTMX)
+        offer = keeper.post(f"/matches/{ref(match.id)}/pencil/offer", [], HTMX)
         code = CODE.search(offer.text).group(1)
         phones = [Client(server.url) for _ in range(PHONES)]
         for phone in phones:
-            phone.get(f"/matches/{match.id}/pencil?code={code}")
-        answers = at_once(phones, [(f"/matches/{match.id}/pencil", [("code", code)], {})] * PHONES)
+            phone.get(f"/matches/{ref(match.id)}/pencil?code={code}")
+        answers = at_once(phones, [(f"/matches/{ref(match.id)}/pencil", [("code", code)], {})] * PHONES)
         statuses = [answer.status for answer in answers]
         tally.update(statuses)
         assert sorted(statuses) == [302] + [409] * (PHONES - 1), statuses
@@ -159,11 +163,11 @@ def test_a_double_tap_on_undo_takes_back_one_round(start_server):
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in range(1, 2 + TRIALS * 2):
-        assert keeper.post(f"/matches/{match.id}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+        assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
     for action in ("undo", "redo") * TRIALS:
         shown = query(server.db_url, 'SELECT COUNT(*) FROM "round" WHERE match_id = :m', m=match.id)[0][0]
         phones = [scorekeeper(server.url, match) for _ in range(2)]
-        answers = at_once(phones, [(f"/matches/{match.id}/{action}", [("shown", str(shown))], HTMX)] * 2)
+        answers = at_once(phones, [(f"/matches/{ref(match.id)}/{action}", [("shown", str(shown))], HTMX)] * 2)
         assert sorted(answer.status for answer in answers) == [200, 409], (action, [a.status for a in answers])
         after = query(server.db_url, 'SELECT COUNT(*) FROM "round" WHERE match_id = :m', m=match.id)[0][0]
         assert after == shown + (1 if action == "redo" else -1)

@@ -10,6 +10,7 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 from companion.games import get_game
+from tests.conftest import ref, unref
 from tests.reliability.client import HTMX, Client
 from tests.web.test_records import counted_from_the_seats, kept
 
@@ -26,7 +27,7 @@ def start(url: str) -> tuple[int, str, str]:
     fields = [("game", "pazzaparola"), ("action", "start"), *[(k, str(v)) for k, v in SETTINGS.items()]]
     response = client.post("/matches/new", fields + [("seat", name) for name in PLAYERS])
     assert response.status == 302, (response.status, response.text[:300])
-    match_id = int(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
+    match_id = unref(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
     client.close()
     return match_id, f"pencil_{match_id}", client.cookies[f"pencil_{match_id}"]
 
@@ -83,14 +84,14 @@ def test_matches_finished_and_undone_at_once_keep_the_records_exact(start_server
     matches = [start(server.url) for _ in range(MATCHES)]
 
     def finish(client: Client, match_id: int, index: int):
-        return client.post(f"/matches/{match_id}/rounds", winning_round(PLAYERS[index % len(PLAYERS)]), HTMX)
+        return client.post(f"/matches/{ref(match_id)}/rounds", winning_round(PLAYERS[index % len(PLAYERS)]), HTMX)
 
     assert all_at_once(server.url, matches, finish) == [200] * MATCHES
     records = check_records(server.db_url, tmp_path / "check")
     assert sum(figures[1] for figures in records.values()) == MATCHES * len(PLAYERS)
 
     def undo(client: Client, match_id: int, index: int):
-        return client.post(f"/matches/{match_id}/undo", [], HTMX)
+        return client.post(f"/matches/{ref(match_id)}/undo", [], HTMX)
 
     half = matches[::2]
     assert all_at_once(server.url, half, undo) == [200] * len(half)

@@ -15,7 +15,7 @@ from sqlalchemy import text
 from companion import create_app
 from companion.extensions import db
 from companion.queries.matches import hash_token
-from tests.conftest import csrf_token, fresh_database
+from tests.conftest import ADDRESS_KEY, csrf_token, fresh_database, ref
 
 FIRST_REVISION = "7846c37c80c0"
 # The scorekeeper's cookie of the old match, so the test can go on playing it after the upgrade.
@@ -71,7 +71,9 @@ def old_database(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_first_release_database_is_upgraded_on_start(tmp_path, old_database):
-    app = create_app({"SQLALCHEMY_DATABASE_URI": old_database}, instance_path=str(tmp_path / "instance"))
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": old_database, "SECRET_KEY": ADDRESS_KEY}, instance_path=str(tmp_path / "instance")
+    )
     try:
         with app.app_context():
             with db.engine.connect() as connection:
@@ -85,13 +87,13 @@ def test_a_first_release_database_is_upgraded_on_start(tmp_path, old_database):
                 data = [json.loads(d) if isinstance(d, str) else d for _, d in rounds]
                 assert [n for n, _ in rounds] == [1, 2, 3] and data[1] == {"losers": ["Cy"], "penalties": ["Bob"]}
         client = app.test_client()
-        page = client.get("/matches/1")
+        page = client.get(f"/matches/{ref(1)}")
         assert page.status_code == 200
         html = page.get_data(as_text=True)
         assert 'id="standings"' in html
         for name in ("Ann", "Bob", "Cy"):
             assert name in html
-        exported = client.get("/matches/1.json").get_json()
+        exported = client.get(f"/matches/{ref(1)}.json").get_json()
         assert [{k: v for k, v in r.items() if k != "at"} for r in exported["rounds"]] == rounds_played()
         # Standings are derived from the old rounds: Bob took 3 cards, Cy 1, Ann none.
         with app.app_context():
@@ -103,19 +105,19 @@ def test_a_first_release_database_is_upgraded_on_start(tmp_path, old_database):
         assert all(name in section for name in ("Ann", "Bob", "Cy")) and "3" in section
         assert client.get("/history").status_code == 200
         assert client.get("/players").status_code == 200
-        standings = client.get("/matches/1/live")
+        standings = client.get(f"/matches/{ref(1)}/live")
         assert standings.status_code == 200
         # The old match goes on: its scorekeeper saves round 4, and a new match gets a fresh id.
         client.set_cookie("pencil_1", OLD_TOKEN)
-        token = csrf_token(client, "/matches/1")
+        token = csrf_token(client, f"/matches/{ref(1)}")
         saved = client.post(
-            "/matches/1/rounds", data={"csrf_token": token, "number": "4", "several": "on", "losers": "Ann"}
+            f"/matches/{ref(1)}/rounds", data={"csrf_token": token, "number": "4", "several": "on", "losers": "Ann"}
         )
         assert saved.status_code in (200, 302), saved.get_data(as_text=True)[:500]
         started = client.post(
             "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Di"], "action": "start"}
         )
-        assert started.status_code == 302 and started.headers["Location"].endswith("/matches/2")
+        assert started.status_code == 302 and started.headers["Location"].endswith(f"/matches/{ref(2)}")
     finally:
         with app.app_context():
             db.session.remove()

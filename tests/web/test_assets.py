@@ -10,7 +10,7 @@ from pathlib import Path
 import brotli
 
 from companion.games import REGISTRY
-from tests.conftest import HTMX, entry_fields, finished_match, save_round, start_match
+from tests.conftest import HTMX, entry_fields, finished_match, ref, save_round, start_match
 
 
 def bundle_urls(client):
@@ -76,22 +76,22 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
         assert page_bundles(client, url, "js") == [SHARED_JS], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     # The scorekeeper's match page: its preload header names the same bundles as its head.
-    assert page_bundles(client, f"/matches/{match}", "js") == [SHARED_JS, ["offline.js", "topic.js"]]
-    assert client.get(f"/matches/{match}").headers["Link"].count("as=script") == 2
+    assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, ["offline.js", "topic.js"]]
+    assert client.get(f"/matches/{ref(match)}").headers["Link"].count("as=script") == 2
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
-    assert page_bundles(client, f"/matches/{match}/rounds/1", "js") == [SHARED_JS, ["topic.js"]]
+    assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["topic.js"]]
     # Another game may be picked on the new-match form without a new page: every game's widgets.
     assert page_files(client, "/matches/new", "js") == {*SHARED_JS, *GAME_SCRIPTS}
     assert page_bundles(client, "/offline", "js") == [SHARED_JS, ["offline.js"]]
     # A phone that follows the match loads neither, but is told where they are, for rounds it kept.
     viewer = app.test_client()
-    assert page_bundles(viewer, f"/matches/{match}", "js") == [SHARED_JS]
-    html = viewer.get(f"/matches/{match}").get_data(as_text=True)
+    assert page_bundles(viewer, f"/matches/{ref(match)}", "js") == [SHARED_JS]
+    html = viewer.get(f"/matches/{ref(match)}").get_data(as_text=True)
     later = re.search(r'data-offline-scripts="([^"]+)"', html).group(1).split()
     assert [re.findall(r"/\* ([\w.-]+) \*/", viewer.get(url).get_data(as_text=True)) for url in later] == [
         ["offline.js", "topic.js"]
     ]
-    assert "data-offline-scripts" not in client.get(f"/matches/{match}").get_data(as_text=True)
+    assert "data-offline-scripts" not in client.get(f"/matches/{ref(match)}").get_data(as_text=True)
 
 
 def page_styles(client, url):
@@ -110,7 +110,7 @@ def test_a_games_pieces_are_styled_only_on_the_pages_that_draw_them_and_its_colo
         assert not [rule for rule in pieces.values() if rule in styles], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
-    for url in (f"/matches/{match}", f"/matches/{match}/table", f"/matches/{match}/rounds/1"):
+    for url in (f"/matches/{ref(match)}", f"/matches/{ref(match)}/table", f"/matches/{ref(match)}/rounds/1"):
         styles = page_styles(client, url)
         assert pieces["topic"] in styles and pieces["burraco"] not in styles and pieces["pazaak"] not in styles, url
     assert all(rule in page_styles(client, "/matches/new") for rule in pieces.values())
@@ -120,10 +120,10 @@ def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_style
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     history, players = page_styles(client, "/history"), page_styles(client, "/players")
     assert ".history-filters" in history and ".record-card" in players
-    assert ".table-scores" in page_styles(client, f"/matches/{match}/table")
+    assert ".table-scores" in page_styles(client, f"/matches/{ref(match)}/table")
     assert ".segmented" in page_styles(client, "/matches/new")
     others = (".history-filters", ".record-card", ".table-scores", ".segmented")
-    for url in ("/", f"/matches/{match}"):
+    for url in ("/", f"/matches/{ref(match)}"):
         styles = page_styles(client, url)
         assert not [rule for rule in others if rule in styles], url
         # What any page may show stays in the shared stylesheet: a notice, a field's error, the totals chart.
@@ -132,7 +132,7 @@ def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_style
 
 def test_the_chances_are_styled_on_match_pages_and_the_new_match_form_only(client, app):
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
-    for url in (f"/matches/{match}", "/matches/new"):
+    for url in (f"/matches/{ref(match)}", "/matches/new"):
         assert ".chances-list" in page_styles(client, url), url
     for url in ("/", "/history", "/players"):
         assert ".chances-list" not in page_styles(client, url), url
@@ -141,16 +141,16 @@ def test_the_chances_are_styled_on_match_pages_and_the_new_match_form_only(clien
 def test_a_replay_is_styled_where_it_is_drawn_and_a_match_being_played_goes_without(client, app):
     playing = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     finished, _, _, _ = finished_match(app, "topic")
-    assert ".replay-steps" not in page_styles(client, f"/matches/{playing}")
-    assert ".replay-steps" in page_styles(client, f"/matches/{finished}")
+    assert ".replay-steps" not in page_styles(client, f"/matches/{ref(playing)}")
+    assert ".replay-steps" in page_styles(client, f"/matches/{ref(finished)}")
     # A page that followed the match as it ended is drawn its replay by a live poll: the answer names the
     # replay's styles (app.js adds them before drawing it), for the first viewer and for those served after.
     for viewer in (app.test_client(), app.test_client()):
-        answer = viewer.get(f"/matches/{finished}/live", headers=HTMX)
+        answer = viewer.get(f"/matches/{ref(finished)}/live", headers=HTMX)
         assert 'id="replay"' in answer.get_data(as_text=True)
         named = re.findall(r"<(/bundle/[^>]+\.css)>; rel=preload; as=style", answer.headers.get("Link", ""))
         assert named and ".replay-steps" in "".join(viewer.get(url).get_data(as_text=True) for url in named)
-    assert "Link" not in client.get(f"/matches/{playing}/live", headers=HTMX).headers
+    assert "Link" not in client.get(f"/matches/{ref(playing)}/live", headers=HTMX).headers
 
 
 def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(client, app):
@@ -158,10 +158,10 @@ def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(cl
         return json.loads(re.search(r"data-texts='([^']*)'", html).group(1).replace("&#34;", '"'))
 
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
-    for url in ("/", f"/matches/{match}", "/offline"):
+    for url in ("/", f"/matches/{ref(match)}", "/offline"):
         assert set(texts(client.get(url).get_data(as_text=True))) == {"needs_server", "server_failed"}, url
     for language, kept in (("en", "rounds kept on this phone"), ("it", "turni tenuti su questo telefono")):
-        page = client.get(f"/matches/{match}", headers={"Accept-Language": language})
+        page = client.get(f"/matches/{ref(match)}", headers={"Accept-Language": language})
         sender = re.search(r'<script src="(/bundle/offline\.([a-z]+)\S*\.js)"', page.get_data(as_text=True))
         assert sender and sender.group(2) == language
         assert kept in client.get(sender.group(1)).get_data(as_text=True)
@@ -209,10 +209,10 @@ def test_the_home_pages_link_to_a_match_names_the_bundles_its_page_will(client, 
 
     def linked(phone):
         html = phone.get("/").get_data(as_text=True)
-        return re.search(rf'href="/matches/{match}" data-bundles="([^"]*)"', html).group(1).split()
+        return re.search(rf'href="/matches/{ref(match)}" data-bundles="([^"]*)"', html).group(1).split()
 
     # The match page's own bundles (past the two shared ones): the scorekeeper's with the entry's scripts.
     viewer = app.test_client()
     for phone, count in ((client, 2), (viewer, 1)):
-        own = [url for url in named(phone, f"/matches/{match}") if re.search(r"/bundle/[^/]+/", url)]
+        own = [url for url in named(phone, f"/matches/{ref(match)}") if re.search(r"/bundle/[^/]+/", url)]
         assert sorted(linked(phone)) == sorted(own) and len(own) == count

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match
+from tests.conftest import ADDRESS_KEY, HTMX, csrf_token, entry_fields, ref, save_round, start_match
 
 COMPRESSED = {"Accept-Encoding": "br, gzip"}
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -34,7 +34,8 @@ def counting_client(tmp_path, database_url, monkeypatch):
     """A client of an app built with COMPANION_COUNT_QUERIES=1."""
     monkeypatch.setenv("COMPANION_COUNT_QUERIES", "1")
     app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(tmp_path / "instance")
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY},
+        instance_path=str(tmp_path / "instance"),
     )
     return app.test_client()
 
@@ -42,17 +43,17 @@ def counting_client(tmp_path, database_url, monkeypatch):
 def test_query_count_header_when_asked(counting_client):
     assert counting_client.get("/ping").headers["X-Queries"] == "0"
     match_id = start_match(counting_client, "topic", PLAYERS)
-    live = counting_client.get(f"/matches/{match_id}/live", headers=HTMX)
+    live = counting_client.get(f"/matches/{ref(match_id)}/live", headers=HTMX)
     assert int(live.headers["X-Queries"]) >= 2
     unchanged = counting_client.get(
-        f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": live.headers["ETag"]}
+        f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": live.headers["ETag"]}
     )
     assert unchanged.status_code == 304
     assert unchanged.headers["X-Queries"] == "1"
     # A viewer's changed poll answered from the drawn fragment runs only the middleware's statement.
     stale = {**HTMX, "If-None-Match": '"v-old"'}
-    counting_client.application.test_client().get(f"/matches/{match_id}/live", headers=stale)
-    changed = counting_client.application.test_client().get(f"/matches/{match_id}/live", headers=stale)
+    counting_client.application.test_client().get(f"/matches/{ref(match_id)}/live", headers=stale)
+    changed = counting_client.application.test_client().get(f"/matches/{ref(match_id)}/live", headers=stale)
     assert changed.status_code == 200 and changed.headers["X-Queries"] == "1"
 
 
@@ -62,20 +63,20 @@ def test_unchanged_poll_is_304_also_for_the_compressed_tag(client):
     for number in (1, 2, 3):
         assert save(client, match_id, number).status_code == 200
     viewer = client.application.test_client()
-    first = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED})
+    first = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, **COMPRESSED})
     assert first.status_code == 200 and first.headers["Content-Encoding"] == "br"
     sent_back = first.headers["ETag"]
     assert sent_back.endswith(':br"')
     plain = sent_back.replace(":br", "")
     assert plain.startswith('"v3-')
     for tag in (sent_back, plain, f"W/{plain}"):
-        again = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED, "If-None-Match": tag})
+        again = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, **COMPRESSED, "If-None-Match": tag})
         assert again.status_code == 304, tag
         assert again.data == b""
         assert again.headers["ETag"] == plain
         assert again.headers["Content-Security-Policy"]
     assert save(client, match_id, 4).status_code == 200
-    changed = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": plain})
+    changed = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": plain})
     assert changed.status_code == 200 and changed.headers["ETag"].startswith('"v4-')
 
 
@@ -84,15 +85,15 @@ def test_a_tag_of_another_match_at_the_same_version_is_not_unchanged(client):
     first_id = start_match(client, "topic", PLAYERS)
     second_id = start_match(client, "topic", PLAYERS)
     viewer = client.application.test_client()
-    first_tag = viewer.get(f"/matches/{first_id}/live", headers=HTMX).headers["ETag"]
-    second = viewer.get(f"/matches/{second_id}/live", headers={**HTMX, "If-None-Match": first_tag})
+    first_tag = viewer.get(f"/matches/{ref(first_id)}/live", headers=HTMX).headers["ETag"]
+    second = viewer.get(f"/matches/{ref(second_id)}/live", headers={**HTMX, "If-None-Match": first_tag})
     assert second.status_code == 200 and 'id="standings"' in second.get_data(as_text=True)
     # The same version, another match.
     assert second.headers["ETag"].split("-")[0] == first_tag.split("-")[0] and second.headers["ETag"] != first_tag
 
 
 def test_unknown_match_poll_is_404_even_with_a_tag(client):
-    assert client.get("/matches/999/live", headers={**HTMX, "If-None-Match": '"v0"'}).status_code == 404
+    assert client.get(f"/matches/{ref(999)}/live", headers={**HTMX, "If-None-Match": '"v0"'}).status_code == 404
 
 
 @pytest.mark.parametrize("path", ["vendor/htmx/htmx.min.js", "vendor/pico/pico.min.css", "css/app.css", "js/app.js"])
@@ -114,11 +115,11 @@ def test_main_htmx_fragments_are_under_4_kb_compressed(client):
         assert saved.status_code == 200
     sizes["save"] = len(saved.data)
     csrf = {"X-CSRFToken": token}
-    sizes["undo"] = len(client.post(f"/matches/{match_id}/undo", headers={**HTMX, **COMPRESSED, **csrf}).data)
-    sizes["redo"] = len(client.post(f"/matches/{match_id}/redo", headers={**HTMX, **COMPRESSED, **csrf}).data)
+    sizes["undo"] = len(client.post(f"/matches/{ref(match_id)}/undo", headers={**HTMX, **COMPRESSED, **csrf}).data)
+    sizes["redo"] = len(client.post(f"/matches/{ref(match_id)}/redo", headers={**HTMX, **COMPRESSED, **csrf}).data)
     viewer = client.application.test_client()
-    sizes["live"] = len(viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED}).data)
-    sizes["table"] = len(viewer.get(f"/matches/{match_id}/live?view=table", headers={**HTMX, **COMPRESSED}).data)
+    sizes["live"] = len(viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, **COMPRESSED}).data)
+    sizes["table"] = len(viewer.get(f"/matches/{ref(match_id)}/live?view=table", headers={**HTMX, **COMPRESSED}).data)
     sizes["history"] = len(viewer.get("/history?game=topic", headers={**HTMX, **COMPRESSED}).data)
     for name, size in sizes.items():
         assert 0 < size < 4 * 1024, (name, size)
@@ -134,8 +135,8 @@ def test_a_fragment_goes_out_compressed_fast_and_reads_the_same(client):
     for number in (1, 2, 3):
         assert save(client, match_id, number).status_code == 200
     viewer = client.application.test_client()
-    plain = viewer.get(f"/matches/{match_id}/live", headers=HTMX)
-    packed = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, **COMPRESSED})
+    plain = viewer.get(f"/matches/{ref(match_id)}/live", headers=HTMX)
+    packed = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, **COMPRESSED})
     assert "Content-Encoding" not in plain.headers and packed.headers["Content-Encoding"] == "br"
     assert brotli.decompress(packed.data) == plain.data
     assert packed.data == brotli.compress(plain.data, quality=FRAGMENT_BROTLI_QUALITY)
@@ -143,7 +144,7 @@ def test_a_fragment_goes_out_compressed_fast_and_reads_the_same(client):
     assert "Accept-Encoding" in packed.headers["Vary"] and "HX-Request" in packed.headers["Vary"]
     # A phone without brotli, or preferring gzip, still gets it compressed, as gzip.
     for accepted in ("gzip", "gzip;q=1.0, br;q=0.5"):
-        zipped = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "Accept-Encoding": accepted})
+        zipped = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "Accept-Encoding": accepted})
         assert zipped.headers["Content-Encoding"] == "gzip", accepted
     saved = save(client, match_id, 4)
     assert saved.headers["Content-Encoding"] == "br"

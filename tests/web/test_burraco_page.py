@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.games import score_match
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, post_new_match, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]
@@ -87,7 +87,7 @@ def test_a_pairs_match_keeps_its_settings_and_shows_them(client, app):
         "closing": 100,
         "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]},
     }
-    page = cell_text(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    page = cell_text(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "To 1505 · no hand limit · clean (pulito) 250 · dirty (sporco) 100 · closing (chiusura) 100" in page
     assert "Hand 1 · Ann deals (Noi)" in page
     assert "Noi Ann & Cy 0 1505" in page
@@ -121,7 +121,7 @@ def test_bad_settings_are_refused_next_to_their_field_and_nothing_is_stored(clie
 
 def test_the_entry_form_has_a_card_per_side(client):
     match_id = start_match(client, "burraco", FOUR, **PAIRS)
-    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     for field in ("table_1", "hand_1", "clean_1", "dirty_1", "table_2", "hand_2", "clean_2", "dirty_2"):
         assert f'name="{field}"' in html
     assert 'inputmode="none"' in html and 'type="number"' not in html
@@ -208,7 +208,7 @@ def test_a_refused_hand_keeps_the_burraco_counts_and_nobody(client):
 
 def page_text(client, match_id):
     """The match page as text."""
-    return cell_text(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    return cell_text(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
 
 
 def test_reaching_the_target_ends_the_match_with_the_winner(client, app):
@@ -232,7 +232,7 @@ def test_the_last_hand_ends_the_match_and_a_tie_is_shown(client, app):
     text = page_text(client, match_id)
     assert "Tie for victory: Ann, Bob" in text
     assert "All 2 hands played; nobody reached 1005." in text
-    document = client.get(f"/matches/{match_id}.json").get_json()
+    document = client.get(f"/matches/{ref(match_id)}.json").get_json()
     assert score_match(document).winners == ["Ann", "Bob"]
 
 
@@ -242,11 +242,11 @@ def test_the_last_hand_ends_the_match_and_a_tie_is_shown(client, app):
 def test_a_correction_is_prefilled_and_rescores(client, app):
     match_id = start_match(client, "burraco", FOUR, **PAIRS)
     save_round(client, match_id, hand("Noi", table_1="100", clean_1="1", table_2="40", hand_2="30"), 1)
-    page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
     assert 'name="table_1" value="100"' in page and 'name="hand_2" value="30"' in page
     assert 'name="clean_1" value="1"' in page and 'name="closed_by" value="Noi" checked' in page
     assert "Save correction" in page and "Enter hand" not in page
-    token = csrf_token(client, f"/matches/{match_id}/rounds/1")
+    token = csrf_token(client, f"/matches/{ref(match_id)}/rounds/1")
     fields = {
         "csrf_token": token,
         "revision": "0",
@@ -256,11 +256,11 @@ def test_a_correction_is_prefilled_and_rescores(client, app):
         "table_2": "40",
         "hand_2": "30",
     }
-    refused = client.post(f"/matches/{match_id}/rounds/1", data={**fields, "closed_by": "Voi"})
+    refused = client.post(f"/matches/{ref(match_id)}/rounds/1", data={**fields, "closed_by": "Voi"})
     assert refused.status_code == 422 and "closed the hand without having made a burraco" in refused.get_data(
         as_text=True
     )
-    response = client.post(f"/matches/{match_id}/rounds/1", data=fields, headers=HTMX)
+    response = client.post(f"/matches/{ref(match_id)}/rounds/1", data=fields, headers=HTMX)
     assert response.status_code == 200
     assert stored_match(app, match_id).rounds[0]["sides"]["Noi"]["clean"] == 2
     text = page_text(client, match_id)
@@ -279,7 +279,7 @@ def test_the_standings_shown_equal_the_engine_on_the_exported_file(client, runne
     ):
         assert save_round(client, match_id, fields, number).status_code == 200
     path = tmp_path / "match.json"
-    path.write_text(json.dumps(client.get(f"/matches/{match_id}.json").get_json()))
+    path.write_text(json.dumps(client.get(f"/matches/{ref(match_id)}.json").get_json()))
     result = runner.invoke(args=["score", str(path)])
     scored = json.loads(result.output)
     text = page_text(client, match_id)

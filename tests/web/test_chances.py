@@ -11,7 +11,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player, Rating
 from companion.queries.ratings import whole_percents
-from tests.conftest import HTMX, entry_fields, post_new_match, read_words, save_round, start_match
+from tests.conftest import HTMX, entry_fields, post_new_match, read_words, ref, save_round, start_match
 from tests.web.test_ratings import start
 
 LIBRARY = PlackettLuce()
@@ -108,13 +108,13 @@ def test_the_match_page_shows_the_chances_until_the_first_round_is_in(client, ap
     viewer = app.test_client()
     # The scorekeeper and a phone that follows see them alike, on the page and in its live poll.
     for phone in (client, viewer):
-        assert shown(phone.get(f"/matches/{match_id}").get_data(as_text=True)) == expected
-        assert shown(phone.get(f"/matches/{match_id}/live", headers=HTMX).get_data(as_text=True)) == expected
+        assert shown(phone.get(f"/matches/{ref(match_id)}").get_data(as_text=True)) == expected
+        assert shown(phone.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True)) == expected
     saved = save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Ann"]}))
     assert saved.status_code == 200 and TITLE not in saved.get_data(as_text=True)
     for phone in (client, viewer):
-        assert TITLE not in phone.get(f"/matches/{match_id}").get_data(as_text=True)
-        assert TITLE not in phone.get(f"/matches/{match_id}/live", headers=HTMX).get_data(as_text=True)
+        assert TITLE not in phone.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+        assert TITLE not in phone.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True)
 
 
 def test_a_burraco_match_in_pairs_shows_each_teams_chance_under_its_name(client, app):
@@ -123,11 +123,11 @@ def test_a_burraco_match_in_pairs_shows_each_teams_chance_under_its_name(client,
     match_id = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
                            burraco_team1="Us", burraco_team2="Them")  # fmt: skip
     ours, theirs = predicted(app, "burraco", [["Ann", "Cy"], ["Bob", "Di"]])
-    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert shown(html) == [f"Us Ann & Cy {ours}%", f"Them Bob & Di {theirs}%"]
 
 
 def test_a_match_of_newcomers_only_says_no_one_is_rated(client):
     match_id = start_match(client, "pazaak", ["Ann", "Bob"])
-    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "No one here is rated at Pazaak yet" in html and "50%" not in html

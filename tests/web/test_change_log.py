@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import RoundChange
-from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match
+from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match
 
 
 def lines_of(page: str) -> list[str]:
@@ -36,16 +36,16 @@ def corrected_undone_redone(client, app):
         assert save_round(client, match_id, entry_fields(app, match_id, {"losers": losers}), number).status_code == 200
     form = entry_fields(app, match_id, {"losers": ["Ann"]})
     form.add("revision", "0")
-    form.add("csrf_token", csrf_token(client, f"/matches/{match_id}/rounds/2"))
-    assert client.post(f"/matches/{match_id}/rounds/2", data=form).status_code in (200, 302)
-    token = {"X-CSRFToken": csrf_token(client, f"/matches/{match_id}")}
-    assert client.post(f"/matches/{match_id}/undo", headers={**HTMX, **token}).status_code == 200
-    assert client.post(f"/matches/{match_id}/redo", headers={**HTMX, **token}).status_code == 200
+    form.add("csrf_token", csrf_token(client, f"/matches/{ref(match_id)}/rounds/2"))
+    assert client.post(f"/matches/{ref(match_id)}/rounds/2", data=form).status_code in (200, 302)
+    token = {"X-CSRFToken": csrf_token(client, f"/matches/{ref(match_id)}")}
+    assert client.post(f"/matches/{ref(match_id)}/undo", headers={**HTMX, **token}).status_code == 200
+    assert client.post(f"/matches/{ref(match_id)}/redo", headers={**HTMX, **token}).status_code == 200
     return match_id
 
 
 def test_change_log_in_english_reads_like_a_score_sheet(client, app, corrected_undone_redone):
-    page = client.get(f"/matches/{corrected_undone_redone}/changes").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(corrected_undone_redone)}/changes").get_data(as_text=True)
     redone, undone, corrected = change_times(app)
     assert lines_of(page) == [
         f"Round 2 · {redone} · redone · Ann 1, Bob 0, Cy 0 put back",
@@ -59,7 +59,7 @@ def test_change_log_in_english_reads_like_a_score_sheet(client, app, corrected_u
 
 def test_change_log_in_italian(client, app, corrected_undone_redone):
     page = client.get(
-        f"/matches/{corrected_undone_redone}/changes", headers={"Accept-Language": "it-IT,it;q=0.9"}
+        f"/matches/{ref(corrected_undone_redone)}/changes", headers={"Accept-Language": "it-IT,it;q=0.9"}
     ).get_data(as_text=True)
     redone, undone, corrected = change_times(app)
     assert lines_of(page) == [

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Round
+from tests.conftest import ADDRESS_KEY
 
 ZANZARA = {
     "format": "companion-match/1",
@@ -111,7 +112,11 @@ def test_import_stores_once_and_round_trips(runner, app, tmp_path):
     from tests.conftest import fresh_database
 
     with fresh_database() as url:
-        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'second.sqlite'}"}
+        config = {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'second.sqlite'}",
+            "SECRET_KEY": ADDRESS_KEY,
+        }
         empty = create_app(config, instance_path=str(tmp_path / "second"))
         second = empty.test_cli_runner()
         imported = second.invoke(args=["import", str(out1)])

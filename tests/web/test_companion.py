@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.models import Match, RoundChange
 from companion.web.live import live_etag
-from tests.conftest import HTMX, counted, csrf_token, entry_fields, save_round, start_match, stored_match
+from tests.conftest import HTMX, counted, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 
 TOPIC_ROUNDS = [{"losers": ["Bob"]}, {"losers": ["Cy"], "penalties": ["Ann"]}, {"losers": ["Ann"]}]
 
@@ -61,26 +61,26 @@ def test_a_different_round_on_a_stale_page_is_a_conflict(client, app, match_id):
 def test_undo_and_redo_several_steps(client, app, match_id):
     for number, data in enumerate(TOPIC_ROUNDS, start=1):
         assert save(client, app, data, number).status_code == 200
-    token = csrf_token(client, "/matches/1")
+    token = csrf_token(client, f"/matches/{ref(1)}")
     for _ in range(2):
-        assert client.post("/matches/1/undo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
+        assert client.post(f"/matches/{ref(1)}/undo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
     assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
-    assert client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
+    assert client.post(f"/matches/{ref(1)}/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
     assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"], ["Cy"]]
     assert stored_match(app, match_id).rounds[1]["penalties"] == ["Ann"]
-    assert client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
+    assert client.post(f"/matches/{ref(1)}/redo", headers={**HTMX, "X-CSRFToken": token}).status_code == 200
     assert len(stored_match(app, match_id).rounds) == 3
-    nothing = client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token})
+    nothing = client.post(f"/matches/{ref(1)}/redo", headers={**HTMX, "X-CSRFToken": token})
     assert nothing.status_code == 409 and "nothing to redo" in nothing.get_data(as_text=True)
     assert nothing.headers["HX-Retarget"] == "#banner"
 
 
 def test_a_new_round_empties_the_redo_stack(client, app, match_id):
     save(client, app, TOPIC_ROUNDS[0], 1)
-    token = csrf_token(client, "/matches/1")
-    client.post("/matches/1/undo", headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(1)}")
+    client.post(f"/matches/{ref(1)}/undo", headers={**HTMX, "X-CSRFToken": token})
     save(client, app, {"losers": ["Cy"]}, 1)
-    response = client.post("/matches/1/redo", headers={**HTMX, "X-CSRFToken": token})
+    response = client.post(f"/matches/{ref(1)}/redo", headers={**HTMX, "X-CSRFToken": token})
     assert response.status_code == 409
     assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Cy"]]
 
@@ -88,12 +88,12 @@ def test_a_new_round_empties_the_redo_stack(client, app, match_id):
 def test_correction_rescores_and_keeps_the_old_values(client, app, match_id):
     for number, data in enumerate(TOPIC_ROUNDS, start=1):
         save(client, app, data, number)
-    page = client.get("/matches/1/rounds/1")
+    page = client.get(f"/matches/{ref(1)}/rounds/1")
     assert page.status_code == 200
-    token = csrf_token(client, "/matches/1/rounds/1")
+    token = csrf_token(client, f"/matches/{ref(1)}/rounds/1")
     form = form_for(app, {"losers": ["Cy"]}, 1, token)
     form.add("revision", "0")
-    response = client.post("/matches/1/rounds/1", data=form)
+    response = client.post(f"/matches/{ref(1)}/rounds/1", data=form)
     assert response.status_code in (200, 302)
     assert stored_match(app, match_id).rounds[0]["losers"] == ["Cy"]
     with app.app_context():
@@ -102,20 +102,20 @@ def test_correction_rescores_and_keeps_the_old_values(client, app, match_id):
         assert change.after["losers"] == ["Cy"]
         match = db.session.get(Match, 1)
         assert match.summary["totals"] == {"Ann": 2, "Bob": 0, "Cy": 2}
-    log = client.get("/matches/1/changes").get_data(as_text=True)
+    log = client.get(f"/matches/{ref(1)}/changes").get_data(as_text=True)
     text = " ".join(re.sub(r"<[^>]+>", " ", log).split())
     assert re.search(r"Round 1 · \d\d:\d\d · corrected · Bob 1 → 0, Cy 0 → 1", text)
 
 
 def test_two_editors_of_one_round_the_second_is_refused(client, app, match_id):
     save(client, app, TOPIC_ROUNDS[0], 1)
-    token = csrf_token(client, "/matches/1/rounds/1")
+    token = csrf_token(client, f"/matches/{ref(1)}/rounds/1")
     first = form_for(app, {"losers": ["Cy"]}, 1, token)
     first.add("revision", "0")
     second = form_for(app, {"losers": ["Ann"]}, 1, token)
     second.add("revision", "0")
-    assert client.post("/matches/1/rounds/1", data=first).status_code in (200, 302)
-    refused = client.post("/matches/1/rounds/1", data=second)
+    assert client.post(f"/matches/{ref(1)}/rounds/1", data=first).status_code in (200, 302)
+    refused = client.post(f"/matches/{ref(1)}/rounds/1", data=second)
     assert refused.status_code == 409
     assert "This round changed meanwhile" in refused.get_data(as_text=True)
     assert stored_match(app, match_id).rounds[0]["losers"] == ["Cy"]
@@ -123,10 +123,16 @@ def test_two_editors_of_one_round_the_second_is_refused(client, app, match_id):
 
 def test_viewer_cannot_write_and_gets_a_clear_403(client, app, match_id):
     viewer = app.test_client()
-    token = csrf_token(viewer, "/matches/1")
-    page = viewer.get("/matches/1").get_data(as_text=True)
+    token = csrf_token(viewer, f"/matches/{ref(1)}")
+    page = viewer.get(f"/matches/{ref(1)}").get_data(as_text=True)
     assert "Only the scorekeeper" in page and "data-live" in page
-    for path in ("/matches/1/rounds", "/matches/1/undo", "/matches/1/redo", "/matches/1/entry", "/matches/1/delete"):
+    for path in (
+        f"/matches/{ref(1)}/rounds",
+        f"/matches/{ref(1)}/undo",
+        f"/matches/{ref(1)}/redo",
+        f"/matches/{ref(1)}/entry",
+        f"/matches/{ref(1)}/delete",
+    ):
         response = viewer.post(path, data=form_for(app, TOPIC_ROUNDS[0], 1, token))
         assert response.status_code == 403, path
         assert "scorekeeper" in response.get_data(as_text=True)
@@ -135,35 +141,37 @@ def test_viewer_cannot_write_and_gets_a_clear_403(client, app, match_id):
 
 def test_live_poll_is_304_when_nothing_changed(client, app, match_id):
     viewer = app.test_client()
-    first = viewer.get("/matches/1/live", headers=HTMX)
+    first = viewer.get(f"/matches/{ref(1)}/live", headers=HTMX)
     tag = first.headers["ETag"]
     assert first.status_code == 200 and 'id="standings"' in first.get_data(as_text=True)
-    unchanged = viewer.get("/matches/1/live", headers={**HTMX, "If-None-Match": tag})
+    unchanged = viewer.get(f"/matches/{ref(1)}/live", headers={**HTMX, "If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.data == b""
     save(client, app, TOPIC_ROUNDS[0], 1)
-    changed = viewer.get("/matches/1/live", headers={**HTMX, "If-None-Match": tag})
+    changed = viewer.get(f"/matches/{ref(1)}/live", headers={**HTMX, "If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
 
 
 def test_pencil_is_handed_over_and_taken_back(client, app, match_id):
-    token = csrf_token(client, "/matches/1/share")
-    offer = client.post("/matches/1/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(1)}/share")
+    offer = client.post(f"/matches/{ref(1)}/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
     html = offer.get_data(as_text=True)
     assert offer.status_code == 200 and "<svg" in html
     link = html.split('id="pencil-link"')[0].rsplit('href="', 1)[1].split('"')[0]
     code = link.split("code=")[1]
 
     other = app.test_client()
-    other_token = csrf_token(other, f"/matches/1/pencil?code={code}")
-    taken = other.post("/matches/1/pencil", data={"csrf_token": other_token, "code": code})
+    other_token = csrf_token(other, f"/matches/{ref(1)}/pencil?code={code}")
+    taken = other.post(f"/matches/{ref(1)}/pencil", data={"csrf_token": other_token, "code": code})
     assert taken.status_code == 302
     assert save(other, app, TOPIC_ROUNDS[0], 1).status_code == 200
     assert save(client, app, TOPIC_ROUNDS[1], 2).status_code == 403
     reused = app.test_client()
-    reused_token = csrf_token(reused, "/matches/1")
-    assert reused.post("/matches/1/pencil", data={"csrf_token": reused_token, "code": code}).status_code == 409
+    reused_token = csrf_token(reused, f"/matches/{ref(1)}")
+    assert reused.post(f"/matches/{ref(1)}/pencil", data={"csrf_token": reused_token, "code": code}).status_code == 409
 
-    back = client.post("/matches/1/pencil/back", data={"csrf_token": csrf_token(client, "/matches/1/share")})
+    back = client.post(
+        f"/matches/{ref(1)}/pencil/back", data={"csrf_token": csrf_token(client, f"/matches/{ref(1)}/share")}
+    )
     assert back.status_code == 302
     assert save(client, app, TOPIC_ROUNDS[1], 2).status_code == 200
     assert save(other, app, TOPIC_ROUNDS[2], 3).status_code == 403
@@ -171,20 +179,22 @@ def test_pencil_is_handed_over_and_taken_back(client, app, match_id):
 
 
 def test_share_page_has_the_viewer_qr(client, match_id):
-    html = client.get("/matches/1/share").get_data(as_text=True)
-    assert "<svg" in html and "/matches/1" in html
+    html = client.get(f"/matches/{ref(1)}/share").get_data(as_text=True)
+    assert "<svg" in html and f"/matches/{ref(1)}" in html
 
 
 def test_delete_after_confirmation(client, app, match_id):
-    assert "Delete this match?" in client.get("/matches/1/delete").get_data(as_text=True)
-    response = client.post("/matches/1/delete", data={"csrf_token": csrf_token(client, "/matches/1/delete")})
+    assert "Delete this match?" in client.get(f"/matches/{ref(1)}/delete").get_data(as_text=True)
+    response = client.post(
+        f"/matches/{ref(1)}/delete", data={"csrf_token": csrf_token(client, f"/matches/{ref(1)}/delete")}
+    )
     assert response.status_code == 302
     with app.app_context():
         assert db.session.scalar(select(func.count(Match.id))) == 0
 
 
 def test_play_again_seats_the_same_players(client, app, match_id):
-    response = client.post("/matches/1/again", data={"csrf_token": csrf_token(client, "/matches/1")})
+    response = client.post(f"/matches/{ref(1)}/again", data={"csrf_token": csrf_token(client, f"/matches/{ref(1)}")})
     assert response.status_code == 302
     with app.app_context():
         again = db.session.get(Match, 2)
@@ -216,21 +226,21 @@ def test_theme_preference_sets_the_page_theme(client):
 def test_viewers_share_one_drawing_of_the_live_fragment_without_tokens(client, app, match_id):
     save(client, app, TOPIC_ROUNDS[0], 1)
     first, second = app.test_client(), app.test_client()
-    one = first.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
-    two = second.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    one = first.get(f"/matches/{ref(1)}/live", headers=HTMX).get_data(as_text=True)
+    two = second.get(f"/matches/{ref(1)}/live", headers=HTMX).get_data(as_text=True)
     assert one == two and "csrf" not in one.lower() and "pencil" not in one.lower()
     save(client, app, TOPIC_ROUNDS[1], 2)
-    three = first.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    three = first.get(f"/matches/{ref(1)}/live", headers=HTMX).get_data(as_text=True)
     assert three != one
-    italian = app.test_client().get("/matches/1/live", headers={**HTMX, "Accept-Language": "it"})
+    italian = app.test_client().get(f"/matches/{ref(1)}/live", headers={**HTMX, "Accept-Language": "it"})
     assert italian.status_code == 200
 
 
 def test_after_a_save_the_other_viewers_get_the_new_standings_from_one_query(client, app, match_id):
     save(client, app, TOPIC_ROUNDS[0], 1)
-    first = app.test_client().get("/matches/1/live", headers={**HTMX, "If-None-Match": '"v0"'})
+    first = app.test_client().get(f"/matches/{ref(1)}/live", headers={**HTMX, "If-None-Match": '"v0"'})
     with counted(app) as statements:
-        second = app.test_client().get("/matches/1/live", headers={**HTMX, "If-None-Match": '"v0"'})
+        second = app.test_client().get(f"/matches/{ref(1)}/live", headers={**HTMX, "If-None-Match": '"v0"'})
     assert second.status_code == 200 and second.get_data() == first.get_data()
     # The tag is the page's language's: a request context, as when the page drew it.
     with app.test_request_context():
@@ -238,5 +248,5 @@ def test_after_a_save_the_other_viewers_get_the_new_standings_from_one_query(cli
         assert stored.version > 0 and second.headers["ETag"] == first.headers["ETag"] == live_etag(stored)
     assert len(statements) == 1
     # The scorekeeper's phone still gets its own fragment, drawn for it.
-    keeper = client.get("/matches/1/live", headers=HTMX).get_data(as_text=True)
+    keeper = client.get(f"/matches/{ref(1)}/live", headers=HTMX).get_data(as_text=True)
     assert keeper != first.get_data(as_text=True)

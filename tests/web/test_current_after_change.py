@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import HTMX, csrf_token, start_match
+from tests.conftest import HTMX, csrf_token, ref, start_match
 
 # A side's name (whole in its title; shown word by word) and its total.
 LEGEND_ITEM = re.compile(r'<span class="legend-side" title="([^"]*)">(?:(?!</li>).)*?<b>(-?\d+)</b>')
@@ -14,13 +14,13 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 def save_loser(client, match_id: int, number: int, loser: str):
     """One tap on the round's loser, as the entry form posts it."""
-    data = {"csrf_token": csrf_token(client, f"/matches/{match_id}"), "number": str(number), "loser": loser}
-    return client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
+    data = {"csrf_token": csrf_token(client, f"/matches/{ref(match_id)}"), "number": str(number), "loser": loser}
+    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
 
 
 def legend(client, match_id: int) -> dict[str, int]:
     """The chart's legend as the match page fetches it again after a change."""
-    response = client.get(f"/matches/{match_id}/chart", headers=HTMX)
+    response = client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "<html" not in html
@@ -28,7 +28,7 @@ def legend(client, match_id: int) -> dict[str, int]:
 
 
 def chart_label(client, match_id: int) -> str:
-    html = client.get(f"/matches/{match_id}/chart", headers=HTMX).get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
     return re.search(r'aria-label="(Totals after each of [^"]+)"', html).group(1)
 
 
@@ -43,46 +43,46 @@ def test_the_legend_follows_the_standings_through_saves_and_an_undo(client):
     assert legend(client, match_id) == {"Ann": 1, "Bob": 2, "Cy": 1}
     assert chart_label(client, match_id) == "Totals after each of 4 rounds: Ann 1, Bob 2, Cy 1"
 
-    token = csrf_token(client, f"/matches/{match_id}")
-    undo = client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undo = client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     assert undo.status_code == 200 and undo.headers["HX-Trigger"] == "rounds-changed"
     assert legend(client, match_id) == {"Ann": 0, "Bob": 2, "Cy": 1}
     assert chart_label(client, match_id) == "Totals after each of 3 rounds: Ann 0, Bob 2, Cy 1"
 
-    redo = client.post(f"/matches/{match_id}/redo", data={"csrf_token": token}, headers=HTMX)
+    redo = client.post(f"/matches/{ref(match_id)}/redo", data={"csrf_token": token}, headers=HTMX)
     assert redo.status_code == 200 and redo.headers["HX-Trigger"] == "rounds-changed"
     assert legend(client, match_id) == {"Ann": 1, "Bob": 2, "Cy": 1}
 
 
 def test_the_match_page_refetches_its_chart_when_the_rounds_change(client):
     match_id = start_match(client, "topic", PLAYERS)
-    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert f'id="chart" hx-get="/matches/{match_id}/chart" hx-trigger="rounds-changed from:body"' in html
+    html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert f'id="chart" hx-get="/matches/{ref(match_id)}/chart" hx-trigger="rounds-changed from:body"' in html
 
 
 def test_the_chart_url_opened_directly_is_the_whole_match_page(client):
     match_id = start_match(client, "topic", PLAYERS)
     save_loser(client, match_id, 1, "Bob")
-    html = client.get(f"/matches/{match_id}/chart").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}/chart").get_data(as_text=True)
     assert "<html" in html and "Totals after each round" in html
 
 
 def test_a_following_phone_is_told_the_rounds_changed(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     viewer = app.test_client()
-    page = viewer.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     tag = re.search(r"data-etag='([^']+)'", page).group(1)
     save_loser(client, match_id, 1, "Bob")
-    poll = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag})
+    poll = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag})
     assert poll.status_code == 200 and poll.headers["HX-Trigger"] == "rounds-changed"
-    again = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": poll.headers["ETag"]})
+    again = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": poll.headers["ETag"]})
     assert again.status_code == 304 and "HX-Trigger" not in again.headers
 
 
 def test_the_table_view_names_the_round_being_played(client):
     match_id = start_match(client, "topic", PLAYERS)
-    assert "Topic_ · Round 1" in client.get(f"/matches/{match_id}/table").get_data(as_text=True)
+    assert "Topic_ · Round 1" in client.get(f"/matches/{ref(match_id)}/table").get_data(as_text=True)
     for number, loser in enumerate(["Bob", "Cy", "Bob", "Ann"], start=1):
         save_loser(client, match_id, number, loser)
-    assert "Topic_ · Round 5" in client.get(f"/matches/{match_id}/table").get_data(as_text=True)
-    assert "Who lost round 5?" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Topic_ · Round 5" in client.get(f"/matches/{ref(match_id)}/table").get_data(as_text=True)
+    assert "Who lost round 5?" in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)

@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from companion.games.base import ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from companion.services.roster import RosterError, rename_player
 from companion.setup_form import Draft
-from tests.conftest import HTMX, csrf_token, start_match
+from tests.conftest import HTMX, csrf_token, ref, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,8 +57,8 @@ def test_not_allowed_is_a_403_page_in_the_pages_language(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob"])
     stranger = app.test_client()
     stranger.set_cookie("lang", "it")
-    token = csrf_token(stranger, f"/matches/{match_id}")
-    response = stranger.post(f"/matches/{match_id}/pencil/back", data={"csrf_token": token})
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}")
+    response = stranger.post(f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": token})
     assert response.status_code == 403
     page = response.get_data(as_text=True)
     assert "403 — Non consentito" in page
@@ -67,8 +67,8 @@ def test_not_allowed_is_a_403_page_in_the_pages_language(app, client):
 
 def test_changed_meanwhile_is_a_409_in_the_banner(client):
     match_id = start_match(client, "topic", ["Ann", "Bob"])
-    token = csrf_token(client, f"/matches/{match_id}")
-    response = client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    response = client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     assert response.status_code == 409
     assert response.headers["HX-Retarget"] == "#banner"
     assert "There is no round to undo" in response.get_data(as_text=True)
@@ -76,7 +76,7 @@ def test_changed_meanwhile_is_a_409_in_the_banner(client):
 
 def test_a_page_that_is_not_there_says_so_in_the_pages_language(client):
     client.set_cookie("lang", "it")
-    response = client.get("/matches/999")
+    response = client.get(f"/matches/{ref(999)}")
     assert response.status_code == 404
     page = response.get_data(as_text=True)
     assert "404 — Non trovato" in page and "A questo indirizzo non c'è nulla" in page.replace("&#39;", "'")

@@ -13,7 +13,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
-from tests.conftest import csrf_token, fresh_database, grant_host_rights
+from tests.conftest import ADDRESS_KEY, csrf_token, fresh_database, grant_host_rights, ref, unref
 from tests.fifth_game import game as fives
 from tests.fifth_game import registered
 
@@ -36,14 +36,14 @@ def start(client, target: str = "10") -> int:
     data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives-target": target, "action": "start"}
     response = client.post("/matches/new", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1])
+    return unref(response.headers["Location"].rsplit("/", 1)[1])
 
 
 def save(client, match_id: int, number: int, ann: int, bob: int):
     """Enter one round on the match page, as its Save button posts it."""
-    token = csrf_token(client, f"/matches/{match_id}")
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
     data = {"csrf_token": token, "number": number, "points-0": ann, "points-1": bob}
-    return client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
+    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
 
 
 def stored(app, match_id: int) -> Match:
@@ -65,7 +65,7 @@ def test_the_new_match_page_offers_the_registered_game_and_forgets_it_after(clie
 
 def test_a_fifth_game_is_started_scored_undone_and_finished(client, app):
     match_id = start(client)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "Points of Ann" in page and "Points of Bob" in page
     assert '<span class="game-tag game-fives">Fives</span>' in page
     assert stored(app, match_id).settings == {"target": 10}
@@ -76,8 +76,8 @@ def test_a_fifth_game_is_started_scored_undone_and_finished(client, app):
     assert "Fives round 1 saved: Ann 5, Bob 3" in html
     assert "needs 5" in html and "needs 7" in html
 
-    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": csrf_token(client, f"/matches/{match_id}")},
-                         headers=HTMX)  # fmt: skip
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     assert undone.status_code == 200 and "Round 1 taken back." in undone.get_data(as_text=True)
     assert stored(app, match_id).rounds == []
 
@@ -101,17 +101,19 @@ def test_a_fifth_game_shows_in_the_history_the_player_page_and_the_table_view(cl
     history = client.get("/history").get_data(as_text=True)
     assert '<span class="game-tag game-fives">Fives</span>' in history and "Ann, Bob" in history
     filtered = client.get("/history?game=fives").get_data(as_text=True)
-    assert f'href="/matches/{match_id}"' in filtered and '<option value="fives" selected>Fives</option>' in filtered
+    assert (
+        f'href="/matches/{ref(match_id)}"' in filtered and '<option value="fives" selected>Fives</option>' in filtered
+    )
 
     with app.app_context():
         ann = db.session.scalar(select(Player.id).where(Player.key == "ann"))
-    profile = client.get(f"/players/{ann}").get_data(as_text=True)
+    profile = client.get(f"/players/{ref(ann)}").get_data(as_text=True)
     assert '<span class="game-tag game-fives">Fives</span>' in profile
     assert "<dt>Best round</dt><dd>5</dd>" in profile
     board = client.get("/players?game=fives").get_data(as_text=True)
     assert '<th scope="col" class="num">Best round</th>' in board and '<td class="num">5</td>' in board
 
-    table = client.get(f"/matches/{match_id}/table").get_data(as_text=True)
+    table = client.get(f"/matches/{ref(match_id)}/table").get_data(as_text=True)
     assert "Fives · Final" in table and "Winner: Ann" in table
 
 
@@ -128,15 +130,15 @@ def test_a_fifth_game_has_its_result_card_with_the_words_every_game_has(client, 
     # No highlight nor colour of its own: the card says what every game's says, in the neutral ink.
     assert text.highlight is None and text.colour == NEUTRAL
     assert text.lines() == ["Fives", text.date, "Player Total", "1 Ann 5", "2 Bob 4", "Winner: Ann", "Table companion"]
-    response = client.get(f"/matches/{match_id}/card.png?theme=dark")
+    response = client.get(f"/matches/{ref(match_id)}/card.png?theme=dark")
     assert response.status_code == 200 and response.mimetype == "image/png"
-    assert "Share the result" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Share the result" in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
 
 
 def test_a_fifth_game_is_exported_and_imported(client, app, tmp_path):
     match_id = start(client, target="5")
     save(client, match_id, 1, 5, 1)
-    document = client.get(f"/matches/{match_id}.json").get_json()
+    document = client.get(f"/matches/{ref(match_id)}.json").get_json()
     assert document["game"] == "fives" and document["settings"] == {"target": 5}
     assert [{k: v for k, v in r.items() if k != "at"} for r in document["rounds"]] == [{"points": {"Ann": 5, "Bob": 1}}]
     exported = client.get("/history/export.json").get_data()
@@ -144,7 +146,11 @@ def test_a_fifth_game_is_exported_and_imported(client, app, tmp_path):
 
     # Another, empty database: a fresh one on the PostgreSQL server too, never the server's shared one.
     with fresh_database() as url:
-        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'other.sqlite'}"}
+        config = {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'other.sqlite'}",
+            "SECRET_KEY": ADDRESS_KEY,
+        }
         import_into_another_app(create_app(config, instance_path=str(tmp_path / "other")), exported)
 
 
@@ -181,7 +187,7 @@ def test_a_declared_setting_is_drawn_stepped_and_kept_by_the_new_match_form(clie
         as_text=True
     )
     started = client.post("/matches/new", data={**data, "fives-target": "8", "action": "start"})
-    match_id = int(started.headers["Location"].rsplit("/", 1)[1])
+    match_id = unref(started.headers["Location"].rsplit("/", 1)[1])
     assert stored(app, match_id).settings == {"target": 8}
 
 

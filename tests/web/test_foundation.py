@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player
-from tests.conftest import HTMX, csrf_token
+from tests.conftest import HTMX, csrf_token, ref
 
 
 def test_home_is_a_full_page_with_vendored_assets(client):
@@ -120,14 +120,18 @@ def test_roster_names_are_reused_ignoring_case(client, app):
 
 
 def test_unknown_match_is_a_404_page(client):
-    response = client.get("/matches/999")
+    response = client.get(f"/matches/{ref(999)}")
     assert response.status_code == 404
     assert "Back to the start" in response.get_data(as_text=True)
 
 
-def test_secret_key_is_generated_once_in_the_instance_folder(app):
+def test_secret_key_is_generated_once_in_the_instance_folder(tmp_path, database_url):
     from companion import create_app
 
+    # Not the suite's app: that one is given the suite's key.
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}, instance_path=str(tmp_path / "instance")
+    )
     key_file = app.instance_path + "/secret_key"
     with open(key_file) as handle:
         kept = handle.read().strip()

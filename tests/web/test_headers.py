@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import HTMX, csrf_token, finished_match
+from tests.conftest import HTMX, csrf_token, finished_match, ref, unref
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -79,12 +79,12 @@ def scorekeeper(app, client):
     start = client.post(
         "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob", "Cy"], "action": "start"}
     )
-    match_id = int(start.headers["Location"].rsplit("/", 1)[1])
+    match_id = unref(start.headers["Location"].rsplit("/", 1)[1])
     for number, loser in ((1, "Bob"), (2, "Cy")):
         form = {"csrf_token": token, "number": str(number), "several": "on", "losers": loser}
-        assert client.post(f"/matches/{match_id}/rounds", data=form, headers=HTMX).status_code == 200
+        assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
     fix = {"csrf_token": token, "revision": "0", "several": "on", "losers": "Ann"}
-    assert client.post(f"/matches/{match_id}/rounds/1", data=fix).status_code in (200, 302)
+    assert client.post(f"/matches/{ref(match_id)}/rounds/1", data=fix).status_code in (200, 302)
     return match_id, token
 
 
@@ -100,8 +100,8 @@ def get_paths(app, match_id: int, player_id: int, finished_id: int) -> list[str]
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         match = finished_id if rule.endpoint in FINISHED_ONLY else match_id
-        path = rule.rule.replace("<int:match_id>", str(match)).replace("<int:number>", "1")
-        path = path.replace("<int:player_id>", str(player_id))
+        path = rule.rule.replace("<id:match_id>", ref(match)).replace("<int:number>", "1")
+        path = path.replace("<id:player_id>", ref(player_id))
         # Other arguments (an asset bundle's digest) are checked through the pages that link them.
         if "<" not in path:
             paths.append(path)
@@ -126,7 +126,7 @@ def test_every_page_and_fragment(app, host_client, scorekeeper):
     match_id, _ = scorekeeper
     finished_id, *_ = finished_match(app, "topic")
     paths = get_paths(app, match_id, 1, finished_id)
-    assert f"/matches/{finished_id}/card.png" in paths
+    assert f"/matches/{ref(finished_id)}/card.png" in paths
     assert len(paths) >= 15
     for path in paths:
         for headers in ({}, HTMX):
@@ -148,16 +148,16 @@ def test_write_answers_and_fragments(app, client, scorekeeper):
     match_id, token = scorekeeper
     answers = {
         "save": client.post(
-            f"/matches/{match_id}/rounds",
+            f"/matches/{ref(match_id)}/rounds",
             data={"csrf_token": token, "number": "3", "several": "on", "losers": "Ann"},
             headers=HTMX,
         ),
         "refused save": client.post(
-            f"/matches/{match_id}/rounds", data={"csrf_token": token, "number": "3"}, headers=HTMX
+            f"/matches/{ref(match_id)}/rounds", data={"csrf_token": token, "number": "3"}, headers=HTMX
         ),
-        "undo": client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token}),
-        "entry": client.post(f"/matches/{match_id}/entry", data={"csrf_token": token}, headers=HTMX),
-        "pencil offer": client.post(f"/matches/{match_id}/pencil/offer", data={"csrf_token": token}, headers=HTMX),
+        "undo": client.post(f"/matches/{ref(match_id)}/undo", headers={**HTMX, "X-CSRFToken": token}),
+        "entry": client.post(f"/matches/{ref(match_id)}/entry", data={"csrf_token": token}, headers=HTMX),
+        "pencil offer": client.post(f"/matches/{ref(match_id)}/pencil/offer", data={"csrf_token": token}, headers=HTMX),
         "setup tap": client.post(
             "/matches/new", data={"csrf_token": token, "game": "topic", "action": "new", "new_name": "Di"}, headers=HTMX
         ),
@@ -173,15 +173,17 @@ def test_write_answers_and_fragments(app, client, scorekeeper):
 def test_error_pages_and_fragments(app, client, scorekeeper):
     match_id, _ = scorekeeper
     viewer = app.test_client()
-    viewer_token = csrf_token(viewer, f"/matches/{match_id}")
+    viewer_token = csrf_token(viewer, f"/matches/{ref(match_id)}")
     errors = {
         "404": lambda h: client.get("/no/such/page", headers=h),
-        "404 match": lambda h: client.get("/matches/999999", headers=h),
+        "404 match": lambda h: client.get(f"/matches/{ref(999999)}", headers=h),
         "405": lambda h: client.put("/", headers=h),
-        "400 csrf": lambda h: client.post(f"/matches/{match_id}/undo", headers=h),
-        "403 viewer": lambda h: viewer.post(f"/matches/{match_id}/undo", headers={**h, "X-CSRFToken": viewer_token}),
+        "400 csrf": lambda h: client.post(f"/matches/{ref(match_id)}/undo", headers=h),
+        "403 viewer": lambda h: viewer.post(
+            f"/matches/{ref(match_id)}/undo", headers={**h, "X-CSRFToken": viewer_token}
+        ),
         "409": lambda h: viewer.post(
-            f"/matches/{match_id}/pencil", data={"csrf_token": viewer_token, "code": "wrong"}, headers=h
+            f"/matches/{ref(match_id)}/pencil", data={"csrf_token": viewer_token, "code": "wrong"}, headers=h
         ),
     }
     for what, call in errors.items():
@@ -236,11 +238,11 @@ def test_an_unchanged_poll_answered_before_flask_has_the_headers_flask_gives_it(
 
     match_id, _ = scorekeeper
     viewer = app.test_client()
-    tag = viewer.get(f"/matches/{match_id}/live", headers=HTMX).headers["ETag"]
+    tag = viewer.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     poll = {**HTMX, "If-None-Match": tag, "Accept-Encoding": "br, gzip"}
-    before_flask = viewer.get(f"/matches/{match_id}/live", headers=poll)
+    before_flask = viewer.get(f"/matches/{ref(match_id)}/live", headers=poll)
     # The app behind the middleware, as it answers when the middleware is not installed.
-    by_flask = Client(app.wsgi_app.flask, Response).get(f"/matches/{match_id}/live", headers=poll)
+    by_flask = Client(app.wsgi_app.flask, Response).get(f"/matches/{ref(match_id)}/live", headers=poll)
     assert before_flask.status_code == by_flask.status_code == 304
     check_headers(before_flask, "304 before Flask")
     assert sorted(before_flask.headers.items()) == sorted(by_flask.headers.items())

@@ -15,7 +15,17 @@ from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
 from companion.services import matches as service
-from tests.conftest import HTMX, counted, csrf_token, fresh_database, grant_host_rights, read_words
+from tests.conftest import (
+    ADDRESS_KEY,
+    HTMX,
+    counted,
+    csrf_token,
+    fresh_database,
+    grant_host_rights,
+    read_words,
+    ref,
+    unref,
+)
 
 
 def doc(uid, game, players, rounds, started, settings=None):
@@ -67,8 +77,8 @@ def samples(app):
 
 
 def listed(html: str) -> list[str]:
-    """The match page links of the history rows, in order."""
-    return re.findall(r'class="history-item" href="/matches/(\d+)"', html)
+    """The match ids of the history rows' links, in order."""
+    return [str(unref(text)) for text in re.findall(r'class="history-item" href="/matches/([0-9A-Za-z]{8})"', html)]
 
 
 def player_id(app, name: str) -> int:
@@ -81,12 +91,12 @@ def test_history_is_newest_first_with_game_players_winners_totals_and_state(clie
     html = client.get("/history").get_data(as_text=True)
     assert listed(html) == [str(samples[uid]) for uid in ("on", "pk", "to", "bu", "pz")]
     assert "5 matches" in html
-    burraco = html[html.index(f'/matches/{samples["bu"]}"') :]
+    burraco = html[html.index(f'/matches/{ref(samples["bu"])}"') :]
     burraco = read_words(burraco[: burraco.index("</li>")])
     assert "Burraco PAROLE" in burraco and "10 May 2024" in burraco and "Ann, Bob" in burraco
     assert re.search(r'class="total won"[^>]*>.*Ann <b>680</b>', burraco) and "Bob <b>450</b>" in burraco
     assert "Finished" in burraco
-    playing = html[html.index(f'/matches/{samples["on"]}"') :]
+    playing = html[html.index(f'/matches/{ref(samples["on"])}"') :]
     assert "In progress" in playing[: playing.index("</li>")]
 
 
@@ -111,9 +121,9 @@ def test_filters_combine(client, samples, query, expected):
 
 
 def test_player_filter_by_roster_entry(client, app, samples):
-    html = client.get(f"/history?player={player_id(app, 'Cy')}&game=topic").get_data(as_text=True)
+    html = client.get(f"/history?player={ref(player_id(app, 'Cy'))}&game=topic").get_data(as_text=True)
     assert listed(html) == [str(samples["on"]), str(samples["to"])]
-    assert f'<option value="{player_id(app, "Cy")}" selected>Cy</option>' in html
+    assert f'<option value="{ref(player_id(app, "Cy"))}" selected>Cy</option>' in html
 
 
 def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
@@ -131,7 +141,7 @@ def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
     for (who, game), expected in wanted.items():
         shown, page = [], 1
         while True:
-            html = client.get(f"/history?player={who}&game={game}&page={page}").get_data(as_text=True)
+            html = client.get(f"/history?player={ref(who)}&game={game}&page={page}").get_data(as_text=True)
             if page == 1:
                 count = re.search(r'class="history-count">\s*(\d+) match', html)
                 assert (int(count.group(1)) if count else 0) == len(expected), (who, game)
@@ -267,14 +277,14 @@ def test_csv_export_one_line_per_round_per_side(client, samples):
     assert lines[0] == [
         "match", "game", "date", "round", "side", "round score", "running total", "points", "scored with"
     ]
-    burraco = [line for line in lines[1:] if line[0] == str(samples["bu"])]
+    burraco = [line for line in lines[1:] if line[0] == ref(samples["bu"])]
     assert burraco == [
-        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Ann", "600", "600", "600", ""],
-        [str(samples["bu"]), "burraco", "2024-05-10", "1", "Bob", "50", "50", "50", ""],
-        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Ann", "80", "680", "80", ""],
-        [str(samples["bu"]), "burraco", "2024-05-10", "2", "Bob", "400", "450", "400", ""],
+        [ref(samples["bu"]), "burraco", "2024-05-10", "1", "Ann", "600", "600", "600", ""],
+        [ref(samples["bu"]), "burraco", "2024-05-10", "1", "Bob", "50", "50", "50", ""],
+        [ref(samples["bu"]), "burraco", "2024-05-10", "2", "Ann", "80", "680", "80", ""],
+        [ref(samples["bu"]), "burraco", "2024-05-10", "2", "Bob", "400", "450", "400", ""],
     ]
-    pazaak = [line[3:] for line in lines[1:] if line[0] == str(samples["pk"])]
+    pazaak = [line[3:] for line in lines[1:] if line[0] == ref(samples["pk"])]
     assert pazaak[-2:] == [["4", "Ann", "1", "2", "", ""], ["4", "Bob", "0", "1", "", ""]]
     # 3 + 2 + 3 + 4 + 1 rounds, one line per side each.
     assert len(lines) - 1 == 3 * 2 + 2 * 2 + 3 * 3 + 4 * 2 + 1 * 2
@@ -282,7 +292,7 @@ def test_csv_export_one_line_per_round_per_side(client, samples):
 
 def test_csv_export_has_each_word_and_its_score(client, samples):
     lines = list(csv.reader(io.StringIO(client.get("/history/export.csv").get_data(as_text=True))))
-    words = [(line[3], line[4], line[7], line[8]) for line in lines[1:] if line[0] == str(samples["pz"])]
+    words = [(line[3], line[4], line[7], line[8]) for line in lines[1:] if line[0] == ref(samples["pz"])]
     # The word scores by the rulebook: the upper row's points minus one per unused card.
     assert words == [
         ("1", "Ann", "18", "ZANZARA"), ("1", "Bob", "-2", "RE"), ("2", "Ann", "-2", "OCA"),
@@ -321,7 +331,11 @@ def test_export_then_import_into_an_empty_database_round_trips(host_client, app,
     exported = host_client.get("/history/export.json").get_data()
     # An empty database: a fresh one on the PostgreSQL server too, never the server's shared one.
     with fresh_database() as url:
-        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'other.sqlite'}"}
+        config = {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / 'other.sqlite'}",
+            "SECRET_KEY": ADDRESS_KEY,
+        }
         other = create_app(config, instance_path=str(tmp_path / "other"))
         other_client = grant_host_rights(other.test_client())
         assert _upload(other_client, exported).status_code == 302
@@ -366,7 +380,7 @@ def test_import_without_a_file_is_refused(host_client, app):
 
 
 def test_match_page_has_the_chart(client, app, samples):
-    html = client.get(f"/matches/{samples['bu']}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(samples['bu'])}").get_data(as_text=True)
     chart = html[html.index('<section class="chart"') :]
     chart = chart[: chart.index("</section>")]
     assert "<svg" in chart and 'class="totals-chart"' in chart and 'role="img"' in chart
@@ -387,7 +401,7 @@ def test_match_page_has_the_chart(client, app, samples):
     ],
 )
 def test_the_chart_speaks_the_pages_language_and_the_games_words(client, samples, uid, heading, label):
-    html = client.get(f"/matches/{samples[uid]}", headers=ITALIAN).get_data(as_text=True)
+    html = client.get(f"/matches/{ref(samples[uid])}", headers=ITALIAN).get_data(as_text=True)
     chart = html[html.index('<section class="chart"') :]
     chart = chart[: chart.index("</section>")]
     assert f">{heading}</h2>" in chart and f'aria-label="{label}"' in chart
@@ -402,7 +416,7 @@ def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, sa
     charts._chart.cache_clear()
 
     def chart() -> str:
-        html = client.get(f"/matches/{samples['on']}").get_data(as_text=True)
+        html = client.get(f"/matches/{ref(samples['on'])}").get_data(as_text=True)
         chart = html[html.index("<svg xmlns") :]
         return chart[: chart.index("</svg>")]
 
@@ -440,8 +454,8 @@ def _queries_per_page(app, client) -> dict[str, int]:
         # The newest match's game and first player, so that every filtered page has rows.
         newest = db.session.scalars(select(Match).order_by(Match.started_at.desc())).first()
         who, game = newest.seats[0].player, newest.game
-    pages = {"history": "/history", "filtered": f"/history?game={game}&player={who.id}&from=2020-01-01",
-             "search": f"/history?q={who.name[:3]}", "player": f"/players/{who.id}", "players": "/players",
+    pages = {"history": "/history", "filtered": f"/history?game={game}&player={ref(who.id)}&from=2020-01-01",
+             "search": f"/history?q={who.name[:3]}", "player": f"/players/{ref(who.id)}", "players": "/players",
              "board": f"/players?game={game}"}  # fmt: skip
     found = {}
     for kind, url in pages.items():

@@ -8,7 +8,7 @@ import io
 import json
 import re
 
-from tests.conftest import HTMX
+from tests.conftest import HTMX, ref
 from tests.web.test_history import player_id, samples  # noqa: F401 - the sample matches' fixture
 
 DOWNLOADS = re.compile(r'href="(/history/export\.(?:json|csv)[^"]*)"')
@@ -29,7 +29,7 @@ def json_ids(client, href: str) -> list[str]:
 
 
 def csv_matches(client, href: str) -> set[str]:
-    """The match ids a CSV download holds."""
+    """The matches a CSV download holds, as their addresses name them."""
     rows = list(csv.DictReader(io.StringIO(client.get(href).get_data(as_text=True))))
     return {row["match"] for row in rows}
 
@@ -40,8 +40,8 @@ def test_the_filtered_history_downloads_only_what_it_shows(client, app, samples)
     found = links(page)
     # The first link of each format is what the filters show, the second everything.
     assert json_ids(client, found["json"][0]) == ["to", "on"]
-    assert csv_matches(client, found["csv"][0]) <= {str(samples["to"]), str(samples["on"])}
-    assert str(samples["to"]) in csv_matches(client, found["csv"][0])
+    assert csv_matches(client, found["csv"][0]) <= {ref(samples["to"]), ref(samples["on"])}
+    assert ref(samples["to"]) in csv_matches(client, found["csv"][0])
     assert "The downloads hold the 2 matches the filters find." in page
     assert sorted(json_ids(client, found["json"][1])) == sorted(samples)
     assert csv_matches(client, found["csv"][1]) == csv_matches(client, "/history/export.csv")
@@ -50,12 +50,12 @@ def test_the_filtered_history_downloads_only_what_it_shows(client, app, samples)
 def test_a_live_filter_change_carries_the_new_filters_to_the_downloads(client, app, samples):  # noqa: F811
     client.get("/history")
     ann = player_id(app, "Ann")
-    fragment = client.get(f"/history?game=burraco&player={ann}", headers=HTMX).get_data(as_text=True)
+    fragment = client.get(f"/history?game=burraco&player={ref(ann)}", headers=HTMX).get_data(as_text=True)
     found = links(fragment)
     assert found["json"] and found["csv"], "the swap leaves the old links in place"
     assert 'id="history-downloads"' in fragment and 'hx-swap-oob="true"' in fragment
     assert json_ids(client, found["json"][0]) == ["bu"]
-    assert csv_matches(client, found["csv"][0]) == {str(samples["bu"])}
+    assert csv_matches(client, found["csv"][0]) == {ref(samples["bu"])}
     # Back to no filter: the one pair of links holds everything again.
     cleared = links(client.get("/history", headers=HTMX).get_data(as_text=True))
     assert len(cleared["json"]) == 1 and sorted(json_ids(client, cleared["json"][0])) == sorted(samples)

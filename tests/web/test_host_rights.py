@@ -11,7 +11,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Match, Player
 from companion.services import host
-from tests.conftest import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, start_match
+from tests.conftest import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, start_match
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
 
@@ -26,9 +26,9 @@ def player_id(app, name: str) -> int:
 
 
 def save_topic_round(client, match_id: int, number: int):
-    token = csrf_token(client, f"/matches/{match_id}")
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
     form = {"csrf_token": token, "number": str(number), **TOPIC_ROUND}
-    return client.post(f"/matches/{match_id}/rounds", data=form, headers=HTMX)
+    return client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX)
 
 
 def upload_example(client, token: str):
@@ -85,7 +85,7 @@ def test_a_forged_host_cookie_gives_nothing(app, client, table, forged):
         host.new_link_token(app)
     stranger.set_cookie(PHONE_CREDENTIAL, forged)
     token = csrf_token(stranger, "/players")
-    response = stranger.post(f"/players/{player_id(app, 'Ann')}/rename", data={"csrf_token": token, "name": "Zed"})
+    response = stranger.post(f"/players/{ref(player_id(app, 'Ann'))}/rename", data={"csrf_token": token, "name": "Zed"})
     assert response.status_code == 403
 
 
@@ -93,18 +93,18 @@ def host_writes(app, match_id: int) -> list[tuple[str, str, dict]]:
     """Every write only the host may make: (what, path, form)."""
     ann, bob = player_id(app, "Ann"), player_id(app, "Bob")
     return [
-        ("rename", f"/players/{ann}/rename", {"name": "Annie"}),
-        ("merge", f"/players/{ann}/merge", {"other": str(bob)}),
-        ("end", f"/matches/{match_id}/end", {}),
-        ("delete", f"/matches/{match_id}/delete", {}),
-        ("take the pencil", f"/matches/{match_id}/pencil/back", {}),
-        ("play again", f"/matches/{match_id}/again", {}),
+        ("rename", f"/players/{ref(ann)}/rename", {"name": "Annie"}),
+        ("merge", f"/players/{ref(ann)}/merge", {"other": str(bob)}),
+        ("end", f"/matches/{ref(match_id)}/end", {}),
+        ("delete", f"/matches/{ref(match_id)}/delete", {}),
+        ("take the pencil", f"/matches/{ref(match_id)}/pencil/back", {}),
+        ("play again", f"/matches/{ref(match_id)}/again", {}),
     ]
 
 
 def test_a_stranger_gets_a_clear_403_and_nothing_changes(app, client, table):
     match_id, stranger = table
-    token = csrf_token(stranger, f"/matches/{match_id}")
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}")
     before = dump(app)
     for what, path, form in host_writes(app, match_id):
         for headers in ({}, HTMX):
@@ -121,15 +121,15 @@ def test_a_stranger_gets_a_clear_403_and_nothing_changes(app, client, table):
 def test_everyone_keeps_what_they_had_without_host_rights(app, client, table):
     match_id, stranger = table
     # Follow, read the history and the players, start a match and keep its score.
-    for path in (f"/matches/{match_id}", f"/matches/{match_id}/live", "/history", "/players", "/"):
+    for path in (f"/matches/{ref(match_id)}", f"/matches/{ref(match_id)}/live", "/history", "/players", "/"):
         assert stranger.get(path).status_code == 200, path
     own = start_match(stranger, "topic", ["Di", "Ed"])
-    token = csrf_token(stranger, f"/matches/{own}")
-    saved = stranger.post(f"/matches/{own}/rounds", data={"csrf_token": token, "number": "1", "loser": "Di"},
+    token = csrf_token(stranger, f"/matches/{ref(own)}")
+    saved = stranger.post(f"/matches/{ref(own)}/rounds", data={"csrf_token": token, "number": "1", "loser": "Di"},
                           headers=HTMX)  # fmt: skip
     assert saved.status_code == 200
     # The scorekeeper deletes their own match without host rights.
-    assert stranger.post(f"/matches/{own}/delete", data={"csrf_token": token}).status_code == 302
+    assert stranger.post(f"/matches/{ref(own)}/delete", data={"csrf_token": token}).status_code == 302
 
 
 def test_the_host_may_do_each_of_them(app, client, table):
@@ -137,9 +137,9 @@ def test_the_host_may_do_each_of_them(app, client, table):
     grant_host_rights(stranger)
     token = csrf_token(stranger, "/players")
     ann = player_id(app, "Ann")
-    assert stranger.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Annie"}).status_code == 302
+    assert stranger.post(f"/players/{ref(ann)}/rename", data={"csrf_token": token, "name": "Annie"}).status_code == 302
     # Taking any match's pencil: the host's phone then keeps its score, the old phone no longer.
-    assert stranger.post(f"/matches/{match_id}/pencil/back", data={"csrf_token": token}).status_code == 302
+    assert stranger.post(f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": token}).status_code == 302
     assert save_topic_round(stranger, match_id, 2).status_code == 200
     assert save_topic_round(client, match_id, 3).status_code == 403
     imported = upload_example(stranger, token)
@@ -148,7 +148,7 @@ def test_the_host_may_do_each_of_them(app, client, table):
         ids = sorted(db.session.scalars(select(Match.id)))
         db.session.remove()
     for other in ids:
-        assert stranger.post(f"/matches/{other}/delete", data={"csrf_token": token}).status_code == 302
+        assert stranger.post(f"/matches/{ref(other)}/delete", data={"csrf_token": token}).status_code == 302
     with app.app_context():
         assert db.session.scalars(select(Match)).all() == []
         db.session.remove()
@@ -157,52 +157,52 @@ def test_the_host_may_do_each_of_them(app, client, table):
 def test_host_token_new_revokes_every_phone_and_a_new_link_works(app, runner, table):
     match_id, stranger = table
     grant_host_rights(stranger)
-    assert "End as unfinished" in stranger.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "End as unfinished" in stranger.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     # A fresh link (without --new) lets one more phone in; the phones that have the rights keep them.
     fresh = runner.invoke(args=["host-token"])
     assert fresh.exit_code == 0 and "/host?token=" in fresh.stdout
-    assert "End as unfinished" in stranger.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "End as unfinished" in stranger.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     revoked = runner.invoke(args=["host-token", "--new"])
     assert revoked.exit_code == 0 and "revoked" in revoked.stdout
-    page = stranger.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = stranger.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "End as unfinished" not in page
-    token = csrf_token(stranger, f"/matches/{match_id}/end")
-    assert stranger.post(f"/matches/{match_id}/end", data={"csrf_token": token}).status_code == 403
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}/end")
+    assert stranger.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 403
     new_token = revoked.stdout.split("/host?token=")[1].split()[0]
     claimed = stranger.post("/host", data={"csrf_token": token, "token": new_token})
     assert claimed.status_code == 302
-    assert stranger.post(f"/matches/{match_id}/end", data={"csrf_token": token}).status_code == 302
+    assert stranger.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 302
 
 
 def test_a_stuck_match_ended_by_the_host_is_kept_as_unfinished(app, client, table):
     match_id, stranger = table
     assert "last round" in client.get("/").get_data(as_text=True)
     grant_host_rights(stranger)
-    token = csrf_token(stranger, f"/matches/{match_id}/end")
-    assert "End this match as unfinished?" in stranger.get(f"/matches/{match_id}/end").get_data(as_text=True)
-    assert stranger.post(f"/matches/{match_id}/end", data={"csrf_token": token}).status_code == 302
+    token = csrf_token(stranger, f"/matches/{ref(match_id)}/end")
+    assert "End this match as unfinished?" in stranger.get(f"/matches/{ref(match_id)}/end").get_data(as_text=True)
+    assert stranger.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 302
     home = client.get("/").get_data(as_text=True)
-    assert f"/matches/{match_id}\"" not in home and "No match in progress" in home
+    assert f"/matches/{ref(match_id)}\"" not in home and "No match in progress" in home
     history = client.get("/history").get_data(as_text=True)
     assert "Unfinished" in history
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "ended this match as unfinished" in page and 'name="number"' not in page
     before = dump(app)
     # Its old scorekeeper can no longer write to it, nor take the pencil back; ending it twice is refused.
     assert save_topic_round(client, match_id, 2).status_code == 403
-    owner_token = csrf_token(client, f"/matches/{match_id}")
-    assert client.post(f"/matches/{match_id}/pencil/back", data={"csrf_token": owner_token}).status_code == 403
-    assert stranger.post(f"/matches/{match_id}/end", data={"csrf_token": token}).status_code == 409
+    owner_token = csrf_token(client, f"/matches/{ref(match_id)}")
+    assert client.post(f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": owner_token}).status_code == 403
+    assert stranger.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 409
     assert dump(app) == before
     # Still the host's to delete.
-    assert stranger.post(f"/matches/{match_id}/delete", data={"csrf_token": token}).status_code == 302
+    assert stranger.post(f"/matches/{ref(match_id)}/delete", data={"csrf_token": token}).status_code == 302
 
 
 def test_the_home_page_shows_when_each_match_in_progress_had_its_last_round(app, client, table):
     match_id, _ = table
     fresh = start_match(client, "topic", ["Di", "Ed"])
     home = client.get("/").get_data(as_text=True)
-    item = home[home.index(f'href="/matches/{match_id}"') :]
+    item = home[home.index(f'href="/matches/{ref(match_id)}"') :]
     assert "last round" in item[: item.index("</li>")]
-    item = home[home.index(f'href="/matches/{fresh}"') :]
+    item = home[home.index(f'href="/matches/{ref(fresh)}"') :]
     assert "no round yet" in item[: item.index("</li>")]

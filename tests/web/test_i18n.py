@@ -12,7 +12,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
-from tests.conftest import csrf_token, start_match
+from tests.conftest import csrf_token, ref, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "translations" / "it" / "LC_MESSAGES" / "messages.po"
@@ -71,7 +71,7 @@ ENGLISH_ONLY = ["New match", "Table view", "History</a>", "Players</a>", "Save r
 
 def start(client: FlaskClient, game: str) -> str:
     """Start a match of `game` as its scorekeeper; the path of its page."""
-    return f"/matches/{start_match(client, game, SEATS[game])}"
+    return f"/matches/{ref(start_match(client, game, SEATS[game]))}"
 
 
 def choose_italian(client: FlaskClient, how: str) -> dict[str, str]:
@@ -236,5 +236,5 @@ def test_dates_are_written_in_the_visitors_language(client, app):
 
     store_samples(app)  # a Burraco match of Ann and Bob, started on 10 May 2024
     for headers, day in (({}, "10 May 2024"), ({"Accept-Language": "it"}, "10 mag 2024")):
-        for path in ("/history", f"/players/{player_id(app, 'Ann')}"):
+        for path in ("/history", f"/players/{ref(player_id(app, 'Ann'))}"):
             assert day in get(client, path, headers), (path, day)

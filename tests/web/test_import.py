@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.games.base import RuleError
 from companion.models import Match, Player, Round, Seat
 from companion.services import matches as service
-from tests.conftest import csrf_token, entry_fields, grant_host_rights, start_match, stored_match
+from tests.conftest import csrf_token, entry_fields, grant_host_rights, ref, start_match, stored_match
 from tests.web.test_history import doc, row
 from tests.web.test_records import assert_exact
 
@@ -173,7 +173,7 @@ def test_a_round_saved_during_an_import_is_stored_and_the_import_too(app, client
     documents = shared_file(1200)
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"], length="long")
     form = entry_fields(app, match_id, {"losers": ["Bob"]})
-    form["number"], form["csrf_token"] = "1", csrf_token(client, f"/matches/{match_id}")
+    form["number"], form["csrf_token"] = "1", csrf_token(client, f"/matches/{ref(match_id)}")
     host = grant_host_rights(app.test_client())
     commits: queue.Queue = queue.Queue()
     resume: queue.Queue = queue.Queue()
@@ -209,7 +209,7 @@ def test_a_round_saved_during_an_import_is_stored_and_the_import_too(app, client
         assert 0 < stored < len(documents), "the import stored everything in one transaction"
         released.set()
         resume.put("go")
-        saved = client.post(f"/matches/{match_id}/rounds", data=form, headers={"HX-Request": "true"})
+        saved = client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers={"HX-Request": "true"})
     finally:
         released.set()
         resume.put("go")

@@ -14,7 +14,7 @@ from companion.games.base import RuleError, name_key, validate_players
 from companion.models import Match, Player
 from companion.services import bounds
 from companion.services import matches as service
-from tests.conftest import HTMX, csrf_token, post_new_match, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
 
@@ -68,7 +68,7 @@ def test_a_5000_digit_card_count_is_refused_with_a_message(app, client):
     assert response.status_code == 422
     assert "whole number" in response.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == []
-    entry = client.post(f"/matches/{match_id}/entry", data={**form, "csrf_token": csrf_token(client, "/")},
+    entry = client.post(f"/matches/{ref(match_id)}/entry", data={**form, "csrf_token": csrf_token(client, "/")},
                         headers=HTMX)  # fmt: skip
     assert entry.status_code == 200
 
@@ -187,8 +187,8 @@ def test_a_rename_to_a_name_with_an_rtl_override_is_refused(app, host_client):
     with app.app_context():
         ann = db.session.query(Player).filter_by(name="Ann").one().id
         db.session.remove()
-    token = csrf_token(host_client, f"/players/{ann}")
-    response = host_client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "\u202ennA"})
+    token = csrf_token(host_client, f"/players/{ref(ann)}")
+    response = host_client.post(f"/players/{ref(ann)}/rename", data={"csrf_token": token, "name": "\u202ennA"})
     assert response.status_code == 422
     assert "invisible or control characters" in response.get_data(as_text=True)
 

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from companion import create_app
-from tests.conftest import HTMX, entry_fields, save_round, start_match
+from tests.conftest import ADDRESS_KEY, HTMX, entry_fields, ref, save_round, start_match
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 HUGE_IDS = ["99999999999999999999", "9" * 5000, "2147483648"]
@@ -28,18 +28,21 @@ def test_a_poll_of_an_id_no_row_can_have_is_refused_quietly(client, caplog, matc
 
 def test_an_unchanged_poll_from_a_foreign_host_is_not_answered_as_unchanged(client):
     match_id = start_match(client, "topic", PLAYERS)
-    tag = client.get(f"/matches/{match_id}/live", headers=HTMX).headers["ETag"]
-    foreign = client.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag, "Host": "evil.example"})
+    tag = client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
+    foreign = client.get(
+        f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag, "Host": "evil.example"}
+    )
     assert foreign.status_code == 400
 
 
 def test_the_same_version_in_another_language_is_another_entity(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Ann"]}))
-    english = app.test_client().get(f"/matches/{match_id}/live", headers={**HTMX, "Accept-Language": "en"})
+    english = app.test_client().get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "Accept-Language": "en"})
     italian_phone = app.test_client()
     italian = italian_phone.get(
-        f"/matches/{match_id}/live", headers={**HTMX, "Accept-Language": "it", "If-None-Match": english.headers["ETag"]}
+        f"/matches/{ref(match_id)}/live",
+        headers={**HTMX, "Accept-Language": "it", "If-None-Match": english.headers["ETag"]},
     )
     assert english.status_code == 200 and italian.status_code == 200
     assert english.get_data() != italian.get_data()
@@ -47,14 +50,15 @@ def test_the_same_version_in_another_language_is_another_entity(client, app):
     # The language chosen with the switch (a cookie) counts as much as the browser's.
     chosen = app.test_client()
     chosen.set_cookie("lang", "it")
-    by_cookie = chosen.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": english.headers["ETag"]})
+    by_cookie = chosen.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": english.headers["ETag"]})
     assert by_cookie.status_code == 200 and by_cookie.headers["ETag"] == italian.headers["ETag"]
     for response in (english, italian):
         named = {header.strip().lower() for header in response.headers["Vary"].split(",")}
         assert {"cookie", "accept-language", "hx-request"} <= named
     # The same Italian phone polling again is told "unchanged", with the same Vary.
     again = italian_phone.get(
-        f"/matches/{match_id}/live", headers={**HTMX, "Accept-Language": "it", "If-None-Match": italian.headers["ETag"]}
+        f"/matches/{ref(match_id)}/live",
+        headers={**HTMX, "Accept-Language": "it", "If-None-Match": italian.headers["ETag"]},
     )
     assert again.status_code == 304
     assert "Accept-Language" in again.headers["Vary"] and "Cookie" in again.headers["Vary"]
@@ -62,13 +66,13 @@ def test_the_same_version_in_another_language_is_another_entity(client, app):
 
 def test_the_unchanged_poll_in_italian_is_still_answered_before_flask(tmp_path, database_url, monkeypatch):
     monkeypatch.setenv("COMPANION_COUNT_QUERIES", "1")
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     app = create_app(config, instance_path=str(tmp_path / "instance"))
     phone = app.test_client()
     phone.set_cookie("lang", "it")
     match_id = start_match(phone, "topic", PLAYERS)
     first = app.test_client()
     first.set_cookie("lang", "it")
-    tag = first.get(f"/matches/{match_id}/live", headers=HTMX).headers["ETag"]
-    unchanged = first.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag})
+    tag = first.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
+    unchanged = first.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.headers["X-Queries"] == "1"

@@ -10,7 +10,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, read_words, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, read_words, ref, start_match, stored_match
 
 PAIR = ["Ann", "Bob"]
 
@@ -26,7 +26,7 @@ class Table:
     """The calculator driven as the page drives it: each tap posts the hidden state back."""
 
     def __init__(self, client, match_id: int, token: str):
-        self.client, self.url, self.token = client, f"/matches/{match_id}", token
+        self.client, self.url, self.token = client, f"/matches/{ref(match_id)}", token
         self.page = read_words(client.get(self.url).get_data(as_text=True))
 
     def fields(self, **extra) -> dict:
@@ -84,7 +84,7 @@ def test_quick_result_records_the_winner_or_a_tie(client, app):
     match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     for number, value in enumerate(["1", "tie"], start=1):
         response = client.post(
-            f"/matches/{match_id}/rounds",
+            f"/matches/{ref(match_id)}/rounds",
             data={"csrf_token": token, "number": str(number), "winner": value},
             headers=HTMX,
         )
@@ -112,11 +112,11 @@ def test_a_tampered_state_is_refused(client, app):
     table = Table(client, match_id, token)
     data = table.fields(move="draw:5")
     data["table"] = data["table"].replace('"drawn": false', '"drawn": "yes"')
-    page = client.post(f"/matches/{match_id}/entry", data=data, headers=HTMX).get_data(as_text=True)
+    page = client.post(f"/matches/{ref(match_id)}/entry", data=data, headers=HTMX).get_data(as_text=True)
     assert "The calculator state is damaged" in page
     data = table.fields(source="table")
     data["table"] = '{"players": ["Ann", "Bob"], "over": true}'
-    response = client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
+    response = client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
     assert response.status_code == 422 and "The calculator state is damaged" in response.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == []
 
@@ -158,7 +158,7 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
     for move in ["draw:10", "end_turn", "draw:9", "stand", "draw:9", "stand"]:
         table.tap(move)
     assert table.save().status_code == 200
-    page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
     assert "<option selected>19</option>" in page and "<option selected>9</option>" in page
     assert 'name="winner"' not in page and hidden(page, "cards")
     data = {
@@ -169,13 +169,13 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
         "tiebreaker": "1",
         "cards": hidden(page, "cards"),
     }
-    response = client.post(f"/matches/{match_id}/rounds/1", data=data)
+    response = client.post(f"/matches/{ref(match_id)}/rounds/1", data=data)
     assert response.status_code in (200, 302)
     assert stored_match(app, match_id).rounds[0]["tiebreaker"] == "Bob"
-    page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
     assert 'value="1" checked' in page  # the tiebreaker now marked for Bob
     data.update({"revision": hidden(page, "revision"), "total-0": "25", "total-1": "30"})
-    response = client.post(f"/matches/{match_id}/rounds/1", data=data)
+    response = client.post(f"/matches/{ref(match_id)}/rounds/1", data=data)
     assert response.status_code == 422
     assert "Both players are over 20" in response.get_data(as_text=True)
 
@@ -185,14 +185,14 @@ def test_the_match_ends_at_the_set_wins_needed(client, app, sets):
     match_id, token = start_match(client, "pazaak", PAIR, sets=sets), csrf_token(client)
     for number in range(1, int(sets) + 1):
         client.post(
-            f"/matches/{match_id}/rounds",
+            f"/matches/{ref(match_id)}/rounds",
             data={"csrf_token": token, "number": str(number), "winner": "0"},
             headers=HTMX,
         )
     assert stored_match(app, match_id).status == "finished"
-    page = read_words(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    page = read_words(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Ann wins!" in page and "The match is over" in page and "Save set" not in page
-    rounds = json.loads(client.get(f"/matches/{match_id}.json").get_data(as_text=True))["rounds"]
+    rounds = json.loads(client.get(f"/matches/{ref(match_id)}.json").get_data(as_text=True))["rounds"]
     assert [r["winner"] for r in rounds] == ["Ann"] * int(sets)
 
 
@@ -262,12 +262,15 @@ def test_ten_taps_survive_a_reload_and_take_back_still_works(client, app):
 def test_the_phone_that_takes_the_pencil_carries_on_with_the_set(client, app):
     match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     Table(client, match_id, token).tap("draw:8").tap("end_turn").tap("draw:6")
-    offer = client.post(f"/matches/{match_id}/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
+    offer = client.post(f"/matches/{ref(match_id)}/pencil/offer", headers={**HTMX, "X-CSRFToken": token})
     code = re.search(r"code=([\w.-]+)", offer.get_data(as_text=True)).group(1)
     other = app.test_client()
-    other_token = csrf_token(other, f"/matches/{match_id}/pencil?code={code}")
-    assert other.post(f"/matches/{match_id}/pencil", data={"csrf_token": other_token, "code": code}).status_code == 302
-    table = Table(other, match_id, csrf_token(other, f"/matches/{match_id}"))
+    other_token = csrf_token(other, f"/matches/{ref(match_id)}/pencil?code={code}")
+    assert (
+        other.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": other_token, "code": code}).status_code
+        == 302
+    )
+    table = Table(other, match_id, csrf_token(other, f"/matches/{ref(match_id)}"))
     assert table.totals() == ["8", "6"] and "Bob to play" in table.page
     table.tap("plus:2")
     assert table.totals() == ["8", "8"]
@@ -293,7 +296,7 @@ def test_saving_the_set_or_taking_back_a_set_empties_what_is_kept(client, app):
     assert table.save().status_code == 200 and kept_in_database(app, match_id) is None
     Table(client, match_id, token).tap("draw:4")
     assert kept_in_database(app, match_id)["number"] == 2
-    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     assert undone.status_code == 200 and kept_in_database(app, match_id) is None
     page = Table(client, match_id, token)
     assert page.totals() == ["0", "0"] and "Take back the last tap" not in page.page

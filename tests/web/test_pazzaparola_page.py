@@ -8,7 +8,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token, post_new_match, read_words, save_round, start_match, stored_match
+from tests.conftest import csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
 
 BEATLES = ["John", "Ringo", "Paul", "George"]
 # The rulebook's round: ZANZARA 18, Ringo 14, Paul 10, George 9 with 8 cards each.
@@ -76,7 +76,7 @@ def test_bad_settings_are_shown_next_to_their_stepper(client, app, fields, messa
 
 def test_match_page_shows_the_entry_and_who_announces(client):
     mid = start_match(client, "pazzaparola", BEATLES, eldest="Paul")
-    html = client.get(f"/matches/{mid}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(mid)}").get_data(as_text=True)
     assert 'class="pz-entry" data-cards="8"' in html
     assert html.count('class="pz-pick"') == 4
     assert 'name="active" value="0"' in html
@@ -86,7 +86,7 @@ def test_match_page_shows_the_entry_and_who_announces(client):
 
 def test_without_an_eldest_the_table_is_asked(client):
     mid = start_match(client, "pazzaparola", BEATLES)
-    assert "Ask the table: the eldest announces first." in client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "Ask the table: the eldest announces first." in client.get(f"/matches/{ref(mid)}").get_data(as_text=True)
 
 
 def test_saving_the_rulebook_round_reads_back_and_updates_the_standings(client, app):
@@ -167,25 +167,25 @@ def test_the_match_ends_in_a_tie_for_victory_and_refuses_more_rounds(client, app
 def test_correction_form_is_prefilled_and_saves_the_change(client, app):
     mid = start_match(client, "pazzaparola", BEATLES)
     save_round(client, mid, RULEBOOK)
-    html = client.get(f"/matches/{mid}/rounds/1").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(mid)}/rounds/1").get_data(as_text=True)
     assert html.count('name="used-0"') == 5 and 'value="ZANZARA"' in html
     assert "Save correction" in html and "hx-post" not in html[html.index('class="pz-entry"') :]
-    token = csrf_token(client, f"/matches/{mid}/rounds/1")
+    token = csrf_token(client, f"/matches/{ref(mid)}/rounds/1")
     fields = {**RULEBOOK, "used-1": ["10", "10", "3", "3", "3"], "revision": "0", "csrf_token": token}
-    response = client.post(f"/matches/{mid}/rounds/1", data=fields)
+    response = client.post(f"/matches/{ref(mid)}/rounds/1", data=fields)
     assert response.status_code in (200, 302)
     rounds = stored_match(app, mid).rounds
     assert rounds[0]["rows"]["Ringo"]["used"] == [10, 10, 3, 3, 3]
-    page = client.get(f"/matches/{mid}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(mid)}").get_data(as_text=True)
     assert "Ringo announces first — winner of round 1." in page
 
 
 def test_a_refused_correction_keeps_the_entry(client):
     mid = start_match(client, "pazzaparola", BEATLES)
     save_round(client, mid, RULEBOOK)
-    token = csrf_token(client, f"/matches/{mid}/rounds/1")
+    token = csrf_token(client, f"/matches/{ref(mid)}/rounds/1")
     fields = {**RULEBOOK, "used-3": ["2"] * 10, "revision": "0", "csrf_token": token}
-    response = client.post(f"/matches/{mid}/rounds/1", data=fields)
+    response = client.post(f"/matches/{ref(mid)}/rounds/1", data=fields)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     george = html[html.index('aria-label="George"') :]
@@ -196,16 +196,16 @@ def test_a_refused_correction_keeps_the_entry(client):
 def test_rounds_table_shows_theme_words_stars_and_edit_links(client):
     mid = start_match(client, "pazzaparola", BEATLES)
     save_round(client, mid, RULEBOOK)
-    html = client.get(f"/matches/{mid}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(mid)}").get_data(as_text=True)
     table = html[html.index('class="pz-rounds"') :]
     assert "Things that make you lose patience" in table
     assert re.search(r'18 <span class="winner-mark" aria-label="took the point">★</span>', table)
-    assert f'href="/matches/{mid}/rounds/1"' in table
+    assert f'href="/matches/{ref(mid)}/rounds/1"' in table
 
 
 def test_a_follower_sees_the_standings_and_rounds_but_no_entry(client, app):
     mid = start_match(client, "pazzaparola", BEATLES, eldest="Paul")
     save_round(client, mid, RULEBOOK)
-    html = app.test_client().get(f"/matches/{mid}").get_data(as_text=True)
+    html = app.test_client().get(f"/matches/{ref(mid)}").get_data(as_text=True)
     assert "John announces first — winner of round 1." in html and "ZANZARA" in html
     assert 'class="pz-entry"' not in html and 'class="edit-round"' not in html

@@ -8,7 +8,7 @@ import time
 from companion.extensions import db
 from companion.models import Match
 from companion.services import matches as service
-from tests.conftest import HTMX, csrf_token, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 
 
@@ -23,15 +23,15 @@ def test_a_pencil_code_expires_after_ten_minutes(app, client, monkeypatch):
     match_id = start_match(client, "topic", ["Ann", "Bob"])
     code = offer(app, match_id)
     phone = app.test_client()
-    token = csrf_token(phone, f"/matches/{match_id}")
+    token = csrf_token(phone, f"/matches/{ref(match_id)}")
     now = time.time()
     monkeypatch.setattr(time, "time", lambda: now + 601)
     before = dump(app)
-    late = phone.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code})
+    late = phone.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code})
     assert late.status_code == 409 and "more than ten minutes old" in late.get_data(as_text=True)
     assert dump(app) == before
     monkeypatch.setattr(time, "time", lambda: now + 590)
-    assert phone.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 302
+    assert phone.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code}).status_code == 302
 
 
 def test_repeated_wrong_codes_are_rate_limited_but_the_right_code_is_taken(app, client):
@@ -39,16 +39,16 @@ def test_repeated_wrong_codes_are_rate_limited_but_the_right_code_is_taken(app, 
     stale = [offer(app, match_id) for _ in range(12)]  # each offer replaces the one before
     code = offer(app, match_id)
     guesser = app.test_client()
-    token = csrf_token(guesser, f"/matches/{match_id}")
+    token = csrf_token(guesser, f"/matches/{ref(match_id)}")
     statuses = [
-        guesser.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": old}).status_code
+        guesser.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": old}).status_code
         for old in stale
     ]
     assert statuses == [409] * 10 + [429] * 2
-    held_off = guesser.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": stale[0]})
+    held_off = guesser.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": stale[0]})
     assert held_off.status_code == 429 and "wait a minute" in held_off.get_data(as_text=True)
     # A wrong-code limit never refuses the right code, this phone's own included.
-    taken = guesser.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code})
+    taken = guesser.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code})
     assert taken.status_code == 302
 
 
@@ -56,16 +56,16 @@ def test_undo_and_redo_change_one_round_per_page_drawn(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     for loser in ("Bob", "Cy", "Ann"):
         assert save_round(client, match_id, {"loser": loser}).status_code == 200
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'id="rounds-shown" name="shown" value="3"' in page and 'hx-include="#rounds-shown"' in page
-    token = csrf_token(client, f"/matches/{match_id}")
-    double = [client.post(f"/matches/{match_id}/undo", data={"csrf_token": token, "shown": "3"}, headers=HTMX)
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    double = [client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token, "shown": "3"}, headers=HTMX)
               for _ in range(2)]  # fmt: skip
     assert [answer.status_code for answer in double] == [200, 409]
     assert "not the 3 this page showed" in double[1].get_data(as_text=True)
     assert len(stored_match(app, match_id).rounds) == 2
     assert 'name="shown" value="2"' in double[0].get_data(as_text=True)
-    redo = [client.post(f"/matches/{match_id}/redo", data={"csrf_token": token, "shown": "2"}, headers=HTMX)
+    redo = [client.post(f"/matches/{ref(match_id)}/redo", data={"csrf_token": token, "shown": "2"}, headers=HTMX)
             for _ in range(2)]  # fmt: skip
     assert [answer.status_code for answer in redo] == [200, 409]
     assert len(stored_match(app, match_id).rounds) == 3
@@ -79,10 +79,10 @@ def test_a_phone_that_lost_the_pencil_loses_its_read_back_and_undo_with_its_entr
     assert save_round(client, match_id, {"loser": "Ann"}).status_code == 200
     code = offer(app, match_id)
     phone = app.test_client()
-    token = csrf_token(phone, f"/matches/{match_id}")
-    assert phone.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}).status_code == 302
+    token = csrf_token(phone, f"/matches/{ref(match_id)}")
+    assert phone.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code}).status_code == 302
     # The first phone's next poll: its page still shows the entry, with the read-back and its Undo.
-    polled = client.get(f"/matches/{match_id}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
+    polled = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
     body = polled.get_data(as_text=True)
     assert "Another phone holds the pencil." in body
     # ...and the banner slot comes emptied out of band: no Undo left that this phone may no longer use.
@@ -96,6 +96,6 @@ def test_the_scorekeeper_whose_save_ended_the_match_keeps_its_read_back(app, cli
     assert stored_match(app, match_id).status == "finished"
     # A poll sent while its page still showed the entry: the entry becomes the finished match's,
     # the read-back of the last round (and its Undo, which opens the match again) stays.
-    polled = client.get(f"/matches/{match_id}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
+    polled = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
     assert polled.status_code == 200 and 'id="entry"' in polled.get_data(as_text=True)
     assert not EMPTIED_BANNER.search(polled.get_data(as_text=True))

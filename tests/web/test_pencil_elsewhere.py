@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import HTMX, csrf_token, start_match
+from tests.conftest import HTMX, csrf_token, ref, start_match
 
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -12,26 +12,26 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 def give_pencil(owner, other, match_id: int) -> None:
     """The owner shows the pencil code, the other phone takes it."""
-    token = csrf_token(owner, f"/matches/{match_id}/share")
-    offer = owner.post(f"/matches/{match_id}/pencil/offer", headers={**HTMX, "X-CSRFToken": token}).get_data(
+    token = csrf_token(owner, f"/matches/{ref(match_id)}/share")
+    offer = owner.post(f"/matches/{ref(match_id)}/pencil/offer", headers={**HTMX, "X-CSRFToken": token}).get_data(
         as_text=True
     )
     code = offer.split('id="pencil-link"')[0].rsplit('href="', 1)[1].split('"')[0].split("code=")[1]
     taken = other.post(
-        f"/matches/{match_id}/pencil",
-        data={"csrf_token": csrf_token(other, f"/matches/{match_id}/pencil?code={code}"), "code": code},
+        f"/matches/{ref(match_id)}/pencil",
+        data={"csrf_token": csrf_token(other, f"/matches/{ref(match_id)}/pencil?code={code}"), "code": code},
     )
     assert taken.status_code == 302
 
 
 def post_save(client, match_id: int, token: str, **fields):
     data = {"csrf_token": token, "number": "1", **fields}
-    return client.post(f"/matches/{match_id}/rounds", data=data, headers=HTMX)
+    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
 
 
 def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_take_it_back(client, app):
     match_id = start_match(client, "topic", PLAYERS)
-    token = csrf_token(client, f"/matches/{match_id}")  # the page still shows the entry
+    token = csrf_token(client, f"/matches/{ref(match_id)}")  # the page still shows the entry
     other = app.test_client()
     give_pencil(client, other, match_id)
 
@@ -44,21 +44,23 @@ def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_
     # The tools drawn with it offer no Undo to a phone that cannot undo.
     assert 'id="match-tools" hx-swap-oob="true"' in html and "/undo" not in html
 
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "Another phone holds the pencil." in page and f'action="/matches/{match_id}/pencil/back"' in page
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert "Another phone holds the pencil." in page and f'action="/matches/{ref(match_id)}/pencil/back"' in page
     back = client.post(
-        f"/matches/{match_id}/pencil/back", data={"csrf_token": csrf_token(client, f"/matches/{match_id}")}
+        f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": csrf_token(client, f"/matches/{ref(match_id)}")}
     )
     assert back.status_code == 302
-    assert post_save(client, match_id, csrf_token(client, f"/matches/{match_id}"), loser="Bob").status_code == 200
+    assert post_save(client, match_id, csrf_token(client, f"/matches/{ref(match_id)}"), loser="Bob").status_code == 200
 
 
 def test_a_phone_that_was_given_the_pencil_and_lost_it_cannot_take_it_back(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     other = app.test_client()
     give_pencil(client, other, match_id)
-    token = csrf_token(other, f"/matches/{match_id}")
-    client.post(f"/matches/{match_id}/pencil/back", data={"csrf_token": csrf_token(client, f"/matches/{match_id}")})
+    token = csrf_token(other, f"/matches/{ref(match_id)}")
+    client.post(
+        f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": csrf_token(client, f"/matches/{ref(match_id)}")}
+    )
 
     html = post_save(other, match_id, token, loser="Bob").get_data(as_text=True)
     assert "Another phone holds the pencil." in html and "Take the pencil back" not in html
@@ -67,13 +69,13 @@ def test_a_phone_that_was_given_the_pencil_and_lost_it_cannot_take_it_back(clien
 def test_a_phone_that_never_held_the_pencil_is_simply_following(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     viewer = app.test_client()
-    page = viewer.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "You are following this match." in page and "Another phone holds the pencil." not in page
 
 
 def test_a_refused_save_says_so_at_the_top_of_the_entry(client, app):
     match_id = start_match(client, "topic", PLAYERS)
-    token = csrf_token(client, f"/matches/{match_id}")
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
     missing = post_save(client, match_id, token, several="on")
     assert missing.status_code == 422
     assert NOTICE.findall(missing.get_data(as_text=True)) == ["Not saved: see the marked fields."]

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player, Seat
-from tests.conftest import csrf_token, read_words
+from tests.conftest import csrf_token, read_words, ref
 from tests.web.test_history import player_id, store_samples
 
 
@@ -27,7 +27,7 @@ def card(html: str, game_name: str) -> str:
 
 
 def test_player_records_per_game_match_the_hand_computed_figures(client, app, samples):
-    html = client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    html = client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True)
     assert "4 matches, 4 won (100%)" in html
     # ZANZARA 18, OCA −2, QUIZ 14: best 18, average 30 / 3.
     assert card(html, "Pazzaparola") == (
@@ -40,27 +40,27 @@ def test_player_records_per_game_match_the_hand_computed_figures(client, app, sa
 
 
 def test_a_loser_and_a_match_in_progress(client, app, samples):
-    bob = client.get(f"/players/{player_id(app, 'Bob')}").get_data(as_text=True)
+    bob = client.get(f"/players/{ref(player_id(app, 'Bob'))}").get_data(as_text=True)
     assert "4 matches, 0 won (0%)" in bob
     # RE −2, GATTO 28, no word −6.
     assert card(bob, "Pazzaparola").endswith("Best word GATTO (28) Average word 6.7")
     assert card(bob, "Burraco PAROLE").endswith("Average hand 225")
     assert card(bob, "Topic_").endswith("Cards per game 2.0")
     assert card(bob, "Pazaak").endswith("Sets won 1")
-    di = client.get(f"/players/{player_id(app, 'Di')}").get_data(as_text=True)
+    di = client.get(f"/players/{ref(player_id(app, 'Di'))}").get_data(as_text=True)
     assert "0 matches, 0 won" in di and "1 in progress" in di and "No finished match yet." in di
 
 
 def test_head_to_head_and_recent_form(client, app, samples):
-    html = read_words(client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True))
+    html = read_words(client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True))
     rivals = html[html.index('id="rivals-title"') :]
-    rows = re.findall(r'<th scope="row"><a href="/players/\d+"[^>]*>(\w+)</a></th>\s*'
+    rows = re.findall(r'<th scope="row"><a href="/players/[0-9A-Za-z]{8}"[^>]*>(\w+)</a></th>\s*'
                       r'<td class="num">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>',
                       rivals)  # fmt: skip
     assert rows == [("Bob", "4", "4", "0"), ("Cy", "1", "1", "0")]
-    form = re.findall(r'class="form-chip (won|lost)" href="/matches/(\d+)"', html)
-    assert form == [("won", str(samples[uid])) for uid in ("pk", "to", "bu", "pz")]
-    cy = client.get(f"/players/{player_id(app, 'Cy')}").get_data(as_text=True)
+    form = re.findall(r'class="form-chip (won|lost)" href="/matches/([0-9A-Za-z]{8})"', html)
+    assert form == [("won", ref(samples[uid])) for uid in ("pk", "to", "bu", "pz")]
+    cy = client.get(f"/players/{ref(player_id(app, 'Cy'))}").get_data(as_text=True)
     assert re.findall(r'class="form-chip (won|lost)"', cy) == ["lost"]
 
 
@@ -83,11 +83,11 @@ def test_roster_leaderboards(client, app, samples):
 
 
 def test_unknown_player_is_a_404(client):
-    assert client.get("/players/999").status_code == 404
+    assert client.get(f"/players/{ref(999)}").status_code == 404
 
 
 def _post(client, app, who, action, **data):
-    url = f"/players/{player_id(app, who)}"
+    url = f"/players/{ref(player_id(app, who))}"
     token = csrf_token(client, url)
     return client.post(f"{url}/{action}", data={"csrf_token": token, **data})
 
@@ -96,7 +96,7 @@ def test_rename_keeps_the_names_matches_were_played_with(host_client, app, sampl
     ann = player_id(app, "Ann")
     response = _post(host_client, app, "Ann", "rename", name="  Anna   Maria ")
     assert response.status_code == 302
-    page = read_words(host_client.get(f"/players/{ann}").get_data(as_text=True))
+    page = read_words(host_client.get(f"/players/{ref(ann)}").get_data(as_text=True))
     assert '<h1 title="Anna Maria">Anna Maria</h1>' in page and "Renamed to Anna Maria." in page
     with app.app_context():
         assert db.session.get(Player, ann).key == "anna maria"
@@ -132,7 +132,7 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
     assert asked.status_code == 200 and "Merge Annie into Ann?" in asked.get_data(as_text=True)
     response = _post(host_client, app, "Ann", "merge", other=str(annie), confirmed="yes")
     assert response.status_code == 302
-    assert "Merged Annie into Ann." in host_client.get(f"/players/{player_id(app, 'Ann')}").get_data(as_text=True)
+    assert "Merged Annie into Ann." in host_client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Player, annie) is None
         seats = db.session.scalars(select(Seat).where(Seat.player_id == player_id(app, "Ann")))

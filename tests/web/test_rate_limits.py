@@ -23,7 +23,7 @@ from companion.seed import seed
 from companion.services import host
 from companion.services import matches as service
 from companion.web.limits import GUESSES_PER_CODE
-from tests.conftest import HTMX, counted, csrf_token, grant_host_rights, start_match
+from tests.conftest import ADDRESS_KEY, HTMX, counted, csrf_token, grant_host_rights, ref, start_match
 
 NETWORK = {"REMOTE_ADDR": "203.0.113.7"}  # a club's NAT: every phone of the club shows this one address
 
@@ -44,7 +44,7 @@ def phone(app, path: str, environ: dict | None = None):
 
 
 def take(client, token: str, match_id: int, code: str, **headers):
-    return client.post(f"/matches/{match_id}/pencil", data={"csrf_token": token, "code": code}, headers=headers)
+    return client.post(f"/matches/{ref(match_id)}/pencil", data={"csrf_token": token, "code": code}, headers=headers)
 
 
 def download(client, path: str, **kwargs):
@@ -66,19 +66,19 @@ def test_wrong_codes_from_one_address_never_refuse_the_right_code(app, client):
     code = offer(app, match_id)
     statuses = []
     for number in range(7):  # seven phones of the club, five stale codes each
-        neighbour, token = phone(app, f"/matches/{match_id}")
+        neighbour, token = phone(app, f"/matches/{ref(match_id)}")
         statuses += [take(neighbour, token, match_id, old).status_code for old in stale[number * 5 : number * 5 + 5]]
     assert statuses[:30] == [409] * 30 and set(statuses[30:]) == {429}  # the network's limit: 30 a minute
-    scorer, token = phone(app, f"/matches/{match_id}")
+    scorer, token = phone(app, f"/matches/{ref(match_id)}")
     assert take(scorer, token, match_id, code).status_code == 302
-    assert "Ann" in scorer.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Ann" in scorer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
 
 
 def test_a_phone_over_its_limit_is_told_beside_the_field_in_its_language(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob"])
     stale = offer(app, match_id)
     code = offer(app, match_id)
-    guesser, token = phone(app, f"/matches/{match_id}")
+    guesser, token = phone(app, f"/matches/{ref(match_id)}")
     assert [take(guesser, token, match_id, stale).status_code for _ in range(10)] == [409] * 10
     over = take(guesser, token, match_id, stale)
     assert over.status_code == 429 and int(over.headers["Retry-After"]) > 0
@@ -86,7 +86,7 @@ def test_a_phone_over_its_limit_is_told_beside_the_field_in_its_language(app, cl
     italian = take(guesser, token, match_id, stale, **{"Accept-Language": "it"})
     assert italian.status_code == 429 and field_error(italian).startswith("Troppi codici sbagliati da questo telefono")
     # Another phone at the same address is not this phone: its wrong code is answered as such.
-    other, other_token = phone(app, f"/matches/{match_id}")
+    other, other_token = phone(app, f"/matches/{ref(match_id)}")
     assert take(other, other_token, match_id, stale).status_code == 409
     assert take(guesser, token, match_id, code).status_code == 302
 
@@ -95,7 +95,7 @@ def guess_from_everywhere(app, match_id: int, count: int) -> list[int]:
     """`count` made-up codes, each from a phone of its own on an address of its own."""
     statuses = []
     for number in range(count):
-        guesser, token = phone(app, f"/matches/{match_id}", {"REMOTE_ADDR": f"198.51.100.{number + 1}"})
+        guesser, token = phone(app, f"/matches/{ref(match_id)}", {"REMOTE_ADDR": f"198.51.100.{number + 1}"})
         statuses.append(take(guesser, token, match_id, f"guess-{number}").status_code)
     return statuses
 
@@ -104,20 +104,20 @@ def test_a_pencil_code_dies_after_its_guesses_and_the_giver_is_offered_a_new_one
     match_id = start_match(client, "topic", ["Ann", "Bob"])
     code = offer(app, match_id)
     assert guess_from_everywhere(app, match_id, GUESSES_PER_CODE - 1) == [409] * (GUESSES_PER_CODE - 1)
-    scorer, token = phone(app, f"/matches/{match_id}")
+    scorer, token = phone(app, f"/matches/{ref(match_id)}")
     assert take(scorer, token, match_id, code).status_code == 302  # a guess short of the cap: the code still works
 
     code = offer(app, match_id)
-    shown = scorer.get(f"/matches/{match_id}/live?view=pencil", headers=HTMX)
+    shown = scorer.get(f"/matches/{ref(match_id)}/live?view=pencil", headers=HTMX)
     assert shown.status_code == 204  # the giver's panel, polling while its code is on show
     assert guess_from_everywhere(app, match_id, GUESSES_PER_CODE) == [409] * GUESSES_PER_CODE
-    late, late_token = phone(app, f"/matches/{match_id}")
+    late, late_token = phone(app, f"/matches/{ref(match_id)}")
     refused = take(late, late_token, match_id, code)
     assert refused.status_code == 409 and "no longer valid" in field_error(refused)
     with app.app_context():
         assert db.session.get(Match, match_id).handover_hash is None
     panel = scorer.get(
-        f"/matches/{match_id}/live?view=pencil", headers={**HTMX, "If-None-Match": shown.headers["ETag"]}
+        f"/matches/{ref(match_id)}/live?view=pencil", headers={**HTMX, "If-None-Match": shown.headers["ETag"]}
     )
     html = panel.get_data(as_text=True)
     assert panel.status_code == 200 and "so it no longer works" in html and "Show the pencil code" in html
@@ -130,7 +130,7 @@ def test_stale_codes_are_no_guesses_and_kill_no_code(app, client):
     stale = offer(app, match_id)
     code = offer(app, match_id)
     for number in range(GUESSES_PER_CODE + 2):
-        scanner, token = phone(app, f"/matches/{match_id}", {"REMOTE_ADDR": f"198.51.100.{number + 1}"})
+        scanner, token = phone(app, f"/matches/{ref(match_id)}", {"REMOTE_ADDR": f"198.51.100.{number + 1}"})
         assert take(scanner, token, match_id, stale).status_code == 409
     assert take(scanner, token, match_id, code).status_code == 302
 
@@ -174,7 +174,11 @@ def test_an_export_asked_while_another_streams_is_told_to_come_back(app, client)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "5"
     assert "Other exports are being written right now" in busy.get_data(as_text=True)
     # Another process serving the same instance folder (a laptop's second worker) waits its turn too.
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
+    config = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        "SECRET_KEY": ADDRESS_KEY,
+    }
     other_process = create_app(config, instance_path=app.instance_path)
     assert download(other_process.test_client(), "/history/export.csv").status_code == 503
     assert "Ann" in first.get_data(as_text=True)
@@ -226,10 +230,10 @@ def test_a_large_export_streams_read_in_batches_complete_and_correct(app, client
     assert read_before_first_chunk < 10 < len(statements)  # a batch at a time, not the history at once
     rows = list(csv.DictReader(io.StringIO(body.decode())))
     with app.app_context():
-        played = {str(match_id) for match_id in db.session.scalars(db.select(Round.match_id).distinct())}
+        played = {ref(match_id) for match_id in db.session.scalars(db.select(Round.match_id).distinct())}
         assert {row["match"] for row in rows} == played and len(played) > large_history - 50
         for match in db.session.scalars(db.select(Match).order_by(Match.id).limit(5)):
-            mine = [row for row in rows if row["match"] == str(match.id)]
+            mine = [row for row in rows if row["match"] == ref(match.id)]
             totals = running_totals(match)
             assert len(mine) == (len(totals) - 1) * len(totals[0])
             assert {int(row["running total"]) for row in mine if row["round"] == str(len(totals) - 1)} == set(
@@ -268,7 +272,7 @@ def redis_url(tmp_path) -> Iterator[str]:
 def test_with_a_shared_store_two_processes_count_as_one(tmp_path, database_url, redis_url):
     def server_process():
         """An app as another process builds it: its own connection to the store."""
-        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
         settings = Settings(limits_storage_url=redis_url)
         return create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
 
@@ -276,7 +280,7 @@ def test_with_a_shared_store_two_processes_count_as_one(tmp_path, database_url, 
     owner = first.test_client()
     match_id = start_match(owner, "topic", ["Ann", "Bob"])
     stale, code = offer(first, match_id), offer(first, match_id)
-    guesser, token = phone(first, f"/matches/{match_id}")
+    guesser, token = phone(first, f"/matches/{ref(match_id)}")
     assert [take(guesser, token, match_id, stale).status_code for _ in range(6)] == [409] * 6
     for number in range(GUESSES_PER_CODE - 1):
         take(guesser, token, match_id, f"guess-{number}")
@@ -286,7 +290,7 @@ def test_with_a_shared_store_two_processes_count_as_one(tmp_path, database_url, 
     same_phone.environ_base.update(NETWORK)
     same_phone.set_cookie("session", guesser.get_cookie("session").value)
     assert take(same_phone, token, match_id, stale).status_code == 429  # the eleventh wrong code of this phone
-    last_guess = phone(second, f"/matches/{match_id}", {"REMOTE_ADDR": "192.0.2.9"})
+    last_guess = phone(second, f"/matches/{ref(match_id)}", {"REMOTE_ADDR": "192.0.2.9"})
     assert take(*last_guess, match_id, "guess-last").status_code == 409
     with second.app_context():
         assert db.session.get(Match, match_id).handover_hash is None  # the fifth guess, wherever it was sent
@@ -298,7 +302,7 @@ def test_with_a_shared_store_two_processes_count_as_one(tmp_path, database_url, 
 
 
 def test_behind_the_proxy_the_address_is_the_one_it_names(tmp_path, database_url):
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     settings = Settings(behind_proxy=True, secret_key="s" * 64)
     app = create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
 
@@ -323,13 +327,13 @@ def test_while_the_shared_store_is_down_requests_are_answered_and_counted_in_mem
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]  # nothing listens there once the probe is closed
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     settings = Settings(limits_storage_url=f"redis://127.0.0.1:{closed}/0")
     app = create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
     owner = app.test_client()
     match_id = start_match(owner, "topic", ["Ann", "Bob"])
     code = offer(app, match_id)
-    scanner, token = phone(app, f"/matches/{match_id}")
+    scanner, token = phone(app, f"/matches/{ref(match_id)}")
     assert take(scanner, token, match_id, "not-the-code").status_code == 409
     assert take(scanner, token, match_id, code).status_code == 302
     exporter, _ = phone(app, "/history")

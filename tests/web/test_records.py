@@ -13,6 +13,7 @@ from companion.seed import seed
 from companion.services import matches as service
 from companion.services import records
 from companion.services.roster import merge_players
+from tests.conftest import ref
 from tests.web.test_history import SAMPLES, doc, row, store_samples
 
 RECORDS_REVISION_PARENT = "5ecf899cd77f"
@@ -146,7 +147,7 @@ def test_the_best_word_moves_back_when_its_match_changes_or_goes(app, client):
         assert_exact()
         assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "CASA"
         ann_id = ann.id
-    html = client.get(f"/players/{ann_id}").get_data(as_text=True)
+    html = client.get(f"/players/{ref(ann_id)}").get_data(as_text=True)
     assert "CASA (3)" in html
 
 

@@ -11,7 +11,7 @@ import pytest
 from companion.extensions import db
 from companion.games import get_game
 from companion.queries.matches import find_match
-from tests.conftest import HTMX, csrf_token, entry_fields, finished_match, read_words, save_round, start_match
+from tests.conftest import HTMX, csrf_token, entry_fields, finished_match, read_words, ref, save_round, start_match
 
 GAMES = ["pazzaparola", "burraco", "topic", "pazaak"]
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
@@ -51,7 +51,7 @@ def test_each_round_of_the_replay_shows_the_engines_standings_after_it(client, a
     sides = game.sides(players, settings)
     assert len(rounds) >= 3
     for number in range(1, len(rounds) + 1):
-        response = client.get(f"/matches/{match_id}?round={number}")
+        response = client.get(f"/matches/{ref(match_id)}?round={number}")
         assert response.status_code == 200
         html = response.get_data(as_text=True)
         expected = game.standings(players, settings, rounds[:number])
@@ -68,8 +68,8 @@ def test_each_round_of_the_replay_shows_the_engines_standings_after_it(client, a
 @pytest.mark.parametrize("slug", GAMES)
 def test_the_last_round_of_the_replay_is_the_final_result_as_the_page_shows_it(client, app, slug):
     match_id, players, settings, rounds = finished_match(app, slug)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    last = client.get(f"/matches/{match_id}?round={len(rounds)}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    last = client.get(f"/matches/{ref(match_id)}?round={len(rounds)}").get_data(as_text=True)
     for html in (page, last):
         assert section(html, 'id="standings"') == section(page, 'id="standings"')
         assert section(html, 'id="rounds"') == section(page, 'id="rounds"')
@@ -81,42 +81,44 @@ def test_the_last_round_of_the_replay_is_the_final_result_as_the_page_shows_it(c
 
 def test_the_steps_are_plain_links_and_a_form_that_work_without_scripts(client, app):
     match_id, _, _, rounds = finished_match(app, "topic")
-    html = client.get(f"/matches/{match_id}?round=3").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}?round=3").get_data(as_text=True)
     nav = html[html.index('class="replay-steps"') :]
-    assert f'href="/matches/{match_id}?round=2"' in nav and f'href="/matches/{match_id}?round=4"' in nav
-    assert f'action="/matches/{match_id}"' in nav and 'name="round"' in nav and 'value="3"' in nav
+    assert f'href="/matches/{ref(match_id)}?round=2"' in nav and f'href="/matches/{ref(match_id)}?round=4"' in nav
+    assert f'action="/matches/{ref(match_id)}"' in nav and 'name="round"' in nav and 'value="3"' in nav
     assert f'max="{len(rounds)}"' in nav
     assert "After round 3 of" in html
     # At either end, the step beyond is shown but leads nowhere.
-    first = client.get(f"/matches/{match_id}?round=1").get_data(as_text=True)
-    assert "?round=0" not in first and f'href="/matches/{match_id}?round=2"' in first
-    last = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert f"?round={len(rounds) + 1}" not in last and f'href="/matches/{match_id}?round={len(rounds) - 1}"' in last
+    first = client.get(f"/matches/{ref(match_id)}?round=1").get_data(as_text=True)
+    assert "?round=0" not in first and f'href="/matches/{ref(match_id)}?round=2"' in first
+    last = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert (
+        f"?round={len(rounds) + 1}" not in last and f'href="/matches/{ref(match_id)}?round={len(rounds) - 1}"' in last
+    )
 
 
 def test_a_step_swaps_the_replay_alone_and_pushes_its_address(client, app):
     match_id, players, settings, rounds = finished_match(app, "pazaak")
-    response = client.get(f"/matches/{match_id}?round=2", headers=STEP)
+    response = client.get(f"/matches/{ref(match_id)}?round=2", headers=STEP)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "<html" not in html and html.lstrip().startswith("<section") and 'id="replay"' in html
-    assert response.headers["HX-Push-Url"] == f"/matches/{match_id}?round=2"
+    assert response.headers["HX-Push-Url"] == f"/matches/{ref(match_id)}?round=2"
     assert "After set 2 of" in html
     expected = get_game("pazaak").standings(players, settings, rounds[:2]).totals
     assert standings_shown(html, players) == expected
     assert "HX-Target" in response.headers["Vary"]
     # A boosted link, a reload and Back get the whole page at that round.
     for headers in ({**HTMX, "HX-Boosted": "true"}, {}, {**HTMX, "HX-History-Restore-Request": "true"}):
-        page = client.get(f"/matches/{match_id}?round=2", headers=headers).get_data(as_text=True)
+        page = client.get(f"/matches/{ref(match_id)}?round=2", headers=headers).get_data(as_text=True)
         assert "<html" in page and standings_shown(page, players) == expected
 
 
 def test_the_replay_speaks_italian_and_the_games_words(client, app):
     match_id, _, _, rounds = finished_match(app, "burraco")
-    html = client.get(f"/matches/{match_id}?round=2", headers=ITALIAN).get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}?round=2", headers=ITALIAN).get_data(as_text=True)
     assert f"Dopo la mano 2 di {len(rounds)}" in html and "Rivedi la partita" in html
     assert "◀</span> Indietro</a>" in html and ">Avanti <span" in html
-    english = client.get(f"/matches/{match_id}?round=2").get_data(as_text=True)
+    english = client.get(f"/matches/{ref(match_id)}?round=2").get_data(as_text=True)
     assert f"After hand 2 of {len(rounds)}" in english
 
 
@@ -124,29 +126,29 @@ def test_the_replay_speaks_italian_and_the_games_words(client, app):
 def test_a_round_the_match_does_not_have_is_a_clear_400(client, app, value):
     match_id, _, _, rounds = finished_match(app, "topic")
     assert len(rounds) < 99
-    response = client.get(f"/matches/{match_id}", query_string={"round": value})
+    response = client.get(f"/matches/{ref(match_id)}", query_string={"round": value})
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert f"to replay: its rounds go from 1 to {len(rounds)}." in html
-    italian = client.get(f"/matches/{match_id}", query_string={"round": value}, headers=ITALIAN)
+    italian = client.get(f"/matches/{ref(match_id)}", query_string={"round": value}, headers=ITALIAN)
     assert italian.status_code == 400
     assert f"da rivedere: i suoi turni vanno da 1 a {len(rounds)}." in italian.get_data(as_text=True)
 
 
 def test_a_bad_round_asked_by_a_step_says_so_in_the_banner(client, app):
     match_id, _, _, _ = finished_match(app, "topic")
-    response = client.get(f"/matches/{match_id}?round=0", headers=STEP)
+    response = client.get(f"/matches/{ref(match_id)}?round=0", headers=STEP)
     assert response.status_code == 400 and response.headers["HX-Retarget"] == "#banner"
     assert "its rounds go from 1 to" in response.get_data(as_text=True)
 
 
 def test_a_match_ended_before_its_first_round_has_nothing_to_replay(host_client, app):
     match_id = start_match(host_client, "topic", ["Ann", "Bob", "Cy"])
-    token = csrf_token(host_client, f"/matches/{match_id}/end")
-    assert host_client.post(f"/matches/{match_id}/end", data={"csrf_token": token}).status_code == 302
-    page = host_client.get(f"/matches/{match_id}").get_data(as_text=True)
+    token = csrf_token(host_client, f"/matches/{ref(match_id)}/end")
+    assert host_client.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 302
+    page = host_client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'id="replay"' not in page
-    response = host_client.get(f"/matches/{match_id}?round=1")
+    response = host_client.get(f"/matches/{ref(match_id)}?round=1")
     assert response.status_code == 400 and "This match has no rounds to replay." in response.get_data(as_text=True)
 
 
@@ -154,9 +156,9 @@ def test_a_match_ended_by_the_host_is_replayed_too(host_client, app):
     match_id = start_match(host_client, "topic", ["Ann", "Bob", "Cy"])
     for loser in ("Bob", "Cy", "Bob"):
         save_round(host_client, match_id, entry_fields(app, match_id, {"losers": [loser]}))
-    token = csrf_token(host_client, f"/matches/{match_id}/end")
-    host_client.post(f"/matches/{match_id}/end", data={"csrf_token": token})
-    html = host_client.get(f"/matches/{match_id}?round=2").get_data(as_text=True)
+    token = csrf_token(host_client, f"/matches/{ref(match_id)}/end")
+    host_client.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token})
+    html = host_client.get(f"/matches/{ref(match_id)}?round=2").get_data(as_text=True)
     assert standings_shown(html, ["Ann", "Bob", "Cy"]) == {"Ann": 0, "Bob": 1, "Cy": 1}
     assert "After round 2 of 3" in html
 
@@ -166,8 +168,8 @@ def test_a_match_being_played_ignores_the_round_asked(client, app, value):
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     for loser in ("Bob", "Cy", "Bob"):
         save_round(client, match_id, entry_fields(app, match_id, {"losers": [loser]}))
-    plain = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    asked = client.get(f"/matches/{match_id}", query_string={"round": value})
+    plain = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    asked = client.get(f"/matches/{ref(match_id)}", query_string={"round": value})
     assert asked.status_code == 200
     html = asked.get_data(as_text=True)
     assert 'id="replay"' not in html and 'class="replay-steps"' not in html
@@ -181,22 +183,22 @@ def test_a_match_being_played_ignores_the_round_asked(client, app, value):
 def test_a_match_of_one_round_has_nothing_to_step_through(client, app):
     match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="1")
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'class="result"' in page and 'id="replay"' not in page
-    assert "totals-chart" in client.get(f"/matches/{match_id}/chart", headers=HTMX).get_data(as_text=True)
-    assert client.get(f"/matches/{match_id}?round=1").status_code == 200
-    assert client.get(f"/matches/{match_id}?round=2").status_code == 400
+    assert "totals-chart" in client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
+    assert client.get(f"/matches/{ref(match_id)}?round=1").status_code == 200
+    assert client.get(f"/matches/{ref(match_id)}?round=2").status_code == 400
 
 
 def test_a_step_of_a_replay_whose_match_is_played_again_opens_the_match(client, app):
     match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="2")
     for _ in range(2):
         save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
-    assert 'id="replay"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
-    token = csrf_token(client, f"/matches/{match_id}")
-    client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
-    response = client.get(f"/matches/{match_id}?round=1", headers=STEP)
-    assert response.status_code == 200 and response.headers["HX-Location"] == f"/matches/{match_id}"
+    assert 'id="replay"' in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
+    response = client.get(f"/matches/{ref(match_id)}?round=1", headers=STEP)
+    assert response.status_code == 200 and response.headers["HX-Location"] == f"/matches/{ref(match_id)}"
 
 
 def test_the_save_that_ends_a_match_draws_its_replay_and_undo_takes_it_away(client, app):
@@ -207,24 +209,24 @@ def test_the_save_that_ends_a_match_draws_its_replay_and_undo_takes_it_away(clie
     assert 'id="replay"' in live and "After set 2 of 2" in live and 'class="result"' in live
     assert '<section class="chart"' in live
     # The chart below the tools gives its place to the replay's.
-    chart = client.get(f"/matches/{match_id}/chart", headers=HTMX).get_data(as_text=True)
+    chart = client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
     assert "totals-chart" not in chart
 
-    token = csrf_token(client, f"/matches/{match_id}")
-    undone = client.post(f"/matches/{match_id}/undo", data={"csrf_token": token}, headers=HTMX)
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     html = undone.get_data(as_text=True)
     live = html[html.index('<div id="live" hx-swap-oob="innerHTML">') :]
     assert 'id="replay"' not in live and 'id="standings"' in live and 'id="rounds"' in live
-    assert "totals-chart" in client.get(f"/matches/{match_id}/chart", headers=HTMX).get_data(as_text=True)
+    assert "totals-chart" in client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
 
 
 def test_a_following_phone_sees_the_replay_once_the_match_ends(client, app):
     match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="2")
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Bob"}))
     viewer = app.test_client()
-    tag = re.search(r"data-etag='([^']+)'", viewer.get(f"/matches/{match_id}").get_data(as_text=True)).group(1)
+    tag = re.search(r"data-etag='([^']+)'", viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)).group(1)
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Bob"}))
-    poll = viewer.get(f"/matches/{match_id}/live", headers={**HTMX, "If-None-Match": tag})
+    poll = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag})
     assert poll.status_code == 200
     html = poll.get_data(as_text=True)
     assert 'id="replay"' in html and "After set 2 of 2" in html and "Bob wins!" in read_words(html)
@@ -236,7 +238,7 @@ def test_replaying_reads_but_never_writes(client, app):
         before = find_match(match_id).version
         db.session.remove()
     for number in (1, 2, len(rounds)):
-        client.get(f"/matches/{match_id}?round={number}", headers=STEP)
+        client.get(f"/matches/{ref(match_id)}?round={number}", headers=STEP)
     with app.app_context():
         assert find_match(match_id).version == before
         db.session.remove()

@@ -17,7 +17,7 @@ from companion.queries.cards import result_card
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.web import cards
-from tests.conftest import finished_match, start_match
+from tests.conftest import finished_match, ref, start_match
 from tests.web.test_headers import check_headers
 
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
@@ -171,9 +171,9 @@ def brightness(image: Image.Image) -> float:
 
 def test_a_finished_match_has_its_card_as_a_png_in_the_theme_asked(app, client):
     match_id = stored(app, "pazzaparola", ["Anna", "Bruno", "Carla"], {"cards": 8, "target": 3}, PAZZAPAROLA)
-    light = png(client.get(f"/matches/{match_id}/card.png?theme=light"))
-    dark = png(client.get(f"/matches/{match_id}/card.png?theme=dark"))
-    black = png(client.get(f"/matches/{match_id}/card.png?theme=black"))
+    light = png(client.get(f"/matches/{ref(match_id)}/card.png?theme=light"))
+    dark = png(client.get(f"/matches/{ref(match_id)}/card.png?theme=dark"))
+    black = png(client.get(f"/matches/{ref(match_id)}/card.png?theme=black"))
     for image in (light, dark, black):
         assert image.size[0] == 1080 and 1080 <= image.size[1] <= 2400
         # Not blank: the band, the text, the winner's line.
@@ -181,14 +181,14 @@ def test_a_finished_match_has_its_card_as_a_png_in_the_theme_asked(app, client):
     assert brightness(dark) < brightness(light) / 2
     assert brightness(black) < brightness(dark)
     # Without a theme: light.
-    assert client.get(f"/matches/{match_id}/card.png").get_data() == client.get(
-        f"/matches/{match_id}/card.png?theme=light"
+    assert client.get(f"/matches/{ref(match_id)}/card.png").get_data() == client.get(
+        f"/matches/{ref(match_id)}/card.png?theme=light"
     ).get_data()
 
 
 def test_the_card_is_named_for_the_phone_and_keeps_the_headers_of_a_document(app, client):
     match_id = stored(app, "burraco", ["Anna", "Bruno"], {"target": 1005, "hands": 4}, BURRACO)
-    response = client.get(f"/matches/{match_id}/card.png?theme=dark")
+    response = client.get(f"/matches/{ref(match_id)}/card.png?theme=dark")
     assert f'filename="burraco-{match_id}.png"' in response.headers["Content-Disposition"]
     # Opened alone in a tab (the download link without a share sheet), an image is a document.
     check_headers(response, "result card")
@@ -196,8 +196,8 @@ def test_the_card_is_named_for_the_phone_and_keeps_the_headers_of_a_document(app
 
 def test_the_card_in_italian_is_another_picture_with_its_own_tag(app, client):
     match_id = stored(app, "burraco", ["Anna", "Bruno"], {"target": 1005, "hands": 4}, BURRACO)
-    english = client.get(f"/matches/{match_id}/card.png?theme=light")
-    italian = client.get(f"/matches/{match_id}/card.png?theme=light", headers=ITALIAN)
+    english = client.get(f"/matches/{ref(match_id)}/card.png?theme=light")
+    italian = client.get(f"/matches/{ref(match_id)}/card.png?theme=light", headers=ITALIAN)
     png(italian)
     assert english.get_data() != italian.get_data()
     assert english.headers["ETag"] != italian.headers["ETag"]
@@ -209,7 +209,7 @@ def test_an_unchanged_card_is_a_304_and_is_drawn_once_per_version_language_and_t
     draw = cards.draw_card
     monkeypatch.setattr(cards, "draw_card", lambda *args: drawn.append(args[1]) or draw(*args))
     match_id = stored(app, "pazzaparola", ["Anna", "Bruno", "Carla"], {"cards": 8, "target": 3}, PAZZAPAROLA)
-    url = f"/matches/{match_id}/card.png?theme=dark"
+    url = f"/matches/{ref(match_id)}/card.png?theme=dark"
     first = client.get(url)
     tag = first.headers["ETag"]
     assert first.headers["Cache-Control"] == "no-cache"
@@ -218,7 +218,7 @@ def test_an_unchanged_card_is_a_304_and_is_drawn_once_per_version_language_and_t
     # Another phone without the card: the same bytes, not drawn again.
     assert app.test_client().get(url).get_data() == first.get_data()
     assert drawn == ["dark"]
-    light = client.get(f"/matches/{match_id}/card.png?theme=light", headers={"If-None-Match": tag})
+    light = client.get(f"/matches/{ref(match_id)}/card.png?theme=light", headers={"If-None-Match": tag})
     assert light.status_code == 200 and light.headers["ETag"] != tag
     assert drawn == ["dark", "light"]
     # The last round undone and put back: a new version of the match, so a new card and a new tag.
@@ -237,23 +237,23 @@ def test_an_unchanged_card_is_a_304_and_is_drawn_once_per_version_language_and_t
 def test_a_theme_the_card_does_not_have_is_a_400_that_says_which_it_has(app, client, monkeypatch, theme):
     monkeypatch.setattr(cards, "draw_card", lambda *args: pytest.fail("drawn for a bad theme"))
     match_id = stored(app, "burraco", ["Anna", "Bruno"], {"target": 1005, "hands": 4}, BURRACO)
-    response = client.get(f"/matches/{match_id}/card.png", query_string={"theme": theme})
+    response = client.get(f"/matches/{ref(match_id)}/card.png", query_string={"theme": theme})
     assert response.status_code == 400
     assert "light, dark or black" in response.get_data(as_text=True)
-    italian = client.get(f"/matches/{match_id}/card.png", query_string={"theme": theme}, headers=ITALIAN)
+    italian = client.get(f"/matches/{ref(match_id)}/card.png", query_string={"theme": theme}, headers=ITALIAN)
     assert "chiara, scura o nera" in italian.get_data(as_text=True)
 
 
 def test_a_match_not_finished_or_unknown_has_no_card(app, client):
     playing = stored(app, "burraco", ["Anna", "Bruno"], {"target": 1005, "hands": 4}, BURRACO[:2])
-    response = client.get(f"/matches/{playing}/card.png?theme=light")
+    response = client.get(f"/matches/{ref(playing)}/card.png?theme=light")
     assert response.status_code == 404
     assert "Only a finished match has a result card" in response.get_data(as_text=True)
     with app.app_context():
         service.end_match(find_match(playing))
         db.session.remove()
-    assert client.get(f"/matches/{playing}/card.png?theme=light").status_code == 404
-    assert client.get("/matches/999999/card.png?theme=light").status_code == 404
+    assert client.get(f"/matches/{ref(playing)}/card.png?theme=light").status_code == 404
+    assert client.get(f"/matches/{ref(999999)}/card.png?theme=light").status_code == 404
 
 
 # --- the link on the match page ---------------------------------------------------------------
@@ -269,20 +269,20 @@ def share_link(html: str) -> str | None:
 
 def test_a_finished_matchs_page_offers_its_card_in_the_chosen_theme(app, client):
     match_id = stored(app, "pazzaparola", ["Anna", "Bruno", "Carla"], {"cards": 8, "target": 3}, PAZZAPAROLA)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert share_link(page) == f"/matches/{match_id}/card.png?theme=light"
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert share_link(page) == f"/matches/{ref(match_id)}/card.png?theme=light"
     assert f'download="pazzaparola-{match_id}.png"' in page
     for theme in ("dark", "black"):
         client.set_cookie("theme", theme)
-        assert share_link(client.get(f"/matches/{match_id}").get_data(as_text=True)).endswith(f"theme={theme}")
+        assert share_link(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)).endswith(f"theme={theme}")
     client.set_cookie("lang", "it")
-    assert "Condividi il risultato" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Condividi il risultato" in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
 
 
 def test_a_match_being_played_or_ended_by_the_host_offers_no_card(app, client):
     match_id = start_match(client, "topic", ["Anna", "Bruno"])
-    assert SHARE not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert SHARE not in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     with app.app_context():
         service.end_match(find_match(match_id))
         db.session.remove()
-    assert SHARE not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert SHARE not in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)

@@ -8,7 +8,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}
@@ -22,7 +22,7 @@ def text_of(html: str) -> str:
 def scored_by_cli(client: FlaskClient, runner, tmp_path, match_id: int) -> dict:
     """`flask score` of the match file the page exports."""
     path = tmp_path / f"match-{match_id}.json"
-    path.write_bytes(client.get(f"/matches/{match_id}.json").data)
+    path.write_bytes(client.get(f"/matches/{ref(match_id)}.json").data)
     result = runner.invoke(args=["score", str(path)])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
@@ -33,7 +33,7 @@ def scored_by_cli(client: FlaskClient, runner, tmp_path, match_id: int) -> dict:
 
 def test_in_pairs_the_closing_pair_saves_a_hand_with_the_partners_cards(client, app, runner, tmp_path):
     match_id = start_match(client, "burraco", FOUR, **PAIRS)
-    entry = text_of(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    entry = text_of(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Left in hand (both partners)" in entry
     # Ann closes for Noi; her partner Cy still holds 25; the pair laid 230 with a clean burraco.
     fields = {"closed_by": "Noi", "table_1": "230", "hand_1": "25", "clean_1": "1", "table_2": "150", "hand_2": "40"}
@@ -46,7 +46,7 @@ def test_in_pairs_the_closing_pair_saves_a_hand_with_the_partners_cards(client, 
 
 def test_playing_alone_the_closer_with_cards_in_hand_is_still_refused(client, app):
     match_id = start_match(client, "burraco", FOUR)
-    assert "Left in hand (both partners)" not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Left in hand (both partners)" not in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     response = save_round(client, match_id, {"closed_by": "Ann", "table_1": "230", "hand_1": "25", "clean_1": "1"}, 1)
     assert response.status_code == 422
     assert "closed the hand but holds 25 points in hand" in text_of(response.get_data(as_text=True))
@@ -83,16 +83,16 @@ def post_correction(client, app, match_id: int, number: int, data: dict, revisio
     """Tap Save on the correction page of round `number`, filled in with `data`."""
     form = entry_fields(app, match_id, data)
     form.add("revision", str(revision))
-    form.add("csrf_token", csrf_token(client, f"/matches/{match_id}/rounds/{number}"))
+    form.add("csrf_token", csrf_token(client, f"/matches/{ref(match_id)}/rounds/{number}"))
     for key, value in extra.items():
         form.add(key, value)
-    return client.post(f"/matches/{match_id}/rounds/{number}", data=form)
+    return client.post(f"/matches/{ref(match_id)}/rounds/{number}", data=form)
 
 
 def redo(client, match_id: int):
     """Tap Redo on the match page."""
-    token = csrf_token(client, f"/matches/{match_id}")
-    return client.post(f"/matches/{match_id}/redo", headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    return client.post(f"/matches/{ref(match_id)}/redo", headers={**HTMX, "X-CSRFToken": token})
 
 
 def test_a_correction_that_ends_the_match_earlier_says_so_and_waits_for_one_more_tap(client, app):
@@ -109,7 +109,7 @@ def test_a_correction_that_ends_the_match_earlier_says_so_and_waits_for_one_more
     assert second.status_code == 302
     stored = stored_match(app, match_id)
     assert stored.is_over and len(stored.rounds) == 3 and stored.rounds[2]["penalties"] == ["Ann", "Ann"]
-    log = text_of(client.get(f"/matches/{match_id}/changes").get_data(as_text=True))
+    log = text_of(client.get(f"/matches/{ref(match_id)}/changes").get_data(as_text=True))
     # Newest first: the correction, then the two rounds it took back.
     assert re.search(r"Round 3 · \d\d:\d\d · corrected · .*Round 4 · \d\d:\d\d · undone · .* taken back"
                      r" Round 5 · \d\d:\d\d · undone · .* taken back", log)
@@ -131,7 +131,7 @@ def test_redo_puts_the_rounds_back_and_undoes_the_correction(client, app, runner
     assert stored_match(app, match_id).rounds[2]["penalties"] == []
     assert redo(client, match_id).status_code == 200
     assert losers(app, match_id) == FIVE_LOSERS and not stored_match(app, match_id).is_over
-    log = text_of(client.get(f"/matches/{match_id}/changes").get_data(as_text=True))
+    log = text_of(client.get(f"/matches/{ref(match_id)}/changes").get_data(as_text=True))
     assert len(re.findall(r"Round 3 · \d\d:\d\d · corrected", log)) == 2
     assert re.search(r"Round 4 · \d\d:\d\d · redone · .* put back", log)
     assert re.search(r"Round 5 · \d\d:\d\d · redone · .* put back", log)
@@ -152,7 +152,7 @@ def test_correcting_the_round_back_reopens_the_match_and_redo_puts_the_rounds_ba
 
 def test_each_pazzaparola_row_carries_the_reason_a_card_more_is_refused(client):
     match_id = start_match(client, "pazzaparola", THREE)
-    html = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'class="pz-entry" data-cards="8"' in html
     for name in THREE:
         row = html[html.index(f'data-name="{name}"') :]

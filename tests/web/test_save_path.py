@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from companion.extensions import db
 from companion.games import get_game
 from companion.models import Seat
-from tests.conftest import HTMX, csrf_token, entry_fields, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 from tests.web.test_records import assert_exact
 
 
@@ -34,9 +34,9 @@ def test_a_save_replays_the_rounds_once(client, app, match_id, monkeypatch):
         return replay(*args, **kwargs)
 
     form = entry_fields(app, match_id, {"losers": ["Ann"]})
-    form["number"], form["csrf_token"] = "3", csrf_token(client, f"/matches/{match_id}")
+    form["number"], form["csrf_token"] = "3", csrf_token(client, f"/matches/{ref(match_id)}")
     monkeypatch.setattr(game, "replay", counting)
-    response = client.post(f"/matches/{match_id}/rounds", data=form, headers=HTMX)
+    response = client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX)
     assert response.status_code == 200
     assert "Round 3" in response.get_data(as_text=True)
     assert len(replays) == 1

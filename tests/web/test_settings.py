@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import Settings
+from tests.conftest import ADDRESS_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,7 +64,7 @@ def test_the_host_link_printed_by_the_cli_uses_the_apps_scheme_and_port(tmp_path
     from companion import create_app
     from companion.extensions import db
 
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url}
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     app = create_app(config, instance_path=str(tmp_path / "instance"), settings=Settings(port=8443, https=True))
     try:
         printed = app.test_cli_runner().invoke(args=["host-token"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import csrf_token, entry_fields, save_round, start_match
+from tests.conftest import csrf_token, entry_fields, ref, save_round, start_match
 from tests.web.test_history import player_id, store_samples
 
 
@@ -16,16 +16,16 @@ def text_of(html: str) -> str:
 def test_one_set_and_one_round_are_said_in_the_singular(host_client, app):
     match_id = start_match(host_client, "pazaak", ["Ann", "Bob"])
     assert save_round(host_client, match_id, entry_fields(app, match_id, {"winner": "Ann"})).status_code == 200
-    page = text_of(host_client.get(f"/matches/{match_id}").get_data(as_text=True))
+    page = text_of(host_client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "1 set played, 0 tied." in page and "1 sets" not in page
-    end = text_of(host_client.get(f"/matches/{match_id}/end").get_data(as_text=True))
+    end = text_of(host_client.get(f"/matches/{ref(match_id)}/end").get_data(as_text=True))
     assert "· 1 round" in end and "1 rounds" not in end
 
 
 def test_a_rename_to_a_name_ending_in_a_dot_says_one_dot(host_client, app):
     store_samples(app)
     ann = player_id(app, "Ann")
-    url = f"/players/{ann}"
+    url = f"/players/{ref(ann)}"
     token = csrf_token(host_client, url)
     host_client.post(f"{url}/rename", data={"csrf_token": token, "name": "Benedetta C."})
     page = host_client.get(url).get_data(as_text=True)
@@ -36,11 +36,11 @@ def test_a_match_the_host_ended_names_no_next_round(host_client, app):
     match_id = start_match(host_client, "pazzaparola", ["Ann", "Bob", "Cy"])
     round_data = {"rows": {"Ann": {"used": [5, 3]}, "Bob": {"used": [2]}, "Cy": {"used": [1]}}}
     assert save_round(host_client, match_id, entry_fields(app, match_id, round_data)).status_code == 200
-    before = text_of(host_client.get(f"/matches/{match_id}").get_data(as_text=True))
+    before = text_of(host_client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "announces first" in before
-    token = csrf_token(host_client, f"/matches/{match_id}/end")
-    assert host_client.post(f"/matches/{match_id}/end", data={"csrf_token": token}).status_code in (200, 302, 303)
-    after = text_of(host_client.get(f"/matches/{match_id}").get_data(as_text=True))
+    token = csrf_token(host_client, f"/matches/{ref(match_id)}/end")
+    assert host_client.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code in (200, 302, 303)
+    after = text_of(host_client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "announces first" not in after and "Round 2" not in after
 
 
@@ -52,7 +52,7 @@ def test_the_chart_names_its_axis_with_the_games_own_round(host_client, app):
     for game, word in words.items():
         match_id = start_match(host_client, game, ["Ann", "Bob"])
         assert save_round(host_client, match_id, forms[game]).status_code == 200
-        page = host_client.get(f"/matches/{match_id}").get_data(as_text=True)
+        page = host_client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
         chart = page[page.index("totals-chart") :]
         chart = chart[: chart.index("</svg>")]
         assert re.search(rf">\s*{word}\s*</text>", chart), (game, chart[-400:])

@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, post_new_match, read_words, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -55,7 +55,7 @@ def setup_post(client, **fields):
 def test_start_with_a_length_or_an_exact_deck(client, app, settings, deck):
     match_id = start_match(client, "topic", PLAYERS, **settings)
     assert stored_match(app, match_id).settings["deck"] == deck
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert f'<progress id="topic-deck-bar" value="{deck}" max="{deck}">' in page
 
 
@@ -98,7 +98,7 @@ def test_a_bad_exact_deck_is_shown_next_to_it_and_nothing_is_stored(client, app,
 
 def test_entry_has_a_submit_button_per_player_inside_the_disabled_element(client, app):
     match_id = start_match(client, "topic", PLAYERS)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     entry = page[page.index('<fieldset class="save topic-losers"'):]
     for name in PLAYERS:
         assert f'<button type="submit" name="loser" value="{name}" class="topic-player">' in entry
@@ -184,7 +184,7 @@ def test_an_out_of_date_round_number_is_a_conflict(client, app):
 
 def late_penalty(client, match_id: int, name: str):
     """Tap "+ name" for the round just played: post the page's late-penalty form with that button."""
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     fields = form_fields(page, "topic-late-penalty")
     action = re.search(r'<form id="topic-late-penalty"[^>]*action="([^"]+)"', page).group(1)
     return client.post(action, data=MultiDict([*fields, ("penalty", name)]), headers=HTMX)
@@ -193,12 +193,12 @@ def late_penalty(client, match_id: int, name: str):
 def test_a_penalty_on_its_own_corrects_the_round_just_played(client, app):
     match_id = start_match(client, "topic", PLAYERS, length="exact", deck="10")
     save_round(client, match_id, dict(loser="Bob", penalty=["Ann"]), 1)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'form="topic-late-penalty"' in page and "For round 1, just played" in page
     response = late_penalty(client, match_id, "Cy")
-    assert response.status_code == 200 and response.headers["HX-Location"] == f"/matches/{match_id}"
+    assert response.status_code == 200 and response.headers["HX-Location"] == f"/matches/{ref(match_id)}"
     assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": ["Ann", "Cy"]}]
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert '<progress id="topic-deck-bar" value="7" max="10">' in page
     assert "corrected" in page
 
@@ -215,9 +215,9 @@ def test_a_penalty_on_its_own_can_end_the_game_in_that_round(client, app):
 def test_a_stale_late_penalty_is_refused(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     save_round(client, match_id, dict(loser="Bob"), 1)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     fields = form_fields(page, "topic-late-penalty")
-    action = f"/matches/{match_id}/rounds/1"
+    action = f"/matches/{ref(match_id)}/rounds/1"
     tap = MultiDict([*fields, ("penalty", "Cy")])
     assert client.post(action, data=tap, headers=HTMX).status_code == 200
     assert client.post(action, data=tap, headers=HTMX).status_code == 409
@@ -227,7 +227,7 @@ def test_a_stale_late_penalty_is_refused(client, app):
 def test_the_correction_page_is_prefilled_and_saves(client, app):
     match_id = start_match(client, "topic", PLAYERS, length="exact", deck="20")
     save_round(client, match_id, dict(several="on", losers=["Ann", "Cy"], penalty=["Bob", "Bob"]), 1)
-    page = client.get(f"/matches/{match_id}/rounds/1").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
     assert re.search(r'name="losers" value="Ann" checked', page)
     assert re.search(r'name="losers" value="Cy" checked', page)
     assert not re.search(r'name="losers" value="Bob" checked', page)
@@ -235,9 +235,9 @@ def test_the_correction_page_is_prefilled_and_saves(client, app):
     assert 'name="loser"' not in page and 'role="switch"' not in page
     assert '<button type="submit" class="save big">Save correction</button>' in page
     revision = re.search(r'name="revision" value="(\d+)"', page).group(1)
-    data = MultiDict([("csrf_token", csrf_token(client, f"/matches/{match_id}/rounds/1")), ("revision", revision),
+    data = MultiDict([("csrf_token", csrf_token(client, f"/matches/{ref(match_id)}/rounds/1")), ("revision", revision),
                       ("several", "on"), ("losers", "Bob"), ("penalty", "Bob")])
-    response = client.post(f"/matches/{match_id}/rounds/1", data=data)
+    response = client.post(f"/matches/{ref(match_id)}/rounds/1", data=data)
     assert response.status_code == 302
     assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": ["Bob"]}]
 
@@ -246,9 +246,9 @@ def test_undo_takes_the_last_round_back(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     save_round(client, match_id, dict(loser="Bob"), 1)
     page = save_round(client, match_id, dict(loser="Cy"), 2).get_data(as_text=True)
-    assert f'hx-post="/matches/{match_id}/undo"' in page
-    token = csrf_token(client, f"/matches/{match_id}")
-    response = client.post(f"/matches/{match_id}/undo", headers={**HTMX, "X-CSRFToken": token})
+    assert f'hx-post="/matches/{ref(match_id)}/undo"' in page
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    response = client.post(f"/matches/{ref(match_id)}/undo", headers={**HTMX, "X-CSRFToken": token})
     assert response.status_code == 200
     assert "Round 2 taken back." in response.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": []}]
@@ -261,7 +261,7 @@ def test_standings_most_cards_first_the_fewest_marked(client, app):
     match_id = start_match(client, "topic", PLAYERS, length="exact", deck="20")
     save_round(client, match_id, dict(loser="Cy"), 1)
     save_round(client, match_id, dict(several="on", losers=["Cy", "Ann"]), 2)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     hands = re.findall(r'<li class="topic-hand( leader)?">\s*<span class="topic-hand-name" title="(\w+)">', page)
     assert [name for _, name in hands] == ["Cy", "Ann", "Bob"]
     assert [bool(lead) for lead, _ in hands] == [False, False, True]
@@ -272,7 +272,7 @@ def test_standings_most_cards_first_the_fewest_marked(client, app):
 
 def test_before_the_first_round_nobody_leads_and_anyone_reveals(client):
     match_id = start_match(client, "topic", PLAYERS)
-    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "topic-hand leader" not in page
     assert "Anyone reveals the first card" in page
     assert "0 rounds played" in page
@@ -285,7 +285,7 @@ def test_the_end_with_one_winner(client, app):
     page = response.get_data(as_text=True)
     assert "Game over" in page and "The match is over" in page
     assert stored_match(app, match_id).status == "finished"
-    page = read_words(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    page = read_words(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Ann wins!" in page
     assert '<span class="winner-mark topic-mark">★<span class="visually-hidden"> winner</span></span>' in page
     assert "just go to sleep" not in page
@@ -300,7 +300,7 @@ def test_a_tie_is_shown_as_a_tie(client, app):
     save_round(client, match_id, dict(loser="Bob"), 1)
     save_round(client, match_id, dict(loser="Cy"), 2)
     save_round(client, match_id, dict(loser="Ann"), 3)
-    page = read_words(client.get(f"/matches/{match_id}").get_data(as_text=True))
+    page = read_words(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Tie for victory: Ann, Bob, Cy" in page
     assert "just go to sleep already" in page
 
@@ -309,6 +309,6 @@ def test_a_viewer_sees_no_entry_and_no_penalty_buttons(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     save_round(client, match_id, dict(loser="Bob"), 1)
     viewer = app.test_client()
-    page = viewer.get(f"/matches/{match_id}").get_data(as_text=True)
+    page = viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "topic-late-penalty" not in page and 'name="loser"' not in page
     assert "Bob +1" in page and "<details class=\"topic-rounds\" open>" in page

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from tests.conftest import HTMX, csrf_token, entry_fields, read_words, save_round, start_match, stored_match
+from tests.conftest import HTMX, csrf_token, entry_fields, read_words, ref, save_round, start_match, stored_match
 
 ROUNDS = {
     "pazzaparola": {
@@ -56,15 +56,15 @@ def test_undo_puts_the_rounds_values_back_into_the_entry(client, app, game):
     match_id = start_match(client, game, ["Ann", "Bob"])
     assert save_round(client, match_id, entry_fields(app, match_id, ROUNDS[game]), 1).status_code == 200
     stored = stored_match(app, match_id).rounds
-    token = csrf_token(client, f"/matches/{match_id}")
-    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
     assert undone.status_code == 200
     assert stored_match(app, match_id).rounds == []
     # Save, untouched, stores the round as it was.
     fields = [(name, value) for name, value in sent_by(undone.get_data(as_text=True)) if name != "csrf_token"]
     assert dict(fields)["number"] == "1"
     fields.append(("csrf_token", token))
-    again = client.post(f"/matches/{match_id}/rounds", data=MultiDict(fields), headers=HTMX)
+    again = client.post(f"/matches/{ref(match_id)}/rounds", data=MultiDict(fields), headers=HTMX)
     assert again.status_code == 200, again.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == stored
 
@@ -73,8 +73,8 @@ def test_undo_of_a_pazaak_quick_result_marks_the_result_taken_back(client, app):
     """A quick result is one tap: the entry marks which one was taken back, to tap it or the other."""
     match_id = start_match(client, "pazaak", ["Ann", "Bob"])
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Bob"}), 1)
-    token = csrf_token(client, f"/matches/{match_id}")
-    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
     html = read_words(undone.get_data(as_text=True))
     assert re.search(r'<button[^>]*value="1"[^>]*aria-current="true"[^>]*>Bob won</button>', html), html
     assert html.count('aria-current="true"') == 1
@@ -84,12 +84,12 @@ def test_undo_of_a_topic_round_of_one_loser_keeps_the_one_tap_entry_and_its_pena
     """One tap saved it, one tap on the right loser saves it again: the penalty card stays entered."""
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Bob"], "penalties": ["Ann"]}), 1)
-    token = csrf_token(client, f"/matches/{match_id}")
-    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
     fields = [(name, value) for name, value in sent_by(undone.get_data(as_text=True)) if name != "csrf_token"]
     assert ("several", "on") not in fields
     fields += [("loser", "Cy"), ("csrf_token", token)]
-    again = client.post(f"/matches/{match_id}/rounds", data=MultiDict(fields), headers=HTMX)
+    again = client.post(f"/matches/{ref(match_id)}/rounds", data=MultiDict(fields), headers=HTMX)
     assert again.status_code == 200, again.get_data(as_text=True)
     assert stored_match(app, match_id).rounds == [{"losers": ["Cy"], "penalties": ["Ann"]}]
 
@@ -105,6 +105,6 @@ def test_undo_of_a_topic_round_of_one_loser_keeps_the_one_tap_entry_and_its_pena
 def test_undo_names_the_round_as_the_game_calls_it(client, app, game, data, line):
     match_id = start_match(client, game, ["Ann", "Bob"])
     assert save_round(client, match_id, entry_fields(app, match_id, data), 1).status_code == 200
-    token = csrf_token(client, f"/matches/{match_id}")
-    undone = client.post(f"/matches/{match_id}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
     assert line in undone.get_data(as_text=True)
