@@ -15,6 +15,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from .exchange import match_document
+from .extensions import db
 from .games import REGISTRY, score_match
 from .games.base import RuleError
 from .models import OPEN_GROUP_ID, Group, within_group
@@ -61,8 +62,6 @@ def in_group(command: Callable[..., None]) -> Callable[..., None]:
 
 def db_group(group_id: int) -> Group | None:
     """The group with this id, if there is one."""
-    from .extensions import db
-
     return db.session.get(Group, group_id)
 
 

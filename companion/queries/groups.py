@@ -19,6 +19,14 @@ def membership(group_id: int, phone: str | None) -> Member | None:
     return db.session.scalar(select(Member).where(Member.group_id == group_id, Member.phone == hash_token(phone)))
 
 
+def first_membership(phone: str | None) -> Member | None:
+    """The phone's place in the first group it joined, if it is in any."""
+    if not phone:
+        return None
+    statement = select(Member).where(Member.phone == hash_token(phone)).order_by(Member.joined_at, Member.id)
+    return db.session.scalars(statement.limit(1)).first()
+
+
 def groups_of(phone: str | None) -> list[Group]:
     """The groups a phone is in, the first joined first."""
     if not phone:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, func, select, update
 
 from ..extensions import db
 from ..games.base import N_, RuleError, checked_name
@@ -131,9 +131,9 @@ def delete_group(group_id: int) -> bool:
 
 def _hosts(group_id: int) -> int:
     """How many host phones the group has."""
-    return db.session.query(Member).filter(Member.group_id == group_id, Member.host).count()
+    return db.session.scalar(select(func.count()).where(Member.group_id == group_id, Member.host)) or 0
 
 
 def _phones(group_id: int) -> int:
     """How many phones the group has."""
-    return db.session.query(Member).filter(Member.group_id == group_id).count()
+    return db.session.scalar(select(func.count()).where(Member.group_id == group_id)) or 0

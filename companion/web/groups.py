@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import OPEN_GROUP_ID, Group, Match, Member, enter_group, leave_group, within_group
-from ..queries.groups import groups_of, membership
+from ..queries.groups import first_membership, membership
 from ..services.groups import new_phone_credential, seen
 from .headers import YEAR
 
@@ -119,12 +119,11 @@ def follow_token(uid: str) -> str:
 
 
 def _followed_match(match_id: int | None) -> int | None:
-    """The group of a match this phone may follow by a viewer link (opened now or before), else None."""
-    if match_id is None:
-        return None
+    """The group of a match this phone follows by a viewer link (opened now, or before: the session keeps
+    it), else None. Read only when the phone shows such a link: a member's own pages cost nothing more."""
     following = session.get("following", [])
     token = request.args.get("follow")
-    if match_id not in following and not token:
+    if match_id is None or (match_id not in following and not token):
         return None
     found = db.session.execute(select(Match.group_id, Match.uid).where(Match.id == match_id)).one_or_none()
     if found is None:
@@ -132,27 +131,27 @@ def _followed_match(match_id: int | None) -> int | None:
     if match_id not in following:
         if not token.isascii() or not hmac.compare_digest(token.encode(), follow_token(found.uid).encode()):
             return None
-        session["following"] = [*[m for m in following if m != match_id], match_id][-FOLLOWING_KEPT:]
+        session["following"] = [*following, match_id][-FOLLOWING_KEPT:]
     return found.group_id
 
 
 def _private_place(endpoint: str) -> Place:
-    """A private server's decision: the chosen group of the phone's, a match it follows, or no group."""
+    """A private server's decision: a match the phone follows by a viewer link (of a group it is not
+    working in), else its chosen group, else the first it joined, else no group."""
     credential = request.cookies.get(PHONE_COOKIE)
     chosen = request.cookies.get(GROUP_COOKIE, "")
     member = membership(int(chosen), credential) if chosen.isdigit() and len(chosen) < 10 else None
-    if member is None and credential:
-        joined = groups_of(credential)
-        member = membership(joined[0].id, credential) if joined else None
-    if member is not None:
-        seen(member)
-        return Place(member.group_id, member)
+    if member is None:
+        member = first_membership(credential)
     if endpoint in FOLLOWING:
         match_id = (request.view_args or {}).get("match_id")
         group = _followed_match(match_id)
-        if group is not None:
+        if group is not None and (member is None or member.group_id != group):
             return Place(group, following=match_id)
-    return Place(NO_GROUP)
+    if member is None:
+        return Place(NO_GROUP)
+    seen(member)
+    return Place(member.group_id, member)
 
 
 def _decide() -> None:

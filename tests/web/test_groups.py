@@ -305,3 +305,18 @@ def test_starting_groups_is_limited_per_phone(private_app):
     assert "Too many groups started from this phone" in refused.get_data(as_text=True)
     with private_app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Group).where(Group.name == "One more")) == 0
+
+
+def test_a_member_of_another_group_follows_a_viewer_link_and_keeps_its_own_group(two_groups):
+    app, phones, friday_match, _ = two_groups
+    share = phones["bob"].get(f"/matches/{ref(friday_match)}/share").get_data(as_text=True)
+    link = FOLLOW_LINK.search(share).group(1).replace("&amp;", "&")
+    di = phones["di"]
+    assert di.get(f"/matches/{ref(friday_match)}").status_code == 404
+    followed = di.get(link)
+    assert followed.status_code == 200 and "Annabella" in followed.get_data(as_text=True)
+    assert di.get(f"/matches/{ref(friday_match)}/live", headers=HTMX).status_code == 200
+    # Its own group is as it was, and the other group's pages stay closed to it.
+    home = di.get("/history").get_data(as_text=True)
+    assert "Dorotea" in home and "Annabella" not in home
+    assert di.get(f"/matches/{ref(friday_match)}/share").status_code == 404
