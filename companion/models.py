@@ -112,9 +112,14 @@ class InGroup:
 
     @declared_attr
     def group_id(cls) -> Mapped[int]:  # noqa: N805 - a declared attribute is given the class
-        return mapped_column(
-            ForeignKey("play_group.id", ondelete="CASCADE"), default=_new_rows_group, index=True
-        )
+        return mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"), default=_new_rows_group, index=True)
+
+
+# The execution option of a statement that names its group itself, or reads the rows of a match already
+# found in its group (its seats, its rounds): the hook below leaves it as it is. The save's and the poll's
+# statements carry it, since the added criteria double what SQLAlchemy spends on a statement (its cache key
+# worked out anew on every execution).
+GROUP_CHECKED = "group_checked"
 
 
 @event.listens_for(Session, "do_orm_execute")
@@ -122,13 +127,22 @@ def _only_the_group(state: ORMExecuteState) -> None:
     """Every ORM read of players and matches, however it is written, sees the current group's rows alone.
 
     The one place a group's privacy is kept for reads: a query, a lookup by id or a join written
-    without thinking of groups still cannot reach another group's rows.
+    without thinking of groups still cannot reach another group's rows. A Core statement (of tables,
+    not of models) is not the ORM's to filter: the few there are check the group themselves.
     """
     group = _CURRENT_GROUP.get()
-    if group is not None and state.is_select and not state.is_column_load and not state.is_relationship_load:
-        state.statement = state.statement.options(
-            with_loader_criteria(InGroup, lambda cls: cls.group_id == group, include_aliases=True)
-        )
+    if (
+        group is None
+        or not state.is_select
+        or not state.is_orm_statement
+        or state.is_column_load
+        or state.is_relationship_load
+        or state.execution_options.get(GROUP_CHECKED)
+    ):
+        return
+    state.statement = state.statement.options(
+        with_loader_criteria(InGroup, lambda cls: cls.group_id == group, include_aliases=True)
+    )
 
 
 class Player(InGroup, db.Model):

@@ -130,13 +130,20 @@ certutil -d "sql:$HOME/.pki/nssdb" -A -t "C,," -n "Caddy local root" -i "$root"
 url="https://$SITE:$CADDY_HTTPS_PORT"
 browse() { "$repo/.venv/bin/python" "$repo/deploy/check_browser.py" "$@"; }
 
-step "Two phones on two app servers; the service worker"
-browse live "$url"
+step "A group started and a phone invited; two phones on two app servers; the service worker"
+browse live "$url" "$work/rounds.json"
 
 step "One limit for both app servers: a client's eleventh export in a minute is refused, whichever answers"
-# Without a cookie Caddy picks either server for each request; their counts are Redis's.
+# A phone of the group (its credential and group cookies, joined by the invite link) without Caddy's cookie:
+# Caddy picks either server for each request; their counts are Redis's.
+jar="$work/curl-phone"
+site_curl() { curl -s --cacert "$root" --resolve "$SITE:$CADDY_HTTPS_PORT:127.0.0.1" -b "$jar" -c "$jar" "$@"; }
+invite="$url$(cat "$work/invite.txt")"
+csrf=$(site_curl "$invite" | sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' | head -1)
+site_curl -o /dev/null -H "Origin: $url" -H "Referer: $invite" --data-urlencode "csrf_token=$csrf" "$invite"
+phone=$(awk '$6 == "phone" || $6 == "group" {printf "%s=%s; ", $6, $7}' "$jar")
 answers=$(for _ in $(seq 11); do
-  curl -s -o /dev/null -w '%{http_code} %header{x-served-by}\n' --cacert "$root" \
+  curl -s -o /dev/null -w '%{http_code} %header{x-served-by}\n' --cacert "$root" -b "$phone" \
     --resolve "$SITE:$CADDY_HTTPS_PORT:127.0.0.1" "$url/history/export.csv"
 done)
 echo "$answers" | sort | uniq -c
@@ -171,9 +178,11 @@ step "Backup, restored into an empty database: the same history export"
 psql_admin -c "CREATE DATABASE restored OWNER companion"
 "${PODMAN[@]}" run --rm --network host "${LIMITS[@]}" -e DATABASE_URL="$(database_url restored)" -v "$work/instance:/data" "$IMAGE" \
   table-companion restore /data/companion.dump
-"${PODMAN[@]}" exec app1 table-companion export --out /data/before.json
+# The group's export: its id from the administrator's list of groups.
+group=$("${PODMAN[@]}" exec app1 table-companion groups | awk '/Deploy check$/ {print $1}')
+"${PODMAN[@]}" exec app1 table-companion export --group "$group" --out /data/before.json
 "${PODMAN[@]}" run --rm --network host "${LIMITS[@]}" -e DATABASE_URL="$(database_url restored)" -v "$work/instance:/data" "$IMAGE" \
-  table-companion export --out /data/after.json
+  table-companion export --group "$group" --out /data/after.json
 cmp "$work/instance/before.json" "$work/instance/after.json"
 echo "history export: $(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$work/instance/before.json") matches, identical after the restore"
 

@@ -1,9 +1,13 @@
 """make deploy-check's phones: real Chromium through Caddy's HTTPS (its root trusted in the browser's store).
 
-    check_browser.py live URL             two phones on two app servers; the service worker offline
+    check_browser.py live URL STATE       a group started, a second phone invited; two phones on two app
+                                          servers; the service worker offline
     check_browser.py kill URL CONTAINER STATE   three phones save while CONTAINER is killed (-9)
     check_browser.py stop URL CONTAINER STATE   the same while CONTAINER is stopped (SIGTERM)
     check_browser.py verify URL STATE     every round written to STATE is still there
+
+The server keeps each group to its phones (COMPANION_GROUPS=private, as .env.example sets it): the first
+phone starts a group, and every other phone joins it by the invite link, kept beside STATE for later steps.
 """
 
 from __future__ import annotations
@@ -40,14 +44,46 @@ def served_by(page: Page) -> str:
     return page.evaluate("fetch('/healthz', {cache: 'no-store'}).then(r => r.headers.get('x-served-by'))")
 
 
-def phone_on(browser: Browser, base: str, server: str, tries: int = 60) -> tuple[BrowserContext, Page]:
-    """A fresh phone that Caddy sent to this app server (one just started may wait out Caddy's 30 s of doubt)."""
+def new_phone(browser: Browser) -> tuple[BrowserContext, Page]:
+    """A phone that has never seen the server."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+    return context, context.new_page()
+
+
+def start_group(page: Page, base: str, state_file: Path) -> None:
+    """The first phone starts the group from the welcome page; its invite link is kept beside STATE."""
+    page.goto(base + "/")
+    page.get_by_label("Name of the group").fill("Deploy check")
+    page.get_by_role("button", name="Start a group").click()
+    invite = page.locator(".qr-url a").first.get_attribute("href")
+    assert invite and "/join/" in invite, invite
+    invite_file(state_file).write_text("/join/" + invite.split("/join/", 1)[1])
+    print(f"group started on {served_by(page)}; its invite link shown with its QR code")
+
+
+def invite_file(state_file: Path) -> Path:
+    """Where the group's invite link is kept between the steps."""
+    return state_file.with_name("invite.txt")
+
+
+def join(page: Page, base: str, state_file: Path) -> None:
+    """A phone opens the invite link and taps Join: it is in the group."""
+    page.goto(base + invite_file(state_file).read_text())
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.get_by_role("link", name="New match")).to_be_visible()
+
+
+def phone_on(
+    browser: Browser, base: str, server: str, state_file: Path, tries: int = 60
+) -> tuple[BrowserContext, Page]:
+    """A fresh phone that Caddy sent to this app server (one just started may wait out Caddy's 30 s of doubt),
+    joined to the group."""
     for _ in range(tries):
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
-        page = context.new_page()
+        context, page = new_phone(browser)
         answer = page.goto(base + "/")
         assert answer is not None and answer.ok, answer
         if answer.headers.get("x-served-by") == server:
+            join(page, base, state_file)
             return context, page
         context.close()
         time.sleep(0.5)  # Caddy sends new phones to a server it doubts only once its fail_duration is over
@@ -77,12 +113,15 @@ def tap_pazaak(page: Page, index: int) -> str:
     return result
 
 
-def live(base: str) -> None:
-    """A match started by a phone on app1 and followed live by a phone on app2; then offline."""
+def live(base: str, state_file: Path) -> None:
+    """A group started, a phone invited; a match started by a phone on app1 and followed live by a phone on
+    app2; then offline."""
     with sync_playwright() as playwright:
         browser = launch(playwright)
-        scorer_context, scorer = phone_on(browser, base, "app1")
-        _, follower = phone_on(browser, base, "app2")
+        _, host = new_phone(browser)
+        start_group(host, base, state_file)
+        scorer_context, scorer = phone_on(browser, base, "app1", state_file)
+        _, follower = phone_on(browser, base, "app2", state_file)
         match_id = start(scorer, base, "topic", "Topic_", TOPIC_PLAYERS)
         follower.goto(f"{base}/matches/{match_id}")
         assert served_by(scorer) == "app1" and served_by(follower) == "app2"
@@ -116,7 +155,7 @@ def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None
     with sync_playwright() as playwright:
         browser = launch(playwright)
         tables = [
-            {"page": phone_on(browser, base, server)[1], "game": game, "entered": []}
+            {"page": phone_on(browser, base, server, state_file)[1], "game": game, "entered": []}
             for server, game in (("app1", "topic"), ("app2", "pazaak"), ("app1", "topic"))
         ]
         for table in tables:
@@ -169,7 +208,7 @@ def verify(base: str, state_file: Path) -> None:
     with sync_playwright() as playwright:
         browser = launch(playwright)
         page = browser.new_context().new_page()
-        page.goto(base + "/")
+        join(page, base, state_file)
         found = {match_id: len(export(page, int(match_id))["rounds"]) for match_id in expected}
         print(f"after a restart: rounds per match {found} (expected {expected})")
         assert found == expected
@@ -179,7 +218,7 @@ def verify(base: str, state_file: Path) -> None:
 if __name__ == "__main__":
     step, url, *rest = sys.argv[1:]
     if step == "live":
-        live(url)
+        live(url, Path(rest[0]))
     elif step in ("kill", "stop"):
         kill(url, rest[0], Path(rest[1]), step)
     else:

@@ -17,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Standings
-from ..models import PLAYING, Match, Member, Round, RoundChange, Seat
+from ..models import GROUP_CHECKED, PLAYING, Match, Member, Round, RoundChange, Seat, current_group
 
 
 def hash_token(token: str) -> str:
@@ -147,8 +147,14 @@ def export_rows(match: Match) -> Iterator[tuple[Any, ...]]:
 # and a lazy load (see the README's Performance). An unchanged poll is most of the
 # requests of a club evening.
 _MATCHES = Match.__table__
-_MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id"))
-_SEATS_OF = select(Seat).where(Seat.match_id == bindparam("match_id")).order_by(Seat.position)
+_MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id")).execution_options(**{GROUP_CHECKED: True})
+_MATCH_BY_ID_IN_GROUP = _MATCH_BY_ID.where(Match.group_id == bindparam("group"))
+_SEATS_OF = (
+    select(Seat)
+    .where(Seat.match_id == bindparam("match_id"))
+    .order_by(Seat.position)
+    .execution_options(**{GROUP_CHECKED: True})
+)
 _LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id).where(
     _MATCHES.c.id == bindparam("match_id")
 )
@@ -166,7 +172,11 @@ _LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(
 def find_match(match_id: int) -> Match | None:
     """The match with this id and its seats (every match page names its players), or None; its rounds
     load when first read."""
-    match = db.session.execute(_MATCH_BY_ID, {"match_id": match_id}).scalar_one_or_none()
+    group = current_group()
+    if group is None:
+        match = db.session.execute(_MATCH_BY_ID, {"match_id": match_id}).scalar_one_or_none()
+    else:
+        match = db.session.execute(_MATCH_BY_ID_IN_GROUP, {"match_id": match_id, "group": group}).scalar_one_or_none()
     if match is not None and "seats" not in inspect(match).dict:
         seats = db.session.execute(_SEATS_OF, {"match_id": match_id}).scalars().all()
         set_committed_value(match, "seats", list(seats))

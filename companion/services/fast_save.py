@@ -18,7 +18,7 @@ from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
-from ..models import Match, Round
+from ..models import GROUP_CHECKED, Match, Round
 
 _MATCHES, _ROUNDS = Match.__table__, Round.__table__
 _LOCK = (
@@ -27,14 +27,15 @@ _LOCK = (
     .values(version=_MATCHES.c.version + 1)
     .returning(_MATCHES.c.version, _MATCHES.c.redo, _MATCHES.c.status)
 )
-# populate_existing: rounds this session loaded before the lock (the correction view reads the
-# round it edits) are overwritten with what is stored now, not handed back as they were read;
-# else a correction raced by another at the same revision saw the old revision and both won.
+# The rounds of a match found in its group (models.GROUP_CHECKED). populate_existing: rounds this
+# session loaded before the lock (the correction view reads the round it edits) are overwritten with
+# what is stored now, not handed back as they were read; else a correction raced by another at the
+# same revision saw the old revision and both won.
 _ROUNDS_OF = (
     select(Round)
     .where(Round.match_id == bindparam("match_id"))
     .order_by(Round.number)
-    .execution_options(populate_existing=True)
+    .execution_options(populate_existing=True, **{GROUP_CHECKED: True})
 )
 _INSERT_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
 
