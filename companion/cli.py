@@ -13,6 +13,7 @@ import click
 import segno
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from sqlalchemy import select
 
 from .exchange import match_document
 from .extensions import db
@@ -45,19 +46,33 @@ def _fail(message: str) -> None:
 
 
 def in_group(command: Callable[..., None]) -> Callable[..., None]:
-    """A command that works within one group: the open group, or the one `--group ID` names
-    (`flask groups` lists them); its reads and writes see that group's players and matches alone."""
+    """A command that works within one group: the open group, or the one `--group` names by its id or its
+    name (`flask groups` lists them); its reads and writes see that group's players and matches alone."""
 
-    @click.option("--group", "group_id", type=int, default=OPEN_GROUP_ID, show_default=True,
-                  help="The group to work in (flask groups lists them).")  # fmt: skip
+    @click.option(
+        "--group", "group_ref", default=None, metavar="ID|NAME",
+        help="The group to work in, by its id or name (flask groups lists them); else the open group.",
+    )  # fmt: skip
     @functools.wraps(command)
-    def within(*args: Any, group_id: int, **kwargs: Any) -> None:
-        if db_group(group_id) is None:
-            _fail(f"no group {group_id} (flask groups lists them)")
-        with within_group(group_id):
+    def within(*args: Any, group_ref: str | None, **kwargs: Any) -> None:
+        with within_group(_group_named(group_ref)):
             command(*args, **kwargs)
 
     return within
+
+
+def _group_named(ref: str | None) -> int:
+    """The id of the group a `--group` names (the open group without one), or a clear error."""
+    if ref is None:
+        return OPEN_GROUP_ID
+    if ref.strip().isdigit() and db_group(int(ref)) is not None:
+        return int(ref)
+    found = db.session.scalars(select(Group.id).where(Group.name == ref.strip())).all()
+    if len(found) > 1:
+        _fail(f"{len(found)} groups are named {ref!r}: give the id of one (flask groups lists them)")
+    if not found:
+        _fail(f"no group {ref!r} (flask groups lists them)")
+    return found[0]
 
 
 def db_group(group_id: int) -> Group | None:

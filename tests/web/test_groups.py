@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -12,6 +13,7 @@ from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
 from tests.conftest import (
     HTMX,
     csrf_token,
+    entry_fields,
     grant_host_rights,
     invite_path,
     join_group,
@@ -320,3 +322,30 @@ def test_a_member_of_another_group_follows_a_viewer_link_and_keeps_its_own_group
     home = di.get("/history").get_data(as_text=True)
     assert "Dorotea" in home and "Annabella" not in home
     assert di.get(f"/matches/{ref(friday_match)}/share").status_code == 404
+
+
+def finish_pazaak(client, app, players: list[str]) -> int:
+    """A Pazaak match of these two, won 3-0 by the first, scored by `client`."""
+    match_id = start_match(client, "pazaak", players)
+    for _ in range(3):
+        fields = entry_fields(app, match_id, {"winner": players[0]})
+        assert save_round(client, match_id, fields).status_code == 200
+    return match_id
+
+
+def test_ratings_seasons_and_cards_are_each_groups_own(two_groups):
+    app, phones, _, _ = two_groups
+    gialli = finish_pazaak(phones["bob"], app, ["Annabella", "Bobbington"])
+    finish_pazaak(phones["di"], app, ["Dorotea", "Ezechiele"])
+    for phone, own, other in (("ann", "Annabella", "Dorotea"), ("cy", "Dorotea", "Annabella")):
+        for path in ("/players/ratings/pazaak", "/players/seasons/pazaak"):
+            body = phones[phone].get(path).get_data(as_text=True)
+            assert own in body and other not in body, (phone, path)
+    assert phones["ann"].get(f"/matches/{ref(gialli)}/card.png").status_code == 200
+    assert phones["cy"].get(f"/matches/{ref(gialli)}/card.png").status_code == 404
+    # The command line, by the group's name or id: the group's players alone, as the library rates them.
+    runner = app.test_cli_runner()
+    by_name = runner.invoke(args=["ratings", "pazaak", "--json", "--group", "Chess club"])
+    assert by_name.exit_code == 0, by_name.output
+    assert {row["player"] for row in json.loads(by_name.output)} == {"Dorotea", "Ezechiele"}
+    assert runner.invoke(args=["ratings", "pazaak", "--group", "No such group"]).exit_code != 0
