@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -349,3 +350,24 @@ def test_ratings_seasons_and_cards_are_each_groups_own(two_groups):
     assert by_name.exit_code == 0, by_name.output
     assert {row["player"] for row in json.loads(by_name.output)} == {"Dorotea", "Ezechiele"}
     assert runner.invoke(args=["ratings", "pazaak", "--group", "No such group"]).exit_code != 0
+
+
+def test_a_groups_export_imported_into_another_group_is_a_copy_of_its_own(two_groups):
+    app, phones, friday_match, _ = two_groups
+    exported = phones["ann"].get("/history/export.json").get_data()
+    cy = phones["cy"]
+    token = csrf_token(cy, "/history")
+    upload = {"csrf_token": token, "file": (io.BytesIO(exported), "gialli.json")}
+    assert cy.post("/history/import", data=upload, content_type="multipart/form-data").status_code == 302
+    assert "Annabella" in cy.get("/history").get_data(as_text=True)
+    # The same match ids (uids) are two matches now, one in each group; the first group's is untouched.
+    with app.app_context():
+        uids = db.session.scalars(select(Match.uid).where(Match.id == friday_match)).all()
+        copies = db.session.scalar(select(func.count()).select_from(Match).where(Match.uid.in_(uids)))
+    assert copies == 2
+    assert "Dorotea" not in phones["ann"].get("/history").get_data(as_text=True)
+    # Importing it again stores nothing new in either.
+    again = {"csrf_token": token, "file": (io.BytesIO(exported), "gialli.json")}
+    cy.post("/history/import", data=again, content_type="multipart/form-data")
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Match).where(Match.uid.in_(uids))) == 2
