@@ -196,6 +196,12 @@ def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None
         print(f"{what} of {container} while 3 phones saved: {entered} rounds entered, {stored} stored; "
               f"lost {lost}, stored twice {twice}; Topic_ rounds in the order tapped: {in_order}; "
               f"the phones now on {now}")  # fmt: skip
+        if not (lost == 0 and twice == 0 and in_order):
+            # What each phone entered and what its match holds, and what its page says: a failure to read.
+            for table in tables:
+                banner = table["page"].locator("#banner, #waiting-rounds").all_inner_texts()
+                stored = [r.get("losers") or r.get("winner") for r in table["stored"]]
+                print(f"  {table['game']} {table['match']}: entered {table['entered']}, stored {stored}; page: {banner}")
         assert lost == 0 and twice == 0 and in_order and container not in now
         counts = json.loads(state_file.read_text()) if state_file.exists() else {}
         counts.update({str(table["match"]): len(table["entered"]) for table in tables})
