@@ -201,7 +201,8 @@ def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None
             for table in tables:
                 banner = table["page"].locator("#banner, #waiting-rounds").all_inner_texts()
                 stored = [r.get("losers") or r.get("winner") for r in table["stored"]]
-                print(f"  {table['game']} {table['match']}: entered {table['entered']}, stored {stored}; page: {banner}")
+                print(f"  {table['game']} {table['match']}: entered {table['entered']}, stored {stored}")
+                print(f"    its page says: {banner}")
         assert lost == 0 and twice == 0 and in_order and container not in now
         counts = json.loads(state_file.read_text()) if state_file.exists() else {}
         counts.update({str(table["match"]): len(table["entered"]) for table in tables})
