@@ -13,6 +13,7 @@ from companion.extensions import db
 from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
 from tests.conftest import (
     HTMX,
+    counted,
     csrf_token,
     entry_fields,
     grant_host_rights,
@@ -371,3 +372,25 @@ def test_a_groups_export_imported_into_another_group_is_a_copy_of_its_own(two_gr
     cy.post("/history/import", data=again, content_type="multipart/form-data")
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Match).where(Match.uid.in_(uids))) == 2
+
+
+def test_a_members_unchanged_poll_is_answered_before_flask_in_one_statement_and_nobody_elses(two_groups):
+    app, phones, friday_match, _ = two_groups
+    path = f"/matches/{ref(friday_match)}/live"
+    tag = phones["bob"].get(path, headers=HTMX).headers["ETag"]
+    polls = app.wsgi_app
+    reached_flask = []
+    flask = polls.flask
+
+    def spy(environ, start_response):
+        reached_flask.append(environ["PATH_INFO"])
+        return flask(environ, start_response)
+
+    polls.flask = spy
+    with counted(app) as statements:
+        unchanged = phones["bob"].get(path, headers={**HTMX, "If-None-Match": tag})
+    assert unchanged.status_code == 304 and reached_flask == [] and len(statements) == 1
+    # Another group's member, or a stranger, with the same tag: never told "unchanged", Flask says 404.
+    for outsider in (phones["cy"], phones["stranger"]):
+        assert outsider.get(path, headers={**HTMX, "If-None-Match": tag}).status_code == 404
+    assert len(reached_flask) == 2
