@@ -220,3 +220,36 @@ def test_a_phone_in_two_groups_switches_from_the_header(browser: Browser, privat
     expect(b1.locator("header")).to_contain_text(GROUP_B)
     expect(b1.locator("main")).to_contain_text("Zeno")
     expect_none_of(b1, PLAYERS_A)
+
+
+# A group's name as long as a name may be (40 characters).
+LONG_NAME = "Circolo ricreativo dei giocatori Pazzapa"
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_a_long_group_name_leaves_the_menu_whole_on_a_phone(browser: Browser, private_live_server, width):
+    base = private_live_server.url
+    page = browser.new_context(viewport={"width": width, "height": 740}, has_touch=True, locale="en-GB").new_page()
+    start_group(page, base, LONG_NAME)
+    page.context.add_cookies([{"name": "lang", "value": "it", "url": base}])
+    page.goto(base + "/")
+    header = page.locator("header")
+    expect(header.get_by_role("link", name=LONG_NAME)).to_be_visible()
+    for word in ("Nuova", "Storico", "Giocatori"):
+        link = header.get_by_role("link", name=word, exact=True)
+        lines = link.evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e); "
+            "return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"
+        )
+        assert lines == 1, f"{word} is cut over {lines} lines"
+    settings = header.get_by_role("link", name="Preferenze").bounding_box()
+    assert settings is not None and settings["x"] + settings["width"] <= width
+
+
+def test_a_hosts_badges_stand_apart(browser: Browser, private_live_server):
+    page = phone(browser, private_live_server.url)
+    start_group(page, private_live_server.url, GROUP_A)
+    mine = page.get_by_role("listitem").filter(has_text="this phone")
+    this_phone, host = (mine.get_by_text(text, exact=True).bounding_box() for text in ("this phone", "host"))
+    assert this_phone is not None and host is not None
+    assert host["x"] - (this_phone["x"] + this_phone["width"]) >= 4
