@@ -253,3 +253,16 @@ def test_a_hosts_badges_stand_apart(browser: Browser, private_live_server):
     this_phone, host = (mine.get_by_text(text, exact=True).bounding_box() for text in ("this phone", "host"))
     assert this_phone is not None and host is not None
     assert host["x"] - (this_phone["x"] + this_phone["width"]) >= 4
+
+
+@pytest.mark.parametrize("width", [1024, 1280])
+def test_a_wide_screen_shows_a_longer_group_name_whole(browser: Browser, private_live_server, width):
+    base = private_live_server.url
+    page = browser.new_context(viewport={"width": width, "height": 768}, locale="en-GB").new_page()
+    # Half again as long as the room a phone gives it; the longest (40 characters) is still cut.
+    name = "Circolo del venerdì sera"
+    start_group(page, base, name)
+    page.goto(base + "/")
+    shown = page.locator("header").get_by_role("link", name=name)
+    expect(shown).to_be_visible()
+    assert shown.evaluate("e => e.scrollWidth <= e.clientWidth"), "the group's name is cut short"
