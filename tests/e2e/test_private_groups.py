@@ -266,3 +266,13 @@ def test_a_wide_screen_shows_a_longer_group_name_whole(browser: Browser, private
     shown = page.locator("header").get_by_role("link", name=name)
     expect(shown).to_be_visible()
     assert shown.evaluate("e => e.scrollWidth <= e.clientWidth"), "the group's name is cut short"
+
+
+def test_the_invite_qr_code_stands_apart_from_its_link_in_the_dark(browser: Browser, private_live_server):
+    page = phone(browser, private_live_server.url)
+    page.context.add_cookies([{"name": "theme", "value": "dark", "url": private_live_server.url}])
+    start_group(page, private_live_server.url, GROUP_A)
+    code = page.get_by_role("img", name="QR code of the invite link").locator("svg").bounding_box()
+    link = page.get_by_role("link", name=re.compile(r"\bjoin\b")).bounding_box()
+    assert code is not None and link is not None
+    assert link["y"] - (code["y"] + code["height"]) >= 8
