@@ -414,3 +414,11 @@ def live_server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSer
     monkeypatch.setattr("companion.network.lan_addresses", lambda: [])
     with LiveServer(app) as server:
         yield server
+
+
+@pytest.fixture
+def private_live_server(private_app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+    """A shared server (COMPANION_GROUPS=private) served over HTTP for the browser."""
+    monkeypatch.setattr("companion.network.lan_addresses", lambda: [])
+    with LiveServer(private_app) as server:
+        yield server
