@@ -457,16 +457,19 @@ def _groups_budgets(found: dict) -> list[tuple[str, bool, str]]:
                         f" p95 {got['p95_ms']:.1f} ms,"
                         f" queries {got['queries']} (baseline {base[page]['queries']})"))  # fmt: skip
     for phone in ("small group", "club"):
-        poll, floor = found[phone]["poll_unchanged"], found[phone]["ping"]["p50_ms"]
+        poll, floor = found[phone]["poll_unchanged"], opened["ping"]["p50_ms"]
         ok = poll["statuses"] == [304] and poll["queries"] == 1 and poll["p50_ms"] < 3 and poll["p50_ms"] <= 2 * floor
         out.append((f"unchanged poll, {phone} member: 304, 1 query, p50 < 3 ms and <= 2x floor", ok,
                     f"{poll['statuses']} {poll['queries']} query, {poll['p50_ms']:.2f} ms,"
                     f" {poll['p50_ms'] / floor:.1f}x floor,"
                     f" {poll['p50_ms'] / opened['poll_unchanged']['p50_ms']:.2f}x the open server's"))  # fmt: skip
-        save, floor = found[phone]["save"], found[phone]["ping"]["p50_ms"]
-        ok = save["p50_ms"] < 10 and save["p95_ms"] < 25 and save["statuses"] == [200]
-        out.append((f"save, {phone} member: p50 < 10 ms, p95 < 25 ms", ok,
-                    f"p50 {save['p50_ms']:.2f} ms ({save['p50_ms'] / floor:.1f}x floor), p95 {save['p95_ms']:.2f} ms,"
+        # The save's budgets of issue 26 as multiples of the floor (the open server's /ping, which reads nothing:
+        # a private server's reads the phone's membership), which a shared machine's load moves far less.
+        save, floor = found[phone]["save"], opened["ping"]["p50_ms"]
+        ok = save["p50_ms"] <= 9 * floor and save["p95_ms"] <= 18 * floor and save["statuses"] == [200]
+        out.append((f"save, {phone} member: p50 <= 9x floor, p95 <= 18x floor", ok,
+                    f"p50 {save['p50_ms']:.2f} ms ({save['p50_ms'] / floor:.1f}x floor), p95 {save['p95_ms']:.2f} ms"
+                    f" ({save['p95_ms'] / floor:.1f}x),"
                     f" {save['p50_ms'] / base['save']['p50_ms']:.2f}x the baseline's"))  # fmt: skip
     return out
 
