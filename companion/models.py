@@ -321,8 +321,11 @@ class RoundChange(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-Index("ix_match_status_started", Match.status, Match.started_at)
-Index("ix_match_game_started", Match.game, Match.started_at)
+# A request reads one group's matches (`_only_the_group`): its group first, so the newest matches of a
+# small group, or of a status or game in it, are found without walking every other group's.
+Index("ix_match_group_started", Match.group_id, Match.started_at)
+Index("ix_match_group_status_started", Match.group_id, Match.status, Match.started_at)
+Index("ix_match_group_game_started", Match.group_id, Match.game, Match.started_at)
 # A player's seats by match, read from the index alone: the history's player filter and
 # every aggregate of a player's page start here.
 Index("ix_seat_player_match", Seat.player_id, Seat.match_id)
