@@ -143,15 +143,20 @@ def fragments(port: int, match_id: str, pencil: tuple[str, str]) -> dict:
     return found
 
 
+# A match's or a player's address in a page's links: a row id (a base from before the address texts) or its
+# text (eight or more letters and digits: never a page's own name, such as /players/ratings).
+ADDRESS = r'href="/{kind}/(\d+|[0-9A-Za-z]{{8,}})"'
+
+
 def card_timing(port: int, matches: int = 8, repeats: int = 40) -> dict:
     """The result card of finished matches: drawn cold (each match and theme asked for the first time), then
     kept (the same card again, on the same connection and so the same worker process). Empty on a tree
     without cards (a base from before them)."""
     client = Client(port)
-    listed = re.findall(r'href="/matches/(\d+)"', client.get("/history").text())
+    listed = re.findall(ADDRESS.format(kind="matches"), client.get("/history").text())
     cold: list[tuple] = []
-    found: list[int] = []
-    for match_id in dict.fromkeys(int(n) for n in listed):
+    found: list[str] = []
+    for match_id in dict.fromkeys(listed):
         replies = [client.get(f"/matches/{match_id}/card.png?theme={theme}") for theme in ("light", "dark")]
         if any(reply.status != 200 for reply in replies):
             continue
@@ -179,7 +184,7 @@ def history_paths(port: int) -> dict[str, str]:
     ratio measured the 13 more rows drawn rather than the larger database.
     """
     client = Client(port)
-    player = re.search(r"/players/(\d+)", client.get("/players").text()).group(1)
+    player = re.search(ADDRESS.format(kind="players"), client.get("/players").text()).group(1)
     client.close()
     return {
         "history": "/history",
