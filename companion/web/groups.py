@@ -37,6 +37,10 @@ OPEN_TO_ALL = frozenset({
     "home.index", "home.preferences", "home.ping", "home.offline", "home.manifest", "home.service_worker",
     "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited", "groups.join",
 })  # fmt: skip
+# What holds nothing of any group (files, the service worker, the checks): answered without asking who the phone is.
+NO_GROUP_NEEDED = frozenset({
+    "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest",
+})  # fmt: skip
 # What a viewer link lets a phone outside the group read of its one match.
 FOLLOWING = frozenset({"matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table"})
 # The open server's host link: a private server has no such thing (its administrator has the command line).
@@ -161,6 +165,8 @@ def _decide() -> None:
         if endpoint.startswith("groups.") and endpoint not in OPEN_SERVER_GROUP_PAGES:
             abort(404)
         g.place = Place(OPEN_GROUP_ID)
+    elif endpoint in NO_GROUP_NEEDED:
+        g.place = Place(NO_GROUP)
     else:
         if endpoint in OPEN_SERVER_ONLY:
             abort(404)
