@@ -394,3 +394,11 @@ def test_a_members_unchanged_poll_is_answered_before_flask_in_one_statement_and_
     for outsider in (phones["cy"], phones["stranger"]):
         assert outsider.get(path, headers={**HTMX, "If-None-Match": tag}).status_code == 404
     assert len(reached_flask) == 2
+
+
+def test_files_and_the_ping_of_a_private_server_ask_the_database_nothing(two_groups):
+    app, phones, _, _ = two_groups
+    for path in ("/ping", "/sw.js", "/manifest.webmanifest"):
+        with counted(app) as statements:
+            assert phones["ann"].get(path).status_code == 200
+        assert statements == [], path
