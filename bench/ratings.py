@@ -147,8 +147,9 @@ def run(instance: Path, root: Path, start_server) -> dict:
     rebuild = {"game": ready["game"], "matches": ready["rated"], "min_s": min(ready["seconds"]),
                "median_s": statistics.median(ready["seconds"]), "runs": ready["seconds"]}  # fmt: skip
     with start_server() as server:
-        return {"rebuild": rebuild, "leaderboard": leaderboard(server.port, ready["game"]),
-                "ending_save": ending_saves(server.port), "correction": corrections(server.port, ready, token)}  # fmt: skip
+        board = leaderboard(server.port, ready["game"])
+        ending, correction = ending_saves(server.port), corrections(server.port, ready, token)
+    return {"rebuild": rebuild, "leaderboard": board, "ending_save": ending, "correction": correction}
 
 
 def budgets(r: dict) -> list[tuple[str, bool, str]]:

@@ -305,7 +305,7 @@ BOOSTED_TO = {"home": "viewer", "home (scorekeeper)": "scorekeeper"}
 
 
 def budgets(r: dict) -> list[tuple[str, bool, str]]:
-    """Every budget of issues 11, 26 and 30 that this run measured, with PASS/FAIL, the value and its ratio to the floor."""
+    """Every budget of issues 11 and 26 that this run measured, with PASS/FAIL, the value and its ratio to the floor."""
     out = []
     kinds = r.get("requests", {})
     floor = kinds.get("ping", {}).get("p50_ms")
