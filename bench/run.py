@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import contextlib
+import functools
 import json
 import multiprocessing as mp
 import os
@@ -25,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import club, groups, micro, slow  # noqa: E402
+from bench import club, groups, micro, ratings, slow  # noqa: E402
 from bench.client import HX, Client, create_match, pencil_cookie, save_round  # noqa: E402
 from bench.server import Server, describe, dirty, seed, source_tree  # noqa: E402
 
@@ -431,6 +432,8 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
                     f" ({cold['n']} cards, {cold['bytes'] / KB:.0f} KB each)"))  # fmt: skip
         value = f"p50 {kept['p50_ms']:.2f} ms, p95 {kept['p95_ms']:.2f} ms, {times_floor(kept['p50_ms'])}"
         out.append(("result card kept: p50 < 5 ms", kept["p50_ms"] < 5 and kept["statuses"] == [200], value))
+    if r.get("ratings"):
+        out.extend(ratings.budgets(r["ratings"]))
     if r.get("first_load"):
         for name, (kb, ms) in FIRST_LOAD_BUDGETS.items():
             page = r["first_load"][name]
@@ -596,7 +599,7 @@ def _first_load_table(first_load: dict) -> None:
                 f"{b['usable_all_ms']} |")  # fmt: skip
 
 
-PARTS = ("save", "polls", "fragments", "card", "history", "groups", "browser", "slow", "evening")
+PARTS = ("save", "polls", "fragments", "card", "history", "groups", "ratings", "browser", "slow", "evening")
 
 
 def comparison(results: dict[str, dict], names: dict[str, str]) -> list[tuple[str, float, float]]:
@@ -684,7 +687,15 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
             say("Groups at scale ...")
             ports = {"open, 100": open_.port, "baseline": base.port, "small group": private.port, "club": private.port}
             out["head"]["groups"] = groups_at_scale(ports, args.seconds)
-    rest = parts - {"history", "groups"}
+    if "ratings" in parts:
+        for side, root in roots.items():
+            folder = tmp / f"{side}-history-10000"
+            if not folder.exists():
+                say(f"Seeding {args.large} matches ({side}) ...")
+                seed(folder, args.large, root)
+            say(f"Ratings at {args.large} matches ({side}) ...")
+            out[side]["ratings"] = ratings.run(folder, root, functools.partial(Server, folder, log, root, **server_env))
+    rest = parts - {"history", "groups", "ratings"}
     if not rest:
         return out
     with contextlib.ExitStack() as stack:
