@@ -43,13 +43,6 @@ def start_group(raw_name: str, phone: str, label: str = "") -> tuple[Group, str]
     return group, token
 
 
-def rename_group(group: Group, raw_name: str) -> None:
-    """Give a group another name."""
-    name = _named(raw_name)
-    with transaction():
-        group.name = name
-
-
 def new_invite(group: Group) -> str:
     """A new invite link for the group: the one before it stops working at once."""
     token = secrets.token_urlsafe(24)

@@ -227,6 +227,9 @@ def has_host_rights(client) -> bool:
 
 def test_each_host_phone_has_its_own_rights_revoked_alone(app, runner):
     first, second, third = (grant_host_rights(app.test_client()) for _ in range(3))
+    # A host finds the host phones from the preferences (the menu's ⚙); another phone does not.
+    assert 'href="/groups">Host phones<' in first.get("/preferences").get_data(as_text=True)
+    assert "Host phones" not in app.test_client().get("/preferences").get_data(as_text=True)
     page = first.get("/groups").get_data(as_text=True)
     # The host sees the other two host phones, each with its own Remove.
     assert page.count(">Remove<") == 2
