@@ -86,6 +86,24 @@ def counted(app: Flask) -> Iterator[list[str]]:
 
 
 @contextmanager
+def reaching_flask(app: Flask) -> Iterator[list[str]]:
+    """The paths of the requests that got past the unchanged-poll middleware to Flask while the block runs."""
+    polls = app.wsgi_app
+    flask = polls.flask
+    reached: list[str] = []
+
+    def spy(environ: dict[str, Any], start_response: Any) -> Any:
+        reached.append(environ["PATH_INFO"])
+        return flask(environ, start_response)
+
+    polls.flask = spy
+    try:
+        yield reached
+    finally:
+        polls.flask = flask
+
+
+@contextmanager
 def fresh_database() -> Iterator[str | None]:
     """A new, empty PostgreSQL database on the DATABASE_URL server for one test, or None for SQLite."""
     if not SERVER_URL.startswith(("postgres://", "postgresql://")):

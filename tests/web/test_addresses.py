@@ -13,7 +13,17 @@ from companion.services import matches as service
 from companion.services.roster import roster_players
 from companion.services.transaction import transaction
 from companion.web.row_ids import MIN_LENGTH, RowIds, row_ids_of
-from tests.conftest import HTMX, csrf_token, entry_fields, read_words, ref, save_round, start_match, unref
+from tests.conftest import (
+    HTMX,
+    csrf_token,
+    entry_fields,
+    reaching_flask,
+    read_words,
+    ref,
+    save_round,
+    start_match,
+    unref,
+)
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 ADDRESS = re.compile(r"[0-9A-Za-z]{8}")
@@ -130,22 +140,14 @@ def test_the_unchanged_poll_by_address_is_answered_before_flask(client, app):
     match_id = start_match(client, "topic", PLAYERS)
     path = f"/matches/{ref(match_id)}/live"
     tag = client.get(path, headers=HTMX).headers["ETag"]
-    polls = app.wsgi_app
-    reached_flask = []
-    flask = polls.flask
-
-    def spy(environ, start_response):
-        reached_flask.append(environ["PATH_INFO"])
-        return flask(environ, start_response)
-
-    polls.flask = spy
-    unchanged = client.get(path, headers={**HTMX, "If-None-Match": tag})
-    assert unchanged.status_code == 304 and unchanged.headers["ETag"] == tag
-    assert reached_flask == []
-    # The same poll by the match's id, or by a text sqids reads as that id, is no match's poll.
-    for text in (str(match_id), wrong_addresses(app, match_id)["not canonical"]):
-        assert client.get(f"/matches/{text}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
-    assert len(reached_flask) == 2
+    with reaching_flask(app) as reached_flask:
+        unchanged = client.get(path, headers={**HTMX, "If-None-Match": tag})
+        assert unchanged.status_code == 304 and unchanged.headers["ETag"] == tag
+        assert reached_flask == []
+        # The same poll by the match's id, or by a text sqids reads as that id, is no match's poll.
+        for text in (str(match_id), wrong_addresses(app, match_id)["not canonical"]):
+            assert client.get(f"/matches/{text}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
+        assert len(reached_flask) == 2
 
 
 def test_the_history_filters_a_player_by_address(client, app):

@@ -19,6 +19,7 @@ from tests.conftest import (
     grant_host_rights,
     invite_path,
     join_group,
+    reaching_flask,
     ref,
     save_round,
     start_group,
@@ -381,22 +382,14 @@ def test_a_members_unchanged_poll_is_answered_before_flask_in_one_statement_and_
     app, phones, friday_match, _ = two_groups
     path = f"/matches/{ref(friday_match)}/live"
     tag = phones["bob"].get(path, headers=HTMX).headers["ETag"]
-    polls = app.wsgi_app
-    reached_flask = []
-    flask = polls.flask
-
-    def spy(environ, start_response):
-        reached_flask.append(environ["PATH_INFO"])
-        return flask(environ, start_response)
-
-    polls.flask = spy
-    with counted(app) as statements:
-        unchanged = phones["bob"].get(path, headers={**HTMX, "If-None-Match": tag})
-    assert unchanged.status_code == 304 and reached_flask == [] and len(statements) == 1
-    # Another group's member, or a stranger, with the same tag: never told "unchanged", Flask says 404.
-    for outsider in (phones["cy"], phones["stranger"]):
-        assert outsider.get(path, headers={**HTMX, "If-None-Match": tag}).status_code == 404
-    assert len(reached_flask) == 2
+    with reaching_flask(app) as reached_flask:
+        with counted(app) as statements:
+            unchanged = phones["bob"].get(path, headers={**HTMX, "If-None-Match": tag})
+        assert unchanged.status_code == 304 and reached_flask == [] and len(statements) == 1
+        # Another group's member, or a stranger, with the same tag: never told "unchanged", Flask says 404.
+        for outsider in (phones["cy"], phones["stranger"]):
+            assert outsider.get(path, headers={**HTMX, "If-None-Match": tag}).status_code == 404
+        assert len(reached_flask) == 2
 
 
 def test_files_and_the_ping_of_a_private_server_ask_the_database_nothing(two_groups):
