@@ -12,9 +12,9 @@ from ..models import Group, Match, Member, Player
 from .matches import hash_token
 
 
-def membership(group_id: int, phone: str | None) -> Member | None:
+def membership(group_id: int | None, phone: str | None) -> Member | None:
     """The phone's place in the group (phone: its credential, as its cookie holds it), if it has one."""
-    if not phone:
+    if group_id is None or not phone:
         return None
     return db.session.scalar(select(Member).where(Member.group_id == group_id, Member.phone == hash_token(phone)))
 

@@ -8,7 +8,8 @@ from werkzeug.exceptions import TooManyRequests
 
 from ..extensions import db
 from ..games.base import N_, RuleError
-from ..models import Group, Member
+from ..games.forms import whole_number
+from ..models import ID_MAX, Group, Member
 from ..queries.groups import group_of_invite, groups_of, membership, phones_of
 from ..services import groups as service
 from ..web import render
@@ -102,8 +103,7 @@ def join(token: str):
 @bp.post("/groups/switch")
 def switch():
     """Work in another of this phone's groups."""
-    chosen = request.form.get("group", "")
-    member = membership(int(chosen), phone_credential()) if chosen.isdigit() and len(chosen) < 10 else None
+    member = membership(whole_number(request.form.get("group"), ID_MAX), phone_credential())
     if member is None:
         abort(404)
     return choose_group(redirect(url_for("home.index")), member.group_id)

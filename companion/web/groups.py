@@ -19,7 +19,8 @@ from flask import Flask, Response, abort, current_app, g, request, session
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import OPEN_GROUP_ID, Group, Match, Member, enter_group, leave_group, within_group
+from ..games.forms import whole_number
+from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, enter_group, leave_group, within_group
 from ..queries.groups import first_membership, membership
 from ..services.groups import new_phone_credential, seen
 from .headers import YEAR
@@ -143,8 +144,8 @@ def _private_place(endpoint: str) -> Place:
     """A private server's decision: a match the phone follows by a viewer link (of a group it is not
     working in), else its chosen group, else the first it joined, else no group."""
     credential = request.cookies.get(PHONE_COOKIE)
-    chosen = request.cookies.get(GROUP_COOKIE, "")
-    member = membership(int(chosen), credential) if chosen.isdigit() and len(chosen) < 10 else None
+    chosen = request.cookies.get(GROUP_COOKIE)
+    member = membership(whole_number(chosen, ID_MAX), credential)
     if member is None:
         member = first_membership(credential)
     if endpoint in FOLLOWING:

@@ -398,3 +398,14 @@ def test_files_and_the_ping_of_a_private_server_ask_the_database_nothing(two_gro
         with counted(app) as statements:
             assert phones["ann"].get(path).status_code == 200
         assert statements == [], path
+
+
+@pytest.mark.parametrize("chosen", ["²", "9" * 30, "-1", "x"])
+def test_a_group_chosen_by_a_strange_value_is_no_group_never_an_error(two_groups, chosen):
+    _, phones, _, _ = two_groups
+    ann = phones["ann"]
+    refused = ann.post("/groups/switch", data={"csrf_token": csrf_token(ann, "/groups"), "group": chosen})
+    assert refused.status_code == 404
+    # A cookie set to it: the phone works in the first group it joined, as with no choice at all.
+    ann.set_cookie("group", chosen)
+    assert "Annabella" in ann.get("/history").get_data(as_text=True)
