@@ -123,21 +123,25 @@ def ending_saves(port: int) -> dict:
     return spread(seconds) | {"statuses": sorted(statuses), "rated": rated}
 
 
-def corrections(port: int, ready: dict, token: str) -> dict:
+def corrections(port: int, ready: dict, token: str) -> tuple[dict, dict]:
     """The oldest finished match's first round corrected (to what it was: the match stays finished), as
-    the correction page posts it; each rebuilds the game's ratings."""
+    the correction page posts it; each leaves the game's ratings to be rebuilt, and the game's leaderboard
+    asked right after it pays that rebuild. The corrections' figures, and those of the boards after them."""
     client = Client(port)
     client.fetch_csrf()
     client.cookies[ready["cookie"]] = token
     path = f"/matches/{ready['match']}/rounds/1"
-    revision, seconds, statuses = ready["revision"], [], set()
+    revision, seconds, statuses, boards, board_statuses = ready["revision"], [], set(), [], set()
     for _ in range(CORRECTIONS):
         reply = client.post(path, [*[tuple(pair) for pair in ready["form"]], ("revision", str(revision))])
         seconds.append(reply.seconds)
         statuses.add(reply.status)
         revision += 1
+        board = client.get(f"/players/ratings/{ready['game']}")
+        boards.append(board.seconds)
+        board_statuses.add(board.status)
     client.close()
-    return spread(seconds) | {"statuses": sorted(statuses)}
+    return spread(seconds) | {"statuses": sorted(statuses)}, spread(boards) | {"statuses": sorted(board_statuses)}
 
 
 def run(instance: Path, root: Path, start_server) -> dict:
@@ -148,8 +152,9 @@ def run(instance: Path, root: Path, start_server) -> dict:
                "median_s": statistics.median(ready["seconds"]), "runs": ready["seconds"]}  # fmt: skip
     with start_server() as server:
         board = leaderboard(server.port, ready["game"])
-        ending, correction = ending_saves(server.port), corrections(server.port, ready, token)
-    return {"rebuild": rebuild, "leaderboard": board, "ending_save": ending, "correction": correction}
+        ending, (correction, rebuilt) = ending_saves(server.port), corrections(server.port, ready, token)
+    return {"rebuild": rebuild, "leaderboard": board, "ending_save": ending, "correction": correction,
+            "board_after_correction": rebuilt}  # fmt: skip
 
 
 def budgets(r: dict) -> list[tuple[str, bool, str]]:
@@ -160,9 +165,15 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
            ("ratings leaderboard page p95 < 50 ms", board["p95_ms"] < 50 and board["statuses"] == [200],
             f"p50 {board['p50_ms']:.1f} ms, p95 {board['p95_ms']:.1f} ms, {board['queries']} queries")]  # fmt: skip
     for key, name in (("ending_save", "save that ends a match (rated alone)"),
-                      ("correction", "correction of the oldest match (rebuilds)")):  # fmt: skip
+                      ("correction", "correction of the oldest match (marks the book)")):  # fmt: skip
         got = r[key]
         ok = got["p95_ms"] < 100 and set(got["statuses"]) <= {200, 204, 302, 303} and got.get("rated", 1) > 0
         out.append((f"{name} p95 < 100 ms", ok,
                     f"p50 {got['p50_ms']:.1f} ms, p95 {got['p95_ms']:.1f} ms, statuses {got['statuses']}"))  # fmt: skip
+    # The first read after a correction rebuilds the game's ratings: the rebuild's budget, served.
+    after = r.get("board_after_correction")
+    if after is not None:
+        out.append(("leaderboard right after a correction (rebuilds) p95 < 5 s",
+                    after["p95_ms"] < 5000 and after["statuses"] == [200],
+                    f"p50 {after['p50_ms']:.0f} ms, p95 {after['p95_ms']:.0f} ms"))  # fmt: skip
     return out

@@ -380,9 +380,8 @@ def delete_match(match: Match) -> None:
         finished = match.status == FINISHED
         db.session.delete(match)
         if finished:
-            # Rated again without it: the deletion is written first.
-            db.session.flush()
-            ratings.redo([match.game])
+            # Rated again without it, on the first read of the game's ratings.
+            ratings.mark_stale([match.game], match.group_id)
 
 
 def end_match(match: Match) -> None:

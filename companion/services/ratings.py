@@ -2,12 +2,11 @@
 
 Each finished match, in the order the matches finished (those of one second in the order of the
 history's export, by id), is one update whose ranks are the game's final standings. A match that
-finishes after the last one rated is rated on its own, in the save that finishes it; any other
-change to the finished matches rebuilds the game's ratings from scratch in the same transaction. So
-the kept ratings are always those a full rebuild gives, and reading them never writes. Only an
-import, whose batches are committed one by one, marks its games' books stale and rebuilds them once
-at its end; a book left stale (an import cut short, a database from before the ratings) is rebuilt
-on the next start.
+finishes after the last one rated is rated on its own, in the save that finishes it. Any other change
+to the finished matches (a correction, an undo of a final round, a deletion, a merge, an import) only
+marks the game's book stale: rating 10,000 matches again takes most of a second, too long for a save
+that waits on it, so the book is rebuilt whole by the first read of its ratings (`bring_up_to_date`)
+or on the next start. So the ratings a page shows are always those a full rebuild gives.
 """
 
 from __future__ import annotations
@@ -172,14 +171,16 @@ def _open_book(group: int, game: str) -> Any:
     return db.session.execute(_run().open_book, {"group": group, "game": game}).one()
 
 
-def mark_stale(games: Iterable[str]) -> None:
-    """Mark the current group's books of these games stale, to be rebuilt by `rebuild_stale` (an import's batches)."""
+def mark_stale(games: Iterable[str], group: int | None = None) -> None:
+    """Mark a group's books (the current group's) of these games stale, in the caller's transaction: the
+    first read of their ratings rebuilds them (`bring_up_to_date`)."""
     for game in sorted(set(games)):
-        db.session.execute(_run().mark_stale, {"group": _group(), "game": game})
+        db.session.execute(_run().mark_stale, {"group": _group() if group is None else group, "game": game})
 
 
 def redo(games: Iterable[str]) -> None:
-    """Rate the current group's finished matches of these games again from the start, in the caller's transaction."""
+    """Rate the current group's finished matches of these games again from the start now, in the caller's
+    transaction (a generated history, whose ratings are read right after)."""
     for game in sorted(set(games)):
         rebuild(game)
 
@@ -188,7 +189,10 @@ def follow(match: Match, before: Stake | None) -> None:
     """Keep the match's game's ratings in step with a match just rescored, given what it added before.
 
     A match that stays unfinished costs nothing; one that has just finished after the last match
-    rated is rated now; any other change to a finished match rebuilds the game's ratings, in this write.
+    rated is rated now; any other change to a finished match marks the game's book stale, and a match
+    finished while the book is stale is left to its rebuild. A book never built (the group's first
+    match of the game) is built now: there is nothing else to rate, or a history from before the
+    ratings that the app's start had not seen.
     """
     if before is None:
         return
@@ -198,8 +202,13 @@ def follow(match: Match, before: Stake | None) -> None:
     book = _open_book(match.group_id, match.game)
     key = order_key(match.finished_at, match.id)
     last = order_key(book.last_finished_at, book.last_match_id) if book.last_match_id is not None else None
-    if was_finished or book.stale or (last is not None and key <= last):
+    if book.stale and book.last_match_id is not None:
+        return
+    if book.stale:
         rebuild(match.game)
+        return
+    if was_finished or (last is not None and key <= last):
+        mark_stale([match.game], match.group_id)
         return
     _rate_one(match, book.rated + 1)
 
@@ -275,7 +284,7 @@ def rebuild_stale(games: Iterable[str] | None = None) -> None:
     """Rebuild the books of these games (of every game by default) that are stale, or were never built
     while the group has a finished match of the game: those of the current group, or of every group.
 
-    Run on start and at the end of an import; each book in a transaction of its own.
+    Run on start and at the end of an import.
     """
     wanted = sorted(set(games) if games is not None else REGISTRY)
     played = select(Match.group_id, Match.game).where(Match.status == FINISHED, Match.game.in_(wanted)).distinct()
@@ -290,8 +299,23 @@ def rebuild_stale(games: Iterable[str] | None = None) -> None:
         .where(or_(books.c.stale.is_(None), books.c.stale))
         .order_by(played.c.group_id, played.c.game)
     )
-    for due_group, game in db.session.execute(due).all():
+    _rebuild_books(db.session.execute(due).all())
+
+
+def bring_up_to_date(games: Iterable[str] | None = None) -> None:
+    """Before the current group's ratings of these games (of every game by default) are read: rebuild
+    those a change marked stale. One small read when none is, which is nearly always."""
+    books = RatingBook.__table__
+    due = select(books.c.group_id, books.c.game).where(books.c.group_id == _group(), books.c.stale)
+    if games is not None:
+        due = due.where(books.c.game.in_(sorted(set(games))))
+    _rebuild_books(db.session.execute(due.order_by(books.c.game)).all())
+
+
+def _rebuild_books(due: Iterable[tuple[int, str]]) -> None:
+    """Rebuild these books (group, game), each in a transaction of its own."""
+    for due_group, game in due:
         with within_group(due_group), transaction():
-            # Read again under the lock: another process may have rebuilt it meanwhile.
+            # Read again under the lock: another request or process may have rebuilt it meanwhile.
             if _open_book(due_group, game).stale:
                 rebuild(game, due_group)

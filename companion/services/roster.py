@@ -105,6 +105,6 @@ def merge_players(keep: Player, other_id: int | None) -> Player:
         records.rebuild([keep.id, other.id])
         played = select(Match.game).join(Seat, Seat.match_id == Match.id)
         played = played.where(Seat.player_id == keep.id, Match.status == FINISHED).distinct()
-        ratings.redo(db.session.scalars(played))
+        ratings.mark_stale(db.session.scalars(played).all())
         db.session.delete(other)
     return keep

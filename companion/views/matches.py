@@ -21,6 +21,7 @@ from ..queries.changes import sheet_changes
 from ..queries.players import roster_entries
 from ..queries.ratings import match_chances, table_chances
 from ..services import matches as service
+from ..services.ratings import bring_up_to_date
 from ..setup_form import Draft
 from ..web import render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
@@ -56,7 +57,7 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
         game=REGISTRY[draft.game],
         setup=draft.setup_view(),
         roster=roster,
-        chances=table_chances(draft.game, draft.sides(), roster),
+        chances=_table_chances(draft, roster),
     )
 
 
@@ -169,10 +170,23 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         entry=game.entry.step(entry_form(match, form), replay),
         game_view=game_view,
         step=queries.replay_step(match, shown, standings, game_view),
-        # The chances to win as the table sits down: before the first round only.
-        chances=match_chances(match) if not match.rounds and match.status == PLAYING else None,
+        chances=_chances_as_the_table_sits_down(match),
         **extra,
     )
+
+
+def _table_chances(draft: Draft, roster):
+    """The chances to win of the table being set up, from the game's ratings brought up to date."""
+    bring_up_to_date([draft.game])
+    return table_chances(draft.game, draft.sides(), roster)
+
+
+def _chances_as_the_table_sits_down(match: Match):
+    """The match's chances to win before its first round (None after it), from the ratings brought up to date."""
+    if match.rounds or match.status != PLAYING:
+        return None
+    bring_up_to_date([match.game])
+    return match_chances(match)
 
 
 def _round_to_show(match: Match) -> int | None:

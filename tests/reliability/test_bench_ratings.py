@@ -20,4 +20,6 @@ def test_the_ratings_part_rates_the_ended_matches_and_stores_the_corrections(tmp
     assert got["ending_save"]["statuses"] == [200]
     assert got["ending_save"]["rated"] == 3
     assert got["correction"]["statuses"] == [302]
-    assert len(ratings.budgets(got)) == 4
+    # Each correction is followed by the board that rebuilds what it marked.
+    assert got["board_after_correction"]["statuses"] == [200] and got["board_after_correction"]["n"] == 2
+    assert len(ratings.budgets(got)) == 5

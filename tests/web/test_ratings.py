@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -17,6 +18,7 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
+from tests.conftest import ref
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
@@ -53,8 +55,10 @@ def from_scratch() -> dict:
 
 
 def kept() -> dict:
-    """The ratings as kept: every write leaves every game's book up to date, so a read has nothing to do."""
+    """The ratings as a page reads them: a write leaves a book it cannot bring up to date cheaply stale, and
+    the read rebuilds it first."""
     db.session.expire_all()
+    ratings.bring_up_to_date()
     assert not db.session.scalars(select(RatingBook.game).where(RatingBook.stale)).all()
     return {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
 
@@ -184,6 +188,55 @@ def test_a_match_finished_last_is_rated_on_its_own_in_its_save(app):
         first = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[1, 2])
         second = LIBRARY.rate([first[0], first[1]], ranks=[2, 1])
         assert (ann.mu, ann.sigma, ann.matches) == (second[0][0].mu, second[0][0].sigma, 2)
+        assert_exact()
+
+
+def corrected_first_match(app) -> tuple[Match, dict]:
+    """Two finished Topic_ matches, Ann taking every card; then the first one's first round corrected, Bob
+    taking that card: the ratings as kept just after the correction's save, per (player, game)."""
+    with app.app_context():
+        first = start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        assert_exact()
+        match = db.session.get(Match, first.id)
+        service.correct_round(match, 1, {"losers": ["Bob"]}, match.rounds[0].revision, ends_at=1)
+        after_save = {(r.player_id, r.game): (r.mu, r.sigma) for r in db.session.scalars(select(Rating))}
+        db.session.remove()
+    return first, after_save
+
+
+def test_a_correction_of_an_old_match_leaves_the_rebuild_to_the_first_read(app):
+    # Rating every match again takes most of a second at 10,000 matches: the save only marks the book.
+    first, after_save = corrected_first_match(app)
+    with app.app_context():
+        book = db.session.get(RatingBook, (OPEN_GROUP_ID, "topic"))
+        assert book.stale
+        assert after_save != {key: value[:2] for key, value in from_scratch().items()}
+        assert_exact()
+        assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic"), populate_existing=True).stale
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["/players/ratings/topic", "/players/seasons/topic", "player", "/matches/new?game=topic"],
+)
+def test_every_page_that_shows_ratings_shows_them_rebuilt_after_a_correction(app, client, page):
+    first, _ = corrected_first_match(app)
+    with app.app_context():
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    path = f"/players/{ref(ann)}" if page == "player" else page
+    assert client.get(path).status_code == 200
+    with app.app_context():
+        assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
+        kept_now = {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
+        assert kept_now == from_scratch()
+
+
+def test_a_match_finished_while_the_book_waits_for_its_rebuild_is_rated_by_it(app):
+    corrected_first_match(app)
+    with app.app_context():
+        start("topic", ["Ann", "Bob", "Cy"], [1, 1])
+        assert db.session.get(RatingBook, (OPEN_GROUP_ID, "topic"), populate_existing=True).stale
         assert_exact()
 
 
