@@ -165,7 +165,7 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
            ("ratings leaderboard page p95 < 50 ms", board["p95_ms"] < 50 and board["statuses"] == [200],
             f"p50 {board['p50_ms']:.1f} ms, p95 {board['p95_ms']:.1f} ms, {board['queries']} queries")]  # fmt: skip
     for key, name in (("ending_save", "save that ends a match (rated alone)"),
-                      ("correction", "correction of the oldest match (marks the book)")):  # fmt: skip
+                      ("correction", "correction of the oldest match")):  # fmt: skip
         got = r[key]
         ok = got["p95_ms"] < 100 and set(got["statuses"]) <= {200, 204, 302, 303} and got.get("rated", 1) > 0
         out.append((f"{name} p95 < 100 ms", ok,
