@@ -165,3 +165,26 @@ def test_the_rounds_table_grows_newest_first_as_a_reload_draws_it(page: Page, li
     rows = expect_rounds_as_drawn_whole(page)
     assert [row.split()[0] for row in rows[1:]] == ["4", "3", "2", "1"]
     assert rows[1].startswith("4 Bob +1 32")
+
+
+def test_the_last_round_line_shows_a_long_name_on_a_narrow_phone(page: Page, live_server, app):
+    # The folded rounds table's summary names who took the last card: a 40-character name
+    # was cut whole, and the line read "· last: …".
+    long_name = "Maximiliana Wilhelmina Montgomery-Smythe"
+    players = [long_name, "Bob", "Cy"]
+    add_to_roster(app, *players)
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_topic(page, live_server.url, players, [])
+    loser(page, long_name).tap()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    last = page.locator("#topic-last-round")
+    expect(last).to_contain_text(f"last: {long_name} +1")
+    # Every letter of the name and its card is drawn inside the summary's box, none hidden by it.
+    hidden = last.evaluate("""(line) => {
+      const box = line.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(line.querySelector('.topic-taken'));
+      return [...range.getClientRects()].filter((r) => r.width && (r.right > box.right + 1 || r.left < box.left - 1)).length;
+    }""")
+    assert hidden == 0
+    audit_layout(page, players)
