@@ -23,17 +23,17 @@ def new_phone_credential() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _named(raw: str) -> str:
-    """A group's name, checked as a player's is (not empty, not too long)."""
+def _named(raw: str, field: str) -> str:
+    """A group's or a phone's name, checked as a player's is (not empty, not too long), its error on `field`."""
     try:
         return checked_name(raw or "")
     except RuleError as error:
-        raise RuleError(error.message, field="name") from None
+        raise RuleError(error.message, field=field) from None
 
 
 def start_group(raw_name: str, phone: str, label: str = "") -> tuple[Group, str]:
     """A new group with this phone as its host; returns it and its invite link's token."""
-    name = _named(raw_name)
+    name = _named(raw_name, "name")
     token = secrets.token_urlsafe(24)
     with transaction():
         group = Group(name=name, invite=token)
@@ -41,6 +41,14 @@ def start_group(raw_name: str, phone: str, label: str = "") -> tuple[Group, str]
         db.session.flush()
         db.session.add(Member(group_id=group.id, phone=hash_token(phone), host=True, label=label[:80]))
     return group, token
+
+
+def name_phone(member: Member, raw_label: str) -> None:
+    """Give this phone the name its group's list of phones shows ("Anna's phone"), checked as a player's
+    name is: its browser and system alone do not tell two phones of one table apart."""
+    label = _named(raw_label, "label")
+    with transaction():
+        db.session.execute(update(Member).where(Member.id == member.id).values(label=label))
 
 
 def new_invite(group: Group) -> str:

@@ -145,6 +145,20 @@ def make_host(member_id: int):
     return redirect(url_for("groups.index"))
 
 
+@bp.post("/groups/this-phone")
+def name_this_phone():
+    """This phone's name in its group's list of phones."""
+    member = current_member()
+    if member is None:
+        abort(404)
+    try:
+        service.name_phone(member, request.form.get("label", ""))
+    except RuleError as error:
+        return _page(422, errors={"label": error_text(error)}, label=request.form.get("label", ""))
+    flash(N_("This phone's name is saved.").text, "notice")
+    return redirect(url_for("groups.index"))
+
+
 @bp.post("/groups/leave")
 def leave():
     """This phone leaves the group it works in (on an open server: gives up its host rights)."""

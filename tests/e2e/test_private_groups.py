@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import PHONE
+from tests.e2e.audit import audit_layout
 
 pytestmark = pytest.mark.e2e
 
@@ -276,3 +277,29 @@ def test_the_invite_qr_code_stands_apart_from_its_link_in_the_dark(browser: Brow
     link = page.get_by_role("link", name=re.compile(r"\bjoin\b")).bounding_box()
     assert code is not None and link is not None
     assert link["y"] - (code["y"] + code["height"]) >= 8
+
+
+def test_a_phone_names_itself_for_its_hosts_list(browser: Browser, private_live_server, browser_faults):
+    # Two phones of one table both read "Chrome · Android" on the host's list until one is named.
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
+    base = private_live_server.url
+    host = phone(browser, base)
+    link = start_group(host, base, GROUP_A)
+    guest = phone(browser, base)
+    join(guest, link, GROUP_A)
+    guest.goto(base + "/groups")
+    field = guest.get_by_label("Its name in the group's list of phones")
+    field.fill(" ")
+    guest.get_by_role("button", name="Save the name").click()
+    expect(guest.get_by_text("A name has 1 to 40 characters")).to_be_visible()
+    audit_layout(guest)
+    name = "Bartholomew-Alexandrina Montgomery phone"
+    guest.get_by_label("Its name in the group's list of phones").fill(name)
+    guest.get_by_role("button", name="Save the name").click()
+    expect(guest.get_by_text("This phone's name is saved.")).to_be_visible()
+    expect(guest.get_by_label("Its name in the group's list of phones")).to_have_value(name)
+    audit_layout(guest)
+    host.reload()
+    phones = host.get_by_role("list").filter(has_text="this phone")
+    expect(phones.get_by_role("listitem").filter(has_text=name)).to_have_count(1)
+    audit_layout(host, [name])

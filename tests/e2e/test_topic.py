@@ -184,7 +184,8 @@ def test_the_last_round_line_shows_a_long_name_on_a_narrow_phone(page: Page, liv
       const box = line.getBoundingClientRect();
       const range = document.createRange();
       range.selectNodeContents(line.querySelector('.topic-taken'));
-      return [...range.getClientRects()].filter((r) => r.width && (r.right > box.right + 1 || r.left < box.left - 1)).length;
+      const outside = (r) => r.right > box.right + 1 || r.left < box.left - 1;
+      return [...range.getClientRects()].filter((r) => r.width && outside(r)).length;
     }""")
     assert hidden == 0
     audit_layout(page, players)

@@ -285,6 +285,7 @@ GROUP_ENDPOINTS = [
     ("group-switch", "/groups", "/groups/switch"),
     ("group-invite", "/groups", "/groups/invite"),
     ("group-leave", "/groups", "/groups/leave"),
+    ("group-phone-name", "/groups", "/groups/this-phone"),
     ("group-remove", "/groups", "/groups/phones/{member}/remove"),
     ("group-host", "/groups", "/groups/phones/{member}/host"),
     ("group-join", "{invite}", "{invite}"),

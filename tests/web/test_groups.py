@@ -409,3 +409,48 @@ def test_a_group_chosen_by_a_strange_value_is_no_group_never_an_error(two_groups
     # A cookie set to it: the phone works in the first group it joined, as with no choice at all.
     ann.set_cookie("group", chosen)
     assert "Annabella" in ann.get("/history").get_data(as_text=True)
+
+
+def phone_names(app, group_name: str) -> list[str]:
+    """The names a group's list of phones shows, in the order they joined."""
+    with app.app_context():
+        names = db.session.scalars(
+            select(Member.label).join(Group, Group.id == Member.group_id).where(Group.name == group_name)
+            .order_by(Member.id)
+        ).all()
+        db.session.remove()
+    return list(names)
+
+
+def test_a_phone_names_itself_and_its_host_sees_that_name(two_groups):
+    app, phones, _, _ = two_groups
+    ann, bob = phones["ann"], phones["bob"]
+    # Every phone of a table may be "Chrome · Android": the host could not tell which to remove.
+    saved = bob.post("/groups/this-phone", data={"csrf_token": csrf_token(bob, "/groups"), "label": " Bob’s phone "})
+    assert saved.status_code == 302
+    assert "This phone's name is saved." in bob.get("/groups").get_data(as_text=True)
+    host_page = ann.get("/groups").get_data(as_text=True)
+    assert "Bob’s phone" in host_page
+    assert phone_names(app, "Gialli kitchen")[1] == "Bob’s phone"
+    # Bob's own page offers the name it has, to change it again.
+    assert 'value="Bob’s phone"' in bob.get("/groups").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("label", ["", "   ", "x" * 41])
+def test_a_phone_name_that_is_no_name_is_refused_beside_its_field(two_groups, label):
+    app, phones, _, _ = two_groups
+    bob = phones["bob"]
+    before = phone_names(app, "Gialli kitchen")
+    response = bob.post("/groups/this-phone", data={"csrf_token": csrf_token(bob, "/groups"), "label": label})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert 'id="phone-label-error"' in html and "a name has 1 to 40 characters" in html.lower()
+    assert phone_names(app, "Gialli kitchen") == before
+
+
+def test_a_phone_in_no_group_has_no_name_to_give(two_groups):
+    app, phones, _, _ = two_groups
+    stranger = phones["stranger"]
+    response = stranger.post("/groups/this-phone", data={"csrf_token": csrf_token(stranger), "label": "Mine"})
+    assert response.status_code == 404
+    assert "Mine" not in phone_names(app, "Gialli kitchen") + phone_names(app, "Chess club")
