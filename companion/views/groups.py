@@ -145,14 +145,19 @@ def make_host(member_id: int):
     return redirect(url_for("groups.index"))
 
 
-@bp.post("/groups/this-phone")
-def name_this_phone():
-    """This phone's name in its group's list of phones."""
+def _this_phone() -> Member:
+    """This phone's membership of the group it works in (on an open server: its host rights); a 404 without."""
     member = current_member()
     if member is None:
         abort(404)
+    return member
+
+
+@bp.post("/groups/this-phone")
+def name_this_phone():
+    """This phone's name in its group's list of phones."""
     try:
-        service.name_phone(member, request.form.get("label", ""))
+        service.name_phone(_this_phone(), request.form.get("label", ""))
     except RuleError as error:
         return _page(422, errors={"label": error_text(error)}, label=request.form.get("label", ""))
     flash(N_("This phone's name is saved.").text, "notice")
@@ -162,11 +167,8 @@ def name_this_phone():
 @bp.post("/groups/leave")
 def leave():
     """This phone leaves the group it works in (on an open server: gives up its host rights)."""
-    member = current_member()
-    if member is None:
-        abort(404)
     try:
-        service.leave(member, needs_a_host=private())
+        service.leave(_this_phone(), needs_a_host=private())
     except RuleError as error:
         return _page(422, errors={"leave": error_text(error)})
     flash(N_("This phone left the group.").text, "notice")
