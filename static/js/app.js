@@ -140,6 +140,14 @@
     var live = made && document.getElementById("live");
     if (live) live.dataset.etag = made;
   });
+  // ...and a poll sent before that save and answered after it brings that same version: drawn again, its
+  // entry (empty) would replace what the save drew (the round an Undo put back in the entry).
+  function versionOf(tag) { return (tag || "").replace(/^W\//, "").replace(/"/g, "").split(":")[0]; }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var el = event.detail.elt;
+    var tag = el.id === "live" && event.detail.xhr && event.detail.xhr.getResponseHeader("ETag");
+    if (tag && versionOf(tag) === versionOf(el.dataset.etag)) event.detail.shouldSwap = false;
+  });
 
   // A request that never reached the server, or a server failure, must not look like a save.
   // (A round save that cannot be sent is kept on the phone by offline.js, which says so itself.)
