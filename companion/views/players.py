@@ -56,9 +56,10 @@ def seasons(game: str):
     period = Period.from_args(request.args, field.form)
     if period.written_otherwise(request.args):
         return redirect(url_for("players.seasons", game=game, **period.args()))
+    rows = []
     if not period.errors:
         bring_up_to_date([game])
-    rows = [] if period.errors else season(game, period)
+        rows = season(game, period)
     return render(
         "seasons.html",
         status=400 if period.errors else 200,
