@@ -164,11 +164,12 @@ def create_app(
     web.init_app(app)
     app.jinja_loader = game_templates.loader(app.jinja_loader)
 
-    from .views import groups, history, home, host, live, matches, players
+    from .views import groups, history, home, host, live, matches, players, seats
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(seats.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(host.bp)

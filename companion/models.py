@@ -225,6 +225,8 @@ class Seat(db.Model):
     __table_args__ = (
         UniqueConstraint("match_id", "position"),
         UniqueConstraint("match_id", "player_id"),
+        # One seat per phone in a match: a phone that takes another seat leaves the one it had.
+        UniqueConstraint("match_id", "phone"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -245,6 +247,10 @@ class Seat(db.Model):
     best_label: Mapped[str | None] = mapped_column(String(80))
     # The team the seat plays for (a Burraco pair), or None alone: partners are not opponents.
     team: Mapped[str | None] = mapped_column(String(NAME_MAX))
+    # The phone sitting here (sha256 of its own credential, the `phone` cookie), which follows the match and
+    # sees its own part; None while the seat is free. What the phone calls itself, for the scorekeeper.
+    phone: Mapped[str | None] = mapped_column(String(64))
+    phone_label: Mapped[str] = mapped_column(String(80), default="", server_default="")
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")

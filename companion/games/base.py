@@ -596,9 +596,11 @@ class Partial:
 
 
 # What the match page's partials receive: the match, the game, its standings, `game_view`
-# (Entry.match_view), and whether this phone holds the pencil. A finished match's replay gives them
-# the match as it stood after a round (its first rounds only) with the standings and view of then.
-MATCH = ("match", "game", "standings", "game_view", "scorekeeper")
+# (Entry.match_view), whether this phone holds the pencil, and the seat this phone took (its
+# `name`; None on a page drawn the same for every phone: a viewer's, the table view). A finished
+# match's replay gives them the match as it stood after a round (its first rounds only) with the
+# standings and view of then.
+MATCH = ("match", "game", "standings", "game_view", "scorekeeper", "my_seat")
 
 # The partials every game provides in templates/games/<slug>/ (or its Entry.template_folder), and
 # the context each receives: the one statement of the interface between the pages and a game's

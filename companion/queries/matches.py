@@ -42,6 +42,14 @@ def is_owner(match: Match, token: str | None) -> bool:
     return same_secret(token, match.owner_hash)
 
 
+def seat_of(match: Match, credential: str | None) -> Seat | None:
+    """The seat this phone (its own credential) has taken at the match, if any."""
+    if not credential:
+        return None
+    hashed = hash_token(credential)
+    return next((seat for seat in match.seats if seat.phone == hashed), None)
+
+
 def standings_of(match: Match) -> Standings:
     """The match's standings, derived from its rounds by the game's rules."""
     game = get_game(match.game)

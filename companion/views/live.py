@@ -61,6 +61,13 @@ def qr_svg(text: str) -> Markup:
 ENTRY_SHOWS = "X-Entry-Shows"
 
 
+def seat_link(match) -> str:
+    """The address the seat QR code carries; on a private server it lets a phone outside the group in to
+    this one match (as a viewer link does), never making it a member of the group."""
+    follow = {"follow": follow_token(match.uid)} if private() else {}
+    return public_url("seats.seat", match_id=match.id, **follow)
+
+
 @bp.get("/<id:match_id>/live")
 def live(match_id: int):
     """The standings and rounds for a polling phone; 304 with no body when nothing changed.
@@ -91,8 +98,9 @@ def live(match_id: int):
         response = current_app.make_response(drawn)
     else:
         match = match_or_404(match_id)
-        context = match_context(match)
-        if context["scorekeeper"]:
+        context = match_context(match) if template == "_live.html" else match_context(match, my_seat=None)
+        if context["scorekeeper"] or context["my_seat"]:
+            # Drawn for this phone alone: what a seated phone sees of its own seat is not the viewers'.
             html = render_template(template, **context)
         else:
             html = draw_for_viewers(match, template, lambda: render_template(template, **context))
@@ -126,7 +134,7 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
 def table(match_id: int):
     """The big, dark scoreboard for a phone or tablet lying in the middle of the table."""
     match = match_or_404(match_id)
-    return render("table.html", **match_context(match))
+    return render("table.html", **match_context(match, my_seat=None))
 
 
 @bp.get("/<id:match_id>/share")
@@ -137,7 +145,17 @@ def share(match_id: int):
     follow = {"follow": follow_token(match.uid)} if private() else {}
     viewer = public_url("matches.show", match_id=match.id, **follow)
     owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
-    return render("share.html", **match_context(match, viewer_url=viewer, viewer_qr=qr_svg(viewer), owner=owner))
+    seats = seat_link(match)
+    context = match_context(
+        match,
+        viewer_url=viewer,
+        viewer_qr=qr_svg(viewer),
+        seat_url=seats,
+        seat_qr=qr_svg(seats),
+        may_free=is_scorekeeper(match) or is_host(),
+        owner=owner,
+    )
+    return render("share.html", **context)
 
 
 @bp.post("/<id:match_id>/pencil/offer")

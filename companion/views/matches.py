@@ -25,6 +25,7 @@ from ..services.ratings import bring_up_to_date
 from ..setup_form import Draft
 from ..web import render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
+from ..web.groups import phone_credential
 from ..web.headers import YEAR
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
@@ -121,16 +122,18 @@ def entry_form(match: Match, form=None) -> MultiDict:
     return fields
 
 
-def entry_shows(status: str, scorekeeper: bool = False, elsewhere: bool = False, may_reclaim: bool = False) -> str:
-    """What a phone's entry shows, in a word its live poll sends back: when the pencil or the match's
-    status moves, the answer to the poll draws the entry again (`live.live`)."""
+def entry_shows(
+    status: str, scorekeeper: bool = False, elsewhere: bool = False, may_reclaim: bool = False, seated: bool = False
+) -> str:
+    """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat or
+    the match's status moves, the answer to the poll draws the entry again (`live.live`)."""
     if status != PLAYING:
         return status
     if scorekeeper:
         return "pencil"
     if elsewhere:
         return "reclaim" if may_reclaim else "elsewhere"
-    return "viewer"
+    return "seat" if seated else "viewer"
 
 
 def match_context(match: Match, form=None, standings=None, replay=None, shown=None, **extra):
@@ -155,15 +158,24 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         token = request.cookies.get(PENCIL_COOKIE.format(match.id))
         extra.setdefault("pencil_elsewhere", token is not None)
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
+    # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).
+    my_seat = extra.pop("my_seat") if "my_seat" in extra else queries.seat_of(match, phone_credential())
     extra.setdefault(
         "entry_shows",
-        entry_shows(match.status, scorekeeper, extra.get("pencil_elsewhere", False), extra.get("may_reclaim", False)),
+        entry_shows(
+            match.status,
+            scorekeeper,
+            extra.get("pencil_elsewhere", False),
+            extra.get("may_reclaim", False),
+            seated=my_seat is not None,
+        ),
     )
     return dict(
         match=match,
         game=game,
         standings=standings,
         scorekeeper=scorekeeper,
+        my_seat=my_seat,
         host=is_host(),
         may_play_again=match.status != PLAYING and may_play_again(match),
         form=form or {},

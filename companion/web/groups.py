@@ -42,8 +42,11 @@ OPEN_TO_ALL = frozenset({
 NO_GROUP_NEEDED = frozenset({
     "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest",
 })  # fmt: skip
-# What a viewer link lets a phone outside the group read of its one match.
-FOLLOWING = frozenset({"matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table"})
+# What a viewer link (or a seat link) lets a phone outside the group reach of its one match.
+FOLLOWING = frozenset({
+    "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table",
+    "seats.seat", "seats.leave",
+})  # fmt: skip
 # The open server's host link: a private server has no such thing (its administrator has the command line).
 OPEN_SERVER_ONLY = frozenset({"host.landing", "host.claim"})
 # An open server has one group, which nobody starts, joins or leaves: its page lists the host phones alone.

@@ -82,8 +82,9 @@ def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
 
 
 # Match writes that need the pencil (or host rights). `live.pencil` is taking the pencil
-# with a single-use code, which is checked on its own below.
-OPEN_MATCH_ROUTES = {"live.pencil"}
+# with a single-use code, which is checked on its own below; a seat is any phone's at the table to
+# take or leave (tests/web/test_seats.py), and gives it no write of the match.
+OPEN_MATCH_ROUTES = {"live.pencil", "seats.seat", "seats.leave"}
 # Match writes that need host rights whoever holds the pencil: their 403 says to ask the host.
 HOST_MATCH_ROUTES = {"matches.end"}
 
