@@ -277,6 +277,28 @@ class Round(db.Model):
     match: Mapped[Match] = relationship(back_populates="rounds")
 
 
+class SentRow(db.Model):
+    """A seated phone's own row of a round being played, sent before the scorekeeper saves the round, which
+    gathers it; kept after the round is saved (an Undo puts the round back in the entry as it was saved)."""
+
+    __table_args__ = (UniqueConstraint("match_id", "number", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"))
+    # The round it is part of, and the side it is the row of (its place among the match's sides: a player's
+    # seat, or a pair's place in Burraco PAROLE in pairs).
+    number: Mapped[int]
+    position: Mapped[int]
+    # The row as the game's `Entry.row_from_form` read it.
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The phone that sent it (sha256 of its credential) and its name, which the scorekeeper's sheet shows.
+    phone: Mapped[str] = mapped_column(String(64))
+    phone_label: Mapped[str] = mapped_column(String(80), default="")
+    sent_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Bumped on each send: a Save based on an older one is refused rather than overwriting it unseen.
+    revision: Mapped[int] = mapped_column(default=1)
+
+
 class PlayerRecord(db.Model):
     """One player's matches of one game, summed as they are written (see services/records.py).
 

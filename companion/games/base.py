@@ -609,8 +609,9 @@ PARTIALS: tuple[Partial, ...] = (
     Partial("_settings.html", "its fields of the new-match form", ("draft", "game", "setup")),
     Partial(
         "_entry.html",
-        "the round entry (and the correction form, with `correcting` and `editing` set)",
-        (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing"),
+        "the round entry (and the correction form, with `correcting` and `editing` set; on a seated phone of a"
+        " game whose seats send rows, with `sending` set to its seat: that seat's row alone)",
+        (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing", "sending"),
     ),
     Partial(
         "_readback.html",
@@ -640,6 +641,15 @@ PARTIALS: tuple[Partial, ...] = (
         optional_macros=("board_note",),
     ),
 )
+
+
+@dataclass(frozen=True)
+class SentRow:
+    """A row a seated phone sent of the round being played: what it holds, its revision, its phone's name."""
+
+    data: dict[str, Any]
+    revision: int
+    label: str
 
 
 class Entry:
@@ -743,6 +753,37 @@ class Entry:
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The state of the round-entry tool, worked out from what the page sent back (none by default)."""
         return {}
+
+    # Whether a seated phone enters its own row of the round being played, which the scorekeeper's entry
+    # gathers: a game that says so reads a row with `row_from_form` and writes one into the entry's fields
+    # with `row_fields`.
+    rows_from_seats: ClassVar[bool] = False
+
+    def row_from_form(self, form: Any, replay: Replay, position: int) -> dict[str, Any]:
+        """The row the phone seated at `position` sends of the round being played, checked as far as a row
+        alone can be (the round is checked whole when the scorekeeper saves it); a RuleError names its field."""
+        raise NotImplementedError
+
+    def row_fields(self, row: dict[str, Any], position: int) -> dict[str, list[str]]:
+        """The entry form's fields of seat `position` holding a row sent from its phone."""
+        raise NotImplementedError
+
+    def has_row(self, form: Any, position: int) -> bool:
+        """Whether the entry form holds anything of seat `position`'s row (the scorekeeper's, or a row sent)."""
+        return any(value.strip() for key in self.row_fields({}, position) for value in form.getlist(key))
+
+    def with_sent_rows(self, form: Any, rows: Mapping[int, SentRow], replacing: Iterable[int] = ()) -> Any:
+        """The entry's fields with the rows the seated phones sent: each where the form holds nothing of that
+        seat's row, or where `replacing` names it; beside each, the revision it was sent at and its phone."""
+        fields = form.copy()
+        replacing = set(replacing)
+        for position, sent in rows.items():
+            if position in replacing or not self.has_row(form, position):
+                for key, values in self.row_fields(sent.data, position).items():
+                    fields.setlist(key, values)
+                fields.setlist(f"sent-rev-{position}", [str(sent.revision)])
+                fields.setlist(f"sent-by-{position}", [sent.label])
+        return fields
 
     def match_view(self, replay: Replay) -> dict[str, Any]:
         """What the game's match partials draw beyond the standings (who starts next, the deck...)."""

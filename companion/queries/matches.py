@@ -16,8 +16,9 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..games import get_game
-from ..games.base import Standings
+from ..games.base import SentRow, Standings
 from ..models import GROUP_CHECKED, PLAYING, Match, Member, Round, RoundChange, Seat, current_group
+from ..models import SentRow as SentRowModel
 
 
 def hash_token(token: str) -> str:
@@ -48,6 +49,38 @@ def seat_of(match: Match, credential: str | None) -> Seat | None:
         return None
     hashed = hash_token(credential)
     return next((seat for seat in match.seats if seat.phone == hashed), None)
+
+
+def row_of(match: Match, seat: Seat) -> int:
+    """The row a seat enters from its phone: its side's place among the match's sides (in pairs both partners
+    enter their pair's one row)."""
+    game = get_game(match.game)
+    return game.sides(match.player_names, match.settings).index(game.side_of(match.settings, seat.name))
+
+
+def rows_waiting(match: Match, sent: dict[int, SentRow]) -> list[str]:
+    """The sides a seated phone enters the row of which have sent nothing yet of the round being played."""
+    game = get_game(match.game)
+    sides = game.sides(match.player_names, match.settings)
+    seated = {row_of(match, seat) for seat in match.seats if seat.phone}
+    return [side for index, side in enumerate(sides) if index in seated and index not in sent]
+
+
+def sent_rows(match: Match) -> dict[int, SentRow]:
+    """The rows the seated phones sent of the round being played, by side; none asked (no query) of a game
+    whose seats send none, a match no longer played, or a table where no phone sits."""
+    if (
+        match.status != PLAYING
+        or not get_game(match.game).entry.rows_from_seats
+        or not any(seat.phone for seat in match.seats)
+    ):
+        return {}
+    found = db.session.scalars(
+        select(SentRowModel)
+        .where(SentRowModel.match_id == match.id, SentRowModel.number == len(match.rounds) + 1)
+        .execution_options(**{GROUP_CHECKED: True})
+    )
+    return {row.position: SentRow(row.data, row.revision, row.phone_label) for row in found}
 
 
 def standings_of(match: Match) -> Standings:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from sqlalchemy import and_, or_, update
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
 
 from ..extensions import db
 from ..games.base import N_, ChangedMeanwhile, NotAllowed, RuleError
-from ..models import PLAYING, Match, Seat
+from ..models import PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
+from .bounds import bounded
 from .transaction import transaction
 
 # A phone's label as it is stored (models.Seat.phone_label).
@@ -39,6 +42,37 @@ def take_seat(match: Match, position: int | None, credential: str, label: str = 
                                       name=seat.name))  # fmt: skip
     _seen_again(match)
     return seat
+
+
+def send_row(
+    match: Match, number: int | None, position: int, side: int, row: dict[str, Any], credential: str | None, label: str
+) -> int:
+    """Store the row of side `side` the phone seated at `position` sends of round `number`, the round being
+    played (in pairs either partner's phone sends the pair's one row); returns its revision. Refused, with the
+    reason, when the round was saved meanwhile or the seat is no longer this phone's (freed by the scorekeeper,
+    or never taken): never stored for another round or another seat.
+
+    Under the match's lock, which bumps its version: the scorekeeper's sheet fills in at its next poll.
+    """
+    if match.status != PLAYING:
+        raise NotAllowed(N_("this match is no longer played: your row was not sent"))
+    phone = hash_token(credential) if credential else None
+    row = bounded(row, "row")
+    with transaction(locking=match):
+        holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
+        if phone is None or holder != phone:
+            raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
+        if number != len(match.rounds) + 1:
+            raise ChangedMeanwhile(N_("round %(n)s was saved before your row arrived: it was not sent", n=number or 0))
+        stored = db.session.scalar(
+            select(SentRow).where(SentRow.match_id == match.id, SentRow.number == number, SentRow.position == side)
+        )
+        if stored is None:
+            stored = SentRow(match_id=match.id, number=number, position=side, phone=phone, revision=0)
+            db.session.add(stored)
+        stored.data, stored.phone, stored.phone_label = row, phone, label[:LABEL_MAX]
+        stored.sent_at, stored.revision = utcnow(), stored.revision + 1
+    return stored.revision
 
 
 def leave_seat(match: Match, credential: str | None) -> None:

@@ -123,17 +123,22 @@ def entry_form(match: Match, form=None) -> MultiDict:
 
 
 def entry_shows(
-    status: str, scorekeeper: bool = False, elsewhere: bool = False, may_reclaim: bool = False, seated: bool = False
+    status: str,
+    scorekeeper: bool = False,
+    elsewhere: bool = False,
+    may_reclaim: bool = False,
+    seat_round: int | None = None,
 ) -> str:
-    """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat or
-    the match's status moves, the answer to the poll draws the entry again (`live.live`)."""
+    """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat, the
+    round a seated phone enters its row of, or the match's status moves, the answer to the poll draws the entry
+    again (`live.live`)."""
     if status != PLAYING:
         return status
     if scorekeeper:
         return "pencil"
     if elsewhere:
         return "reclaim" if may_reclaim else "elsewhere"
-    return "seat" if seated else "viewer"
+    return "viewer" if seat_round is None else f"seat-{seat_round}"
 
 
 def match_context(match: Match, form=None, standings=None, replay=None, shown=None, **extra):
@@ -160,6 +165,15 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
     # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).
     my_seat = extra.pop("my_seat") if "my_seat" in extra else queries.seat_of(match, phone_credential())
+    # The rows the seated phones sent of the round being played: the scorekeeper's entry gathers them (where it
+    # holds nothing of that row, or `replacing` names it), a seated phone's shows its own as it sent it.
+    sent = queries.sent_rows(match) if scorekeeper or my_seat is not None else {}
+    fields = entry_form(match, form)
+    my_row = None if my_seat is None else queries.row_of(match, my_seat)
+    if scorekeeper and sent:
+        fields = form = game.entry.with_sent_rows(fields, sent, extra.pop("replacing", ()))
+    elif my_row is not None and form is None and my_row in sent:
+        fields = form = game.entry.with_sent_rows(fields, {my_row: sent[my_row]})
     extra.setdefault(
         "entry_shows",
         entry_shows(
@@ -167,7 +181,8 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
             scorekeeper,
             extra.get("pencil_elsewhere", False),
             extra.get("may_reclaim", False),
-            seated=my_seat is not None,
+            # A seated phone's entry is its row of the round being played: drawn again once that round is saved.
+            seat_round=None if my_seat is None else len(match.rounds) + 1,
         ),
     )
     return dict(
@@ -176,10 +191,24 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         standings=standings,
         scorekeeper=scorekeeper,
         my_seat=my_seat,
+        my_row=my_row,
         host=is_host(),
         may_play_again=match.status != PLAYING and may_play_again(match),
         form=form or {},
-        entry=game.entry.step(entry_form(match, form), replay),
+        entry=game.entry.step(fields, replay),
+        sent_rows=sent,
+        rows_waiting=queries.rows_waiting(match, sent) if scorekeeper and game.entry.rows_from_seats else [],
+        # What the scorekeeper's entry widget fills each row in with, as a poll brings it (its data-sent-rows).
+        sent_fields={
+            position: {
+                "fields": game.entry.row_fields(row.data, position),
+                "rev": row.revision,
+                "by": row.label or gettext("a phone"),
+            }
+            for position, row in sent.items()
+        }
+        if scorekeeper
+        else {},
         game_view=game_view,
         step=queries.replay_step(match, shown, standings, game_view),
         chances=_chances_as_the_table_sits_down(match),
@@ -279,8 +308,20 @@ def save_round(match_id: int):
     key = request.form.get("round_key") or None
     if key is not None and not ROUND_KEY.fullmatch(key):
         abort(400, gettext("This round's key cannot be read: reload the page and save again."))
+    form = request.form
+    sent = queries.sent_rows(match)
+    if sent:
+        overtaken = _rows_sent_again(match, form, sent)
+        if overtaken:
+            again = {name: gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save "
+                                   "again.", name=name) for name in overtaken}  # fmt: skip
+            errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
+            replacing = [game.sides(match.player_names, match.settings).index(name) for name in overtaken]
+            context = match_context(match, form=form, errors=errors, replacing=replacing)
+            return render("match.html", fragment="_round_entry.html", status=409, **context)
+        form = game.entry.with_sent_rows(MultiDict(form), sent)
     try:
-        data = game.entry.round_from_form(entry_form(match, request.form), match.player_names, match.settings)
+        data = game.entry.round_from_form(entry_form(match, form), match.player_names, match.settings)
         saved = service.save_round(match, data, number, key, _played_at())
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
@@ -292,6 +333,18 @@ def save_round(match_id: int):
     # more than the table (the first round, the end, an emptied redo), only the new row travels.
     appended = not (saved.repeated or saved.cleared_redo or match.is_over or saved.round.number == 1)
     return _after_change(match, saved=saved, appended=appended)
+
+
+def _rows_sent_again(match: Match, form, sent) -> list[str]:
+    """The players whose row the scorekeeper's Save holds, typed or changed here, while their phone sent it
+    again since (a newer revision than the one the page showed): saving would overwrite it unseen."""
+    game = get_game(match.game)
+    sides = game.sides(match.player_names, match.settings)
+    return [
+        sides[position]
+        for position, row in sent.items()
+        if game.entry.has_row(form, position) and (whole_number(form.get(f"sent-rev-{position}")) or 0) < row.revision
+    ]
 
 
 @bp.post("/<id:match_id>/entry")

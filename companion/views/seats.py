@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from ..games.base import ChangedMeanwhile, NotAllowed, RuleError
-from ..games.forms import index_in
+from ..games import get_game
+from ..games.base import N_, ChangedMeanwhile, NotAllowed, Refusal, RuleError
+from ..games.forms import index_in, whole_number
+from ..models import ID_MAX
+from ..queries.matches import row_of, seat_of
 from ..services import seats as service
 from ..web import render, wants_fragment
+from ..web.fragments import status_of
 from ..web.groups import current_member, give_phone_credential, phone_credential, phone_label
 from ..web.i18n import error_text
+from ..web.live import live_etag, shows_version, unchanged_headers
 from .host import is_host
 from .live import qr_svg, seat_link
 from .matches import is_scorekeeper, match_context, match_or_404
@@ -27,11 +32,39 @@ def seat(match_id: int):
     position = index_in(request.form.get("seat"), len(match.seats))
     try:
         service.take_seat(match, position, give_phone_credential(), _what_this_phone_is_called())
-    except (RuleError, ChangedMeanwhile, NotAllowed) as refused:
-        status = 409 if isinstance(refused, ChangedMeanwhile) else 403 if isinstance(refused, NotAllowed) else 422
+    except Refusal as refused:
         context = match_context(match, errors={"seat": error_text(refused)})
-        return render("seat.html", status=status, **context)
+        return render("seat.html", status=status_of(refused), **context)
     return redirect(url_for("matches.show", match_id=match.id))
+
+
+@bp.post("/<id:match_id>/rows")
+def send_row(match_id: int):
+    """A seated phone sends its own row of the round being played; the scorekeeper's sheet gathers it.
+
+    Answered with this phone's entry: its row as sent, or the reason it was not (the round saved meanwhile,
+    the seat freed) beside what stands now, never a row stored for another round or another seat.
+    """
+    match = match_or_404(match_id)
+    game = get_game(match.game)
+    seat = seat_of(match, phone_credential())
+    if seat is not None and not game.entry.rows_from_seats:
+        abort(404)
+    try:
+        if seat is None:
+            raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
+        side = row_of(match, seat)
+        replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
+        row = game.entry.row_from_form(request.form, replay, side)
+        number = whole_number(request.form.get("number"), ID_MAX)
+        service.send_row(match, number, seat.position, side, row, phone_credential(), _what_this_phone_is_called())
+    except RuleError as error:
+        context = match_context(match, form=request.form, errors={error.field or "round": error_text(error)})
+        return render("match.html", fragment="_round_entry.html", status=422, **context)
+    except (ChangedMeanwhile, NotAllowed) as refused:
+        context = match_context(match, errors={"round": error_text(refused)})
+        return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
+    return render("match.html", fragment="_round_entry.html", **match_context(match, row_sent=True))
 
 
 @bp.post("/<id:match_id>/seat/leave")
@@ -46,7 +79,10 @@ def leave(match_id: int):
 def panel(match_id: int):
     """The share page's list of seats, polled while the scorekeeper looks at it: a phone sitting down shows."""
     match = match_or_404(match_id)
-    return render_template("_seats_panel.html", **_panel_context(match))
+    tag = live_etag(match)
+    if shows_version(tag, request.headers.get("If-None-Match")):
+        return Response(status=304, headers=unchanged_headers(tag))
+    return Response(render_template("_seats_panel.html", **_panel_context(match)), headers={"ETag": tag})
 
 
 @bp.post("/<id:match_id>/seats/free")

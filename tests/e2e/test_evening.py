@@ -150,7 +150,7 @@ def topic_starts_and_everyone_follows(table: Table) -> str:
     anna.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
     anna.get_by_role("link", name="Share · viewer QR").click()
     expect(anna.get_by_role("img", name="QR code of the viewer link")).to_be_visible()
-    viewer_url = anna.locator(".qr-card").get_by_role("link").get_attribute("href")
+    viewer_url = anna.locator(".qr-card").first.get_by_role("link").get_attribute("href")
     table.audit(anna)
     for viewer in (table.carla, table.dario):
         viewer.goto(viewer_url)

@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, Page, expect
 from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, new_phone, start_match
-from tests.e2e.test_topic import loser
+from tests.e2e.test_burraco import SEATED, side_named, start_burraco, tap_keys
+from tests.e2e.test_topic import COUNT_TAPS, loser
 
 pytestmark = pytest.mark.e2e
 
@@ -75,3 +76,118 @@ def test_a_phone_takes_its_seat_follows_its_own_cards_and_is_told_when_freed(
     expect(late.get_by_role("status").filter(has_text="Your seat")).to_contain_text(LONG)
     expect(late.locator(".topic-mine .big-num")).to_have_text("1")
     assert re.search(r"/matches/\w{8}$", late.url)
+
+
+def seat_phone(browser: Browser, link: str, name: str, *, size: dict = PHONE, locale: str = "en-GB") -> Page:
+    """A player's own phone: it opens the seat link, picks its name and takes the seat, in the phone's language."""
+    phone = browser.new_context(viewport=size, has_touch=True, locale=locale).new_page()
+    phone.goto(link)
+    phone.get_by_label(name).check()
+    phone.get_by_role("button", name="Prendi posto" if locale.startswith("it") else "Take a seat").tap()
+    return phone
+
+
+def send_row(phone: Page, points: list[int], word: str, send_label: str) -> None:
+    """On a seated phone: the points of the word's cards on the keypad, the word, Send."""
+    for value in points:
+        phone.locator(".pz-keys").get_by_role("button", name=str(value), exact=True).tap()
+    phone.locator(".pz-word").fill(word)
+    phone.get_by_role("button", name=re.compile(send_label)).tap()
+
+
+def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_with_one_tap(
+    page: Page, browser: Browser, live_server, app
+):
+    players = ["John", "Ringo", "Paul", LONG]
+    add_to_roster(app, *players)
+    page.set_viewport_size(PHONE)
+    start_match(page, live_server.url, "Pazzaparola", players)
+    match_url = page.url
+    page.get_by_role("link", name="Share · viewer QR").click()
+    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    page.goto(match_url)
+
+    # Every tap the scorekeeper makes from here to the round saved, counted in the page.
+    page.evaluate(COUNT_TAPS)
+    phones = {name: seat_phone(browser, link, name) for name in players[:3]}
+    phones[LONG] = seat_phone(browser, link, LONG, size={"width": 360, "height": 740}, locale="it-IT")
+    rows = {"John": ([7, 2, 7, 2, 3], "ZANZARA"), "Ringo": ([5, 3, 3], "GAS"), "Paul": ([3, 3], "OH"),
+            LONG: ([2, 2, 2, 2], "CASA")}  # fmt: skip
+    for name in players[:3]:
+        points, word = rows[name]
+        send_row(phones[name], points, word, "Send my row of round 1")
+        expect(phones[name].get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+    # The scorekeeper's sheet fills in live: 3 of 4 rows in, each row marked with the phone it came from.
+    expect(page.locator(".rows-in")).to_contain_text("Rows in: 3 of 4")
+    john = page.get_by_role("group", name="John", exact=True)
+    expect(john.locator(".pz-chip")).to_have_count(5)
+    expect(john.locator(".pz-word")).to_have_value("ZANZARA")
+    expect(john.locator(".pz-sent-by")).to_contain_text("sent from")
+    audit_layout(page, players)
+    # The Italian phone's row, and its page, at 360 px.
+    audit_layout(phones[LONG], players)
+    send_row(phones[LONG], *rows[LONG], "Invia la mia riga del turno 1")
+    expect(phones[LONG].get_by_role("status").filter(has_text="Riga inviata")).to_be_visible()
+    expect(page.locator(".rows-in")).to_contain_text("Rows in: 4 of 4")
+    expect(page.get_by_role("group", name=LONG, exact=True).locator(".pz-chip")).to_have_count(4)
+
+    # One tap saves the round; every seated phone's entry moves on to round 2 and its standings show the point.
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.get_by_role("status").filter(has_text="Round 1:")).to_be_visible()
+    taps = page.evaluate("window.topicTaps")
+    print(f"\nthe scorekeeper's taps for a round of four seated players: {taps}")
+    assert taps == 1
+    stored = page.request.get(match_url + ".json").json()["rounds"][0]["rows"]
+    assert {name: stored[name]["used"] for name in players} == {name: rows[name][0] for name in players}
+    assert stored["John"]["word"] == "ZANZARA"
+    for name in players[:3]:
+        expect(phones[name].get_by_role("button", name="Send my row of round 2")).to_be_visible()
+    expect(phones[LONG].get_by_role("button", name="Invia la mia riga del turno 2")).to_be_visible()
+    expect(phones["Ringo"].locator(".pz-chip")).to_have_count(0)
+    audit_layout(phones[LONG], players)
+
+
+def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
+    page: Page, browser: Browser, live_server, app
+):
+    players = ["Ann", "Bob", "Cy", "Di"]
+    add_to_roster(app, *players)
+    page.set_viewport_size(PHONE)
+    start_burraco(page, live_server.url, players, pairs=True)
+    match_url = page.url
+    page.get_by_role("link", name="Share · viewer QR").click()
+    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    page.goto(match_url)
+    cy, di = seat_phone(browser, link, "Cy"), seat_phone(browser, link, "Di", locale="it-IT")
+    # Cy's phone enters the pair Us's hand: Us's card alone, no closer; Di's (Them) in Italian.
+    expect(cy.locator("#entry").get_by_role("group", name=side_named("Them"))).to_have_count(0)
+    expect(cy.locator("#entry").get_by_role("radio", name="Nobody")).to_have_count(0)
+    card = cy.locator("#entry").get_by_role("group", name=side_named("Us"))
+    card.get_by_label("Laid on the table").click()
+    tap_keys(cy, "120+35")
+    card.get_by_role("button", name="One more Clean (pulito) for Us").click()
+    cy.get_by_role("button", name="Send our hand 1").tap()
+    expect(cy.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+    audit_layout(cy, SEATED)
+    # The scorekeeper's sheet fills Us's card in live; Them's still waits.
+    expect(page.locator(".rows-in")).to_contain_text("Rows in: 1 of 2")
+    expect(page.locator(".rows-in")).to_contain_text("waiting for Them")
+    us = page.locator("#entry").get_by_role("group", name=side_named("Us"))
+    expect(us.get_by_label("Laid on the table")).to_have_value("155")
+    expect(us.locator(".burraco-sent-by")).to_contain_text("sent from")
+    di.get_by_label("Calate in tavola").click()
+    for key in "40":
+        di.get_by_role("group", name="Tastierino").get_by_role("button", name=key, exact=True).click()
+    di.get_by_role("button", name="Invia la nostra mano 1").tap()
+    expect(page.locator(".rows-in")).to_contain_text("Rows in: 2 of 2")
+    them = page.locator("#entry").get_by_role("group", name=side_named("Them"))
+    expect(them.get_by_label("Laid on the table")).to_have_value("40")
+    audit_layout(page, SEATED)
+    # Who closed, then Save: the hands as sent.
+    page.locator("#entry").get_by_role("radio", name="Us", exact=True).click()
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#banner")).to_contain_text("Hand 1")
+    stored = page.request.get(match_url + ".json").json()["rounds"][0]["sides"]
+    assert stored["Us"] == {"table": 155, "hand": 0, "clean": 1, "dirty": 0}
+    assert stored["Them"] == {"table": 40, "hand": 0, "clean": 0, "dirty": 0}
+    expect(cy.get_by_role("button", name="Send our hand 2")).to_be_visible()

@@ -162,6 +162,7 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("seat-take", "topic", "/matches/{m}/seat", "/matches/{m}/seat"),
     ("seat-leave", "topic", "/matches/{m}", "/matches/{m}/seat/leave"),
     ("seat-free", "topic", "/matches/{m}/share", "/matches/{m}/seats/free"),
+    ("seat-row", "pazzaparola", "/matches/{m}", "/matches/{m}/rows"),
     ("preferences", None, "/preferences", "/preferences"),
     ("rename", "topic", "/players/{p}", "/players/{p}/rename"),
     ("merge", "topic", "/players/{p}", "/players/{p}/merge"),
@@ -265,6 +266,10 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
                 db.session.remove()
         if key == "redo":
             client.post(f"/matches/{ref(values['m'])}/undo", headers={"X-CSRFToken": session_token(client)})
+        if key == "seat-row":
+            # Seated, so its rows reach the game's reader (the scorekeeper's own phone may sit at the table too).
+            client.post(f"/matches/{ref(values['m'])}/seat", data={"seat": "0"},
+                        headers={"X-CSRFToken": session_token(client)})  # fmt: skip
         # The match and the player as their addresses write them.
         in_paths = {**values, **{name: ref(values[name]) for name in ("m", "p") if name in values}}
         if key not in fields_cache:

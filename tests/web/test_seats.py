@@ -7,7 +7,7 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, Member
-from tests.conftest import HTMX, csrf_token, finished_match, read_words, ref, save_round, start_match
+from tests.conftest import HTMX, csrf_token, finished_match, read_words, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 from tests.web.test_groups import two_groups  # noqa: F401 - a fixture
 
@@ -131,3 +131,138 @@ def test_a_seat_link_seats_a_phone_outside_the_group_without_making_it_a_member(
     assert stranger.get("/history").status_code == 404
     assert stranger.get(f"/matches/{ref(club_match)}/seat").status_code == 404
     assert stranger.get(f"/matches/{ref(friday_match)}/share").status_code == 404
+
+
+def send(phone, match_id: int, position: int, chips: list[int], word: str = "", number: int = 1):
+    """The seated phone sends its row of round `number`: the points of its word's cards, and the word."""
+    token = csrf_token(phone, f"/matches/{ref(match_id)}")
+    fields = {"csrf_token": token, "number": str(number), f"word-{position}": word,
+              f"used-{position}": [str(points) for points in chips]}  # fmt: skip
+    return phone.post(f"/matches/{ref(match_id)}/rows", data=fields, headers=HTMX)
+
+
+def seated_phones(app, client, match_id: int, positions) -> dict[int, object]:
+    """A phone of its own seated at each of `positions`."""
+    phones = {}
+    for position in positions:
+        phones[position] = app.test_client()
+        assert take(phones[position], match_id, position).status_code == 302
+    return phones
+
+
+def test_seated_phones_send_their_rows_and_the_scorekeeper_saves_them_with_one_tap(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob", "Cy", "Di"])
+    phones = seated_phones(app, client, match_id, range(4))
+    seated_page = read_words(phones[1].get(f"/matches/{ref(match_id)}").get_data(as_text=True))
+    assert "Send my row of round 1" in seated_page and 'name="theme"' not in seated_page
+    assert 'name="used-1"' not in seated_page.split("pz-chips", 1)[0]  # its own row alone
+    answers = [send(phones[0], match_id, 0, [3, 4, 2], "GATTO"), send(phones[1], match_id, 1, [5, 1]),
+               send(phones[2], match_id, 2, [2, 2, 2, 2], "CASA")]  # fmt: skip
+    assert [answer.status_code for answer in answers] == [200] * 3
+    assert "Row sent" in answers[0].get_data(as_text=True)
+    # The scorekeeper's sheet: 3 of 4 rows in, each filled in and marked with its phone.
+    live = read_words(client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
+    assert "Rows in: 3 of 4" in live and "waiting for Di" in live
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert re.findall(r'name="used-0" value="(\d+)"', page) == ["3", "4", "2"]
+    assert 'value="GATTO"' in page and page.count('class="pz-sent-by') == 3
+    assert send(phones[3], match_id, 3, [1], "IO").status_code == 200
+    # One tap: Save with nothing typed saves the four rows as sent.
+    saved = client.post(f"/matches/{ref(match_id)}/rounds", data={"csrf_token": csrf_token(client), "number": "1"},
+                        headers=HTMX)  # fmt: skip
+    assert saved.status_code == 200
+    rows = stored_match(app, match_id).rounds[0]["rows"]
+    assert rows["Ann"]["used"] == [3, 4, 2] and rows["Ann"]["word"] == "GATTO" and rows["Di"]["used"] == [1]
+    # A row sent for the round just saved is refused with its reason, and not kept for the next one.
+    late = send(phones[1], match_id, 1, [9], number=1)
+    assert late.status_code == 409 and "was saved before your row arrived" in html.unescape(late.get_data(as_text=True))
+    assert "Rows in: 0 of 4" in client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True)
+
+
+def test_a_row_sent_again_while_the_scorekeeper_changed_it_is_not_overwritten_unseen(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    phones = seated_phones(app, client, match_id, [1])
+    assert send(phones[1], match_id, 1, [5, 1], "RE").status_code == 200
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    revision = re.search(r'name="sent-rev-1" value="(\d+)"', page).group(1)
+    # The scorekeeper corrects Bob's row (5, 1 → 5, 2) while Bob sends it again (5, 1, 1).
+    assert send(phones[1], match_id, 1, [5, 1, 1], "RE").status_code == 200
+    form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["4"], "used-1": ["5", "2"],
+            "sent-rev-1": revision}  # fmt: skip
+    before = dump(app)
+    refused = client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX)
+    text = read_words(html.unescape(refused.get_data(as_text=True)))
+    assert refused.status_code == 409 and "Bob sent this row again meanwhile" in text
+    assert re.findall(r'name="used-1" value="(\d+)"', text) == ["5", "1", "1"]
+    assert dump(app) == before
+    # Saved again from the page as it now shows it: Bob's row as sent.
+    revision = re.search(r'name="sent-rev-1" value="(\d+)"', text).group(1)
+    form.update({"used-1": ["5", "1", "1"], "sent-rev-1": revision})
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    assert stored_match(app, match_id).rounds[0]["rows"]["Bob"]["used"] == [5, 1, 1]
+
+
+def test_a_row_from_a_phone_without_the_seat_is_refused_and_nothing_is_stored(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    phones = seated_phones(app, client, match_id, [1])
+    freed = client.post(f"/matches/{ref(match_id)}/seats/free", data={"csrf_token": csrf_token(client), "seat": "1"},
+                        headers=HTMX)  # fmt: skip
+    assert freed.status_code == 200
+    before = dump(app)
+    refused = send(phones[1], match_id, 1, [5])
+    assert refused.status_code == 403 and "no longer has a seat" in refused.get_data(as_text=True)
+    stranger = send(app.test_client(), match_id, 1, [5])
+    assert stranger.status_code == 403
+    assert dump(app) == before
+
+
+def test_a_row_of_more_cards_than_dealt_is_refused_beside_it(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    phones = seated_phones(app, client, match_id, [0])
+    before = dump(app)
+    refused = send(phones[0], match_id, 0, [1] * 30)
+    assert refused.status_code == 422 and "More cards than the" in refused.get_data(as_text=True)
+    assert dump(app) == before
+
+
+def test_burraco_in_pairs_either_partner_sends_the_pairs_one_hand(app, client):
+    match_id = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
+                           burraco_team1="Noi", burraco_team2="Voi")  # fmt: skip
+    phones = seated_phones(app, client, match_id, range(4))
+    page = read_words(phones[2].get(f"/matches/{ref(match_id)}").get_data(as_text=True))
+    # Cy plays for Noi, the first pair: its phone enters Noi's hand alone, and not who closed.
+    assert "Send our hand 1" in page and 'name="table_1"' in page and 'name="table_2"' not in page
+    assert 'name="closed_by"' not in page
+    token = csrf_token(phones[2], f"/matches/{ref(match_id)}")
+    hand = {"csrf_token": token, "number": "1", "table_1": "120+35", "hand_1": "0", "clean_1": "1", "dirty_1": "0"}
+    assert phones[2].post(f"/matches/{ref(match_id)}/rows", data=hand, headers=HTMX).status_code == 200
+    # Ann, Cy's partner, sends the pair's hand again: one entry for the pair, the later one.
+    token = csrf_token(phones[0], f"/matches/{ref(match_id)}")
+    hand.update(csrf_token=token, table_1="160")
+    assert phones[0].post(f"/matches/{ref(match_id)}/rows", data=hand, headers=HTMX).status_code == 200
+    live = read_words(client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
+    assert "Rows in: 1 of 2" in live and "waiting for Voi" in live
+    sheet = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert 'name="table_1" value="160"' in sheet
+    # The scorekeeper taps who closed and Save: Voi's hand typed here, Noi's as sent.
+    form = {"csrf_token": csrf_token(client), "number": "1", "closed_by": "Noi", "table_2": "40", "hand_2": "15"}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    sides = stored_match(app, match_id).rounds[0]["sides"]
+    assert sides["Noi"] == {"table": 160, "hand": 0, "clean": 1, "dirty": 0}
+    assert sides["Voi"] == {"table": 40, "hand": 15, "clean": 0, "dirty": 0}
+
+
+def test_the_share_pages_seats_cost_a_bodiless_304_until_a_phone_sits_down(app, client):
+    match_id = start_match(client, "topic", ["Ann", "Bob"])
+    share = client.get(f"/matches/{ref(match_id)}/share").get_data(as_text=True)
+    etag = html.unescape(re.search(r"data-live data-etag='([^']+)' hx-get=\"[^\"]+/seats\"", share).group(1))
+    unchanged = client.get(f"/matches/{ref(match_id)}/seats", headers={**HTMX, "If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+    bob = app.test_client()
+    bob.environ_base["HTTP_USER_AGENT"] = "Mozilla/5.0 (iPhone) Safari/605"
+    assert take(bob, match_id, 1).status_code == 302
+    changed = client.get(f"/matches/{ref(match_id)}/seats", headers={**HTMX, "If-None-Match": etag})
+    assert changed.status_code == 200 and "Safari · iPhone" in changed.get_data(as_text=True)
+    # A viewer's share page does not poll the seats at all.
+    viewer_share = app.test_client().get(f"/matches/{ref(match_id)}/share").get_data(as_text=True)
+    assert "/seats\"" not in viewer_share

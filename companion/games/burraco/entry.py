@@ -7,7 +7,7 @@ import re
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Np_, Replay, RuleError, show
-from ..forms import extra_field, first, number_field
+from ..forms import extra_field, first, number_field, values
 
 # The page's field names: settings carry a prefix because the new-match form keeps the
 # fields of the game picked before, and Pazzaparola also has a `target`.
@@ -79,6 +79,29 @@ def _sum_field(form: Any, name: str, what: Message) -> int:
 
 class BurracoEntry(Entry):
     """Number fields and pairs on the new-match form; per side a keypad sum, burraco steppers and the closer."""
+
+    # Each side enters its hand from its own phone (in pairs either partner, one entry for the pair); who closed
+    # stays the scorekeeper's to tap.
+    rows_from_seats = True
+
+    def row_from_form(self, form: Any, replay: Replay, position: int) -> dict[str, Any]:
+        """A side's hand as its phone sends it: the points laid and left in hand, its clean and dirty burraco."""
+        n = position + 1
+        return {
+            "table": _sum_field(form, f"table_{n}", N_("points laid on the table")),
+            "hand": _sum_field(form, f"hand_{n}", N_("points left in hand")),
+            "clean": _whole_field(form, f"clean_{n}", N_("clean burraco"), f"clean_{n}", 0),
+            "dirty": _whole_field(form, f"dirty_{n}", N_("dirty burraco"), f"dirty_{n}", 0),
+        }
+
+    def row_fields(self, row: dict[str, Any], position: int) -> dict[str, list[str]]:
+        """A sent hand as the entry's fields of that side."""
+        return {f"{key}_{position + 1}": [str(row.get(key, 0))] for key in ENTRY_KEYS}
+
+    def has_row(self, form: Any, position: int) -> bool:
+        """Whether the entry holds anything of the side's hand: its steppers post 0 untouched, as blank fields do."""
+        keys = self.row_fields({}, position)
+        return any(value.strip() not in ("", "0") for key in keys for value in values(form, key))
 
     setting_fields: ClassVar[tuple[str, ...]] = ("target", "hands", "clean", "dirty", "closing", "teams")
     # The names the new-match form proposes for the pairs ("we" and "they"), in the page's language.

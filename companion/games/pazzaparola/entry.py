@@ -60,6 +60,25 @@ class PazzaparolaEntry(Entry):
             form["extra"] = [json.dumps(extra, ensure_ascii=False)]
         return form
 
+    rows_from_seats = True
+
+    def row_from_form(self, form: Any, replay: Replay, position: int) -> dict[str, Any]:
+        """A seated player's row: their word and the points of its cards, no more cards than were dealt."""
+        name, cards = replay.players[position], replay.settings["cards"]
+        used = [
+            number_field(raw, "a card's points", field=name, signed=True) for raw in _getlist(form, f"used-{position}")
+        ]
+        if len(used) > cards:
+            raise RuleError(N_("more cards than the %(n)s dealt: tap a chip to take one back", n=cards), field=name)
+        return _with_text({"used": used}, "word", _first(form, f"word-{position}"))
+
+    def row_fields(self, row: dict[str, Any], position: int) -> dict[str, list[str]]:
+        """The chips and the word of a sent row as the entry's fields of that seat."""
+        return {
+            f"used-{position}": [str(points) for points in row.get("used") or []],
+            f"word-{position}": [row.get("word") or ""],
+        }
+
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The entry as last sent (or empty): each row's chips, live word score and the leaders.
 
@@ -79,6 +98,9 @@ class PazzaparolaEntry(Entry):
                     "chips": chips,
                     "unused": cards - len(chips),
                     "score": word_score(points, cards - len(chips)),
+                    # Sent from the seat's own phone: the revision the entry shows and that phone's name.
+                    "sent_rev": _first(form, f"sent-rev-{index}"),
+                    "sent_by": _first(form, f"sent-by-{index}"),
                 }
             )
         entered = any(row["chips"] for row in rows)

@@ -68,8 +68,10 @@
     changed(row);
   }
 
-  // The server's message was about the row as it was sent; once the row changes it is stale.
+  // The server's message was about the row as it was sent; once the row changes it is stale. A row changed
+  // here is the scorekeeper's: a row its player sends again no longer fills it in (see fillSentRows).
   function changed(row) {
+    row.dataset.changedHere = "1";
     var stale = row.querySelector(".pz-server-error");
     if (stale) stale.remove();
     refresh(row.closest(".pz-entry"));
@@ -153,6 +155,52 @@
     }
   }
 
+  // The rows the seated phones sent, as the scorekeeper's live block brings them (_rows_in.html): each
+  // fills its row of the entry in, newer than the one the row shows and unless the scorekeeper changed
+  // that row here (then Save is refused with the row as sent, to check: the server compares revisions).
+  function fillSentRows() {
+    var source = document.querySelector("#live [data-sent-rows]");
+    var entry = document.querySelector("form.round-entry .pz-entry");
+    if (!source || !entry) return;
+    var sent = JSON.parse(source.dataset.sentRows);
+    Object.keys(sent).forEach(function (position) {
+      var row = entry.querySelector('.pz-row[data-index="' + position + '"]');
+      var rev = row && row.querySelector('input[name="sent-rev-' + position + '"]');
+      if (!row || row.dataset.changedHere || (rev && parseInt(rev.value, 10) >= sent[position].rev)) return;
+      var fields = sent[position].fields;
+      each(row, ".pz-chip", function (chip) { chip.remove(); });
+      (fields["used-" + position] || []).forEach(function (points) { addChip(row, points); });
+      row.querySelector(".pz-word").value = (fields["word-" + position] || [""])[0];
+      delete row.dataset.changedHere;
+      if (!rev) {
+        rev = hidden(row, "sent-rev-" + position);
+        hidden(row, "sent-by-" + position);
+      }
+      rev.value = String(sent[position].rev);
+      row.querySelector('input[name="sent-by-' + position + '"]').value = sent[position].by;
+      var by = row.querySelector(".pz-sent-by");
+      if (!by) {
+        by = document.createElement("p");
+        by.className = "pz-sent-by muted";
+        row.querySelector(".pz-row-head").after(by);
+      }
+      by.textContent = entry.dataset.sentFrom.replace("{phone}", sent[position].by);
+    });
+    refresh(entry);
+  }
+
+  function hidden(row, name) {
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    row.appendChild(input);
+    return input;
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target instanceof Element && event.target.id === "live") fillSentRows();
+  });
+
   document.addEventListener("click", function (event) {
     var target = event.target;
     if (!(target instanceof Element)) return;
@@ -163,6 +211,11 @@
     }
     var entry = target.closest(".pz-entry");
     if (entry) onEntryClick(entry, target);
+  });
+
+  document.addEventListener("input", function (event) {
+    var row = event.target instanceof Element && event.target.closest(".round-entry .pz-row");
+    if (row) row.dataset.changedHere = "1";
   });
 
   // Enter (Go/Done on a phone) in the theme or a word closes the keyboard instead of saving.
