@@ -166,11 +166,12 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).
     my_seat = extra.pop("my_seat") if "my_seat" in extra else queries.seat_of(match, phone_credential())
     # The rows the seated phones sent of the round being played: the scorekeeper's entry gathers them (where it
-    # holds nothing of that row, or `replacing` names it), a seated phone's shows its own as it sent it.
+    # holds nothing of that row, or `replacing` names it), a seated phone's shows its own as it sent it. The
+    # correction of a round already saved (`editing`) is no place for them.
     sent = queries.sent_rows(match) if scorekeeper or my_seat is not None else {}
     fields = entry_form(match, form)
     my_row = None if my_seat is None else queries.row_of(match, my_seat)
-    if scorekeeper and sent:
+    if scorekeeper and sent and "editing" not in extra:
         fields = form = game.entry.with_sent_rows(fields, sent, extra.pop("replacing", ()))
     elif my_row is not None and form is None and my_row in sent:
         fields = form = game.entry.with_sent_rows(fields, {my_row: sent[my_row]})

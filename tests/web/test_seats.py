@@ -266,3 +266,15 @@ def test_the_share_pages_seats_cost_a_bodiless_304_until_a_phone_sits_down(app, 
     # A viewer's share page does not poll the seats at all.
     viewer_share = app.test_client().get(f"/matches/{ref(match_id)}/share").get_data(as_text=True)
     assert "/seats\"" not in viewer_share
+
+
+def test_a_correction_of_a_saved_round_is_never_filled_with_the_next_rounds_rows(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    phones = seated_phones(app, client, match_id, [1])
+    # Round 1: Bob had no word (no chip); then Bob's phone sends its row of round 2.
+    form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["4", "3"]}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    assert send(phones[1], match_id, 1, [9, 9, 9], "ZZZ", number=2).status_code == 200
+    correction = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
+    assert re.findall(r'name="used-1" value="(\d+)"', correction) == [] and "ZZZ" not in correction
+    assert "sent from" not in correction.split("data-sent-from", 1)[1].split(">", 1)[1]
