@@ -96,7 +96,7 @@ def send_row(phone: Page, points: list[int], word: str, send_label: str) -> None
 
 
 def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_with_one_tap(
-    page: Page, browser: Browser, live_server, app
+    page: Page, browser: Browser, live_server, app, browser_faults
 ):
     players = ["John", "Ringo", "Paul", LONG]
     add_to_roster(app, *players)
@@ -145,6 +145,31 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     expect(phones[LONG].get_by_role("button", name="Invia la mia riga del turno 2")).to_be_visible()
     expect(phones["Ringo"].locator(".pz-chip")).to_have_count(0)
     audit_layout(phones[LONG], players)
+
+    # Round 2: the scorekeeper corrects Ringo's row as it came (4 → 6) while Ringo sends it again (4, 1): the
+    # row changed here is not overwritten by the poll, and Save is refused with the row as Ringo sent it.
+    send_row(phones["Ringo"], [4], "", "Send my row of round 2")
+    ringo = page.get_by_role("group", name="Ringo", exact=True)
+    expect(ringo.locator(".pz-chip")).to_have_count(1)
+    ringo.get_by_role("button", name="Take back 4 from Ringo").tap()
+    page.locator(".pz-keys").get_by_role("button", name="6", exact=True).tap()
+    send_row(phones["Ringo"], [1], "", "Send my row of round 2")
+    expect(phones["Ringo"].get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+    # The poll brings Ringo's second send; the row changed here keeps the scorekeeper's 6.
+    expect(page.locator(".rows-in")).to_have_attribute("data-sent-rows", re.compile(r'"rev": 2'))
+    expect(ringo.locator('input[name="used-1"]')).to_have_count(1)
+    expect(ringo.locator('input[name="used-1"]')).to_have_value("6")
+    # The refused Save is a 409 the browser reports, as the test means it to.
+    browser_faults.expect("Failed to load resource: the server responded with a status of 409 (CONFLICT)")
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(page.get_by_role("alert").filter(has_text="a row was sent again")).to_be_visible()
+    ringo = page.get_by_role("group", name="Ringo", exact=True)
+    expect(ringo).to_contain_text("Ringo sent this row again meanwhile")
+    expect(ringo.locator(".pz-chip")).to_have_count(2)
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(page.get_by_role("status").filter(has_text="Round 2:")).to_be_visible()
+    stored = page.request.get(match_url + ".json").json()["rounds"][1]["rows"]
+    assert stored["Ringo"]["used"] == [4, 1]
 
 
 def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
