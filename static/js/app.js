@@ -167,7 +167,9 @@
       el.classList.add("reconnecting");
       return;
     }
-    warn(text("needs_server"));
+    // A form that keeps nothing on the phone says what becomes of what it holds (a seated phone's row).
+    var own = el.closest && el.closest("[data-unsent]");
+    warn(own ? own.dataset.unsent : text("needs_server"));
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (event.detail.xhr && event.detail.xhr.status >= 500) warn(text("server_failed"));

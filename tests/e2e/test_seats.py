@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, new_phone, start_match
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, go_offline, go_online, new_phone, start_match
 from tests.e2e.test_burraco import SEATED, side_named, start_burraco, tap_keys
 from tests.e2e.test_topic import COUNT_TAPS, loser
 
@@ -173,7 +173,7 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
 
 
 def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
-    page: Page, browser: Browser, live_server, app
+    page: Page, browser: Browser, live_server, app, browser_faults
 ):
     players = ["Ann", "Bob", "Cy", "Di"]
     add_to_roster(app, *players)
@@ -191,6 +191,14 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     card.get_by_label("Laid on the table").click()
     tap_keys(cy, "120+35")
     card.get_by_role("button", name="One more Clean (pulito) for Us").click()
+    # The wi-fi drops as Cy taps Send: the phone says the hand was not sent and keeps it, to send again.
+    for text in NETWORK_CUT:
+        browser_faults.expect(text, may_not_come=True)
+    go_offline(cy)
+    cy.get_by_role("button", name="Send our hand 1").tap()
+    expect(cy.get_by_role("alert").filter(has_text="Not sent: the server cannot be reached")).to_be_visible()
+    expect(card.get_by_label("Laid on the table")).to_have_value("120+35")
+    go_online(cy)
     cy.get_by_role("button", name="Send our hand 1").tap()
     expect(cy.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
     audit_layout(cy, SEATED)
