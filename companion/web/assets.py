@@ -29,6 +29,8 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("", "js"): ("vendor/htmx/htmx.min.js", "js/app.js"),
     # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then).
     ("offline", "js"): ("js/offline.js",),
+    # The rows sent from the seated phones, filled into the scorekeeper's entry: where a phone may enter rounds.
+    ("seats", "js"): ("js/seats.js",),
     ("history", "css"): ("css/history.css",),
     ("table", "css"): ("css/table.css",),
     ("setup", "css"): ("css/setup.css",),
@@ -227,12 +229,14 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
 
 def match_bundles(game: str, scorekeeper: bool, over: bool = False) -> list[str]:
     """The bundles a match page names: its game's pieces, the chances, what a match no longer played draws (its
-    replay, its result card), and the scorekeeper's offline sender and entry widgets.
+    replay, its result card), and the scorekeeper's offline sender, rows from the seats and entry widgets.
 
     Asked by the page's template, and by the links that ask for them with the page (app.js).
     """
     ended = ["ended"] if over else []
-    return [f"game-{game}", "match", *ended, *(["offline", f"entry-{game}"] if scorekeeper else [])]
+    # The rows sent from the seats, where the game's seats send rows.
+    seats = ["seats"] if game in REGISTRY and REGISTRY[game].entry.rows_from_seats else []
+    return [f"game-{game}", "match", *ended, *(["offline", *seats, f"entry-{game}"] if scorekeeper else [])]
 
 
 def needs_bundles(*names: str) -> str:

@@ -122,7 +122,7 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     john = page.get_by_role("group", name="John", exact=True)
     expect(john.locator(".pz-chip")).to_have_count(5)
     expect(john.locator(".pz-word")).to_have_value("ZANZARA")
-    expect(john.locator(".pz-sent-by")).to_contain_text("sent from")
+    expect(john.locator(".sent-by")).to_contain_text("sent from")
     audit_layout(page, players)
     # The Italian phone's row, and its page, at 360 px.
     audit_layout(phones[LONG], players)
@@ -207,7 +207,7 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     expect(page.locator(".rows-in")).to_contain_text("waiting for Them")
     us = page.locator("#entry").get_by_role("group", name=side_named("Us"))
     expect(us.get_by_label("Laid on the table")).to_have_value("155")
-    expect(us.locator(".burraco-sent-by")).to_contain_text("sent from")
+    expect(us.locator(".sent-by")).to_contain_text("sent from")
     di.get_by_label("Calate in tavola").click()
     for key in "40":
         di.get_by_role("group", name="Tastierino").get_by_role("button", name=key, exact=True).click()

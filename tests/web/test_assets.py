@@ -92,6 +92,10 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
         ["offline.js", "topic.js"]
     ]
     assert "data-offline-scripts" not in client.get(f"/matches/{ref(match)}").get_data(as_text=True)
+    # A game whose seats send their rows: the scorekeeper's page fills them in (seats.js), a seated phone's too.
+    words = start_match(client, "pazzaparola", ["Anna", "Ben"])
+    scripts = ["offline.js", "seats.js", "pazzaparola.js"]
+    assert page_bundles(client, f"/matches/{ref(words)}", "js") == [SHARED_JS, scripts]
 
 
 def page_styles(client, url):

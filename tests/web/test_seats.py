@@ -165,7 +165,7 @@ def test_seated_phones_send_their_rows_and_the_scorekeeper_saves_them_with_one_t
     assert "Rows in: 3 of 4" in live and "waiting for Di" in live
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert re.findall(r'name="used-0" value="(\d+)"', page) == ["3", "4", "2"]
-    assert 'value="GATTO"' in page and page.count('class="pz-sent-by') == 3
+    assert 'value="GATTO"' in page and page.count('class="sent-by') == 3
     assert send(phones[3], match_id, 3, [1], "IO").status_code == 200
     # One tap: Save with nothing typed saves the four rows as sent.
     saved = client.post(f"/matches/{ref(match_id)}/rounds", data={"csrf_token": csrf_token(client), "number": "1"},

@@ -241,19 +241,12 @@
     update();
   }
 
-  // The hands the seated phones sent, as the scorekeeper's live block brings them (_rows_in.html): each fills
-  // its side of the entry in, newer than the one the side shows and unless the scorekeeper changed that side
-  // here (then Save is refused with the hand as sent, to check: the server compares revisions).
-  function fillSentRows() {
-    var source = document.querySelector("#live [data-sent-rows]");
-    var entry = document.querySelector("form.round-entry [data-burraco-entry]");
-    if (!source || !entry) return;
-    var sent = JSON.parse(source.dataset.sentRows);
-    Object.keys(sent).forEach(function (position) {
-      var side = entry.querySelector('[data-side="' + (parseInt(position, 10) + 1) + '"]');
-      var rev = side && side.querySelector('input[name="sent-rev-' + position + '"]');
-      if (!side || side.dataset.changedHere || (rev && parseInt(rev.value, 10) >= sent[position].rev)) return;
-      var fields = sent[position].fields;
+  // The hands the seated phones sent fill the scorekeeper's entry in (seats.js), a side changed here excepted.
+  (window.Companion.sentRowWidgets = window.Companion.sentRowWidgets || []).push({
+    entry: "[data-burraco-entry]",
+    after: ".burraco-live",
+    row: function (entry, position) { return entry.querySelector('[data-side="' + (parseInt(position, 10) + 1) + '"]'); },
+    fill: function (side, position, fields) {
       Object.keys(fields).forEach(function (name) {
         var input = side.querySelector('[name="' + name + '"]');
         if (!input) return;
@@ -261,34 +254,10 @@
         var shown = input.closest("[data-stepper]");
         if (shown) shown.querySelector("[data-stepper-out]").textContent = input.value;
       });
-      if (!rev) {
-        rev = hidden(side, "sent-rev-" + position);
-        hidden(side, "sent-by-" + position);
-      }
-      rev.value = String(sent[position].rev);
-      side.querySelector('input[name="sent-by-' + position + '"]').value = sent[position].by;
-      var by = side.querySelector(".burraco-sent-by");
-      if (!by) {
-        by = document.createElement("p");
-        by.className = "burraco-sent-by muted";
-        side.querySelector(".burraco-live").after(by);
-      }
-      by.textContent = entry.dataset.sentFrom.replace("{phone}", sent[position].by);
-    });
-    entry.dispatchEvent(new Event("change", { bubbles: true }));
-  }
-
-  function hidden(side, name) {
-    var input = document.createElement("input");
-    input.type = "hidden";
-    input.name = name;
-    side.appendChild(input);
-    return input;
-  }
-
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target instanceof Element && event.target.id === "live") fillSentRows();
+    },
+    filled: function (entry) { entry.dispatchEvent(new Event("change", { bubbles: true })); }
   });
+
   // A side the scorekeeper taps into is theirs: a hand its phone sends again no longer fills it in.
   document.addEventListener("click", function (event) {
     var side = event.isTrusted && event.target instanceof Element && event.target.closest(".round-entry [data-side]");

@@ -69,7 +69,7 @@
   }
 
   // The server's message was about the row as it was sent; once the row changes it is stale. A row changed
-  // here is the scorekeeper's: a row its player sends again no longer fills it in (see fillSentRows).
+  // here is the scorekeeper's: a row its player sends again no longer fills it in (seats.js).
   function changed(row) {
     row.dataset.changedHere = "1";
     var stale = row.querySelector(".pz-server-error");
@@ -155,50 +155,17 @@
     }
   }
 
-  // The rows the seated phones sent, as the scorekeeper's live block brings them (_rows_in.html): each
-  // fills its row of the entry in, newer than the one the row shows and unless the scorekeeper changed
-  // that row here (then Save is refused with the row as sent, to check: the server compares revisions).
-  function fillSentRows() {
-    var source = document.querySelector("#live [data-sent-rows]");
-    var entry = document.querySelector("form.round-entry .pz-entry");
-    if (!source || !entry) return;
-    var sent = JSON.parse(source.dataset.sentRows);
-    Object.keys(sent).forEach(function (position) {
-      var row = entry.querySelector('.pz-row[data-index="' + position + '"]');
-      var rev = row && row.querySelector('input[name="sent-rev-' + position + '"]');
-      if (!row || row.dataset.changedHere || (rev && parseInt(rev.value, 10) >= sent[position].rev)) return;
-      var fields = sent[position].fields;
+  // The rows the seated phones sent fill the scorekeeper's entry in (seats.js), a row changed here excepted.
+  (window.Companion.sentRowWidgets = window.Companion.sentRowWidgets || []).push({
+    entry: ".pz-entry",
+    after: ".pz-row-head",
+    row: function (entry, position) { return entry.querySelector('.pz-row[data-index="' + position + '"]'); },
+    fill: function (row, position, fields) {
       each(row, ".pz-chip", function (chip) { chip.remove(); });
       (fields["used-" + position] || []).forEach(function (points) { addChip(row, points); });
       row.querySelector(".pz-word").value = (fields["word-" + position] || [""])[0];
-      delete row.dataset.changedHere;
-      if (!rev) {
-        rev = hidden(row, "sent-rev-" + position);
-        hidden(row, "sent-by-" + position);
-      }
-      rev.value = String(sent[position].rev);
-      row.querySelector('input[name="sent-by-' + position + '"]').value = sent[position].by;
-      var by = row.querySelector(".pz-sent-by");
-      if (!by) {
-        by = document.createElement("p");
-        by.className = "pz-sent-by muted";
-        row.querySelector(".pz-row-head").after(by);
-      }
-      by.textContent = entry.dataset.sentFrom.replace("{phone}", sent[position].by);
-    });
-    refresh(entry);
-  }
-
-  function hidden(row, name) {
-    var input = document.createElement("input");
-    input.type = "hidden";
-    input.name = name;
-    row.appendChild(input);
-    return input;
-  }
-
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target instanceof Element && event.target.id === "live") fillSentRows();
+    },
+    filled: refresh
   });
 
   document.addEventListener("click", function (event) {
