@@ -29,7 +29,7 @@ fi
 
 "${as_user[@]}" "$bin/initdb" -D "$dir/data" -U companion --auth=trust -E UTF8 >/dev/null
 "${as_user[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >/dev/null
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
 cleanup() {
   "${as_user[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$dir"

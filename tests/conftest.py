@@ -103,18 +103,22 @@ def reaching_flask(app: Flask) -> Iterator[list[str]]:
         polls.flask = flask
 
 
+ON_POSTGRESQL = SERVER_URL.startswith(("postgres://", "postgresql://"))
+
+
 @contextmanager
-def fresh_database() -> Iterator[str | None]:
-    """A new, empty PostgreSQL database on the DATABASE_URL server for one test, or None for SQLite."""
-    if not SERVER_URL.startswith(("postgres://", "postgresql://")):
+def fresh_database(template: str | None = None) -> Iterator[str | None]:
+    """A new PostgreSQL database on the DATABASE_URL server (empty, or a copy of `template`), or None for SQLite."""
+    if not ON_POSTGRESQL:
         yield None
         return
     import psycopg
 
     name = f"test_{uuid.uuid4().hex[:16]}"
     admin_url = SERVER_URL
+    copied = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"{copied}')
     base = SERVER_URL.rsplit("/", 1)[0]
     try:
         yield f"postgresql+psycopg://{base.split('://', 1)[1]}/{name}"
@@ -123,16 +127,51 @@ def fresh_database() -> Iterator[str | None]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
-    """Where this test's data lives: a fresh SQLite file, or a fresh PostgreSQL database."""
+def _migrate(url: str, instance: Path) -> None:
+    """Bring the database at `url` to the newest migration, as a first start does, and let go of it."""
+    application = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": ADDRESS_KEY},
+                             instance_path=str(instance))  # fmt: skip
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One database migrated to head for the whole run: a SQLite file, or a PostgreSQL database's name.
+
+    Each test's database is a copy of it, which is what a first start's migrations leave, without
+    running a dozen migrations again for each of the suite's tests (minutes on PostgreSQL).
+    """
+    instance = tmp_path_factory.mktemp("migrated") / "instance"
+    instance.mkdir()
+    if not ON_POSTGRESQL:
+        path = instance / "companion.sqlite"
+        _migrate(f"sqlite:///{path}", instance)
+        yield str(path)
+        return
     with fresh_database() as url:
-        yield url or f"sqlite:///{tmp_path / 'instance' / 'companion.sqlite'}"
+        assert url is not None
+        _migrate(url, instance)
+        yield url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, migrated_database: str) -> Iterator[str]:
+    """Where this test's data lives: a new SQLite file or PostgreSQL database, migrated to head."""
+    with fresh_database(template=migrated_database) as url:
+        if url:
+            yield url
+            return
+        instance = tmp_path / "instance"
+        instance.mkdir(exist_ok=True)
+        shutil.copyfile(migrated_database, instance / "companion.sqlite")
+        yield f"sqlite:///{instance / 'companion.sqlite'}"
 
 
 @pytest.fixture
 def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
-    """The app on its own empty database, migrated to head as on a first start."""
+    """The app on its own database, migrated to head as on a first start and holding nothing yet."""
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     application = create_app(config, instance_path=str(tmp_path / "instance"))
     yield application
@@ -143,7 +182,7 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
 
 @pytest.fixture
 def private_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
-    """The app as a shared server runs it (COMPANION_GROUPS=private), on its own empty database."""
+    """The app as a shared server runs it (COMPANION_GROUPS=private), on its own database holding nothing yet."""
     from companion.config import Settings
 
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
