@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
-from sqlalchemy import JSON, Double, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy import JSON, Double, ForeignKey, Index, String, UniqueConstraint, event, false
 from sqlalchemy.orm import (
     Mapped,
     ORMExecuteState,
@@ -195,6 +195,9 @@ class Match(InGroup, db.Model):
     # calculator's taps: {"number": 3, "state": {"starter": 0, "moves": [...]}}), so a reload, another
     # tab or the next phone to take the pencil carries on with it; emptied when a round is saved or undone.
     round_in_progress: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The table chose, when starting the match, to have each round saved as soon as every seated phone sent
+    # its row (a game whose rows make a whole round); otherwise the scorekeeper's Save saves it.
+    save_when_rows_in: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"

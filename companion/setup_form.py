@@ -11,6 +11,9 @@ from .games import REGISTRY, default_game
 from .games.base import N_, Message, Np_, RuleError, checked_name, name_key
 from .games.forms import index_in
 
+# The new-match form's choice to have each round saved once every seated phone sent its row.
+SAVE_WHEN_ROWS_IN = "save_when_rows_in"
+
 
 @dataclass
 class Draft:
@@ -72,6 +75,11 @@ class Draft:
             self.seats.append(name)
             return True
         return False
+
+    @property
+    def save_when_rows_in(self) -> bool:
+        """Whether the table chose to have each round saved once every seated phone sent its row."""
+        return REGISTRY[self.game].entry.round_from_rows_alone and self.form.get(SAVE_WHEN_ROWS_IN) == "1"
 
     def settings(self) -> dict[str, Any]:
         """The raw settings the game's own form fields carry, for the rules to check."""

@@ -772,6 +772,19 @@ class Entry:
         """Whether the entry form holds anything of seat `position`'s row (the scorekeeper's, or a row sent)."""
         return any(value.strip() for key in self.row_fields({}, position) for value in form.getlist(key))
 
+    # Whether the rows sent from every side make a whole round on their own, so that a table may choose to
+    # have the round saved when the last row arrives (a Burraco hand also needs who closed: its scorekeeper saves).
+    round_from_rows_alone: ClassVar[bool] = False
+
+    def round_from_rows(
+        self, rows: Mapping[int, dict[str, Any]], players: list[str], settings: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The round the rows sent from every side make, as `round_from_form` reads it (a RuleError if not one)."""
+        fields: dict[str, list[str]] = {}
+        for position, row in rows.items():
+            fields.update(self.row_fields(row, position))
+        return self.round_from_form(fields, players, settings)
+
     def with_sent_rows(self, form: Any, rows: Mapping[int, SentRow], replacing: Iterable[int] = ()) -> Any:
         """The entry's fields with the rows the seated phones sent: each where the form holds nothing of that
         seat's row, or where `replacing` names it; beside each, the revision it was sent at and its phone."""

@@ -69,10 +69,15 @@ def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | 
     return match
 
 
-def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | None) -> tuple[Match, str]:
-    """Start a match; returns it with the scorekeeper token for the creator's cookie."""
+def create_match(
+    game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool = False
+) -> tuple[Match, str]:
+    """Start a match; returns it with the scorekeeper token for the creator's cookie. `save_when_rows_in`: the
+    table chose to have each round saved once every side's row is sent from its seat (if the game's rows make
+    a whole round)."""
     with transaction():
         match = _new_match(game_slug, names, settings)
+        match.save_when_rows_in = save_when_rows_in and get_game(game_slug).entry.round_from_rows_alone
         token = secrets.token_urlsafe(32)
         match.scorekeeper_hash = match.owner_hash = hash_token(token)
         db.session.add(match)
@@ -81,8 +86,8 @@ def create_match(game_slug: str, names: list[str], settings: dict[str, Any] | No
 
 
 def play_again(match: Match) -> tuple[Match, str]:
-    """A new match with the same game, players, seats and settings."""
-    return create_match(match.game, match.player_names, match.settings)
+    """A new match with the same game, players, seats and settings, its rounds saved the same way."""
+    return create_match(match.game, match.player_names, match.settings, match.save_when_rows_in)
 
 
 # Bump when a cache kept by `rescore` changes meaning or gains a column: matches stored
@@ -218,10 +223,18 @@ def save_round(
             if last is not None and number == last.number and _same_round(match, last.data, data):
                 return Saved(last, standings_of(match), repeated=True)
             raise ChangedMeanwhile(N_("this round changed meanwhile"), last)
-        saved = _append(match, data, key, played_at)
-        if match.redo:
-            match.redo, saved.cleared_redo = [], True
-        return saved
+        return save_round_held(match, data, key, played_at)
+
+
+def save_round_held(
+    match: Match, data: dict[str, Any], key: str | None = None, played_at: datetime | None = None
+) -> Saved:
+    """Store the next round for a writer that holds the match's lock already: a save, or the last row of a
+    round sent from a seat when the table chose to have such rounds saved by themselves."""
+    saved = _append(match, data, key, played_at)
+    if match.redo:
+        match.redo, saved.cleared_redo = [], True
+    return saved
 
 
 def _same_round(match: Match, stored: dict, data: dict) -> bool:

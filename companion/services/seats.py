@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, or_, select, update
 
 from ..extensions import db
+from ..games import get_game
 from ..games.base import N_, ChangedMeanwhile, NotAllowed, RuleError
 from ..models import PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
 from .bounds import bounded
+from .matches import save_round_held
 from .transaction import transaction
 
 # A phone's label as it is stored (models.Seat.phone_label).
 LABEL_MAX = 80
+
+
+@dataclass(frozen=True)
+class RowSent:
+    """A row stored: its revision, and whether it was the last of its round, which was saved with it."""
+
+    revision: int
+    saved_round: bool
 
 
 def take_seat(match: Match, position: int | None, credential: str, label: str = "") -> Seat:
@@ -46,11 +57,12 @@ def take_seat(match: Match, position: int | None, credential: str, label: str = 
 
 def send_row(
     match: Match, number: int | None, position: int, side: int, row: dict[str, Any], credential: str | None, label: str
-) -> int:
+) -> RowSent:
     """Store the row of side `side` the phone seated at `position` sends of round `number`, the round being
-    played (in pairs either partner's phone sends the pair's one row); returns its revision. Refused, with the
+    played (in pairs either partner's phone sends the pair's one row). Refused, with the
     reason, when the round was saved meanwhile or the seat is no longer this phone's (freed by the scorekeeper,
-    or never taken): never stored for another round or another seat.
+    or never taken): never stored for another round or another seat. The last row of a round is saved with
+    the round when the table chose that (`Match.save_when_rows_in`).
 
     Under the match's lock, which bumps its version: the scorekeeper's sheet fills in at its next poll.
     """
@@ -72,7 +84,26 @@ def send_row(
             db.session.add(stored)
         stored.data, stored.phone, stored.phone_label = row, phone, label[:LABEL_MAX]
         stored.sent_at, stored.revision = utcnow(), stored.revision + 1
-    return stored.revision
+        saved = _saved_when_every_row_is_in(match, number) if match.save_when_rows_in else False
+    return RowSent(stored.revision, saved)
+
+
+def _saved_when_every_row_is_in(match: Match, number: int) -> bool:
+    """Save round `number` from the rows sent, if every side has sent its row and they make a round the rules
+    take; otherwise it waits for the scorekeeper's Save (a row a seat cannot send, rows the rules refuse)."""
+    game = get_game(match.game)
+    sides = game.sides(match.player_names, match.settings)
+    db.session.flush()
+    found = db.session.scalars(select(SentRow).where(SentRow.match_id == match.id, SentRow.number == number))
+    rows = {row.position: row.data for row in found}
+    if not game.entry.round_from_rows_alone or len(rows) < len(sides):
+        return False
+    try:
+        data = game.entry.round_from_rows(rows, match.player_names, match.settings)
+        save_round_held(match, data)
+    except RuleError:
+        return False
+    return True
 
 
 def leave_seat(match: Match, credential: str | None) -> None:

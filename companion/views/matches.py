@@ -78,7 +78,7 @@ def setup():
         draft.apply(action)
         return _setup_page(draft, 422 if draft.errors else 200, focus_name=action == "new")
     try:
-        match, token = service.create_match(draft.game, draft.seats, draft.settings())
+        match, token = service.create_match(draft.game, draft.seats, draft.settings(), draft.save_when_rows_in)
     except RuleError as error:
         draft.errors[error.field or "players"] = error_text(error)
         return _setup_page(draft, 422)
@@ -128,14 +128,15 @@ def entry_shows(
     elsewhere: bool = False,
     may_reclaim: bool = False,
     seat_round: int | None = None,
+    pencil_round: int | None = None,
 ) -> str:
     """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat, the
-    round a seated phone enters its row of, or the match's status moves, the answer to the poll draws the entry
-    again (`live.live`)."""
+    round a seated phone enters its row of (or the scorekeeper's, where the seats' rows save rounds too), or the
+    match's status moves, the answer to the poll draws the entry again (`live.live`)."""
     if status != PLAYING:
         return status
     if scorekeeper:
-        return "pencil"
+        return "pencil" if pencil_round is None else f"pencil-{pencil_round}"
     if elsewhere:
         return "reclaim" if may_reclaim else "elsewhere"
     return "viewer" if seat_round is None else f"seat-{seat_round}"
@@ -184,6 +185,8 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
             extra.get("may_reclaim", False),
             # A seated phone's entry is its row of the round being played: drawn again once that round is saved.
             seat_round=None if my_seat is None else len(match.rounds) + 1,
+            # Where the last row sent saves the round, the scorekeeper's entry moves on to the next one with it.
+            pencil_round=len(match.rounds) + 1 if match.save_when_rows_in else None,
         ),
     )
     return dict(

@@ -57,14 +57,16 @@ def send_row(match_id: int):
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
         row = game.entry.row_from_form(request.form, replay, side)
         number = whole_number(request.form.get("number"), ID_MAX)
-        service.send_row(match, number, seat.position, side, row, phone_credential(), _what_this_phone_is_called())
+        label = _what_this_phone_is_called()
+        sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label)
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": error_text(error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
     except (ChangedMeanwhile, NotAllowed) as refused:
         context = match_context(match, errors={"round": error_text(refused)})
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
-    return render("match.html", fragment="_round_entry.html", **match_context(match, row_sent=True))
+    context = match_context(match, row_sent=True, saved_with_row=number if sent.saved_round else None)
+    return render("match.html", fragment="_round_entry.html", **context)
 
 
 @bp.post("/<id:match_id>/seat/leave")

@@ -10,7 +10,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, go_offline, go_online, new_phone, start_match
+from tests.e2e.helpers import (
+    NETWORK_CUT,
+    add_to_roster,
+    go_offline,
+    go_online,
+    new_phone,
+    press_start,
+    seat_players,
+    start_match,
+)
 from tests.e2e.test_burraco import SEATED, side_named, start_burraco, tap_keys
 from tests.e2e.test_topic import COUNT_TAPS, loser
 
@@ -170,6 +179,35 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     expect(page.get_by_role("status").filter(has_text="Round 2:")).to_be_visible()
     stored = page.request.get(match_url + ".json").json()["rounds"][1]["rows"]
     assert stored["Ringo"]["used"] == [4, 1]
+
+
+def test_a_table_that_chose_it_has_the_round_saved_by_the_last_row_sent(page: Page, browser: Browser, live_server, app):
+    players = ["John", LONG]
+    add_to_roster(app, *players)
+    page.set_viewport_size({"width": 360, "height": 740})
+    seat_players(page, live_server.url, "Pazzaparola", players)
+    page.get_by_label("Save each round by itself once every player's row is in").check()
+    audit_layout(page, players)
+    press_start(page, "Pazzaparola", players)
+    match_url = page.url
+    page.get_by_role("link", name="Share · viewer QR").click()
+    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    page.goto(match_url)
+    page.evaluate(COUNT_TAPS)
+    john, long = seat_phone(browser, link, "John"), seat_phone(browser, link, LONG, locale="it-IT")
+    send_row(john, [7, 2, 3], "GAS", "Send my row of round 1")
+    expect(page.locator(".rows-in")).to_contain_text("Rows in: 1 of 2")
+    send_row(long, [2, 2], "IO", "Invia la mia riga del turno 1")
+    expect(long.get_by_role("status").filter(has_text="La tua era l'ultima riga")).to_be_visible()
+    # No tap on the scorekeeper's phone: its standings show the point and its entry has moved on to round 2.
+    expect(page.get_by_role("button", name="Save round 2")).to_be_visible()
+    expect(page.locator("#rounds")).to_contain_text("GAS")
+    assert page.evaluate("window.topicTaps") == 0
+    expect(john.get_by_role("button", name="Send my row of round 2")).to_be_visible()
+    audit_layout(page, players)
+    audit_layout(long, players)
+    stored = page.request.get(match_url + ".json").json()["rounds"][0]["rows"]
+    assert stored["John"]["used"] == [7, 2, 3] and stored[LONG]["used"] == [2, 2]
 
 
 def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(

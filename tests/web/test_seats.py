@@ -278,3 +278,46 @@ def test_a_correction_of_a_saved_round_is_never_filled_with_the_next_rounds_rows
     correction = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
     assert re.findall(r'name="used-1" value="(\d+)"', correction) == [] and "ZZZ" not in correction
     assert "sent from" not in correction.split("data-sent-from", 1)[1].split(">", 1)[1]
+
+
+def test_a_table_that_chose_it_has_each_round_saved_by_its_last_row(app, client):
+    form = client.get("/matches/new?game=pazzaparola").get_data(as_text=True)
+    assert 'name="save_when_rows_in"' in form and "Save each round by itself once every player" in form
+    assert 'name="save_when_rows_in"' not in client.get("/matches/new?game=burraco").get_data(as_text=True)
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob", "Cy", "Di"], save_when_rows_in="1")
+    phones = seated_phones(app, client, match_id, range(4))
+    for position, chips in ((0, [3, 4, 2]), (1, [5, 1]), (2, [2, 2])):
+        assert send(phones[position], match_id, position, chips).status_code == 200
+    assert stored_match(app, match_id).rounds == []
+    last = send(phones[3], match_id, 3, [1], "IO")
+    assert last.status_code == 200
+    assert "Yours was the last row: round 1 is saved." in html.unescape(last.get_data(as_text=True))
+    assert "Send my row of round 2" in read_words(last.get_data(as_text=True))
+    rows = stored_match(app, match_id).rounds[0]["rows"]
+    assert [rows[name]["used"] for name in ("Ann", "Bob", "Cy", "Di")] == [[3, 4, 2], [5, 1], [2, 2], [1]]
+    assert rows["Di"]["word"] == "IO"
+    # The scorekeeper's page showed round 1's entry: its next poll draws round 2's, with nothing to save twice.
+    live = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": "pencil-1"})
+    assert 'data-entry-shows="pencil-2"' in live.get_data(as_text=True)
+    assert "Rows in: 0 of 4" in live.get_data(as_text=True)
+
+
+def test_rows_the_rules_refuse_as_a_round_wait_for_the_scorekeeper(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"], save_when_rows_in="1")
+    phones = seated_phones(app, client, match_id, range(2))
+    # Two rows with no card: no word was made, which the rules do not take as a round.
+    assert [send(phones[p], match_id, p, []).status_code for p in range(2)] == [200, 200]
+    assert stored_match(app, match_id).rounds == []
+    assert "Rows in: 2 of 2" in client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True)
+
+
+def test_play_again_keeps_the_tables_choice_and_a_game_without_it_ignores_it(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"], save_when_rows_in="1")
+    burraco_id = start_match(client, "burraco", ["Ann", "Bob"], save_when_rows_in="1")
+    with app.app_context():
+        from companion.services.matches import play_again
+
+        again, _ = play_again(db.session.get(Match, match_id))
+        chosen = [db.session.get(Match, found).save_when_rows_in for found in (match_id, burraco_id, again.id)]
+        db.session.remove()
+    assert chosen == [True, False, True]

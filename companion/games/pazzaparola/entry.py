@@ -61,6 +61,7 @@ class PazzaparolaEntry(Entry):
         return form
 
     rows_from_seats = True
+    round_from_rows_alone = True
 
     def row_from_form(self, form: Any, replay: Replay, position: int) -> dict[str, Any]:
         """A seated player's row: their word and the points of its cards, no more cards than were dealt."""
