@@ -300,6 +300,9 @@ class SentRow(db.Model):
     sent_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Bumped on each send: a Save based on an older one is refused rather than overwriting it unseen.
     revision: Mapped[int] = mapped_column(default=1)
+    # The key the phone made for this send (as a round save's `Round.client_key`): the same send again, after
+    # a lost answer or from the phone's queue of rows kept offline, is answered as stored, never stored twice.
+    client_key: Mapped[str | None] = mapped_column(String(36))
 
 
 class PlayerRecord(db.Model):

@@ -56,13 +56,22 @@ def take_seat(match: Match, position: int | None, credential: str, label: str = 
 
 
 def send_row(
-    match: Match, number: int | None, position: int, side: int, row: dict[str, Any], credential: str | None, label: str
+    match: Match,
+    number: int | None,
+    position: int,
+    side: int,
+    row: dict[str, Any],
+    credential: str | None,
+    label: str,
+    key: str | None = None,
 ) -> RowSent:
     """Store the row of side `side` the phone seated at `position` sends of round `number`, the round being
     played (in pairs either partner's phone sends the pair's one row). Refused, with the
     reason, when the round was saved meanwhile or the seat is no longer this phone's (freed by the scorekeeper,
     or never taken): never stored for another round or another seat. The last row of a round is saved with
-    the round when the table chose that (`Match.save_when_rows_in`).
+    the round when the table chose that (`Match.save_when_rows_in`). `key` is the one the phone made for this
+    send: a send already stored under it (a retry after a lost answer, a row kept offline sent again) is
+    answered as stored, whatever came since.
 
     Under the match's lock, which bumps its version: the scorekeeper's sheet fills in at its next poll.
     """
@@ -71,6 +80,12 @@ def send_row(
     phone = hash_token(credential) if credential else None
     row = bounded(row, "row")
     with transaction(locking=match):
+        if key is not None and phone is not None:
+            again = db.session.scalar(
+                select(SentRow).where(SentRow.match_id == match.id, SentRow.phone == phone, SentRow.client_key == key)
+            )
+            if again is not None:
+                return RowSent(again.revision, saved_round=False)
         holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
         if phone is None or holder != phone:
             raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
@@ -82,7 +97,7 @@ def send_row(
         if stored is None:
             stored = SentRow(match_id=match.id, number=number, position=side, phone=phone, revision=0)
             db.session.add(stored)
-        stored.data, stored.phone, stored.phone_label = row, phone, label[:LABEL_MAX]
+        stored.data, stored.phone, stored.phone_label, stored.client_key = row, phone, label[:LABEL_MAX], key
         stored.sent_at, stored.revision = utcnow(), stored.revision + 1
         saved = _saved_when_every_row_is_in(match, number) if match.save_when_rows_in else False
     return RowSent(stored.revision, saved)

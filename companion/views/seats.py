@@ -18,7 +18,7 @@ from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version, unchanged_headers
 from .host import is_host
 from .live import qr_svg, seat_link
-from .matches import is_scorekeeper, match_context, match_or_404
+from .matches import ROUND_KEY, is_scorekeeper, match_context, match_or_404
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
@@ -58,7 +58,7 @@ def send_row(match_id: int):
         row = game.entry.row_from_form(request.form, replay, side)
         number = whole_number(request.form.get("number"), ID_MAX)
         label = _what_this_phone_is_called()
-        sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label)
+        sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label, _row_key())
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": error_text(error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
@@ -67,6 +67,14 @@ def send_row(match_id: int):
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
     context = match_context(match, row_sent=True, saved_with_row=number if sent.saved_round else None)
     return render("match.html", fragment="_round_entry.html", **context)
+
+
+def _row_key() -> str | None:
+    """The key the seated phone made for this send (offline.js's, as a round save's), or a 400 if unreadable."""
+    key = request.form.get("row_key") or None
+    if key is not None and not ROUND_KEY.fullmatch(key):
+        abort(400, gettext("This row's key cannot be read: reload the page and send it again."))
+    return key
 
 
 @bp.post("/<id:match_id>/seat/leave")

@@ -34,8 +34,37 @@
     return first;
   }
 
+  // A version 4 UUID from getRandomValues, which phones offer on plain HTTP too (randomUUID is HTTPS only): the key
+  // a save or a row sent carries, which the server stores it under once.
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  // Why the server refused a write, as its answer says it ("" when it says nothing a phone can show).
+  function reasonOf(html) {
+    var doc = new DOMParser().parseFromString(html || "", "text/html");
+    var found = doc.querySelectorAll('[role="alert"], .field-error, .error-message');
+    var reasons = [];
+    found.forEach(function (el) {
+      // Not a warning the page keeps hidden until a tap calls for it (a row's "all cards in the rows").
+      if (el.closest("[hidden]")) return;
+      // What the answer says, not the buttons and links it offers beside it.
+      var words = el.cloneNode(true);
+      words.querySelectorAll("form, button, a").forEach(function (offer) { offer.remove(); });
+      var said = words.textContent.replace(/\s+/g, " ").trim();
+      if (said && reasons.indexOf(said) < 0) reasons.push(said);
+    });
+    return reasons.join(" ");
+  }
+
   window.Companion = {
-    text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting."
+    text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting.",
+    newKey: newKey, reasonOf: reasonOf
   };
 
   // --- a page's own bundles ------------------------------------------------------------------
@@ -167,9 +196,7 @@
       el.classList.add("reconnecting");
       return;
     }
-    // A form that keeps nothing on the phone says what becomes of what it holds (a seated phone's row).
-    var own = el.closest && el.closest("[data-unsent]");
-    warn(own ? own.dataset.unsent : text("needs_server"));
+    warn(text("needs_server"));
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (event.detail.xhr && event.detail.xhr.status >= 500) warn(text("server_failed"));

@@ -24,16 +24,6 @@
 
   var text = window.Companion.text;
 
-  // A version 4 UUID from getRandomValues, which phones offer on plain HTTP too (randomUUID is HTTPS only).
-  function newKey() {
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
-    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
-  }
-
   // --- the rounds kept on this phone, per match, in localStorage (survives a reload and a restart)
 
   function storeKey() { return STORE_PREFIX + section.dataset.offlineMatch; }
@@ -318,17 +308,7 @@
   }
 
   function reasonOf(html) {
-    var doc = new DOMParser().parseFromString(html || "", "text/html");
-    var found = doc.querySelectorAll('[role="alert"], .field-error, .error-message');
-    var reasons = [];
-    found.forEach(function (el) {
-      // What the answer says, not the buttons and links it offers beside it.
-      var words = el.cloneNode(true);
-      words.querySelectorAll("form, button, a").forEach(function (offer) { offer.remove(); });
-      var said = words.textContent.replace(/\s+/g, " ").trim();
-      if (said && reasons.indexOf(said) < 0) reasons.push(said);
-    });
-    return reasons.join(" ") || text("refused");
+    return window.Companion.reasonOf(html) || text("refused");
   }
 
   function drain() {
@@ -443,7 +423,7 @@
       }
       return;
     }
-    if (!config.parameters.round_key) config.parameters.round_key = newKey();
+    if (!config.parameters.round_key) config.parameters.round_key = window.Companion.newKey();
     if (!navigator.onLine || waiting().length) {
       event.preventDefault();
       keepRound(config.elt.closest("form") || config.elt, entries(config.formData));

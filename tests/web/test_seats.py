@@ -321,3 +321,28 @@ def test_play_again_keeps_the_tables_choice_and_a_game_without_it_ignores_it(app
         chosen = [db.session.get(Match, found).save_when_rows_in for found in (match_id, burraco_id, again.id)]
         db.session.remove()
     assert chosen == [True, False, True]
+
+
+def test_a_row_sent_again_under_its_key_is_stored_once(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    bob = seated_phones(app, client, match_id, [1])[1]
+    key = "3f0c2a9e-8b1d-4c6e-9a7f-2d5b8e1c4a60"
+    token = csrf_token(bob, f"/matches/{ref(match_id)}")
+    fields = {"csrf_token": token, "number": "1", "used-1": ["5", "1"], "word-1": "SI", "row_key": key}
+    first = bob.post(f"/matches/{ref(match_id)}/rows", data=fields, headers=HTMX)
+    assert first.status_code == 200
+    with app.app_context():
+        from companion.models import SentRow
+
+        revision = db.session.scalar(db.select(SentRow.revision))
+        db.session.remove()
+    # The answer was lost: the phone sends the same row with the same key; it is stored once, not sent again.
+    again = bob.post(f"/matches/{ref(match_id)}/rows", data=fields, headers=HTMX)
+    assert again.status_code == 200
+    with app.app_context():
+        assert db.session.scalar(db.select(SentRow.revision)) == revision
+        db.session.remove()
+    before = dump(app)
+    unreadable = bob.post(f"/matches/{ref(match_id)}/rows", data={**fields, "row_key": "not-a-key"}, headers=HTMX)
+    assert unreadable.status_code == 400 and "key cannot be read" in html.unescape(unreadable.get_data(as_text=True))
+    assert dump(app) == before
