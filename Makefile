@@ -45,15 +45,18 @@ redis:
 
 # The layer contracts (.importlinter) are checked first: a wrong arrow fails the build before the suite runs.
 # Two workers (the machines have two cores): each test has its own database and server, and the browser
-# tests spend much of their time waiting on polls, so the suite takes about half as long.
+# tests spend much of their time waiting on polls, so the suite takes about half as long. The tests that
+# judge a server by what it served under load in a bounded time run after, alone (pytest.ini's `alone`).
 PYTEST_WORKERS = -n 2 --dist worksteal
 
 test: chromium redis
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_WORKERS)
+	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "not alone"
+	$(BIN)/python -m pytest -m alone
 
 test-quick: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "not e2e"
+	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "not e2e and not alone"
+	$(BIN)/python -m pytest -m alone
 
 # The performance benchmark against the budgets of issues 11, 26 and 30 (about 6-10 minutes); figures in bench/results.json.
 # BASE=<commit> runs that commit's app too, each figure on both in turns, with the ratio (about twice as long);

@@ -37,6 +37,7 @@ def check_nothing_lost(result: LoadResult, stored: dict[int, list[tuple[int, str
     return len(where)
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["waitress", "gunicorn"])
 def test_concurrent_writers_lose_nothing(start_server, kind, record_property):

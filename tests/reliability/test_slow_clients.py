@@ -14,6 +14,7 @@ from bench import slow
 ALLOWED_DELAY = slow.DRIP_EVERY * 0.8
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["gunicorn", "waitress"])
 def test_slow_clients_do_not_delay_the_other_phones(start_server, kind):
