@@ -6,6 +6,7 @@ import gzip
 import http.client
 import re
 import time
+import uuid
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -100,12 +101,12 @@ class Client:
         self.conn.close()
 
 
-def create_match(client: Client, length: str = "medium", players: list[str] = PLAYERS) -> str:
-    """Start a Topic_ match from the new-match form; this phone gets the pencil. Returns its address text
-    (`/matches/<text>`)."""
+def create_match(client: Client, length: str = "medium", players: list[str] = PLAYERS, game: str = "topic") -> str:
+    """Start a match (a Topic_ one unless `game` names another) from the new-match form; this phone gets the
+    pencil. Returns its address text (`/matches/<text>`)."""
     if not client.csrf:
         client.fetch_csrf()
-    fields = [("game", "topic"), *[("seat", name) for name in players], ("length", length), ("action", "start")]
+    fields = [("game", game), *[("seat", name) for name in players], ("length", length), ("action", "start")]
     reply = client.post("/matches/new", fields)
     location = reply.headers.get("location") or reply.headers.get("hx-location") or ""
     found = re.search(r"/matches/([0-9A-Za-z]+)$", location)
@@ -136,3 +137,29 @@ def save_round(client: Client, match_id: str, number: int) -> Reply:
     """The scorekeeper's tap on Save: the htmx POST, answered with the saved-round fragment."""
     headers = {**HX, "HX-Target": "entry", "X-CSRFToken": client.csrf}
     return client.post(f"/matches/{match_id}/rounds", round_fields(number), headers=headers)
+
+
+def seated_match(client: Client) -> str:
+    """A Pazzaparola match this phone started and sits at, in the first seat, to send that seat's rows: its
+    first round saved, as a save's match has rounds (the chances to win are drawn before the first alone)."""
+    match_id = create_match(client, game="pazzaparola")
+    reply = client.post(f"/matches/{match_id}/seat", [("seat", "0")])
+    assert reply.status in (302, 303), f"seat not taken: {reply.status}"
+    assert save_rows_round(client, match_id, 1).status == 200
+    return match_id
+
+
+def send_row(client: Client, match_id: str) -> Reply:
+    """A seated phone's tap on Send: its row of round 2 (sent again and again, as a player changing it would),
+    each send under a key of its own, answered with the phone's entry."""
+    headers = {**HX, "HX-Target": "entry", "X-CSRFToken": client.csrf}
+    fields = [("number", "2"), ("used-0", "3"), ("used-0", "4"), ("word-0", "GAS"), ("row_key", str(uuid.uuid4()))]
+    return client.post(f"/matches/{match_id}/rows", fields, headers=headers)
+
+
+def save_rows_round(client: Client, match_id: str, number: int) -> Reply:
+    """The scorekeeper's Save of a Pazzaparola round of the seated match: Anna's word is the best."""
+    fields = [("number", str(number)), ("used-0", "5"), *[(f"used-{seat}", "2") for seat in range(1, len(PLAYERS))]]
+    return client.post(
+        f"/matches/{match_id}/rounds", fields, headers={**HX, "HX-Target": "entry", "X-CSRFToken": client.csrf}
+    )

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .client import HX, Client, create_match, save_round
+from .client import HX, Client, create_match, save_round, save_rows_round, seated_match, send_row
 from .club import cpu_seconds
 
 SAVES_PER_MATCH = 30  # a medium Topic_ deck (36 cards) ends after 35 rounds
@@ -36,6 +36,11 @@ def _loop(port: int, scenario: str, match_id: str, seconds: float, start_at: flo
     number = 1
     if scenario == "save":
         match_id = create_match(client)
+    elif scenario in ("send_row", "viewer_after_row", "viewer_after_save"):
+        match_id = seated_match(client)
+        number = 2
+        viewer = Client(port)
+        etag = viewer.get(f"/matches/{match_id}/live", headers=poll_headers(match_id, '"none"')).headers["etag"]
     elif scenario == "poll_unchanged":
         etag = client.get(f"/matches/{match_id}/live", headers=poll_headers(match_id, '"none"')).headers["etag"]
     while time.time() < start_at:
@@ -59,6 +64,22 @@ def _loop(port: int, scenario: str, match_id: str, seconds: float, start_at: flo
                 continue
             reply = save_round(client, match_id, number)
             number += 1
+        elif scenario == "send_row":
+            reply = send_row(client, match_id)
+        elif scenario in ("viewer_after_row", "viewer_after_save"):
+            # What one phone following the match pays for a row sent, or for a round saved: its next poll.
+            if scenario == "viewer_after_row":
+                assert send_row(client, match_id).status == 200
+            elif number > 3:  # Anna has won: a new match, not timed
+                match_id, number = seated_match(client), 2
+                etag = viewer.get(f"/matches/{match_id}/live", headers=poll_headers(match_id, '"none"')).headers["etag"]
+                continue
+            else:
+                assert save_rows_round(client, match_id, number).status == 200
+                number += 1
+            reply = viewer.get(f"/matches/{match_id}/live", headers=poll_headers(match_id, etag))
+            assert reply.status == 200
+            etag = reply.headers["etag"]
         else:
             raise ValueError(scenario)
         sent += 1

@@ -80,20 +80,16 @@ def send_row(
     phone = hash_token(credential) if credential else None
     row = bounded(row, "row")
     with transaction(locking=match):
-        if key is not None and phone is not None:
-            again = db.session.scalar(
-                select(SentRow).where(SentRow.match_id == match.id, SentRow.phone == phone, SentRow.client_key == key)
-            )
-            if again is not None:
-                return RowSent(again.revision, saved_round=False)
+        stored = db.session.scalar(
+            select(SentRow).where(SentRow.match_id == match.id, SentRow.number == number, SentRow.position == side)
+        )
+        if stored is not None and key is not None and (stored.client_key, stored.phone) == (key, phone):
+            return RowSent(stored.revision, saved_round=False)
         holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
         if phone is None or holder != phone:
             raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
         if number != len(match.rounds) + 1:
             raise ChangedMeanwhile(N_("round %(n)s was saved before your row arrived: it was not sent", n=number or 0))
-        stored = db.session.scalar(
-            select(SentRow).where(SentRow.match_id == match.id, SentRow.number == number, SentRow.position == side)
-        )
         if stored is None:
             stored = SentRow(match_id=match.id, number=number, position=side, phone=phone, revision=0)
             db.session.add(stored)

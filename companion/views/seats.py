@@ -65,7 +65,9 @@ def send_row(match_id: int):
     except (ChangedMeanwhile, NotAllowed) as refused:
         context = match_context(match, errors={"round": error_text(refused)})
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
-    context = match_context(match, row_sent=True, saved_with_row=number if sent.saved_round else None)
+    # The round saved with the row changed the match: its page is replayed again; otherwise the replay above holds.
+    drawn = None if sent.saved_round else replay
+    context = match_context(match, replay=drawn, row_sent=True, saved_with_row=number if sent.saved_round else None)
     return render("match.html", fragment="_round_entry.html", **context)
 
 
