@@ -61,11 +61,16 @@ def qr_svg(text: str) -> Markup:
 ENTRY_SHOWS = "X-Entry-Shows"
 
 
-def seat_link(match) -> str:
-    """The address the seat QR code carries; on a private server it lets a phone outside the group in to
-    this one match (as a viewer link does), never making it a member of the group."""
+def _match_link(endpoint: str, match) -> str:
+    """A link to one of the match's pages that a phone outside the group may open: on a private server it
+    carries what lets that phone follow this one match (never making it a member of the group)."""
     follow = {"follow": follow_token(match.uid)} if private() else {}
-    return public_url("seats.seat", match_id=match.id, **follow)
+    return public_url(endpoint, match_id=match.id, **follow)
+
+
+def seat_link(match) -> str:
+    """The address the seat QR code carries: the seat picker, open to a phone outside the group."""
+    return _match_link("seats.seat", match)
 
 
 @bp.get("/<id:match_id>/live")
@@ -141,9 +146,7 @@ def table(match_id: int):
 def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)
-    # On a private server the link carries what lets a phone outside the group follow this match alone.
-    follow = {"follow": follow_token(match.uid)} if private() else {}
-    viewer = public_url("matches.show", match_id=match.id, **follow)
+    viewer = _match_link("matches.show", match)
     owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
     seats = seat_link(match)
     context = match_context(
