@@ -62,9 +62,28 @@
     return reasons.join(" ");
   }
 
+  // A write that got no answer — the network gone, a timeout, or a proxy's 502/503/504 (the app server it chose
+  // stopped or died) — is handed to `keep`, when `mine` says the request is the caller's, before any other
+  // listener warns of it: the caller keeps it on the phone and sends it again (its key makes that safe if the
+  // server stored it before the answer was lost).
+  function onUnanswered(mine, keep) {
+    function kept(event) {
+      var config = event.detail.requestConfig;
+      if (!config || !mine(config)) return;
+      keep(config);
+      event.stopImmediatePropagation();
+    }
+    document.addEventListener("htmx:sendError", kept, true);
+    document.addEventListener("htmx:timeout", kept, true);
+    document.addEventListener("htmx:responseError", function (event) {
+      var status = event.detail.xhr && event.detail.xhr.status;
+      if (status >= 502 && status <= 504) kept(event);
+    }, true);
+  }
+
   window.Companion = {
     text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting.",
-    newKey: newKey, reasonOf: reasonOf
+    newKey: newKey, reasonOf: reasonOf, onUnanswered: onUnanswered
   };
 
   // --- a page's own bundles ------------------------------------------------------------------

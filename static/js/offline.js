@@ -447,21 +447,9 @@
     keep(list);
   });
 
-  function keepUnanswered(event) {
-    var config = event.detail.requestConfig;
-    if (config && isSave(config)) {
-      keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
-      event.stopImmediatePropagation();
-    }
-  }
-  document.addEventListener("htmx:sendError", keepUnanswered, true);
-  document.addEventListener("htmx:timeout", keepUnanswered, true);
-  // A proxy's 502/503/504: the app server it chose stopped or died; the round waits as an unsent
-  // one would (its key makes sending it again safe if that server stored it before dying).
-  document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr && event.detail.xhr.status;
-    if (status >= 502 && status <= 504) keepUnanswered(event);
-  }, true);
+  window.Companion.onUnanswered(isSave, function (config) {
+    keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
+  });
 
   // --- the offline page the service worker shows for a page it has no copy of
 

@@ -198,18 +198,7 @@
       keepSend(config);
     }
   });
-  function keepUnanswered(event) {
-    var config = event.detail.requestConfig;
-    if (!isRowSend(config)) return;
-    keepSend(config);
-    event.stopImmediatePropagation();
-  }
-  document.addEventListener("htmx:sendError", keepUnanswered, true);
-  document.addEventListener("htmx:timeout", keepUnanswered, true);
-  document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr && event.detail.xhr.status;
-    if (status >= 502 && status <= 504) keepUnanswered(event);
-  }, true);
+  window.Companion.onUnanswered(isRowSend, keepSend);
 
   // Drawn again on every swap of the entry (each round, each poll that moves it); a row waiting from an earlier
   // visit is sent once this page can.

@@ -87,6 +87,16 @@ def test_a_phone_takes_its_seat_follows_its_own_cards_and_is_told_when_freed(
     assert re.search(r"/matches/\w{8}$", late.url)
 
 
+def seat_link_of(page: Page) -> str:
+    """The match's seat link, as its scorekeeper's share page shows it; the scorekeeper's phone goes back to the
+    match page."""
+    match_url = page.url
+    page.get_by_role("link", name="Share · viewer QR").click()
+    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    page.goto(match_url)
+    return link
+
+
 def seat_phone(browser: Browser, link: str, name: str, *, size: dict = PHONE, locale: str = "en-GB") -> Page:
     """A player's own phone: it opens the seat link, picks its name and takes the seat, in the phone's language."""
     phone = browser.new_context(viewport=size, has_touch=True, locale=locale).new_page()
@@ -112,9 +122,7 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     page.set_viewport_size(PHONE)
     start_match(page, live_server.url, "Pazzaparola", players)
     match_url = page.url
-    page.get_by_role("link", name="Share · viewer QR").click()
-    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
-    page.goto(match_url)
+    link = seat_link_of(page)
 
     # Every tap the scorekeeper makes from here to the round saved, counted in the page.
     page.evaluate(COUNT_TAPS)
@@ -190,9 +198,7 @@ def test_a_table_that_chose_it_has_the_round_saved_by_the_last_row_sent(page: Pa
     audit_layout(page, players)
     press_start(page, "Pazzaparola", players)
     match_url = page.url
-    page.get_by_role("link", name="Share · viewer QR").click()
-    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
-    page.goto(match_url)
+    link = seat_link_of(page)
     page.evaluate(COUNT_TAPS)
     john, long = seat_phone(browser, link, "John"), seat_phone(browser, link, LONG, locale="it-IT")
     send_row(john, [7, 2, 3], "GAS", "Send my row of round 1")
@@ -218,9 +224,7 @@ def test_a_row_sent_offline_waits_goes_out_once_and_a_refused_one_needs_a_look(
     page.set_viewport_size(PHONE)
     start_match(page, live_server.url, "Pazzaparola", players)
     match_url = page.url
-    page.get_by_role("link", name="Share · viewer QR").click()
-    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
-    page.goto(match_url)
+    link = seat_link_of(page)
     ringo = seat_phone(browser, link, "Ringo", size={"width": 360, "height": 740})
     for text in NETWORK_CUT:
         browser_faults.expect(text, may_not_come=True)
@@ -277,9 +281,7 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     page.set_viewport_size(PHONE)
     start_burraco(page, live_server.url, players, pairs=True)
     match_url = page.url
-    page.get_by_role("link", name="Share · viewer QR").click()
-    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
-    page.goto(match_url)
+    link = seat_link_of(page)
     cy, di = seat_phone(browser, link, "Cy"), seat_phone(browser, link, "Di", locale="it-IT")
     # Cy's phone enters the pair Us's hand: Us's card alone, no closer; Di's (Them) in Italian.
     expect(cy.locator("#entry").get_by_role("group", name=side_named("Them"))).to_have_count(0)
