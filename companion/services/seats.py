@@ -75,8 +75,6 @@ def send_row(
 
     Under the match's lock, which bumps its version: the scorekeeper's sheet fills in at its next poll.
     """
-    if match.status != PLAYING:
-        raise NotAllowed(N_("this match is no longer played: your row was not sent"))
     phone = hash_token(credential) if credential else None
     row = bounded(row, "row")
     with transaction(locking=match):
@@ -85,6 +83,9 @@ def send_row(
         )
         if stored is not None and key is not None and (stored.client_key, stored.phone) == (key, phone):
             return RowSent(stored.revision, saved_round=False)
+        # Read under the lock (it brings the status back): the row that ended the match, sent again, is stored.
+        if match.status != PLAYING:
+            raise NotAllowed(N_("this match is no longer played: your row was not sent"))
         holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
         if phone is None or holder != phone:
             raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
@@ -103,11 +104,11 @@ def _saved_when_every_row_is_in(match: Match, number: int) -> bool:
     """Save round `number` from the rows sent, if every side has sent its row and they make a round the rules
     take; otherwise it waits for the scorekeeper's Save (a row a seat cannot send, rows the rules refuse)."""
     game = get_game(match.game)
-    sides = game.sides(match.player_names, match.settings)
-    db.session.flush()
+    if not game.entry.round_from_rows_alone:
+        return False
     found = db.session.scalars(select(SentRow).where(SentRow.match_id == match.id, SentRow.number == number))
     rows = {row.position: row.data for row in found}
-    if not game.entry.round_from_rows_alone or len(rows) < len(sides):
+    if len(rows) < len(game.sides(match.player_names, match.settings)):
         return False
     try:
         data = game.entry.round_from_rows(rows, match.player_names, match.settings)

@@ -72,7 +72,7 @@ def send_row(match_id: int):
 
 
 def _row_key() -> str | None:
-    """The key the seated phone made for this send (offline.js's, as a round save's), or a 400 if unreadable."""
+    """The key the seated phone made for this send (seats.js, as offline.js makes a save's), or a 400 if unreadable."""
     key = request.form.get("row_key") or None
     if key is not None and not ROUND_KEY.fullmatch(key):
         abort(400, gettext("This row's key cannot be read: reload the page and send it again."))

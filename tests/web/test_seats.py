@@ -346,3 +346,22 @@ def test_a_row_sent_again_under_its_key_is_stored_once(app, client):
     unreadable = bob.post(f"/matches/{ref(match_id)}/rows", data={**fields, "row_key": "not-a-key"}, headers=HTMX)
     assert unreadable.status_code == 400 and "key cannot be read" in html.unescape(unreadable.get_data(as_text=True))
     assert dump(app) == before
+
+
+def test_the_row_that_ended_the_match_sent_again_under_its_key_is_answered_as_stored(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"], target="1", save_when_rows_in="1")
+    phones = seated_phones(app, client, match_id, range(2))
+    assert send(phones[0], match_id, 0, [5, 2]).status_code == 200
+    token = csrf_token(phones[1], f"/matches/{ref(match_id)}")
+    last = {"csrf_token": token, "number": "1", "used-1": ["3"], "row_key": "0b8f3c1e-2a4d-4e6f-8a9b-1c2d3e4f5a6b"}
+    assert phones[1].post(f"/matches/{ref(match_id)}/rows", data=last, headers=HTMX).status_code == 200
+    assert stored_match(app, match_id).is_over
+    # (The match's version moves with every write that takes its lock; what it holds does not.)
+    before = {table: rows for table, rows in dump(app).items() if table != "match"}
+    # Its answer was lost: the same send again is told it was stored, not refused as sent to a match over.
+    again = phones[1].post(f"/matches/{ref(match_id)}/rows", data=last, headers=HTMX)
+    assert again.status_code == 200
+    assert {table: rows for table, rows in dump(app).items() if table != "match"} == before
+    # A row sent anew to the match over is refused with its reason.
+    fresh = phones[1].post(f"/matches/{ref(match_id)}/rows", data={**last, "row_key": ""}, headers=HTMX)
+    assert fresh.status_code == 403 and "no longer played" in html.unescape(fresh.get_data(as_text=True))
