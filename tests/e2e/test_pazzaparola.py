@@ -6,9 +6,9 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.conftest import ref
+from tests.conftest import ref, start_match
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, seat_players
 
@@ -237,3 +237,13 @@ def test_the_tray_names_the_active_player_whole_beside_a_long_named_leader(page:
     expect(head.locator(".pz-active-name")).to_have_text("Tommaso")
     whole = head.locator(".pz-active-name").evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
     assert whole, "the active player's name is cut"
+
+
+def test_the_standings_headers_wrap_between_words_on_a_360_px_phone_in_italian(browser: Browser, live_server, app):
+    names = ["Bartolomeo-Massimiliano-Giovanbattista-X", "Ann", "Bob", "Cy"]
+    match_id = start_match(app.test_client(), "pazzaparola", names)
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, locale="it-IT", has_touch=True).new_page()
+    phone.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    expect(phone.locator(".pz-standings thead")).to_contain_text("Mancano")
+    # The audit holds these words to what it holds the names to: never broken inside, nothing off the screen.
+    audit_layout(phone, [*names, "Mancano", "vittoria"])
