@@ -254,6 +254,9 @@ class Seat(db.Model):
     # sees its own part; None while the seat is free. What the phone calls itself, for the scorekeeper.
     phone: Mapped[str | None] = mapped_column(String(64))
     phone_label: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    # The side cards the phone sitting here noted (Pazaak), seen by that phone alone: never exported, and
+    # emptied when the seat is freed or the match ends, so a card never played stays private for ever.
+    hand: Mapped[list[str] | None] = mapped_column(JSON)
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")

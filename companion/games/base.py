@@ -772,6 +772,15 @@ class Entry:
         """Whether the entry form holds anything of seat `position`'s row (the scorekeeper's, or a row sent)."""
         return any(value.strip() for key in self.row_fields({}, position) for value in form.getlist(key))
 
+    # Whether a seated phone is its player's own board (Pazaak): it notes its hand there, seen by that phone
+    # alone (`hand_from_form`), and plays its turns on the entry tool, whose step then reads the BOARD_FIELD.
+    seat_boards: ClassVar[bool] = False
+
+    def hand_from_form(self, form: Any, hand: list[str], begun: bool) -> list[str]:
+        """The hand a seated phone notes after the tap `form` carries, from `hand` as noted so far; once the
+        match has `begun` a card may be added but none taken out. A RuleError says why a tap is refused."""
+        raise NotImplementedError
+
     # Whether the rows sent from every side make a whole round on their own, so that a table may choose to
     # have the round saved when the last row arrives (a Burraco hand also needs who closed: its scorekeeper saves).
     round_from_rows_alone: ClassVar[bool] = False

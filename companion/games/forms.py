@@ -15,6 +15,11 @@ NUMBER_TOP = 999_999
 # next round (JSON; null when none), in place of anything a page posted under that name.
 KEPT_FIELD = "kept"
 
+# The field under which the view hands a game's entry tool what this phone may see of the hands noted on
+# seated phones (JSON: `seat`, this phone's seat index or null; `hands`, the hands it sees; `hidden`, how many
+# cards each hand it may not see holds), in place of anything a page posted under that name.
+BOARD_FIELD = "seat_board"
+
 
 def values(form: Any, key: str) -> list[str]:
     """Every value posted under `key`, as text.

@@ -51,6 +51,17 @@ def seat_of(match: Match, credential: str | None) -> Seat | None:
     return next((seat for seat in match.seats if seat.phone == hashed), None)
 
 
+def seat_board(match: Match, my_seat: Seat | None) -> dict:
+    """What a phone may see of the hands noted on seated phones (the entry's BOARD_FIELD): its own seat and hand,
+    and of every other hand only how many cards it holds."""
+    mine = my_seat.hand if my_seat is not None and my_seat.hand else None
+    return {
+        "seat": None if my_seat is None else my_seat.position,
+        "hands": {my_seat.name: mine} if mine else {},
+        "hidden": {seat.name: len(seat.hand) for seat in match.seats if seat.hand and seat is not my_seat},
+    }
+
+
 def row_of(match: Match, seat: Seat) -> int:
     """The row a seat enters from its phone: its side's place among the match's sides (in pairs both partners
     enter their pair's one row)."""

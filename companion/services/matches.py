@@ -128,6 +128,9 @@ def rescore(match: Match) -> Replay:
             "best_label": (best[1] or None) and best[1][:80],
             "team": side if side != seat.name else None,
         }
+        if standings.over:
+            # The cards a seated phone noted and never played stay private for ever: gone with the match's end.
+            caches["hand"] = None
         assign(seat, caches)
     records.follow(match, before)
     ratings.follow(match, before)
@@ -335,14 +338,19 @@ def keep_round_in_progress(match: Match, number: int, state: Any, based_on: Any)
     saved the round, meanwhile, the tap is refused rather than overwriting theirs.
     """
     with transaction(locking=match):
-        # The lock re-reads the rounds; what another writer kept is read again here.
-        db.session.refresh(match, attribute_names=["round_in_progress"])
-        if number != len(match.rounds) + 1:
-            raise ChangedMeanwhile(N_("this round was saved or taken back meanwhile"))
-        kept = match.round_in_progress
-        if (kept["state"] if kept and kept.get("number") == number else None) != based_on:
-            raise ChangedMeanwhile(N_("this round changed on another page or phone meanwhile"))
-        match.round_in_progress = None if state is None else {"number": number, "state": state}
+        keep_round_in_progress_held(match, number, state, based_on)
+
+
+def keep_round_in_progress_held(match: Match, number: int, state: Any, based_on: Any) -> None:
+    """`keep_round_in_progress` for a writer that holds the match's lock already (a seated phone's board)."""
+    # The lock re-reads the rounds; what another writer kept is read again here.
+    db.session.refresh(match, attribute_names=["round_in_progress"])
+    if number != len(match.rounds) + 1:
+        raise ChangedMeanwhile(N_("this round was saved or taken back meanwhile"))
+    kept = match.round_in_progress
+    if (kept["state"] if kept and kept.get("number") == number else None) != based_on:
+        raise ChangedMeanwhile(N_("this round changed on another page or phone meanwhile"))
+    match.round_in_progress = None if state is None else {"number": number, "state": state}
 
 
 def _forget_round_in_progress(match: Match) -> None:
@@ -408,6 +416,8 @@ def end_match(match: Match) -> None:
             raise ChangedMeanwhile(N_("this match is over already"))
         match.status, match.finished_at = UNFINISHED, utcnow()
         match.scorekeeper_hash, match.handover_hash = "", None
+        for seat in match.seats:
+            seat.hand = None
 
 
 # --- The pencil ------------------------------------------------------------------------------

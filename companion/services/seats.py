@@ -13,11 +13,13 @@ from ..games.base import N_, ChangedMeanwhile, NotAllowed, RuleError
 from ..models import PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
 from .bounds import bounded
-from .matches import save_round_held
+from .matches import keep_round_in_progress_held, save_round_held
 from .transaction import transaction
 
 # A phone's label as it is stored (models.Seat.phone_label).
 LABEL_MAX = 80
+# Why a board's tap is refused to a phone whose seat was freed meanwhile.
+NOT_SEATED = N_("this phone no longer has a seat at the match: your tap was not played")
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,48 @@ def _saved_when_every_row_is_in(match: Match, number: int) -> bool:
     return True
 
 
+def note_hand(match: Match, position: int, credential: str | None, hand_after) -> list[str]:
+    """Note the hand of side cards the phone seated at `position` holds, as `hand_after(hand, begun)` makes it
+    from the hand noted so far (the game's rules: a RuleError refuses the tap). Seen by that phone alone, and
+    emptied when the seat is freed or the match ends.
+
+    Under the match's lock, which bumps its version: the other phones see the hand's size at their next poll.
+    """
+    with transaction(locking=match):
+        seat = _held_seat(match, position, credential, NOT_SEATED)
+        begun = bool(match.rounds) or match.round_in_progress is not None
+        seat.hand = hand_after(list(seat.hand or ()), begun)
+    return seat.hand
+
+
+def play_on_board(
+    match: Match, number: int | None, position: int, credential: str | None, keep: dict[str, Any], finished
+) -> bool:
+    """Keep the tap a seated phone made on its own board (`keep`: the entry tool's new state and the one it
+    started from) and, when the tap decided the set (`finished`, the round it makes), save the set with it.
+    Refused when the seat is no longer this phone's, the match is over, or the set moved on meanwhile.
+
+    Under the match's lock, which bumps its version: the other board and the scorekeeper follow at their poll.
+    """
+    with transaction(locking=match):
+        _held_seat(match, position, credential, NOT_SEATED)
+        keep_round_in_progress_held(match, number or 0, keep["state"], keep["based_on"])
+        if finished is None:
+            return False
+        save_round_held(match, finished)
+    return True
+
+
+def _held_seat(match: Match, position: int, credential: str | None, refusal) -> Seat:
+    """The seat at `position`, read under the match's lock, if this phone sits there and the match is played."""
+    if match.status != PLAYING:
+        raise NotAllowed(N_("this match is no longer played"))
+    seat = db.session.scalar(select(Seat).where(Seat.match_id == match.id, Seat.position == position))
+    if seat is None or not credential or seat.phone != hash_token(credential):
+        raise NotAllowed(refusal)
+    return seat
+
+
 def leave_seat(match: Match, credential: str | None) -> None:
     """This phone gets up from its seat at the match (it follows the match as any viewer then)."""
     if not credential:
@@ -138,10 +182,11 @@ def free_seat(match: Match, position: int | None) -> None:
 
 def _free(where) -> None:
     """Empty the seats `where` names."""
-    db.session.execute(update(Seat).where(where).values(phone=None, phone_label=""))
+    # The hand a phone noted goes with it: whoever sits down next notes their own.
+    db.session.execute(update(Seat).where(where).values(phone=None, phone_label="", hand=None))
 
 
 def _seen_again(match: Match) -> None:
     """The seats were written by statements: the match's are read again when next used."""
     for seat in match.seats:
-        db.session.expire(seat, ["phone", "phone_label"])
+        db.session.expire(seat, ["phone", "phone_label", "hand"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
@@ -14,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import ChangedMeanwhile, RuleError
-from ..games.forms import KEPT_FIELD, whole_number
+from ..games.forms import BOARD_FIELD, KEPT_FIELD, whole_number
 from ..models import PLAYING, Match
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
@@ -111,15 +112,23 @@ def may_play_again(match: Match) -> bool:
     return is_scorekeeper(match) or is_host() or queries.is_owner(match, token)
 
 
-def entry_form(match: Match, form=None) -> MultiDict:
+def entry_form(match: Match, form=None, my_seat=None) -> MultiDict:
     """The fields a game's entry tool works from: what the page sent, and under `kept` the state
-    the server keeps for the next round (JSON, null when none), never what a page sent as it."""
+    the server keeps for the next round (JSON, null when none), never what a page sent as it; where
+    seated phones are boards, under BOARD_FIELD what this phone (seated at `my_seat`) may see of their hands."""
     fields = MultiDict(form or {})
     fields.poplist(KEPT_FIELD)
-    kept = match.round_in_progress
-    current = kept.get("state") if kept and kept.get("number") == len(match.rounds) + 1 else None
-    fields[KEPT_FIELD] = json.dumps(current, ensure_ascii=False)
+    fields.poplist(BOARD_FIELD)
+    fields[KEPT_FIELD] = json.dumps(_kept_state(match), ensure_ascii=False)
+    if get_game(match.game).entry.seat_boards:
+        fields[BOARD_FIELD] = json.dumps(queries.seat_board(match, my_seat), ensure_ascii=False)
     return fields
+
+
+def _kept_state(match: Match):
+    """The state the entry tool keeps for the round being played (None when none)."""
+    kept = match.round_in_progress
+    return kept.get("state") if kept and kept.get("number") == len(match.rounds) + 1 else None
 
 
 def entry_shows(
@@ -129,17 +138,21 @@ def entry_shows(
     may_reclaim: bool = False,
     seat_round: int | None = None,
     pencil_round: int | None = None,
+    board: str | None = None,
 ) -> str:
     """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat, the
-    round a seated phone enters its row of (or the scorekeeper's, where the seats' rows save rounds too), or the
-    match's status moves, the answer to the poll draws the entry again (`live.live`)."""
+    round a seated phone enters its row of (or the scorekeeper's, where the seats' rows save rounds too), the
+    boards' taps (`board`, where seated phones play their own turns), or the match's status moves, the answer
+    to the poll draws the entry again (`live.live`)."""
     if status != PLAYING:
         return status
     if scorekeeper:
-        return "pencil" if pencil_round is None else f"pencil-{pencil_round}"
-    if elsewhere:
+        word = "pencil" if pencil_round is None else f"pencil-{pencil_round}"
+    elif elsewhere:
         return "reclaim" if may_reclaim else "elsewhere"
-    return "viewer" if seat_round is None else f"seat-{seat_round}"
+    else:
+        word = "viewer" if seat_round is None else f"seat-{seat_round}"
+    return word if board is None else f"{word}-{board}"
 
 
 def match_context(match: Match, form=None, standings=None, replay=None, shown=None, **extra):
@@ -170,7 +183,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     # holds nothing of that row, or `replacing` names it), a seated phone's shows its own as it sent it. The
     # correction of a round already saved (`editing`) is no place for them.
     sent = queries.sent_rows(match) if scorekeeper or my_seat is not None else {}
-    fields = entry_form(match, form)
+    fields = entry_form(match, form, my_seat)
     my_row = None if my_seat is None else queries.row_of(match, my_seat)
     if scorekeeper and sent and "editing" not in extra:
         fields = form = game.entry.with_sent_rows(fields, sent, extra.pop("replacing", ()))
@@ -187,6 +200,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
             seat_round=None if my_seat is None else len(match.rounds) + 1,
             # Where the last row sent saves the round, the scorekeeper's entry moves on to the next one with it.
             pencil_round=len(match.rounds) + 1 if match.save_when_rows_in else None,
+            board=_board_taps(match, game, my_seat, scorekeeper),
         ),
     )
     return dict(
@@ -218,6 +232,17 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         chances=_chances_as_the_table_sits_down(match),
         **extra,
     )
+
+
+def _board_taps(match: Match, game, my_seat, scorekeeper: bool) -> str | None:
+    """Where seated phones play their own turns, a word for the taps made so far in the round being played (and
+    the hands noted): a tap on one board draws the other board and the scorekeeper's calculator again."""
+    if not game.entry.seat_boards or not (scorekeeper or my_seat is not None):
+        return None
+    if not any(seat.phone for seat in match.seats):
+        return None
+    seen = [_kept_state(match), [len(seat.hand or ()) for seat in match.seats]]
+    return format(zlib.crc32(json.dumps(seen, sort_keys=True).encode()), "x")
 
 
 def _table_chances(draft: Draft, roster):

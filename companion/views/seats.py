@@ -71,6 +71,61 @@ def send_row(match_id: int):
     return render("match.html", fragment="_round_entry.html", **context)
 
 
+@bp.post("/<id:match_id>/board")
+def board(match_id: int):
+    """A tap on a seated phone's own board (Pazaak): its move, on its turn, from the hand it noted; the set
+    saved by the tap that decides it. Answered with this phone's entry, the refusal's reason beside it."""
+    match, seat = _board_seat(match_id)
+    context = match_context(match, form=request.form, my_seat=seat)
+    calc = context["entry"]
+    keep = calc.get("keep")
+    if calc.get("error") is not None or keep is None:
+        return render("match.html", fragment="_round_entry.html", **context)
+    number = whole_number(request.form.get("number"), ID_MAX)
+    try:
+        saved = service.play_on_board(match, number, seat.position, phone_credential(), keep, calc["finished"])
+    except (ChangedMeanwhile, NotAllowed, RuleError) as refused:
+        context = match_context(match, errors={"round": error_text(refused)})
+        return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
+    context = match_context(match, board_saved=number if saved else None)
+    return render("match.html", fragment="_round_entry.html", **context)
+
+
+@bp.post("/<id:match_id>/hand")
+def hand(match_id: int):
+    """A tap on a seated phone's hand picker: a side card it holds noted, or one taken out before play begins."""
+    match, seat = _board_seat(match_id)
+    game = get_game(match.game)
+    try:
+        if (match.settings.get("hands") or {}).get(seat.name):
+            raise RuleError(N_("your hand was noted when the match was set up"), field="hand")
+        def hand_after(held: list[str], begun: bool) -> list[str]:
+            return game.entry.hand_from_form(request.form, held, begun)
+
+        service.note_hand(match, seat.position, phone_credential(), hand_after)
+    except RuleError as error:
+        context = match_context(match, errors={"hand": error_text(error)})
+        return render("match.html", fragment="_round_entry.html", status=422, **context)
+    except NotAllowed as refused:
+        context = match_context(match, errors={"round": error_text(refused)})
+        return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
+    return render("match.html", fragment="_round_entry.html", **match_context(match))
+
+
+def _board_seat(match_id: int):
+    """The match and this phone's seat at it, for a tap on its board: where this phone has no seat (freed
+    meanwhile), its entry as it is now with the reason, a 403; a 404 where a seated phone is no board."""
+    match = match_or_404(match_id)
+    seat = seat_of(match, phone_credential())
+    if seat is None:
+        refused = NotAllowed(service.NOT_SEATED)
+        context = match_context(match, errors={"round": error_text(refused)})
+        abort(render("match.html", fragment="_round_entry.html", status=403, **context))
+    if not get_game(match.game).entry.seat_boards:
+        abort(404)
+    return match, seat
+
+
 def _row_key() -> str | None:
     """The key the seated phone made for this send (seats.js, as offline.js makes a save's), or a 400 if unreadable."""
     key = request.form.get("row_key") or None

@@ -163,6 +163,8 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("seat-leave", "topic", "/matches/{m}", "/matches/{m}/seat/leave"),
     ("seat-free", "topic", "/matches/{m}/share", "/matches/{m}/seats/free"),
     ("seat-row", "pazzaparola", "/matches/{m}", "/matches/{m}/rows"),
+    ("seat-board", "pazaak", "/matches/{m}", "/matches/{m}/board"),
+    ("seat-hand", "pazaak", "/matches/{m}", "/matches/{m}/hand"),
     ("preferences", None, "/preferences", "/preferences"),
     ("rename", "topic", "/players/{p}", "/players/{p}/rename"),
     ("merge", "topic", "/players/{p}", "/players/{p}/merge"),
@@ -266,7 +268,7 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
                 db.session.remove()
         if key == "redo":
             client.post(f"/matches/{ref(values['m'])}/undo", headers={"X-CSRFToken": session_token(client)})
-        if key == "seat-row":
+        if key in ("seat-row", "seat-board", "seat-hand"):
             # Seated, so its rows reach the game's reader (the scorekeeper's own phone may sit at the table too).
             client.post(f"/matches/{ref(values['m'])}/seat", data={"seat": "0"},
                         headers={"X-CSRFToken": session_token(client)})  # fmt: skip

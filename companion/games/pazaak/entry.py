@@ -9,11 +9,12 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Np_, Replay, RuleError, name_key, show
-from ..forms import KEPT_FIELD, first, index_in, json_field, values, whole_number
-from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE
+from ..forms import BOARD_FIELD, KEPT_FIELD, first, index_in, json_field, values, whole_number
+from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE, hand_card
 from .table_rules import (
     ARROW,
     MINUS,
+    SIDE_TYPES,
     TABLE_SIZE,
     Card,
     TableError,
@@ -179,6 +180,24 @@ class PazaakEntry(Entry):
             form["extra"] = [json.dumps(extra, ensure_ascii=False)]
         return form
 
+    seat_boards = True
+
+    def hand_from_form(self, form: Any, hand: list[str], begun: bool) -> list[str]:
+        """The hand after a tap of the seated phone's hand picker: `card` adds a side card (up to four),
+        `drop` (a position) takes one out, until the first set has begun."""
+        drop = form_value(form, "drop")
+        if drop is not None:
+            position = index_in(drop, len(hand))
+            if position is None:
+                raise RuleError(N_("%(value)s is not a card of your hand", value=show(drop)), field="hand")
+            if begun:
+                raise RuleError(N_("your hand is fixed once the first set has begun"), field="hand")
+            return hand[:position] + hand[position + 1 :]
+        card = hand_card(form_value(form, "card"))
+        if len(hand) >= HAND_SIZE:
+            raise RuleError(N_("a hand holds %(n)s side cards", n=HAND_SIZE), field="hand")
+        return [*hand, card]
+
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:
         """The set calculator after the tap the form carries (see `calculator`)."""
         starter = self.rules.starter(replay)
@@ -333,10 +352,35 @@ def set_round(form: Any, players: list[str]) -> dict[str, Any]:
             state = replay(players, *(kept or (0, [])))
     except TableError as error:
         raise RuleError(error.message, field="table") from None
-    form = result(state)
-    if form is None:
+    finished = finished_set(state)
+    if finished is None:
         raise RuleError(N_("the set is not over yet: play on until it is decided"), field="table")
-    return {**form, "cards": {seat.name: [card.label for card in seat.cards] for seat in state.seats}}
+    return finished
+
+
+def finished_set(state: TableState) -> dict[str, Any] | None:
+    """The set a table decided, as the engine's table-totals round plus the cards each player played (the
+    cards played are seen by both players; the ones still in a hand are not in it); None while it is played."""
+    decided = result(state)
+    if decided is None:
+        return None
+    return {**decided, "cards": {seat.name: [card.label for card in seat.cards] for seat in state.seats}}
+
+
+def seat_board(form: Any) -> dict[str, Any]:
+    """What the view says this phone may see of the seated phones' hands (see BOARD_FIELD): its own seat, the
+    hands it sees, and the size of each hand it may not see."""
+    try:
+        board = json.loads(form_value(form, BOARD_FIELD) or "{}")
+    except json.JSONDecodeError:
+        board = {}
+    board = board if isinstance(board, dict) else {}
+    seat = board.get("seat")
+    return {
+        "seat": seat if seat in (0, 1) else None,
+        "hands": board.get("hands") or {},
+        "hidden": board.get("hidden") or {},
+    }
 
 
 def parse_move(move: str, player: str | None, players: list[str]) -> dict[str, Any]:
@@ -462,28 +506,53 @@ def calculator(
     except TableError:
         state, base = new_table(players, starter), []
     moves = base
+    board = seat_board(form)
     move = form_value(form, "move")
     if move and error is None and notice is None:
         try:
-            if move == "undo":
-                if not moves:
-                    raise TableError(N_("nothing to take back"))
-                state, moves = replay(players, starter, moves[:-1]), moves[:-1]
-            else:
-                action = parse_move(move, form_value(form, "player"), players)
-                mover = state.players[state.turn]
-                hand = (settings.get("hands") or {}).get(mover) or []
-                state = play_from_hand(state, action, hand, played_hand_cards(rounds, state)[mover])
-                moves = [*moves, action]
+            state, moves = _played(state, moves, move, form, board, settings, rounds)
         except TableError as refused:
             error = refused
-    view = _view(state, moves, error, settings, rounds)
+    view = _view(state, moves, error, settings, rounds, board)
     view["changed"] = notice is not None
     view["keep"] = None if moves == base else {
         "state": {"starter": starter, "moves": moves} if moves else None,
         "based_on": {"starter": starter, "moves": base} if base else None,
     }
+    # A seated phone's board saves the set its tap decided (the scorekeeper's calculator has a Save button).
+    view["finished"] = finished_set(state) if moves != base else None
     return view
+
+
+def _played(
+    state: TableState,
+    moves: list[Any],
+    move: str,
+    form: Any,
+    board: dict[str, Any],
+    settings: dict[str, Any],
+    rounds: list[dict[str, Any]],
+) -> tuple[TableState, list[Any]]:
+    """The table and its moves after one tap; a TableError says why the rules refuse it.
+
+    On a seated phone's board every tap is its own seat's: it plays on its turn only, from the hand it noted,
+    and takes back only a tap of its own. A hand noted on a seated phone is played from that phone alone.
+    """
+    players = state.players
+    mine = None if board["seat"] is None else players[board["seat"]]
+    if move == "undo":
+        if not moves:
+            raise TableError(N_("nothing to take back"))
+        if mine is not None and moves[-1].get("player") != mine:
+            raise TableError(N_("the last tap was not yours: only the phone that made it takes it back"))
+        return replay(players, state.starter, moves[:-1]), moves[:-1]
+    action = parse_move(move, str(board["seat"]) if mine is not None else form_value(form, "player"), players)
+    mover = state.players[state.turn]
+    if action["type"] in SIDE_TYPES and mover in board["hidden"]:
+        raise TableError(N_("%(name)s plays their side cards on their own phone", name=mover))
+    hand = board["hands"].get(mover) or (settings.get("hands") or {}).get(mover) or []
+    state = play_from_hand(state, action, hand, played_hand_cards(rounds, state)[mover])
+    return state, [*moves, action]
 
 
 def _view(
@@ -492,10 +561,15 @@ def _view(
     error: TableError | None,
     settings: dict[str, Any],
     rounds: list[dict[str, Any]],
+    board: dict[str, Any],
 ) -> dict[str, Any]:
-    """Everything the calculator template draws, worked out here so the template stays plain."""
+    """Everything the calculator template draws, worked out here so the template stays plain.
+
+    A hand this phone may not see is drawn as the number of its cards not yet played, never as its cards.
+    """
     used = played_hand_cards(rounds, state)
-    hands = settings.get("hands") or {}
+    hands = {**(settings.get("hands") or {}), **board["hands"]}
+    hidden = board["hidden"]
     decided = outcome(state)
     seats = []
     for index, seat in enumerate(state.seats):
@@ -513,10 +587,13 @@ def _view(
                 "filled": filled,
                 "turn": not state.over and index == state.turn,
                 "starter": index == state.starter,
-                "hand": hand_view(hands.get(seat.name) or [], used[seat.name]),
+                "hand": [] if seat.name in hidden else hand_view(hands.get(seat.name) or [], used[seat.name]),
+                "hidden": _left_in(hidden[seat.name], used[seat.name]) if seat.name in hidden else None,
+                "mine": index == board["seat"],
             }
         )
     current = seats[state.turn]
+    last = moves[-1].get("player") if moves and isinstance(moves[-1], dict) else None
     return {
         "state": state,
         "table": json.dumps(state.to_dict(), ensure_ascii=False),
@@ -529,7 +606,16 @@ def _view(
         "over": state.over,
         "outcome": decided,
         "loser": next((s for s in seats if decided and decided["winner"] and s["name"] != decided["winner"]), None),
-        "can_take_back": bool(moves),
+        "can_take_back": bool(moves) and (board["seat"] is None or last == seats[board["seat"]]["name"]),
+        "board": board["seat"] is not None,
+        # A hand noted on a seated phone is fixed from the first tap of the match's first set.
+        "begun": bool(rounds) or bool(moves),
+        "my_turn": board["seat"] is not None and not state.over and state.turn == board["seat"],
         "palette": PALETTE,
         "keypad": KEYPAD,
     }
+
+
+def _left_in(size: Any, used: Counter) -> int:
+    """How many cards of a hand of `size` (as the view sent it) are not played yet."""
+    return max(0, (size if isinstance(size, int) else 0) - sum(used.values()))
