@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +10,7 @@ from sqlalchemy import and_, or_, select, update
 
 from ..extensions import db
 from ..games import get_game
-from ..games.base import N_, ChangedMeanwhile, NotAllowed, RuleError
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError
 from ..models import PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
 from .bounds import bounded
@@ -120,7 +121,9 @@ def _saved_when_every_row_is_in(match: Match, number: int) -> bool:
     return True
 
 
-def note_hand(match: Match, position: int, credential: str | None, hand_after) -> list[str]:
+def note_hand(
+    match: Match, position: int, credential: str | None, hand_after: Callable[[list[str], bool], list[str]]
+) -> list[str]:
     """Note the hand of side cards the phone seated at `position` holds, as `hand_after(hand, begun)` makes it
     from the hand noted so far (the game's rules: a RuleError refuses the tap). Seen by that phone alone, and
     emptied when the seat is freed or the match ends.
@@ -129,13 +132,21 @@ def note_hand(match: Match, position: int, credential: str | None, hand_after) -
     """
     with transaction(locking=match):
         seat = _held_seat(match, position, credential, NOT_SEATED)
-        begun = bool(match.rounds) or match.round_in_progress is not None
+        # The lock re-reads the rounds; the set kept in progress is read again here.
+        db.session.refresh(match, attribute_names=["round_in_progress"])
+        kept = match.round_in_progress
+        begun = bool(match.rounds) or bool(kept and kept.get("number") == 1 and kept.get("state"))
         seat.hand = hand_after(list(seat.hand or ()), begun)
     return seat.hand
 
 
 def play_on_board(
-    match: Match, number: int | None, position: int, credential: str | None, keep: dict[str, Any], finished
+    match: Match,
+    number: int | None,
+    position: int,
+    credential: str | None,
+    keep: dict[str, Any],
+    finished: dict[str, Any] | None,
 ) -> bool:
     """Keep the tap a seated phone made on its own board (`keep`: the entry tool's new state and the one it
     started from) and, when the tap decided the set (`finished`, the round it makes), save the set with it.
@@ -152,7 +163,7 @@ def play_on_board(
     return True
 
 
-def _held_seat(match: Match, position: int, credential: str | None, refusal) -> Seat:
+def _held_seat(match: Match, position: int, credential: str | None, refusal: Message) -> Seat:
     """The seat at `position`, read under the match's lock, if this phone sits there and the match is played."""
     if match.status != PLAYING:
         raise NotAllowed(N_("this match is no longer played"))

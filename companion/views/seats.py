@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -99,10 +101,7 @@ def hand(match_id: int):
     try:
         if (match.settings.get("hands") or {}).get(seat.name):
             raise RuleError(N_("your hand was noted when the match was set up"), field="hand")
-        def hand_after(held: list[str], begun: bool) -> list[str]:
-            return game.entry.hand_from_form(request.form, held, begun)
-
-        service.note_hand(match, seat.position, phone_credential(), hand_after)
+        service.note_hand(match, seat.position, phone_credential(), partial(game.entry.hand_from_form, request.form))
     except RuleError as error:
         context = match_context(match, errors={"hand": error_text(error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)
