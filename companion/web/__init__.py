@@ -7,7 +7,17 @@ from flask_babel import get_locale
 
 from .. import charts
 from . import assets, cards, display, fragments, groups, headers, i18n, live, queries
-from .assets import asset, bundle_url, bundle_urls, linked_bundles, match_bundles, needs_bundles, page_assets
+from .assets import (
+    asset,
+    bundle_url,
+    bundle_urls,
+    icon_address,
+    icon_logo,
+    linked_bundles,
+    match_bundles,
+    needs_bundles,
+    page_assets,
+)
 from .fragments import render, wants_fragment
 from .row_ids import row_ids_of
 
@@ -27,6 +37,8 @@ def init_app(app: Flask) -> None:
     # renders whichever blueprint drew it.
     app.jinja_env.globals.update(
         asset=asset,
+        icon_address=icon_address,
+        icon_logo=icon_logo,
         bundle_url=bundle_url,
         bundle_urls=bundle_urls,
         linked_bundles=linked_bundles,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from flask import Flask, Response, abort, current_app, g, request, url_for
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from ..games import REGISTRY
 from .headers import YEAR
@@ -75,6 +76,39 @@ def _fingerprint(path: str, mtime: float) -> str:
 def asset(path: str) -> str:
     """The fingerprinted URL of a static file, safe to cache for a year."""
     return url_for("static", filename=path, v=_fingerprint(path, _static_file(path).stat().st_mtime))
+
+
+# --- the app's icon -----------------------------------------------------------------------
+# One drawing, static/icons/icon.svg, is the header's logo (inline) and the tab's icon (a data: address):
+# as a file the icon was a request and some 500 bytes of headers on every first load, on a slow line the
+# time of the stylesheets and scripts; written twice in the page it costs a few bytes, the second copy
+# compressed against the first.
+ICON = "icons/icon.svg"
+# Enough for a data: address inside a double-quoted attribute, and no more (the fewer, the better the
+# second copy compresses against the first).
+_ICON_ESCAPES = {"%": "%25", "#": "%23", "&": "%26", "<": "%3C", ">": "%3E", '"': "'"}
+
+
+@lru_cache(maxsize=1)
+def _icon_drawing() -> str:
+    """The icon's SVG, on one line."""
+    return " ".join(_static_file(ICON).read_text(encoding="utf-8").split())
+
+
+def icon_logo() -> Markup:
+    """The icon drawn inline, at the header's size, hidden from screen readers (its link is named)."""
+    drawing = _icon_drawing().replace(
+        'xmlns="http://www.w3.org/2000/svg" ', 'width="28" height="28" aria-hidden="true" focusable="false" ', 1
+    )
+    return Markup(drawing)
+
+
+def icon_address() -> Markup:
+    """The icon as a data: address for the page's <link rel="icon"> (no character in it an attribute must escape)."""
+    drawing = _icon_drawing()
+    for character, escaped in _ICON_ESCAPES.items():
+        drawing = drawing.replace(character, escaped)
+    return Markup("data:image/svg+xml," + drawing)
 
 
 # --- compressed once ---------------------------------------------------------------------

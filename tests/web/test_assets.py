@@ -220,3 +220,18 @@ def test_the_home_pages_link_to_a_match_names_the_bundles_its_page_will(client, 
     for phone, count in ((client, 2), (viewer, 1)):
         own = [url for url in named(phone, f"/matches/{ref(match)}") if re.search(r"/bundle/[^/]+/", url)]
         assert sorted(linked(phone)) == sorted(own) and len(own) == count
+
+
+def test_the_apps_icon_comes_with_the_page_drawn_from_its_one_file(client):
+    # As a file the tab's icon was one more request on every first load; now the page carries it, and the
+    # header's logo, both from static/icons/icon.svg.
+    page = client.get("/").get_data(as_text=True)
+    address = re.search(r'<link rel="icon" href="data:image/svg\+xml,([^"]+)" type="image/svg\+xml">', page)
+    assert address is not None and "/static/icons/icon.svg" not in page
+    drawing = " ".join((Path("static/icons/icon.svg").read_text(encoding="utf-8")).split())
+    decoded = address.group(1)
+    for escaped, character in (("%3C", "<"), ("%3E", ">"), ("%23", "#"), ("%26", "&"), ("%25", "%")):
+        decoded = decoded.replace(escaped, character)
+    assert decoded == drawing.replace('"', "'")
+    logo = re.search(r'class="brand"[^>]*>(<svg [^>]*>)', page).group(1)
+    assert 'aria-hidden="true"' in logo and 'viewBox="0 0 512 512"' in logo and "20</text>" in page
