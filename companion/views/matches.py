@@ -149,7 +149,7 @@ def entry_shows(
     if scorekeeper:
         word = "pencil" if pencil_round is None else f"pencil-{pencil_round}"
     elif elsewhere:
-        return "reclaim" if may_reclaim else "elsewhere"
+        word = "reclaim" if may_reclaim else "elsewhere"
     else:
         word = "viewer" if seat_round is None else f"seat-{seat_round}"
     return word if board is None else f"{word}-{board}"

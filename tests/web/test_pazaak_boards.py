@@ -10,6 +10,7 @@ from companion.extensions import db
 from companion.models import Match, RoundChange
 from tests.conftest import HTMX, csrf_token, read_words, ref, start_match
 from tests.reliability.test_bad_input import dump
+from tests.web.test_pencil_elsewhere import give_pencil
 from tests.web.test_seats import take
 
 # Ann's hand: none of these labels is drawn anywhere on Bob's board but where Ann has played it.
@@ -172,3 +173,17 @@ def test_a_scorekeeper_not_seated_sees_both_boards_but_neither_hand(app, client)
     shows = re.search(r'data-entry-shows="([^"]+)"', page).group(1)
     live = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": shows})
     assert re.search(r"pazaak-card pazaak-plus[^>]*>\+5", live.get_data(as_text=True))
+
+
+def test_a_seated_phone_that_gave_the_pencil_away_still_follows_the_other_board(app, client):
+    match_id, bob = two_boards(app, client)
+    give_pencil(client, app.test_client(), match_id)
+    page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert "Set 1 · your board" in html.unescape(page)
+    shows = re.search(r'data-entry-shows="([^"]+)"', page).group(1)
+    assert move(client, match_id, "draw:10").status_code == 200 and move(client, match_id, "stand").status_code == 200
+    assert move(bob, match_id, "draw:4").status_code == 200
+    # Bob's tap is news to Ann's board: her poll's answer draws her entry again, with his card on his table.
+    live = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": shows})
+    assert 'id="entry"' in live.get_data(as_text=True)
+    assert re.search(r"pazaak-card pazaak-main[^>]*>4<", live.get_data(as_text=True))
