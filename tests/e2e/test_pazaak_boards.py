@@ -141,3 +141,38 @@ def test_two_phones_play_a_match_each_hand_private_a_viewer_following(page: Page
     assert leaked(ann_answers.texts(), NEVER_PLAYED) == sorted(NEVER_PLAYED)
     export = page.request.get(match_url + ".json").text()
     assert leaked([export, page.request.get(match_url + "/changes").text()], NEVER_PLAYED) == []
+
+
+def test_a_scorekeeper_who_does_not_play_watches_both_boards_live_and_frees_a_seat(
+    page: Page, browser: Browser, live_server, app
+):
+    add_to_roster(app, *PLAYERS)
+    page.set_viewport_size({"width": 1180, "height": 820})
+    start_match(page, live_server.url, "Pazaak", PLAYERS)
+    match_url = page.url
+    page.get_by_role("link", name="Share · viewer QR").click()
+    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    ann = new_phone(browser, live_server.url, {"width": 360, "height": 740})
+    bob = new_phone(browser, live_server.url, {"width": 360, "height": 740}, locale="it-IT")
+    take_seat(ann, link, "Ann")
+    bob.goto(link)
+    bob.get_by_label(LONG).check()
+    bob.get_by_role("button", name="Prendi posto").tap()
+    note_hand(ann, ANN)
+    page.goto(match_url)
+    # The scorekeeper's calculator: Ann's hand only as its size, and her side cards left to her phone.
+    expect(page.locator(".pazaak-hidden")).to_have_text("4 cards in hand, on their own phone")
+    expect(page.get_by_text("Ann plays their side cards on their own phone.")).to_be_visible()
+    audit_layout(page, PLAYERS)
+    play(ann, "Draw 10", "Ann: +5")
+    # Live, without a reload: her cards on her table, her hand one card smaller.
+    expect(page.get_by_role("list", name="Ann’s cards").get_by_role("listitem")).to_contain_text(["10", "+5"])
+    expect(page.locator(".pazaak-hidden")).to_have_text("3 cards in hand, on their own phone")
+    assert leaked([page.content()], NEVER_PLAYED) == []
+
+    # The scorekeeper frees Bob's seat: his phone is told, follows as a viewer, and his taps go nowhere.
+    page.get_by_role("link", name="Share · viewer QR").click()
+    page.get_by_role("button", name=f"Free the seat of {LONG}").click()
+    expect(bob.get_by_text("Stai seguendo questa partita")).to_be_visible()
+    expect(bob.locator(".pazaak-calc")).to_have_count(0)
+    audit_layout(bob, PLAYERS)
