@@ -20,7 +20,7 @@ from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version, unchanged_headers
 from .host import is_host
 from .live import qr_svg, seat_link
-from .matches import ROUND_KEY, is_scorekeeper, match_context, match_or_404
+from .matches import ROUND_KEY, ROUNDS_CHANGED, is_scorekeeper, match_context, match_or_404
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
@@ -70,7 +70,7 @@ def send_row(match_id: int):
     # The round saved with the row changed the match: its page is replayed again; otherwise the replay above holds.
     drawn = None if sent.saved_round else replay
     context = match_context(match, replay=drawn, row_sent=True, saved_with_row=number if sent.saved_round else None)
-    return render("match.html", fragment="_round_entry.html", **context)
+    return _entry_after_write(context, saved=sent.saved_round)
 
 
 @bp.post("/<id:match_id>/board")
@@ -90,7 +90,18 @@ def board(match_id: int):
         context = match_context(match, errors={"round": error_text(refused)})
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
     context = match_context(match, board_saved=number if saved else None)
-    return render("match.html", fragment="_round_entry.html", **context)
+    return _entry_after_write(context, saved=saved)
+
+
+def _entry_after_write(context: dict, saved: bool) -> Response:
+    """A seated phone's entry after its write; where the write saved the round, the standings and rounds it
+    changed too, out of band, marked as the version the page then shows: a poll sent before the write and
+    answered after it is not drawn over them (app.js), nor is the next one fetched for nothing."""
+    response = render("match.html", fragment="_seat_write.html", saved_round=saved, **context)
+    if saved:
+        response.headers["HX-Trigger"] = ROUNDS_CHANGED
+        response.headers["X-Live-ETag"] = live_etag(context["match"])
+    return response
 
 
 @bp.post("/<id:match_id>/hand")

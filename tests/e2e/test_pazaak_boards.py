@@ -74,11 +74,14 @@ def note_hand(phone: Page, cards: list[str]) -> None:
 
 
 def play(phone: Page, *moves: str) -> None:
-    """Taps on this phone's board, each waited for before the next."""
+    """Taps on this phone's board, each answered before the next: a tap while one is on its way is dropped,
+    as on a phone, so the board the tap was made on must have been drawn again first."""
     for name in moves:
         button = phone.get_by_role("button", name=name, exact=True)
         expect(button).to_be_enabled()
+        board = phone.locator("#entry .pazaak-entry").element_handle()
         button.tap()
+        board.wait_for_element_state("hidden")
         expect(phone.locator(".pazaak-refused")).to_have_count(0)
 
 
@@ -120,6 +123,9 @@ def test_two_phones_play_a_match_each_hand_private_a_viewer_following(page: Page
     play(bob, "Draw 9", "Stand")
     expect(bob.get_by_role("status").filter(has_text="Set 1 is decided and saved.")).to_be_visible()
     expect(page.get_by_role("heading", name="Set 2 · your board")).to_be_visible()
+    # The sets table came with the answer: its "Set" column is never broken into letters by the long name.
+    expect(bob.get_by_role("columnheader", name="Set", exact=True)).to_be_visible()
+    audit_layout(bob, [*PLAYERS, "Set"])
 
     # Sets 2 and 3, each begun by its starter, are won by Ann: the match ends on both boards and the viewer.
     for number in (2, 3):

@@ -78,12 +78,17 @@ def test_a_set_played_on_two_boards_is_saved_by_the_tap_that_decides_it(app, cli
     for phone, played in ((client, "draw:10"), (client, "plus:5"), (client, "stand"), (bob, "draw:9")):
         answer = move(phone, match_id, played)
         assert answer.status_code == 200 and "Refused" not in html.unescape(answer.get_data(as_text=True)), played
+        assert 'id="live"' not in answer.get_data(as_text=True)
     # Ann played her +5: Bob now sees it on her table, and her hand's three other cards as a count.
     bob_page = html.unescape(bob.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "3 cards in hand, on their own phone" in bob_page
     assert unplayed_in(bob_page, ANN[1:]) == []
     saved = move(bob, match_id, "stand")
     assert "Set 1 is decided and saved." in html.unescape(saved.get_data(as_text=True))
+    # The answer brings Bob's standings too, as the version his page then shows (no poll drawn over them).
+    answer = html.unescape(saved.get_data(as_text=True))
+    assert re.search(r'<div id="live" hx-swap-oob="innerHTML">', answer) and "1 set played, 0 tied" in answer
+    assert saved.headers["X-Live-ETag"] == bob.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     with app.app_context():
         match = db.session.get(Match, match_id)
         assert match.rounds[0].data["cards"] == {"Ann": ["10", "+5"], "Bob": ["9"]}

@@ -292,6 +292,9 @@ def test_a_table_that_chose_it_has_each_round_saved_by_its_last_row(app, client)
     last = send(phones[3], match_id, 3, [1], "IO")
     assert last.status_code == 200
     assert "Yours was the last row: round 1 is saved." in html.unescape(last.get_data(as_text=True))
+    # Its answer brings that phone's standings too, as the version its page then shows.
+    assert '<div id="live" hx-swap-oob="innerHTML">' in last.get_data(as_text=True)
+    assert last.headers["X-Live-ETag"] == phones[3].get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     assert "Send my row of round 2" in read_words(last.get_data(as_text=True))
     rows = stored_match(app, match_id).rounds[0]["rows"]
     assert [rows[name]["used"] for name in ("Ann", "Bob", "Cy", "Di")] == [[3, 4, 2], [5, 1], [2, 2], [1]]
