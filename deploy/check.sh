@@ -11,8 +11,12 @@ began=$(date +%s)
 PODMAN=(podman --runtime runc)  # crun refuses these machines' cgroup layout
 # Nor may a container raise its limits past this shell's (podman's defaults are higher).
 LIMITS=(--ulimit "nofile=$(ulimit -n):$(ulimit -Hn)" --ulimit nproc=4096:4096)
-PG_PORT=${DEPLOY_PG_PORT:-55441}
-REDIS_PORT=${DEPLOY_REDIS_PORT:-55442}
+# A port free now, asked of the system: a fixed one in the ephemeral range (32768-60999) may be held by one of
+# the test run's connections (Redis once failed to start on 55442 after a full run; its log is shown now).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PG_PORT=${DEPLOY_PG_PORT:-$(free_port)}
+REDIS_PORT=${DEPLOY_REDIS_PORT:-$(free_port)}
+while [ "$REDIS_PORT" = "$PG_PORT" ]; do REDIS_PORT=$(free_port); done
 export CADDY_HTTP_PORT=${DEPLOY_HTTP_PORT:-18080} CADDY_HTTPS_PORT=${DEPLOY_HTTPS_PORT:-18443}
 APP_PORTS=(18001 18002)
 IMAGE=table-companion:check
@@ -77,8 +81,8 @@ step "Redis for the limits (as compose.yaml's redis: counts only, nothing on dis
 # A daemon, not a child of this shell: the `wait`s below wait for the app containers alone.
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
   --daemonize yes --pidfile "$work/redis.pid" --logfile "$work/redis.log"
-for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
-redis-cli -p "$REDIS_PORT" ping
+for _ in $(seq 100); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+redis-cli -p "$REDIS_PORT" ping || { tail -20 "$work/redis.log" >&2; exit 1; }
 redis_pid=$(cat "$work/redis.pid")
 
 mkdir "$work/instance" && chown 10001 "$work/instance"
