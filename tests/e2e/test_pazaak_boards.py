@@ -85,13 +85,18 @@ def play(phone: Page, *moves: str) -> None:
         expect(phone.locator(".pazaak-refused")).to_have_count(0)
 
 
-def test_two_phones_play_a_match_each_hand_private_a_viewer_following(page: Page, browser: Browser, live_server, app):
+def start_pazaak(page: Page, base: str, app, size: dict) -> tuple[str, str]:
+    """Ann and the 40-character name's Pazaak match started on `page` by taps; its address and its seat link."""
     add_to_roster(app, *PLAYERS)
-    page.set_viewport_size({"width": 360, "height": 740})
-    start_match(page, live_server.url, "Pazaak", PLAYERS)
+    page.set_viewport_size(size)
+    start_match(page, base, "Pazaak", PLAYERS)
     match_url = page.url
     page.get_by_role("link", name="Share · viewer QR").click()
-    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    return match_url, page.locator("#seats-panel .qr-url a").get_attribute("href")
+
+
+def test_two_phones_play_a_match_each_hand_private_a_viewer_following(page: Page, browser: Browser, live_server, app):
+    match_url, link = start_pazaak(page, live_server.url, app, {"width": 360, "height": 740})
     viewer_link = page.locator(".qr-card .qr-url a").first.get_attribute("href")
 
     # The scorekeeper's phone is Ann's board; Bob's phone takes his seat; a third phone follows as a viewer.
@@ -152,12 +157,7 @@ def test_two_phones_play_a_match_each_hand_private_a_viewer_following(page: Page
 def test_a_scorekeeper_who_does_not_play_watches_both_boards_live_and_frees_a_seat(
     page: Page, browser: Browser, live_server, app
 ):
-    add_to_roster(app, *PLAYERS)
-    page.set_viewport_size({"width": 1180, "height": 820})
-    start_match(page, live_server.url, "Pazaak", PLAYERS)
-    match_url = page.url
-    page.get_by_role("link", name="Share · viewer QR").click()
-    link = page.locator("#seats-panel .qr-url a").get_attribute("href")
+    match_url, link = start_pazaak(page, live_server.url, app, {"width": 1180, "height": 820})
     ann = new_phone(browser, live_server.url, {"width": 360, "height": 740})
     bob = new_phone(browser, live_server.url, {"width": 360, "height": 740}, locale="it-IT")
     take_seat(ann, link, "Ann")
