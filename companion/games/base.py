@@ -610,8 +610,9 @@ PARTIALS: tuple[Partial, ...] = (
     Partial(
         "_entry.html",
         "the round entry (and the correction form, with `correcting` and `editing` set; on a seated phone of a"
-        " game whose seats send rows, with `sending` set to its seat: that seat's row alone)",
-        (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing", "sending"),
+        " game whose seats send rows, with `sending` set to its seat: that seat's row alone; on a seated phone"
+        " of a game whose seats are boards, `board_saved`: the number of the round its tap just saved)",
+        (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing", "sending", "board_saved"),
     ),
     Partial(
         "_readback.html",
