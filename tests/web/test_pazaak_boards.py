@@ -112,6 +112,8 @@ def test_a_hand_is_fixed_once_play_begins_and_a_fifth_card_is_refused(app, clien
     match_id, bob = two_boards(app, client)
     refused = tap(client, match_id, "hand", card="+3")
     assert refused.status_code == 422 and "A hand holds 4 side cards" in html.unescape(refused.get_data(as_text=True))
+    # Said once, beside the hand picker.
+    assert html.unescape(refused.get_data(as_text=True)).count("A hand holds 4 side cards") == 1
     assert tap(client, match_id, "hand", drop="0").status_code == 200
     assert move(client, match_id, "draw:4").status_code == 200
     before = dump(app)
