@@ -777,9 +777,11 @@ class Entry:
     # alone (`hand_from_form`), and plays its turns on the entry tool, whose step then reads the BOARD_FIELD.
     seat_boards: ClassVar[bool] = False
 
-    def hand_from_form(self, form: Any, hand: list[str], begun: bool) -> list[str]:
-        """The hand a seated phone notes after the tap `form` carries, from `hand` as noted so far; once the
-        match has `begun` a card may be added but none taken out. A RuleError says why a tap is refused."""
+    def hand_from_form(
+        self, form: Any, name: str, settings: dict[str, Any], hand: list[str], begun: bool
+    ) -> list[str]:
+        """The hand player `name`'s seated phone notes after the tap `form` carries, from `hand` as noted so far;
+        once the match has `begun` a card may be added but none taken out. A RuleError says why a tap is refused."""
         raise NotImplementedError
 
     # Whether the rows sent from every side make a whole round on their own, so that a table may choose to

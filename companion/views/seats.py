@@ -110,9 +110,8 @@ def hand(match_id: int):
     match, seat = _board_seat(match_id)
     game = get_game(match.game)
     try:
-        if (match.settings.get("hands") or {}).get(seat.name):
-            raise RuleError(N_("your hand was noted when the match was set up"), field="hand")
-        service.note_hand(match, seat.position, phone_credential(), partial(game.entry.hand_from_form, request.form))
+        hand_after = partial(game.entry.hand_from_form, request.form, seat.name, match.settings)
+        service.note_hand(match, seat.position, phone_credential(), hand_after)
     except RuleError as error:
         context = match_context(match, errors={"hand": error_text(error)})
         return render("match.html", fragment="_round_entry.html", status=422, **context)

@@ -182,9 +182,14 @@ class PazaakEntry(Entry):
 
     seat_boards = True
 
-    def hand_from_form(self, form: Any, hand: list[str], begun: bool) -> list[str]:
+    def hand_from_form(
+        self, form: Any, name: str, settings: dict[str, Any], hand: list[str], begun: bool
+    ) -> list[str]:
         """The hand after a tap of the seated phone's hand picker: `card` adds a side card (up to four),
-        `drop` (a position) takes one out, until the first set has begun."""
+        `drop` (a position) takes one out, until the first set has begun. A hand the scorekeeper noted on the
+        new-match form is the player's, not the phone's to change."""
+        if (settings.get("hands") or {}).get(name):
+            raise RuleError(N_("your hand was noted when the match was set up"), field="hand")
         drop = form_value(form, "drop")
         if drop is not None:
             position = index_in(drop, len(hand))
@@ -612,6 +617,7 @@ def _view(
         "begun": bool(rounds) or bool(moves),
         "my_turn": board["seat"] is not None and not state.over and state.turn == board["seat"],
         "palette": PALETTE,
+        "hand_size": HAND_SIZE,
         "keypad": KEYPAD,
     }
 
