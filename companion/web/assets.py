@@ -26,10 +26,11 @@ from .i18n import LANGUAGES, offline_texts
 # data-page-scripts, fetched once the page has loaded (app.js).
 BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     # A game's colour tags its matches on every page (css/games/<slug>.colour.css).
-    ("", "css"): ("vendor/pico/pico.min.css", "css/app.css", "css/offline.css", "css/games/*.colour.css"),
+    ("", "css"): ("vendor/pico/pico.min.css", "css/app.css", "css/games/*.colour.css"),
     ("", "js"): ("vendor/htmx/htmx.min.js", "js/app.js"),
-    # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then).
-    ("offline", "js"): ("js/offline.js",),
+    # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then); with it
+    # what every write needs (its key, its refusal's reason, no answer), which seats.js uses too.
+    ("offline", "js"): ("js/writes.js", "js/offline.js"),
     # The rows sent from the seated phones, filled into the scorekeeper's entry: where a phone may enter rounds.
     ("seats", "js"): ("js/seats.js",),
     ("history", "css"): ("css/history.css",),
@@ -37,15 +38,20 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("setup", "css"): ("css/setup.css",),
     # The chances to win: on match pages and the new-match form.
     ("match", "css"): ("css/match.css",),
+    # What a match page says through an outage: the status line, the rounds kept on the phone, a viewer
+    # reconnecting. On match pages alone.
+    ("outage", "css"): ("css/outage.css",),
     # What a match no longer played draws (its replay, its result card): on the page of such a match,
     # or brought by the answer that draws them on a page that was following the match (needs_bundles).
     ("ended", "css"): ("css/ended.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
-# them, and its entry widgets ("entry-<slug>"), where its rounds or settings are entered. What a
+# them, and its entry widgets' script and styles ("entry-<slug>"), where its rounds or settings are
+# entered (a viewer's phone draws no entry, so it is sent none of their styles). What a
 # page names travels as one bundle per kind, so a script may come again in another page's bundle
 # after a boosted link: each runs once (Companion.once, app.js).
-GAME_BUNDLES = {("game", "css"): "css/games/{}.css", ("entry", "js"): "js/games/{}.js"}
+GAME_BUNDLES = {("game", "css"): "css/games/{}.css", ("entry", "css"): "css/games/{}.entry.css",
+                ("entry", "js"): "js/games/{}.js"}
 # A script bundle whose words travel with it, in the page's language (its name says which, as
 # "offline.it"), ahead of its script: the offline sender's, which no page without it needs. A page
 # in another language brings them anew; the sender itself runs once.
@@ -262,15 +268,16 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
 
 
 def match_bundles(game: str, scorekeeper: bool, over: bool = False) -> list[str]:
-    """The bundles a match page names: its game's pieces, the chances, what a match no longer played draws (its
-    replay, its result card), and the scorekeeper's offline sender, rows from the seats and entry widgets.
+    """The bundles a match page names: its game's pieces, the chances, its outage notes, what a match no longer
+    played draws (its replay, its result card), and the scorekeeper's offline sender, rows from the seats and entry
+    widgets.
 
     Asked by the page's template, and by the links that ask for them with the page (app.js).
     """
     ended = ["ended"] if over else []
     # The rows sent from the seats, where the game's seats send rows.
     seats = ["seats"] if game in REGISTRY and REGISTRY[game].entry.rows_from_seats else []
-    return [f"game-{game}", "match", *ended, *(["offline", *seats, f"entry-{game}"] if scorekeeper else [])]
+    return [f"game-{game}", "match", "outage", *ended, *(["offline", *seats, f"entry-{game}"] if scorekeeper else [])]
 
 
 def needs_bundles(*names: str) -> str:

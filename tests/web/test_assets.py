@@ -43,7 +43,7 @@ def test_the_shared_bundles_hold_pico_htmx_and_every_games_colour_and_are_cached
     assert response.status_code == 200 and response.headers["Content-Encoding"] == "br"
     assert "immutable" in response.headers["Cache-Control"] and "max-age=31536000" in response.headers["Cache-Control"]
     text = brotli.decompress(response.data).decode()
-    for name in ("pico.min.css", "app.css", "offline.css", *(f"{slug}.colour.css" for slug in REGISTRY)):
+    for name in ("pico.min.css", "app.css", *(f"{slug}.colour.css" for slug in REGISTRY)):
         assert f"/* {name} */" in text
     assert text.index("pico.min.css") < text.index("app.css") < text.index("pazaak.colour.css")
     # Pico as vendored, its licence notice included.
@@ -76,25 +76,25 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
         assert page_bundles(client, url, "js") == [SHARED_JS], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     # The scorekeeper's match page: its preload header names the same bundles as its head.
-    assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, ["offline.js", "topic.js"]]
+    assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, ["writes.js", "offline.js", "topic.js"]]
     assert client.get(f"/matches/{ref(match)}").headers["Link"].count("as=script") == 2
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
     assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["topic.js"]]
     # Another game may be picked on the new-match form without a new page: every game's widgets.
     assert page_files(client, "/matches/new", "js") == {*SHARED_JS, *GAME_SCRIPTS}
-    assert page_bundles(client, "/offline", "js") == [SHARED_JS, ["offline.js"]]
+    assert page_bundles(client, "/offline", "js") == [SHARED_JS, ["writes.js", "offline.js"]]
     # A phone that follows the match loads neither, but is told where they are, for rounds it kept.
     viewer = app.test_client()
     assert page_bundles(viewer, f"/matches/{ref(match)}", "js") == [SHARED_JS]
     html = viewer.get(f"/matches/{ref(match)}").get_data(as_text=True)
     later = re.search(r'data-offline-scripts="([^"]+)"', html).group(1).split()
     assert [re.findall(r"/\* ([\w.-]+) \*/", viewer.get(url).get_data(as_text=True)) for url in later] == [
-        ["offline.js", "topic.js"]
+        ["writes.js", "offline.js", "topic.js"]
     ]
     assert "data-offline-scripts" not in client.get(f"/matches/{ref(match)}").get_data(as_text=True)
     # A game whose seats send their rows: the scorekeeper's page fills them in (seats.js), a seated phone's too.
     words = start_match(client, "pazzaparola", ["Anna", "Ben"])
-    scripts = ["offline.js", "seats.js", "pazzaparola.js"]
+    scripts = ["writes.js", "offline.js", "seats.js", "pazzaparola.js"]
     assert page_bundles(client, f"/matches/{ref(words)}", "js") == [SHARED_JS, scripts]
 
 
@@ -106,8 +106,8 @@ def page_styles(client, url):
 
 
 def test_a_games_pieces_are_styled_only_on_the_pages_that_draw_them_and_its_colour_everywhere(client, app):
-    pieces = {"topic": ".topic-entry", "burraco": ".burraco-entry", "pazaak": ".pazaak-entry"}
-    pieces["pazzaparola"] = ".pz-entry"
+    pieces = {"topic": ".topic-standings", "burraco": ".burraco-hands", "pazaak": ".pazaak-standings"}
+    pieces["pazzaparola"] = ".pz-standings"
     for url in ("/", "/history", "/players"):
         styles = page_styles(client, url)
         assert all(f"--game-{slug}:" in styles for slug in pieces), url
@@ -118,6 +118,33 @@ def test_a_games_pieces_are_styled_only_on_the_pages_that_draw_them_and_its_colo
         styles = page_styles(client, url)
         assert pieces["topic"] in styles and pieces["burraco"] not in styles and pieces["pazaak"] not in styles, url
     assert all(rule in page_styles(client, "/matches/new") for rule in pieces.values())
+
+
+def test_a_games_entry_widgets_are_styled_only_where_rounds_or_settings_are_entered(client, app):
+    widgets = {"topic": ".topic-entry", "burraco": ".burraco-keypad", "pazzaparola": ".pz-tray"}
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
+    # The scorekeeper's match page and a correction draw the entry; the new-match form every game's settings.
+    for url in (f"/matches/{ref(match)}", f"/matches/{ref(match)}/rounds/1"):
+        styles = page_styles(client, url)
+        assert widgets["topic"] in styles and ".topic-penalties" in styles, url
+    assert all(rule in page_styles(client, "/matches/new") for rule in widgets.values())
+    # A phone that follows the match, and the table view, draw no entry: they are sent none of its styles,
+    # but the game's pieces they do draw.
+    viewer = app.test_client()
+    for url in (f"/matches/{ref(match)}", f"/matches/{ref(match)}/table"):
+        styles = page_styles(viewer, url)
+        assert ".topic-standings" in styles and not [rule for rule in widgets.values() if rule in styles], url
+
+
+def test_the_outage_notes_are_styled_on_match_pages_alone(client, app):
+    match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
+    viewer = app.test_client()
+    for phone in (client, viewer):
+        styles = page_styles(phone, f"/matches/{ref(match)}")
+        assert ".offline-status" in styles and "#live.reconnecting" in styles
+    for url in ("/", "/history", "/players", "/matches/new"):
+        assert ".offline-status" not in page_styles(client, url), url
 
 
 def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_styles(client, app):
@@ -183,7 +210,7 @@ def test_bundles_leave_the_sources_comments_and_spaces_behind(client, app):
     css, js = bundle_urls(client)
     static = Path(app.static_folder)
     history = re.search(r'href="(/bundle/history/\w+\.css)"', client.get("/history").get_data(as_text=True)).group(1)
-    bundles = ((css, ["css/app.css", "css/offline.css"]), (history, ["css/history.css"]), (js, ["js/app.js"]))
+    bundles = ((css, ["css/app.css"]), (history, ["css/history.css"]), (js, ["js/app.js"]))
     for url, sources in bundles:
         text = brotli.decompress(client.get(url, headers={"Accept-Encoding": "br"}).data).decode()
         for source in sources:
