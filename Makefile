@@ -73,9 +73,11 @@ outage: $(VENV)/.dev-installed chromium
 deploy-check: $(VENV)/.dev-installed chromium
 	deploy/check.sh
 
+# The layers' contracts, and the map: the top of companion/ and every module named in docs/ARCHITECTURE.md.
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q tests/unit/test_layout.py
 
 vendor:
 	scripts/vendor.sh

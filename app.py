@@ -5,6 +5,6 @@ from companion import create_app
 app = create_app()
 
 if __name__ == "__main__":
-    from companion.serve import serve
+    from companion.server.serve import serve
 
     serve(app)

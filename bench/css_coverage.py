@@ -39,8 +39,8 @@ def _matches(instance: Path) -> dict[str, dict]:
     from companion.extensions import db
     from companion.games import REGISTRY
     from companion.models import Match
-    from companion.seed import play_match
     from companion.services import matches as service
+    from companion.services.seed import play_match
     from companion.web.row_ids import row_ids_of
 
     app = create_app()

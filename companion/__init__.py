@@ -12,13 +12,13 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
-from . import hardening
 from .config import Settings
 from .extensions import babel, compress, csrf, db, htmx, limiter, migrate
 from .models import ID_MAX
-from .templating import App
+from .web import hardening
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
 from .web.row_ids import RowIdConverter
+from .web.templating import App
 
 
 def _files_root() -> Path:
@@ -157,7 +157,8 @@ def create_app(
     compress.init_app(app)
     babel.init_app(app, locale_selector=_pick_locale)
 
-    from . import game_templates, web
+    from . import web
+    from .web import game_templates
 
     # After Flask-Compress: their after-request hooks run in the reverse order, and the
     # static files' own compression must come first (companion/web/assets.py).
@@ -179,7 +180,7 @@ def create_app(
 
     cli.init_app(app)
 
-    from . import deploy
+    from .web import deploy
 
     deploy.init_app(app)
 

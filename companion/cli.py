@@ -15,19 +15,19 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
-from .exchange import match_document
 from .extensions import db
 from .games import REGISTRY, score_match
 from .games.base import RuleError
 from .models import OPEN_GROUP_ID, Group, within_group
-from .network import lan_address
+from .queries.exchange import match_document
 from .queries.groups import overview
 from .queries.matches import all_matches, find_match
 from .queries.ratings import rated
-from .seed import seed_command
 from .services import bounds, host, ratings
 from .services import groups as group_service
 from .services import matches as service
+from .services.seed import seed_command
+from .web.network import lan_address
 from .web.row_ids import row_ids_of
 
 
@@ -169,8 +169,8 @@ def ratings_command(game: str, as_json: bool) -> None:
 @with_appcontext
 def backup_command(file: str) -> None:
     """Write a consistent copy of the database to FILE, even while the server runs (PostgreSQL: pg_dump's format)."""
-    from .backup import backup_to, sqlite_path
-    from .pg_backup import dump, postgres_url
+    from .server.backup import backup_to, sqlite_path
+    from .server.pg_backup import dump, postgres_url
 
     source = sqlite_path(current_app)
     if source is not None:

@@ -37,7 +37,7 @@ def cli() -> None:
 @pass_script_info
 def serve_command(info: ScriptInfo) -> None:
     """Migrate the database (once, under a lock), then serve as `make run` does: PORT, WORKERS, LISTEN."""
-    from .serve import serve
+    from .server.serve import serve
 
     serve(info.load_app())
 
@@ -55,8 +55,8 @@ def migrate_command(info: ScriptInfo) -> None:
 def restore_command(file: str) -> None:
     """Load a backup written by `backup` into an empty database (PostgreSQL), or into place of a missing SQLite file."""
     from . import create_app
-    from .backup import sqlite_path
-    from .pg_backup import postgres_url, restore
+    from .server.backup import sqlite_path
+    from .server.pg_backup import postgres_url, restore
 
     app = create_app({"AUTO_MIGRATE": False})
     url = postgres_url(app)

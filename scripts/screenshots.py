@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.seed import seed  # noqa: E402
+from companion.services.seed import seed  # noqa: E402
 from tests.conftest import LiveServer, chromium_executable  # noqa: E402
 from tests.e2e.helpers import start_match  # noqa: E402
 

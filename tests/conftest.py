@@ -311,8 +311,8 @@ def finished_match(
 ) -> tuple[int, list[str], dict, list[dict]]:
     """A whole match of the game as `flask seed` plays one (from the first seed that plays so many rounds, with so
     many players), stored round by round through the services."""
-    from companion.seed import play_match
     from companion.services import matches as service
+    from companion.services.seed import play_match
 
     seed = 0
     while len((made := play_match(random.Random(seed), slug))[2]) < rounds_at_least or len(made[0]) < players_at_least:
@@ -331,8 +331,8 @@ def finished_match(
 def match_short_of_its_end(app, slug: str, seed: int = 3) -> tuple[int, list[str], dict]:
     """A match as `flask seed` plays one from `seed`, stored through the services but for its last round, which
     would end it: its id, its players and that last round (see `save_stored_round`)."""
-    from companion.seed import play_match
     from companion.services import matches as service
+    from companion.services.seed import play_match
 
     players, settings, rounds = play_match(random.Random(seed), slug)
     with app.app_context():
@@ -468,7 +468,7 @@ class LiveServer:
 def live_server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
     """The test app served over HTTP for the browser."""
     # It listens on loopback only, so the share page's links must not name the LAN address.
-    monkeypatch.setattr("companion.network.lan_addresses", lambda: [])
+    monkeypatch.setattr("companion.web.network.lan_addresses", lambda: [])
     with LiveServer(app) as server:
         yield server
 
@@ -476,6 +476,6 @@ def live_server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSer
 @pytest.fixture
 def private_live_server(private_app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
     """A shared server (COMPANION_GROUPS=private) served over HTTP for the browser."""
-    monkeypatch.setattr("companion.network.lan_addresses", lambda: [])
+    monkeypatch.setattr("companion.web.network.lan_addresses", lambda: [])
     with LiveServer(private_app) as server:
         yield server

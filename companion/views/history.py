@@ -13,10 +13,10 @@ from flask import Blueprint, Response, current_app, flash, redirect, request, st
 from flask_babel import gettext
 from werkzeug.exceptions import ServiceUnavailable
 
-from ..exchange import match_document
 from ..games import REGISTRY
 from ..games.base import N_, RuleError
 from ..models import Match
+from ..queries.exchange import match_document
 from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching
 from ..queries.matches import EXPORT_COLUMNS, all_matches, export_rows
 from ..queries.players import roster_entries

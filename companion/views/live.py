@@ -9,7 +9,6 @@ from markupsafe import Markup
 
 from ..games.base import ChangedMeanwhile
 from ..models import PLAYING
-from ..network import lan_address
 from ..queries import matches as queries
 from ..services import matches as service
 from ..web import render
@@ -25,6 +24,7 @@ from ..web.live import (
     shows_version,
     unchanged_headers,
 )
+from ..web.network import lan_address
 from .host import is_host
 from .matches import (
     PENCIL_COOKIE,

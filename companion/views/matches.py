@@ -12,24 +12,24 @@ from flask_babel import format_time, gettext
 from htmx_flask import make_response
 from werkzeug.datastructures import MultiDict
 
-from ..exchange import match_document
 from ..games import REGISTRY, get_game
 from ..games.base import ChangedMeanwhile, RuleError
 from ..games.forms import BOARD_FIELD, KEPT_FIELD, whole_number
 from ..models import PLAYING, Match
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
+from ..queries.exchange import match_document
 from ..queries.players import roster_entries
 from ..queries.ratings import match_chances, table_chances
 from ..services import matches as service
 from ..services.ratings import bring_up_to_date
-from ..setup_form import Draft
 from ..web import render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.groups import phone_credential
 from ..web.headers import YEAR
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
+from ..web.setup_form import Draft
 from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_babel import get_locale
 
-from .. import charts
-from . import assets, cards, display, fragments, groups, headers, i18n, live, queries
+from . import assets, cards, charts, display, fragments, groups, headers, i18n, live, queries
 from .assets import (
     asset,
     bundle_url,

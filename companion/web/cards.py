@@ -10,10 +10,10 @@ from pathlib import Path
 from flask import current_app
 from flask_babel import get_locale
 
-from ..bytecache import ByteBoundedCache
 from ..games.base import N_, Np_
 from ..models import Match
 from ..queries.cards import ResultCard, result_card
+from .bytecache import ByteBoundedCache
 from .card_image import DESIGN, PALETTES, CardRow, CardText, Fonts, draw_card
 from .i18n import DEFAULT_LANGUAGE, day, translated
 from .live import etag_of

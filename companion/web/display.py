@@ -7,9 +7,9 @@ from datetime import datetime
 from flask_babel import format_timedelta, gettext
 from markupsafe import Markup, escape
 
-from .. import charts
 from ..games.base import Entry, Standings
 from ..models import Match, utcnow
+from . import charts
 from .i18n import glued, translated
 
 

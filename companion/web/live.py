@@ -15,11 +15,11 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_cookie, parse_etags
 from werkzeug.wsgi import get_host
 
-from ..bytecache import ByteBoundedCache
 from ..extensions import db
 from ..models import Match
 from ..queries import matches as queries
 from .assets import needs_bundles
+from .bytecache import ByteBoundedCache
 from .groups import PHONE_COOKIE
 from .headers import add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ

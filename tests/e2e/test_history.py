@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
-from companion.seed import seed
 from companion.services import matches as service
+from companion.services.seed import seed
 from tests.conftest import ref
 from tests.e2e.audit import audit_layout
 

@@ -12,8 +12,8 @@ from datetime import date, timedelta
 import pytest
 
 from companion import create_app
-from companion.backup import KEEP_DAILY, daily_backup
 from companion.extensions import db
+from companion.server.backup import KEEP_DAILY, daily_backup
 from tests.reliability.client import Load
 from tests.reliability.conftest import ROOT, integrity_check
 from tests.reliability.test_concurrency import CLIENTS, load_tables

@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
-from companion import network
-from companion.serve import NO_NETWORK, WAITRESS_WORKER, announcement, worker_class_for
+from companion.server.serve import NO_NETWORK, WAITRESS_WORKER, announcement, worker_class_for
+from companion.web import network
 
 
 class FakeSockets:

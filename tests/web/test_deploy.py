@@ -86,7 +86,7 @@ def test_the_app_still_logs_after_its_migrations(app, caplog):
 def test_through_waitress_the_proxys_https_reaches_the_app(proxied):
     from waitress.server import create_server
 
-    from companion.waitress_worker import waitress_options
+    from companion.server.waitress_worker import waitress_options
 
     server = create_server(proxied, host="127.0.0.1", port=0, **waitress_options(proxied))
     thread = threading.Thread(target=server.run, daemon=True)

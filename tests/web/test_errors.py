@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.games.base import ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from companion.services.roster import RosterError, rename_player
-from companion.setup_form import Draft
+from companion.web.setup_form import Draft
 from tests.conftest import HTMX, csrf_token, ref, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,6 +96,6 @@ def test_only_the_web_layer_translates():
     """The rules, the services, the queries and the new-match form never call gettext."""
     layers = ["games", "services", "queries"]
     files = [p for layer in layers for p in (ROOT / "companion" / layer).rglob("*.py")]
-    files.append(ROOT / "companion" / "setup_form.py")
+    files.append(ROOT / "companion" / "web" / "setup_form.py")
     translating = [str(p.relative_to(ROOT)) for p in files if "flask_babel" in p.read_text()]
     assert translating == []

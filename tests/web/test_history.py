@@ -10,11 +10,11 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from companion.exchange import match_document
 from companion.extensions import db
 from companion.models import Match, Player, Seat
-from companion.seed import seed
+from companion.queries.exchange import match_document
 from companion.services import matches as service
+from companion.services.seed import seed
 from tests.conftest import (
     ADDRESS_KEY,
     HTMX,
@@ -408,7 +408,7 @@ def test_the_chart_speaks_the_pages_language_and_the_games_words(client, samples
 
 
 def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, samples, monkeypatch):
-    from companion import charts
+    from companion.web import charts
 
     drawn = []
     line = charts.pygal.Line

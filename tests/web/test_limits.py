@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from companion.bytecache import ByteBoundedCache, weight
 from companion.extensions import db
 from companion.games.base import RuleError, name_key, validate_players
 from companion.models import Match, Player
 from companion.services import bounds
 from companion.services import matches as service
+from companion.web.bytecache import ByteBoundedCache, weight
 from tests.conftest import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
@@ -205,8 +205,7 @@ def test_byte_bounded_caches_keep_under_their_budget():
 
 
 def test_the_viewers_fragments_and_the_charts_are_bounded_by_bytes():
-    from companion import charts
-    from companion.web import live
+    from companion.web import charts, live
 
     assert isinstance(live._DRAWN, ByteBoundedCache) and live._DRAWN.max_bytes <= 16 * 1024 * 1024
     assert charts._chart.cache.max_bytes <= 16 * 1024 * 1024

@@ -19,9 +19,9 @@ from companion.config import Settings
 from companion.extensions import db, limiter
 from companion.models import Match, Round
 from companion.queries.matches import running_totals
-from companion.seed import seed
 from companion.services import host
 from companion.services import matches as service
+from companion.services.seed import seed
 from companion.web.limits import GUESSES_PER_CODE
 from tests.conftest import ADDRESS_KEY, HTMX, counted, csrf_token, grant_host_rights, ref, start_match
 

@@ -9,10 +9,10 @@ from sqlalchemy.orm import selectinload
 from companion.extensions import db
 from companion.models import Match, Player, PlayerRecord, Rivalry, Seat
 from companion.queries.players import leaderboard
-from companion.seed import seed
 from companion.services import matches as service
 from companion.services import records
 from companion.services.roster import merge_players
+from companion.services.seed import seed
 from tests.conftest import ref
 from tests.web.test_history import SAMPLES, doc, row, store_samples
 

@@ -11,8 +11,8 @@ from companion.extensions import db
 from companion.games import get_game
 from companion.models import Match, Player
 from companion.queries.matches import standings_of
-from companion.seed import ROSTER, play_match
 from companion.services import matches as service
+from companion.services.seed import ROSTER, play_match
 
 
 def seat_figures(seat) -> tuple:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.games import REGISTRY, get_game
 from companion.models import Match
-from companion.seed import play_match
+from companion.services.seed import play_match
 
 
 @pytest.mark.parametrize("seed_value", [0, 1, 2, 14, 18, 42, 1234])

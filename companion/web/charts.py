@@ -11,12 +11,12 @@ import pygal
 from markupsafe import Markup
 from pygal.style import Style
 
+from ..games import REGISTRY
+from ..games.base import Standings
+from ..models import Match
+from ..queries.matches import running_totals
+from ..queries.ratings import Shown
 from .bytecache import cached_by_bytes
-from .games import REGISTRY
-from .games.base import Standings
-from .models import Match
-from .queries.matches import running_totals
-from .queries.ratings import Shown
 
 # Mid-tone colours that keep their contrast on a light and on a dark background.
 SERIES_COLOURS = (

@@ -8,15 +8,15 @@ import segno
 from flask import Flask
 from waitress import serve as waitress_serve
 
+from ..config import Settings
+from ..services import host
+from ..web.network import lan_addresses
 from .backup import keep_daily_backups
-from .config import Settings
-from .network import lan_addresses
-from .services import host
 from .tls import ensure_certificate
 from .waitress_worker import waitress_options
 
 # gunicorn's worker classes by SERVER name (see serve()); "gunicorn" is the default.
-WAITRESS_WORKER = "companion.waitress_worker.WaitressWorker"
+WAITRESS_WORKER = "companion.server.waitress_worker.WaitressWorker"
 WORKER_CLASSES = {"gunicorn": WAITRESS_WORKER, "gevent": "gevent", "gthread": "gthread"}
 NO_NETWORK = "No network: phones cannot reach this laptop. Join the table's wi-fi, then start again."
 
@@ -40,7 +40,7 @@ def serve(app: Flask) -> None:
     gunicorn keeps WORKERS (2) processes: a club evening of 100 tables keeps 800 phones
     polling, more than one Python process can answer on its own (`make bench`). All state is
     in the database, so the workers share nothing.
-    Each worker serves with waitress (companion/waitress_worker.py), which reads a request
+    Each worker serves with waitress (waitress_worker.py), which reads a request
     whole before one of its THREADS (8) threads takes it: 48 connections that send half a
     request and then a header every 3 s wait on their own while the other phones are
     answered (tests/reliability/test_slow_clients.py). gunicorn's threaded worker gives each
@@ -89,7 +89,7 @@ def print_host_link(app: Flask, base_url: str) -> None:
 
 def fresh_connections(app: Flask) -> None:
     """In a forked worker: open its own database connections, never use the parent's."""
-    from .extensions import db
+    from ..extensions import db
 
     with app.app_context():
         for engine in db.engines.values():

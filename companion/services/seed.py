@@ -13,9 +13,9 @@ from uuid import UUID
 import click
 from flask.cli import with_appcontext
 
-from .games import REGISTRY, get_game
-from .models import FINISHED, PLAYING, Match, Round, Seat, utcnow
-from .services import matches as service
+from ..games import REGISTRY, get_game
+from ..models import FINISHED, PLAYING, Match, Round, Seat, utcnow
+from . import matches as service
 
 ROSTER = [
     "Alessandra", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Hugo",

@@ -11,8 +11,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import Settings
-from .extensions import csrf, db
+from ..config import Settings
+from ..extensions import csrf, db
 
 bp = Blueprint("deploy", __name__)
 

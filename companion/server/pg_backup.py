@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Flask
 from sqlalchemy import inspect
 
-from .extensions import db
+from ..extensions import db
 
 
 def postgres_url(app: Flask) -> str | None:

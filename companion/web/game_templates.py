@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
 
-from .games import REGISTRY
+from ..games import REGISTRY
 
 
 class GameTemplateLoader(BaseLoader):

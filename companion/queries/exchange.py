@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .games import FORMAT
-from .models import Match
+from ..games import FORMAT
+from ..models import Match
 
 
 def _time(value) -> str | None:

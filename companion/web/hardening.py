@@ -9,7 +9,7 @@ from flask import Flask, Response, current_app, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import Forbidden, HTTPException, RequestEntityTooLarge, SecurityError
 
-from .config import Settings
+from ..config import Settings
 from .network import host_names, lan_addresses
 
 MAX_UPLOAD_MB = 2

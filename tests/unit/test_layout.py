@@ -1,0 +1,35 @@
+"""The house's map holds: the top of `companion/` keeps what the app starts from, and every module is on the map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "companion"
+MAP = ROOT / "docs" / "ARCHITECTURE.md"
+# What the whole app starts from: the factory, its extensions, the models and their schema, the
+# configuration, and the two commands. Anything else goes in a package the map names.
+TOP = {"__init__.py", "extensions.py", "models.py", "database.py", "config.py", "cli.py", "main.py"}
+
+
+def test_the_top_of_the_package_keeps_only_what_the_app_starts_from():
+    assert {path.name for path in PACKAGE.glob("*.py")} == TOP
+
+
+def test_every_module_and_package_is_named_on_the_map():
+    """A module a newcomer cannot find on docs/ARCHITECTURE.md is one the map forgot: each is named there,
+    by its path or, inside a package the map describes, by its file name (a game's files once, for all)."""
+    text = MAP.read_text()
+    games = PACKAGE / "games"
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if path.parent != games and games in path.parents:
+            continue  # a game's own files: "companion/games/<slug>/" names rules.py, entry.py, seed.py for all
+        if path.name == "__init__.py":
+            named = f"{relative.parent}/" in text or str(relative) in text
+        else:
+            named = str(relative) in text or f"`{path.name}`" in text or f"`{path.stem}`" in text
+        if not named:
+            missing.append(str(relative))
+    assert missing == []
