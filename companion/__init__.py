@@ -165,11 +165,12 @@ def create_app(
     web.init_app(app)
     app.jinja_loader = game_templates.loader(app.jinja_loader)
 
-    from .views import groups, history, home, host, live, matches, players, seats
+    from .views import groups, history, home, host, live, matches, pencil, players, seats
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(pencil.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(players.bp)

@@ -1,1 +1,1 @@
-"""Blueprints: home, matches, history and players."""
+"""Blueprints: home, matches, the live match, the pencil, seats, history, players, host rights and groups."""

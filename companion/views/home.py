@@ -12,7 +12,7 @@ from ..web import asset, render
 from ..web.cards import THEMES
 from ..web.groups import is_member
 from ..web.headers import YEAR
-from .matches import is_scorekeeper
+from ..web.pencil import is_scorekeeper
 
 bp = Blueprint("home", __name__)
 # The longest name a form field takes (its maxlength), the same the rules accept.

@@ -1,20 +1,16 @@
-"""Following a match live: the polled standings, the table view, sharing and the pencil."""
+"""Following a match live: the polled standings, the table view and sharing (the pencil: pencil.py)."""
 
 from __future__ import annotations
 
 import segno
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask_babel import get_locale
 from markupsafe import Markup
 
-from ..games.base import ChangedMeanwhile
 from ..models import PLAYING
 from ..queries import matches as queries
-from ..services import matches as service
 from ..web import render
 from ..web.groups import follow_token, place, private
-from ..web.i18n import error_text
-from ..web.limits import count_wrong_code, guessed, refused_answer
 from ..web.live import (
     LIVE_STATE_KEY,
     LIVE_VARY,
@@ -25,16 +21,9 @@ from ..web.live import (
     unchanged_headers,
 )
 from ..web.network import lan_address
+from ..web.pencil import is_owner, is_scorekeeper, pencil_token
 from .host import is_host
-from .matches import (
-    PENCIL_COOKIE,
-    ROUNDS_CHANGED,
-    entry_shows,
-    is_scorekeeper,
-    match_context,
-    match_or_404,
-    set_pencil_cookie,
-)
+from .matches import ROUNDS_CHANGED, entry_shows, match_context, match_or_404
 
 bp = Blueprint("live", __name__, url_prefix="/matches")
 
@@ -96,7 +85,7 @@ def live(match_id: int):
         return _pencil_panel(match_id, tag)
     template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
     shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None
-    viewer = request.cookies.get(PENCIL_COOKIE.format(match_id)) is None
+    viewer = pencil_token(match_id) is None
     if viewer and shows not in (None, entry_shows(state.status)):
         viewer = False
     if viewer and (drawn := drawn_for_viewers(state.uid, state.version, template)) is not None:
@@ -129,7 +118,7 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
     withdrawn = is_scorekeeper(match)
     if withdrawn and match.handover_hash:
         return Response(status=204, headers={"ETag": tag})
-    owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    owner = is_owner(match)
     given = match.status == PLAYING and not withdrawn
     context = match_context(match, owner=owner, given=given, withdrawn=withdrawn)
     return current_app.make_response((render_template("_pencil_panel.html", **context), 200, {"ETag": tag}))
@@ -147,7 +136,7 @@ def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)
     viewer = _match_link("matches.show", match)
-    owner = queries.is_owner(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
+    owner = is_owner(match)
     seats = seat_link(match)
     context = match_context(
         match,
@@ -159,52 +148,3 @@ def share(match_id: int):
         owner=owner,
     )
     return render("share.html", **context)
-
-
-@bp.post("/<id:match_id>/pencil/offer")
-def offer_pencil(match_id: int):
-    """Show a single-use QR code with which another phone takes the pencil."""
-    match = match_or_404(match_id)
-    if not is_scorekeeper(match):
-        abort(403, gettext("Only the scorekeeper's phone can give the pencil."))
-    code = service.offer_pencil(match)
-    link = public_url("live.pencil", match_id=match.id, code=code)
-    context = match_context(match, pencil_url=link, pencil_qr=qr_svg(link))
-    return render("share.html", fragment="_pencil_offer.html", **context)
-
-
-@bp.route("/<id:match_id>/pencil", methods=["GET", "POST"])
-def pencil(match_id: int):
-    """The page a scanned pencil code opens, and its Take the pencil button.
-
-    The right code is taken whatever the wrong ones sent before it. A wrong one is counted against
-    this phone and its address (past either limit the answer is a 429), and one that this server
-    never made is a guess at the code on offer, which is withdrawn after a few (`GUESSES_PER_CODE`).
-    """
-    match = match_or_404(match_id)
-    code = request.values.get("code", "")
-    if request.method == "GET":
-        return render("pencil.html", **match_context(match, code=code))
-    offered = match.handover_hash
-    try:
-        token = service.take_pencil(match, code)
-    except ChangedMeanwhile as conflict:
-        if offered and not service.issued_pencil_code(code) and guessed("pencil", offered):
-            service.withdraw_pencil_code(match, offered)
-        refused = count_wrong_code()
-        message = refused.text if refused else error_text(conflict)
-        context = match_context(match, code="", errors={"pencil": message})
-        return refused_answer(render("pencil.html", status=409, **context), refused)
-    return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
-
-
-@bp.post("/<id:match_id>/pencil/back")
-def reclaim(match_id: int):
-    """The phone that started the match takes the pencil back; the host's phone may take any match's pencil."""
-    match = match_or_404(match_id)
-    owner_token = request.cookies.get(PENCIL_COOKIE.format(match.id))
-    if is_host() and not queries.is_owner(match, owner_token):
-        token = service.take_over_pencil(match)
-        return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
-    service.reclaim_pencil(match, owner_token)
-    return redirect(url_for("matches.show", match_id=match.id))

@@ -26,15 +26,14 @@ from ..services.ratings import bring_up_to_date
 from ..web import render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.groups import phone_credential
-from ..web.headers import YEAR
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
+from ..web.pencil import is_owner, is_scorekeeper, pencil_token, set_pencil_cookie
 from ..web.setup_form import Draft
 from .host import is_host, require_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
-PENCIL_COOKIE = "pencil_{}"
 # The key a phone makes for each round save (static/js/offline.js): a UUID, lower case.
 ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 # The event a response names when the rounds changed: the chart, its legend and the duration
@@ -100,16 +99,10 @@ def match_or_404(match_id: int) -> Match:
     return match
 
 
-def is_scorekeeper(match: Match) -> bool:
-    """Whether this device holds the match's pencil."""
-    return queries.token_matches(match, request.cookies.get(PENCIL_COOKIE.format(match.id)))
-
-
 def may_play_again(match: Match) -> bool:
     """Whether this phone may start the match again, with the same players: its pencil, the host, or the phone
     that started it (a host who ends a match takes its pencil away, not its scorekeeper's place at the table)."""
-    token = request.cookies.get(PENCIL_COOKIE.format(match.id))
-    return is_scorekeeper(match) or is_host() or queries.is_owner(match, token)
+    return is_scorekeeper(match) or is_host() or is_owner(match)
 
 
 def entry_form(match: Match, form=None, my_seat=None) -> MultiDict:
@@ -174,7 +167,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     scorekeeper = is_scorekeeper(match)
     if not scorekeeper:
         # A phone that held the pencil once keeps its token: it is told where the pencil went.
-        token = request.cookies.get(PENCIL_COOKIE.format(match.id))
+        token = pencil_token(match.id)
         extra.setdefault("pencil_elsewhere", token is not None)
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
     # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).
@@ -313,14 +306,6 @@ def _editable(match_id: int) -> Match:
             abort(render("match.html", fragment="_pencil_elsewhere.html", status=403, **context))
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
-
-
-def set_pencil_cookie(response, match: Match, token: str):
-    """Store a match's scorekeeper token on this device."""
-    response.set_cookie(
-        PENCIL_COOKIE.format(match.id), token, max_age=YEAR, httponly=True, samesite="Lax"
-    )
-    return response
 
 
 def _go(target: str):

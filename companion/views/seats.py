@@ -18,9 +18,10 @@ from ..web.fragments import status_of
 from ..web.groups import current_member, give_phone_credential, phone_credential, phone_label
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version, unchanged_headers
+from ..web.pencil import is_scorekeeper
 from .host import is_host
 from .live import qr_svg, seat_link
-from .matches import ROUND_KEY, ROUNDS_CHANGED, is_scorekeeper, match_context, match_or_404
+from .matches import ROUND_KEY, ROUNDS_CHANGED, match_context, match_or_404
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 

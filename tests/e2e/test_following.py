@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
+from companion.services import pencil as pencil_service
 from tests.conftest import PHONE, stored_match
 from tests.e2e.helpers import add_to_roster
 from tests.e2e.test_burraco import enter_hand, start_burraco
@@ -81,7 +82,7 @@ def test_a_save_refused_for_a_moved_pencil_keeps_what_was_typed(
     page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/live"), lambda route: route.abort())
     with app.app_context():
         match = find_match(match_id)
-        service.take_pencil(match, service.offer_pencil(match))
+        pencil_service.take_pencil(match, pencil_service.offer_pencil(match))
         db.session.remove()
     enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
     page.get_by_role("button", name="Save hand 1").click()

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, Route, expect
 
 from companion.extensions import db
 from companion.queries.matches import find_match
-from companion.services import matches as service
+from companion.services import pencil as pencil_service
 from tests.conftest import ref, stored_match, unref
 from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
 
@@ -228,7 +228,7 @@ def test_a_round_refused_by_the_server_needs_a_look_and_nothing_is_stored(page: 
     # Meanwhile another phone takes the pencil.
     with app.app_context():
         match = find_match(match_id)
-        service.take_pencil(match, service.offer_pencil(match))
+        pencil_service.take_pencil(match, pencil_service.offer_pencil(match))
         db.session.remove()
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
@@ -469,7 +469,7 @@ def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(
     go_online(page)
     with app.app_context():
         match = find_match(match_id)
-        service.take_pencil(match, service.offer_pencil(match))
+        pencil_service.take_pencil(match, pencil_service.offer_pencil(match))
         db.session.remove()
     page.reload()  # this phone now only follows the match
     expect(page.get_by_text("Another phone holds the pencil.")).to_be_visible()

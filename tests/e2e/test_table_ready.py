@@ -14,6 +14,7 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
+from companion.services import pencil as pencil_service
 from tests.conftest import ref, stored_match
 from tests.e2e.audit import audit_layout
 
@@ -278,7 +279,7 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     with app.app_context():
         match = db.session.get(Match, match_id)
-        service.take_pencil(match, service.offer_pencil(match))  # another phone scans the code
+        pencil_service.take_pencil(match, pencil_service.offer_pencil(match))  # another phone scans the code
         db.session.remove()
 
     page.locator("#entry").get_by_role("button", name=re.compile("^" + re.escape(names[-1]))).first.click()

@@ -17,6 +17,7 @@ from companion.extensions import db
 from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
+from companion.services import pencil as pencil_service
 from tests.conftest import HTMX, csrf_token, grant_host_rights, ref, unref
 from tests.reliability.test_bad_input import dump
 
@@ -81,10 +82,10 @@ def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
     assert dump(app) == before
 
 
-# Match writes that need the pencil (or host rights). `live.pencil` is taking the pencil
+# Match writes that need the pencil (or host rights). `pencil.take` is taking the pencil
 # with a single-use code, which is checked on its own below; a seat is any phone's at the table to
 # take or leave (tests/web/test_seats.py), and gives it no write of the match.
-OPEN_MATCH_ROUTES = {"live.pencil", "seats.seat", "seats.leave"}
+OPEN_MATCH_ROUTES = {"pencil.take", "seats.seat", "seats.leave"}
 # Match writes that need host rights whoever holds the pencil: their 403 says to ask the host.
 HOST_MATCH_ROUTES = {"matches.end"}
 
@@ -133,7 +134,7 @@ def test_taking_the_pencil_needs_the_single_use_code(app, client, match):
     stranger = app.test_client()
     token = csrf_token(stranger, f"/matches/{ref(match_id)}")
     with app.app_context():
-        code = service.offer_pencil(db.session.get(Match, match_id))
+        code = pencil_service.offer_pencil(db.session.get(Match, match_id))
         db.session.remove()
     before = dump(app)
     for guess in ("", "x", code[:-1], code + "x", "A" * len(code)):
@@ -197,7 +198,7 @@ def test_tokens_are_long_and_random(app, client, match):
     with app.app_context():
         stored = db.session.get(Match, match_id)
         assert stored.scorekeeper_hash == queries.hash_token(pencil) != pencil
-        codes = {service.offer_pencil(stored) for _ in range(3)}
+        codes = {pencil_service.offer_pencil(stored) for _ in range(3)}
         db.session.remove()
     assert len(codes) == 3 and all(len(unb64(code)) >= 32 for code in codes)
     other = app.test_client()
@@ -242,7 +243,7 @@ def test_a_guessed_match_id_shows_only_what_is_public(app, client, match):
     match_id, pencil = match
     with app.app_context():
         stored = db.session.get(Match, match_id)
-        code = service.offer_pencil(stored)  # a handover pending: its code must not leak either
+        code = pencil_service.offer_pencil(stored)  # a handover pending: its code must not leak either
         secrets_ = [pencil, code, stored.scorekeeper_hash, stored.owner_hash, stored.handover_hash]
         db.session.remove()
     stranger = app.test_client()

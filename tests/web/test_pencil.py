@@ -7,14 +7,14 @@ import time
 
 from companion.extensions import db
 from companion.models import Match
-from companion.services import matches as service
+from companion.services import pencil as pencil_service
 from tests.conftest import HTMX, csrf_token, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 
 
 def offer(app, match_id: int) -> str:
     with app.app_context():
-        code = service.offer_pencil(db.session.get(Match, match_id))
+        code = pencil_service.offer_pencil(db.session.get(Match, match_id))
         db.session.remove()
     return code
 

@@ -20,7 +20,7 @@ from companion.extensions import db, limiter
 from companion.models import Match, Round
 from companion.queries.matches import running_totals
 from companion.services import host
-from companion.services import matches as service
+from companion.services import pencil as pencil_service
 from companion.services.seed import seed
 from companion.web.limits import GUESSES_PER_CODE
 from tests.conftest import ADDRESS_KEY, HTMX, counted, csrf_token, grant_host_rights, ref, start_match
@@ -31,7 +31,7 @@ NETWORK = {"REMOTE_ADDR": "203.0.113.7"}  # a club's NAT: every phone of the clu
 def offer(app, match_id: int) -> str:
     """A pencil code offered for the match, as the scorekeeper's Show the pencil code makes one."""
     with app.app_context():
-        code = service.offer_pencil(db.session.get(Match, match_id))
+        code = pencil_service.offer_pencil(db.session.get(Match, match_id))
         db.session.remove()
     return code
 
