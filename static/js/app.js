@@ -15,6 +15,16 @@
     return String(found || key).replace("%(num)s", String(count));
   }
 
+  // One of the scripts' texts with its parameters, `%(name)s` standing for each, as the server's own
+  // translated() fills in a Message: a game's describer says a kept round in the words of its read-back.
+  function say(key, params) {
+    var found = window.Companion.texts[key];
+    if (found && typeof found === "object") found = params.num === 1 ? found.one : found.other;
+    return String(found === undefined ? key : found).replace(/%\((\w+)\)s/g, function (all, name) {
+      return name in params ? String(params[name]) : all;
+    });
+  }
+
   // A script of a page's own bundle sets up what htmx draws. One that came with the page's head, or
   // before htmx draws the page a boosted link brought (see below), is in time for htmx's load event;
   // one brought to a page already drawn (the offline sender, for rounds kept) sets it up at once.
@@ -82,7 +92,7 @@
   }
 
   window.Companion = {
-    text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting.",
+    text: text, say: say, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting.",
     newKey: newKey, reasonOf: reasonOf, onUnanswered: onUnanswered
   };
 
