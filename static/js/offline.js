@@ -54,22 +54,32 @@
     return null;
   }
 
-  // What a kept round says, in the words of its game's own script (static/js/games/<slug>.js): what was
-  // entered, as the server's read-back says it; what it does to the standings waits for the server.
-  function describe(pairs) {
+  // What a kept round of a game says, in the words of its game's own script (static/js/games/<slug>.js):
+  // what was entered, as the server's read-back says it (tests/e2e/test_readback_parity.py holds the two to
+  // it); what the round does to the standings waits for the server. `match` is the entry's data-describe.
+  function summaryOf(game, pairs, match) {
     var describers = window.Companion.describeRound;
-    var game = section.dataset.offlineGame;
     try {
-      return describers[game] ? describers[game](pairs, JSON.parse(section.dataset.describe), window.Companion.say) : "";
+      return describers[game] ? describers[game](pairs, match, window.Companion.say) : "";
     } catch (e) {
       return "";
     }
   }
 
   // The head of a round's line as its game calls it ("Round 4:", "Hand 4:"), the read-back's own words.
-  function label(number) {
-    return window.Companion.say(section.dataset.offlineGame + ".label", { n: number });
+  function labelOf(game, number) {
+    return window.Companion.say(game + ".label", { n: number });
   }
+
+  window.Companion.keptRound = { summary: summaryOf, label: labelOf };
+
+  function describe(pairs) {
+    var match;
+    try { match = JSON.parse(section.dataset.describe); } catch (e) { return ""; }
+    return summaryOf(section.dataset.offlineGame, pairs, match);
+  }
+
+  function label(number) { return labelOf(section.dataset.offlineGame, number); }
 
   // --- drawing: the status line, the kept rounds above the table, the standings' note
 
