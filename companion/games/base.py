@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol
@@ -614,11 +614,6 @@ PARTIALS: tuple[Partial, ...] = (
         " of a game whose seats are boards, `board_saved`: the number of the round its tap just saved)",
         (*MATCH, "entry", "errors", "form", "saved", "correcting", "editing", "sending", "board_saved"),
     ),
-    Partial(
-        "_readback.html",
-        "the line confirming the round just stored: `saved.round`, `saved.standings`",
-        ("match", "saved"),
-    ),
     Partial("_standings.html", "where the match stands", MATCH),
     Partial("_rounds.html", "the rounds played, with an element `#round-rows` holding one row per round", MATCH),
     Partial("_round_row.html", "round `number` as a row", (*MATCH, "number")),
@@ -673,6 +668,64 @@ class Entry:
     chart_title: ClassVar[Message] = N_("Totals after each round")
     # What a side's total is, as the result card heads its column (victory points, cards held...).
     total_word: ClassVar[Message] = N_("Total")
+
+    # The words of a round's read-back, each one catalogue entry: the server's line (`readback`) and the
+    # offline describer of static/js/games/<slug>.js (a round kept on the phone) say them alike, the script
+    # receiving them translated as `<slug>.<key>` (web/i18n.offline_texts). `label` heads the line.
+    round_texts: ClassVar[dict[str, Message]] = {"label": N_("Round %(n)s:")}
+
+    # The settings the offline describer reads, all it is given of them: the page carries them to every phone.
+    described_settings: ClassVar[tuple[str, ...]] = ()
+
+    def said(self, key: str, **params: Any) -> Message:
+        """One of `round_texts` with its parameters filled in, for `say` to translate."""
+        text = self.round_texts[key]
+        return Message(text.text, params, text.plural)
+
+    def describe_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
+    ) -> str:
+        """What was entered in a checked round ("Bob +1 · Cy +1"), in the words `say` translates: a function of
+        the round, the players and the settings alone, as the game's offline describer (describeRound in
+        static/js/games/<slug>.js) knows no more; tests/e2e/test_readback_parity.py holds the two to it."""
+        raise NotImplementedError
+
+    def describe_after(
+        self, number: int, round: dict[str, Any], standings: Standings, say: Callable[[Message], str]
+    ) -> str:
+        """What the read-back adds once the round is scored into the match ("· 33 cards left"), from the
+        standings the phone cannot know offline; with its own leading separator, or "" (the default)."""
+        return ""
+
+    def describe_context(self, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
+        """What the offline describer knows of the match beside a round's fields (the entry's `data-describe`):
+        the players and the scoring sides in seat order, and the `described_settings`."""
+        shown = {key: settings[key] for key in self.described_settings}
+        return {"players": list(players), "sides": self.rules.sides(players, settings), "settings": shown}
+
+    def readback(
+        self,
+        number: int,
+        round: dict[str, Any],
+        standings: Standings,
+        players: list[str],
+        settings: dict[str, Any],
+        say: Callable[[Message], str],
+    ) -> str:
+        """The line confirming round `number` just stored: what was entered in it (`entered_line`), what it did."""
+        entered = self.entered_line(number, round, players, settings, say)
+        return entered + self.describe_after(number, round, standings, say)
+
+    def entered_line(
+        self,
+        number: int,
+        round: dict[str, Any],
+        players: list[str],
+        settings: dict[str, Any],
+        say: Callable[[Message], str],
+    ) -> str:
+        """Round `number`'s label and what was entered in it, "Round 3: Bob +1", as a phone that kept it says it."""
+        return f"{say(self.said('label', n=number))} {self.describe_round(round, players, settings, say)}"
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo, naming what was taken back as the table calls it (a round, a hand, a set)."""

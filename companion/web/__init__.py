@@ -47,6 +47,8 @@ def init_app(app: Flask) -> None:
         get_locale=get_locale,
         game_players=display.game_players,
         match_duration=display.match_duration,
+        readback=display.readback,
+        describe_context=display.describe_context,
         time_since=display.time_since,
         live_etag=live.live_etag,
         match_chart=display.match_chart,

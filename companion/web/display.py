@@ -7,6 +7,7 @@ from datetime import datetime
 from flask_babel import format_timedelta, gettext
 from markupsafe import Markup, escape
 
+from ..games import get_game
 from ..games.base import Entry, Standings
 from ..models import Match, utcnow
 from . import charts
@@ -24,6 +25,21 @@ def match_chart(match: Match, standings: Standings, entry: Entry) -> Markup:
     """The match's running totals as a chart, in the page's language and the game's words (hands, sets)."""
     return charts.totals_chart(match, standings, translated(entry.round_word),
                                lambda rounds, totals: translated(entry.chart_label(rounds, totals)))  # fmt: skip
+
+
+def readback(match: Match, saved) -> str:
+    """The line confirming a round just stored (`saved`, services' Saved): its game's words, in the page's language."""
+    game = get_game(match.game)
+    players = match.player_names
+    settings = saved.replay.settings if saved.replay is not None else game.settings(match.settings, players)
+    return game.entry.readback(saved.round.number, saved.round.data, saved.standings, players, settings, translated)
+
+
+def describe_context(match: Match) -> dict:
+    """What the game's offline describer knows of the match (Entry.describe_context): the entry's `data-describe`."""
+    entry = get_game(match.game).entry
+    players = match.player_names
+    return entry.describe_context(players, entry.rules.settings(match.settings, players))
 
 
 def match_duration(match: Match) -> str | None:

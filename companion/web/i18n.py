@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from ..games import REGISTRY
 from ..games.base import N_, Message, Np_, as_sentence
 from ..queries.history import DayForm
 
@@ -141,7 +142,6 @@ SCRIPT_TEXTS: dict[str, Message] = {
         "%(num)s round saved here waits on this phone, not sent yet.",
         "%(num)s rounds saved here wait on this phone, not sent yet.",
     ),
-    "round": N_("Round %(num)s"),
     "not_sent": N_("kept on this phone — not sent yet"),
     "look": N_("Needs a look:"),
     "refused": N_("The server did not store this round."),
@@ -174,21 +174,28 @@ def script_texts(keys: Iterable[str] = SHARED_SCRIPT_TEXTS, language: str | None
 
 
 def offline_texts(language: str) -> dict[str, Any]:
-    """The offline sender's words in a language: every one of SCRIPT_TEXTS but those every page has."""
-    return script_texts([key for key in SCRIPT_TEXTS if key not in SHARED_SCRIPT_TEXTS], language)
+    """The offline sender's words in a language: every one of SCRIPT_TEXTS but those every page has, and the
+    words each game's offline describer says a kept round in (`Entry.round_texts`, as `<slug>.<key>`)."""
+    texts = script_texts([key for key in SCRIPT_TEXTS if key not in SHARED_SCRIPT_TEXTS], language)
+    with force_locale(language):
+        translations = get_translations()
+        for slug, game in REGISTRY.items():
+            for key, text in game.entry.round_texts.items():
+                texts[f"{slug}.{key}"] = _translated_text(text, translations)
+    return texts
 
 
 def _script_texts(keys: Iterable[str], translations: Any) -> dict[str, Any]:
     """SCRIPT_TEXTS of these keys translated with `translations`."""
-    texts: dict[str, Any] = {}
-    for key in keys:
-        text = SCRIPT_TEXTS[key]
-        if text.plural is not None:
-            forms = (text.text, text.plural)
-            texts[key] = {"one": translations.ungettext(*forms, 1), "other": translations.ungettext(*forms, 2)}
-        else:
-            texts[key] = translations.ugettext(text.text)
-    return texts
+    return {key: _translated_text(SCRIPT_TEXTS[key], translations) for key in keys}
+
+
+def _translated_text(text: Message, translations: Any) -> Any:
+    """A script's text translated with `translations`: a count's two forms as {"one", "other"}."""
+    if text.plural is not None:
+        forms = (text.text, text.plural)
+        return {"one": translations.ungettext(*forms, 1), "other": translations.ungettext(*forms, 2)}
+    return translations.ugettext(text.text)
 
 
 def translated(message: Any, *, standing_alone: bool = False) -> str:

@@ -54,16 +54,42 @@
     return null;
   }
 
-  // What a kept round says, in the words of its game's own script (static/js/games/<slug>.js).
-  function describe(form, pairs) {
+  // One of the sender's texts with its parameters, `%(name)s` standing for each, as the server's own
+  // translated() fills in a Message: a game's describer says a kept round in the words of its read-back.
+  function say(key, params) {
+    var found = window.Companion.texts[key];
+    if (found && typeof found === "object") found = params.num === 1 ? found.one : found.other;
+    return String(found === undefined ? key : found).replace(/%\((\w+)\)s/g, function (all, name) {
+      return name in params ? String(params[name]) : all;
+    });
+  }
+
+  // What a kept round of a game says, in the words of its game's own script (static/js/games/<slug>.js):
+  // what was entered, as the server's read-back says it (tests/e2e/test_readback_parity.py holds the two to
+  // it); what the round does to the standings waits for the server. `match` is the entry's data-describe.
+  function summaryOf(game, pairs, match) {
     var describers = window.Companion.describeRound;
-    var game = section.dataset.offlineGame;
     try {
-      return describers[game] ? describers[game](form, pairs) : "";
+      return describers[game] ? describers[game](pairs, match, say) : "";
     } catch (e) {
       return "";
     }
   }
+
+  // The head of a round's line as its game calls it ("Round 4:", "Hand 4:"), the read-back's own words.
+  function labelOf(game, number) {
+    return say(game + ".label", { n: number });
+  }
+
+  window.Companion.keptRound = { summary: summaryOf, label: labelOf };
+
+  function describe(pairs) {
+    var match;
+    try { match = JSON.parse(section.dataset.describe); } catch (e) { return ""; }
+    return summaryOf(section.dataset.offlineGame, pairs, match);
+  }
+
+  function label(number) { return labelOf(section.dataset.offlineGame, number); }
 
   // --- drawing: the status line, the kept rounds above the table, the standings' note
 
@@ -120,7 +146,7 @@
     var li = document.createElement("li");
     li.className = item.refused ? "kept needs-look" : "kept";
     var head = document.createElement("strong");
-    head.textContent = text("round", item.number);
+    head.textContent = label(item.number);
     li.appendChild(head);
     if (item.summary) {
       var what = document.createElement("span");
@@ -226,7 +252,7 @@
     if (list.some(function (item) { return item.key === field(pairs, "round_key"); })) return;
     // The time it was played, not the time it reaches the server (the server checks it).
     if (field(pairs, "played_at") === null) pairs.push(["played_at", String(Date.now())]);
-    var item = { key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(form, pairs),
+    var item = { key: field(pairs, "round_key"), number: number, fields: pairs, summary: describe(pairs),
                  where: document.title };
     list.push(item);
     if (!keep(list)) {
@@ -238,7 +264,7 @@
     sentCount = 0;
     nextRoundEntry(number + 1);
     draw();
-    readBack(text("round", number) + (item.summary ? ": " + item.summary : "") + " · " + text("not_sent"), item);
+    readBack(label(number) + (item.summary ? " " + item.summary : "") + " · " + text("not_sent"), item);
     schedule(0);
   }
 
@@ -440,10 +466,9 @@
     var answer = new DOMParser().parseFromString(event.detail.serverResponse || "", "text/html");
     if (answer.querySelector("form.round-entry")) return;
     var pairs = entries(config.formData);
-    var form = config.elt.closest("form") || config.elt;
     var list = waiting();
     list.push({ key: field(pairs, "round_key"), number: Number(field(pairs, "number")), fields: pairs,
-                summary: describe(form, pairs), refused: reasonOf(event.detail.serverResponse), refusedStatus: status });
+                summary: describe(pairs), refused: reasonOf(event.detail.serverResponse), refusedStatus: status });
     keep(list);
   });
 

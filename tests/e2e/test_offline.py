@@ -76,7 +76,7 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
     expect(page.locator("#offline-status")).to_have_text("Offline — 3 rounds kept on this phone")
     # The read-back of the round just kept, with its Undo, is in view as after any save.
     readback = page.locator("#banner .readback")
-    expect(readback).to_have_text(re.compile(r"^Round 4: Bob · kept on this phone — not sent yet"))
+    expect(readback).to_have_text(re.compile(r"^Round 4: Bob \+1 · kept on this phone — not sent yet"))
     expect(readback.get_by_role("button", name="Undo")).to_be_in_viewport()
     expect(kept_rows(page)).to_have_count(3)
     expect(kept_rows(page).nth(0)).to_contain_text("Round 2")
@@ -289,8 +289,9 @@ def keep_a_pazzaparola_round_offline(page: Page, base: str, app):
 def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_server, app):
     players = PAZZAPAROLA_PLAYERS
     match_id, _ = keep_a_pazzaparola_round_offline(page, live_server.url, app)
-    # The row's words and their scores as the keypad showed them (cards − the unused of 8).
-    expect(kept_rows(page).nth(0)).to_contain_text("John 5 ★ · Ringo -3 · Paul -2")
+    # The row's words and their scores as the keypad showed them (cards − the unused of 8), as the read-back says them.
+    expect(kept_rows(page).nth(0).locator("strong")).to_have_text("Round 1:")
+    expect(kept_rows(page).nth(0).locator(".kept-summary")).to_have_text("John 5 ★, Ringo -3, Paul -2")
     expect(page.get_by_role("button", name="Save round 2", exact=True)).to_be_visible()
     assert stored_match(app, match_id).rounds == []
 
@@ -339,7 +340,8 @@ def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_serve
     enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
     page.get_by_role("button", name="Save hand 1").click()
     expect(kept_rows(page)).to_have_count(1)
-    expect(kept_rows(page).nth(0)).to_contain_text("Ann +455 · Bob +35")
+    expect(kept_rows(page).nth(0).locator("strong")).to_have_text("Hand 1:")
+    expect(kept_rows(page).nth(0).locator(".kept-summary")).to_have_text("Ann 455 (closed), Bob 35")
     expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
     assert stored_match(app, match_id).rounds == []
 
@@ -356,8 +358,8 @@ def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(p
     go_offline(page)
     page.get_by_role("button", name="Rosa won", exact=True).click()
     expect(kept_rows(page)).to_have_count(1)
-    expect(kept_rows(page).nth(0)).to_contain_text("Round 1")
-    expect(kept_rows(page).nth(0)).to_contain_text("Rosa won")
+    expect(kept_rows(page).nth(0).locator("strong")).to_have_text("Set 1:")
+    expect(kept_rows(page).nth(0).locator(".kept-summary")).to_have_text("Rosa wins")
     expect(page.get_by_role("heading", name="Set 2 · quick result")).to_be_visible()
     # The set calculator works on the server: offline it says so instead of failing quietly.
     page.get_by_role("button", name="Draw 8", exact=True).click()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from companion.games import forms
-from companion.games.base import Entry, Replay, RuleError, show
+from companion.games.base import Entry, Message, Replay, RuleError, show
 
 
 def _whole(form: Any, key: str, field: str) -> int | None:
@@ -25,6 +26,15 @@ class FivesEntry(Entry):
 
     template_folder: ClassVar[str | None] = str(Path(__file__).parent / "templates")
     board_figure: ClassVar[str | None] = "best_round"
+
+    # Its own words, which no catalogue holds: a game from outside the app says its line as it likes.
+    round_texts: ClassVar[dict[str, Message]] = {"label": Message("Fives round %(n)s saved:")}
+
+    def describe_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
+    ) -> str:
+        """Each player's points in seat order: "Ann 5, Bob 3"."""
+        return ", ".join(f"{name} {round['points'][name]}" for name in players)
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """`points-<seat>` of every player; a blank field is refused."""

@@ -113,8 +113,8 @@ def test_one_tap_saves_the_round_and_answers_with_the_readback(client, app):
     page = read_words(response.get_data(as_text=True))
     assert response.status_code == 200
     assert stored_match(app, match_id).rounds == [{"losers": ["Bob"], "penalties": []}]
-    assert re.search(r"<strong>Round 1:</strong>\s*<span class=\"topic-taken\"[^>]*>Bob \+1</span>", page)
-    assert "9 cards left in the deck" in page
+    readback = re.search(r'<div class="readback" role="status" data-fade>\s*<span>([^<]*)</span>', page)
+    assert readback and readback.group(1) == "Round 1: Bob +1 · 9 cards left in the deck"
     assert 'id="standings" class="standings" hx-swap-oob="true"' in page
     assert "Bob reveals next" in page
     assert "Who lost round 2?" in page

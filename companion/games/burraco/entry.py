@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Np_, Replay, RuleError, show
 from ..forms import extra_field, first, number_field, values
+from .rules import hand_score
 
 # The page's field names: settings carry a prefix because the new-match form keeps the
 # fields of the game picked before, and Pazzaparola also has a `target`.
@@ -109,6 +111,21 @@ class BurracoEntry(Entry):
     board_figure: ClassVar[str | None] = "average_hand"
     round_word: ClassVar[Message] = N_("Hand")
     chart_title: ClassVar[Message] = N_("Totals after each hand")
+
+    round_texts: ClassVar[dict[str, Message]] = {"label": N_("Hand %(n)s:"), "closed": N_("closed")}
+    # A hand's score counts each burraco and the closing at the match's own values.
+    described_settings: ClassVar[tuple[str, ...]] = ("clean", "dirty", "closing")
+
+    def describe_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
+    ) -> str:
+        """Each side's score for the hand in seat order, the closer marked: "Noi 345 (closed), Voi -20"."""
+        closer = round["closed_by"]
+        said = []
+        for side in self.rules.sides(players, settings):
+            score = hand_score(round["sides"][side], side == closer, settings)
+            said.append(f"{side} {score} ({say(self.said('closed'))})" if side == closer else f"{side} {score}")
+        return ", ".join(said)
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo: the hand taken back."""

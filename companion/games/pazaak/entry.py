@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Np_, Replay, RuleError, name_key, show
+from ..base import N_, Entry, Message, Np_, Replay, RuleError, Standings, name_key, show
 from ..forms import BOARD_FIELD, KEPT_FIELD, first, index_in, json_field, values, whole_number
-from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE, hand_card
+from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE, decide_set, hand_card
 from .table_rules import (
     ARROW,
     MINUS,
@@ -54,6 +55,40 @@ class PazaakEntry(Entry):
     round_word: ClassVar[Message] = N_("Set")
     chart_title: ClassVar[Message] = N_("Totals after each set")
     total_word: ClassVar[Message] = N_("Sets won")
+
+    round_texts: ClassVar[dict[str, Message]] = {
+        "label": N_("Set %(n)s:"),
+        "wins": N_("%(name)s wins"),
+        "tied": N_("tied"),
+        "tiebreaker": N_("tiebreaker"),
+    }
+
+    def describe_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
+    ) -> str:
+        """Who won the set, or that it was tied, with the table totals when the set has them and the Tiebreaker
+        when it decided: "Ann wins (Ann 20, Bob 20 · tiebreaker)"."""
+        totals = round.get("totals")
+        if totals is None:
+            winner, how = round["winner"], None
+        else:
+            winner, how = decide_set(players, totals, round["filled"], round["tiebreaker"])
+        said = say(self.said("wins", name=winner)) if winner is not None else say(self.said("tied"))
+        if totals is None:
+            return said
+        table = ", ".join(f"{name} {totals[name]}" for name in players)
+        return f"{said} ({table}{' · ' + say(self.said('tiebreaker')) if how == 'tiebreaker' else ''})"
+
+    def describe_after(
+        self, number: int, round: dict[str, Any], standings: Standings, say: Callable[[Message], str]
+    ) -> str:
+        """The sets each player has won, or who has won the match."""
+        sets = " – ".join(f"{name} {total}" for name, total in standings.totals.items())
+        if standings.over:
+            heading = say(N_("%(name)s wins the match", name=", ".join(standings.winners)))
+        else:
+            heading = say(N_("Sets"))
+        return f". {heading} {sets}."
 
     def undone_line(self, number: int) -> Message:
         """The line after Undo: the set taken back."""

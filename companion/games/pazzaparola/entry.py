@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Np_, Replay, RuleError, best, name_key
@@ -18,6 +19,16 @@ class PazzaparolaEntry(Entry):
     """The steppers and eldest chips of the new-match form; a chip tray per player on the match page."""
 
     total_word: ClassVar[Message] = N_("Victory points")
+    # A row's lower row is the cards dealt less those its chips name.
+    described_settings: ClassVar[tuple[str, ...]] = ("cards",)
+
+    def describe_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
+    ) -> str:
+        """Each player's word score in seat order, the point's takers starred: "John 18 ★, Ringo 14"."""
+        scores = {name: word_score(round["rows"][name]["used"], round["rows"][name]["unused"]) for name in players}
+        takers = best(scores)
+        return ", ".join(f"{name} {score}{' ★' if name in takers else ''}" for name, score in scores.items())
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """The round the entry form carries: the theme, and per seat a word and its card chips.

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Replay, RuleError, show
+from ..base import N_, Entry, Message, Np_, Replay, RuleError, Standings, show
 from ..forms import json_field, values, whole_number
 from .rules import BOX, LENGTHS
 
@@ -31,6 +32,39 @@ class TopicEntry(Entry):
 
     board_figure: ClassVar[str | None] = "average_cards"
     total_word: ClassVar[Message] = N_("Cards held")
+
+    round_texts: ClassVar[dict[str, Message]] = {
+        **Entry.round_texts,
+        "took": N_("%(name)s +%(num)s"),
+        "penalties": Np_("%(num)s penalty", "%(num)s penalties"),
+    }
+
+    def describe_round(
+        self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
+    ) -> str:
+        """Who takes cards, in seat order, with the penalty cards among them: "Bob +1 · Cy +2 (1 penalty)"."""
+        takers = []
+        for name in players:
+            penalties = round["penalties"].count(name)
+            count = round["losers"].count(name) + penalties
+            if count:
+                took = say(self.said("took", name=name, num=count))
+                takers.append(f"{took} ({say(self.said('penalties', num=penalties))})" if penalties else took)
+        return " · ".join(takers)
+
+    def describe_after(
+        self, number: int, round: dict[str, Any], standings: Standings, say: Callable[[Message], str]
+    ) -> str:
+        """The cards left in the deck, and whether the game is over; a card the round's line promised that the
+        piles no longer held (a last round with more takers than cards left in the box) is owned up to."""
+        taken = standings.rounds[number - 1]["cards"]
+        short = [name for name in taken if taken[name] < round["losers"].count(name) + round["penalties"].count(name)]
+        parts = [say(N_("no card left for %(names)s", names=", ".join(short)))] if short else []
+        deck = standings.extra["deck"]
+        parts.append(say(Np_("%(num)s card left in the deck", "%(num)s cards left in the deck", num=deck)))
+        if standings.over:
+            parts.append(say(N_("Game over")))
+        return "".join(f" · {part}" for part in parts)
 
     def setup_choice(self, form: Any) -> dict[str, Any]:
         """Every setting the new-match form shows after a tap, with the length chip and deck size of its own widget.

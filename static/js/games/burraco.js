@@ -278,13 +278,34 @@
   });
 })();
 
-// What a Burraco hand kept on the phone says (offline.js): each side's score for the hand.
+// What a Burraco hand kept on the phone says (offline.js), as the server's read-back says it
+// (BurracoEntry.describe_round, held to it by tests/e2e/test_readback_parity.py): each side's score for
+// the hand in seat order, the closer marked.
 (function () {
   "use strict";
-  window.Companion.describeRound.burraco = function (form) {
-    return Array.prototype.map.call(form.querySelectorAll("[data-side]"), function (side) {
-      var name = side.querySelector(".burraco-side-name").textContent.trim();
-      return name + " " + side.querySelector("[data-hand-score]").textContent.trim();
-    }).join(" · ");
+  window.Companion.describeRound.burraco = function (pairs, match, say) {
+    function posted(name) {
+      for (var i = 0; i < pairs.length; i++) if (pairs[i][0] === name) return pairs[i][1];
+      return "";
+    }
+    // A keypad sum as counted ("25+10+5"), blank for 0; a stepper's count, blank for 0.
+    function sum(name) {
+      return posted(name).replace(/\s+/g, "").split("+").reduce(function (total, term) {
+        return total + (term === "" ? 0 : parseInt(term, 10));
+      }, 0);
+    }
+    function count(name) {
+      var text = posted(name).trim();
+      return text === "" ? 0 : parseInt(text, 10);
+    }
+    var bonus = match.settings;
+    var closer = posted("closed_by");
+    return match.sides.map(function (side, index) {
+      var n = index + 1;
+      var closed = side === closer;
+      var score = sum("table_" + n) - sum("hand_" + n) + count("clean_" + n) * bonus.clean +
+        count("dirty_" + n) * bonus.dirty + (closed ? bonus.closing : 0);
+      return side + " " + score + (closed ? " (" + say("burraco.closed", {}) + ")" : "");
+    }).join(", ");
   };
 })();

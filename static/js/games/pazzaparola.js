@@ -195,13 +195,23 @@
   });
 })();
 
-// What a Pazzaparola round kept on the phone says (offline.js): each row's score, the point's taker starred.
+// What a Pazzaparola round kept on the phone says (offline.js), as the server's read-back says it
+// (PazzaparolaEntry.describe_round, held to it by tests/e2e/test_readback_parity.py): each player's word
+// score in seat order, the point's takers starred.
 (function () {
   "use strict";
-  window.Companion.describeRound.pazzaparola = function (form) {
-    return Array.prototype.map.call(form.querySelectorAll(".pz-row"), function (row) {
-      var star = row.classList.contains("pz-lead") ? " ★" : "";
-      return row.dataset.name + " " + row.querySelector(".pz-score-num").textContent.trim() + star;
-    }).join(" · ");
+  window.Companion.describeRound.pazzaparola = function (pairs, match) {
+    var cards = match.settings.cards;
+    var scores = match.players.map(function (name, index) {
+      var used = pairs.filter(function (pair) { return pair[0] === "used-" + index; }).map(function (pair) {
+        return parseInt(pair[1].trim().replace("\u2212", "-"), 10);
+      });
+      // The upper row's points, less one per card left in the lower row.
+      return used.reduce(function (total, points) { return total + points; }, 0) - Math.max(cards - used.length, 0);
+    });
+    var top = Math.max.apply(null, scores);
+    return match.players.map(function (name, index) {
+      return name + " " + scores[index] + (scores[index] === top ? " \u2605" : "");
+    }).join(", ");
   };
 })();

@@ -49,16 +49,29 @@
   });
 })();
 
-// What a Topic_ round kept on the phone says (offline.js): who lost, and any penalty cards.
+// What a Topic_ round kept on the phone says (offline.js), as the server's read-back says what was entered
+// (TopicEntry.describe_round, held to it by tests/e2e/test_readback_parity.py): who takes cards, in seat
+// order, with the penalty cards among them. The cards left in the deck are the server's to say.
 (function () {
   "use strict";
-  window.Companion.describeRound.topic = function (form, pairs) {
-    var several = pairs.some(function (pair) { return pair[0] === "several"; });
-    var named = function (key) {
-      return pairs.filter(function (pair) { return pair[0] === key; }).map(function (pair) { return pair[1]; });
-    };
-    var summary = named(several ? "losers" : "loser").join(", ");
+  window.Companion.describeRound.topic = function (pairs, match, say) {
+    // The non-blank values posted under a name, trimmed, each the seated name it spells.
+    function named(key) {
+      return pairs.filter(function (pair) { return pair[0] === key && pair[1].trim(); }).map(function (pair) {
+        var given = pair[1].trim();
+        var seated = match.players.filter(function (name) { return name.toLowerCase() === given.toLowerCase(); });
+        return match.players.indexOf(given) >= 0 ? given : seated.length ? seated[0] : given;
+      });
+    }
+    var losers = named(named("several").length ? "losers" : "loser");
     var penalties = named("penalty");
-    return penalties.length ? summary + " · +1 " + penalties.join(", +1 ") : summary;
+    function count(list, name) { return list.filter(function (other) { return other === name; }).length; }
+    return match.players.map(function (name) {
+      var penalised = count(penalties, name);
+      var took = count(losers, name) + penalised;
+      if (!took) return "";
+      var said = say("topic.took", { name: name, num: took });
+      return penalised ? said + " (" + say("topic.penalties", { num: penalised }) + ")" : said;
+    }).filter(Boolean).join(" · ");
   };
 })();
