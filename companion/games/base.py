@@ -377,8 +377,11 @@ class Game:
     # The game's settings, each declared once (games.settings.Setting): the rules check them, the
     # new-match form reads, keeps and draws them from these declarations.
     declared: ClassVar[tuple[Any, ...]] = ()
+    # The settings no kind of Setting fits (Burraco's pairs, Pazaak's hand cards), each with its default:
+    # the game checks them in its own `normalise_settings`, after the declared ones, and reads them off its form.
+    hand_written: ClassVar[dict[str, Any]] = {}
     # Every settings key with its default; a key not listed here is an error. Made from `declared`
-    # when the game declares its settings.
+    # and `hand_written` when the game declares its settings.
     defaults: ClassVar[dict[str, Any]] = {}
     # Whether the fewest total ranks first at the end (Topic_'s cards held) rather than the most.
     fewest_first: ClassVar[bool] = False
@@ -390,8 +393,8 @@ class Game:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Keep `play` the one way to advance a tally: a game scores a round in `score_round`."""
         super().__init_subclass__(**kwargs)
-        if "declared" in cls.__dict__:
-            cls.defaults = {setting.name: setting.default for setting in cls.declared}
+        if "declared" in cls.__dict__ or "hand_written" in cls.__dict__:
+            cls.defaults = {**{setting.name: setting.default for setting in cls.declared}, **cls.hand_written}
         if "play" in cls.__dict__:
             # Overriding `play` would leave the game's rounds unrecorded in the tally for some
             # callers (the seed once did so): that mistake is refused when the class is made.
@@ -543,7 +546,10 @@ class Game:
     # --- hooks for each game -------------------------------------------------------------
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Check every value of the merged settings; return them normalised (each declared setting checked)."""
+        """Check every value of the merged settings; return them normalised (each declared setting checked).
+
+        A game with `hand_written` settings checks those in its own override, after these.
+        """
         if not self.declared:
             raise NotImplementedError
         return {setting.name: setting.check(settings[setting.name], players) for setting in self.declared}
@@ -750,8 +756,8 @@ class Entry:
 
     @property
     def setting_fields(self) -> tuple[str, ...]:
-        """The settings the new-match form edits, so their errors show next to their own fields."""
-        return tuple(setting.name for setting in self.rules.declared)
+        """The settings the new-match form edits, so their errors show next to their own fields: all of them."""
+        return tuple(self.rules.defaults)
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings the game's own new-match fields posted, for `settings()` to check.
@@ -797,11 +803,13 @@ class Entry:
         """What the game's part of the new-match form draws after the tap `form` carries.
 
         By default `shown`, every declared setting as the form shows it (so a tap keeps each one),
-        and `fields`, the declared settings the form draws with the generic widgets.
+        `fields`, the declared settings the form draws with the generic widgets, and `settings`, every
+        declared setting by name, whose default, bounds and field a widget of the game's own reads.
         """
         return {
             "shown": {setting.name: setting.shown(form, self.rules.slug) for setting in self.rules.declared},
             "fields": [setting for setting in self.rules.declared if setting.drawn],
+            "settings": {setting.name: setting for setting in self.rules.declared},
         }
 
     def step(self, form: Any, replay: Replay) -> dict[str, Any]:

@@ -64,12 +64,16 @@ class Setting:
         return whole(value, self.what, lo=self.lo, hi=self.hi, field=self.name)
 
     def read(self, form: Any, slug: str) -> tuple[bool, Any]:
-        """Whether the form carries the setting, and its raw value as posted (blank: not carried)."""
+        """Whether the form carries the setting, and its raw value as posted (blank: not carried).
+
+        A minus is read only where the setting may go below zero: a count's "-1" is refused as no number.
+        """
         text = " ".join((first(form, self.field_of(slug)) or "").split())
         if not text:
             return False, None
         if self.kind == WHOLE:
-            return True, number_field(text, self.what, field=self.name, signed=True)
+            signed = self.lo is None or self.lo < 0
+            return True, number_field(text, self.what, field=self.name, signed=signed)
         return True, text
 
     def shown(self, form: Any, slug: str) -> Any:
@@ -92,5 +96,5 @@ class Setting:
 
 
 def defaults(declared: Iterable[Setting]) -> dict[str, Any]:
-    """Every declared setting with its default, as `Game.defaults` lists them."""
+    """Every declared setting with its default, as `Game.defaults` lists them (before the game's `hand_written`)."""
     return {setting.name: setting.default for setting in declared}

@@ -11,15 +11,9 @@ from ..base import N_, Entry, Message, Np_, Replay, RuleError, show
 from ..forms import extra_field, first, number_field, values
 from .rules import hand_score
 
-# The page's field names: settings carry a prefix because the new-match form keeps the
-# fields of the game picked before, and Pazzaparola also has a `target`.
+# The page's names of the fields the declared settings do not name (the pairs, "No limit"): a prefix, as the
+# declared ones have, because the new-match form keeps the fields of the game picked before.
 SETTING = "burraco_{}"
-SETTING_LABELS = {
-    "target": N_("the target"),
-    "clean": N_("the clean burraco bonus"),
-    "dirty": N_("the dirty burraco bonus"),
-    "closing": N_("the closing bonus"),
-}
 ENTRY_KEYS = ("table", "hand", "clean", "dirty")
 SUM_MAX_CHARS = 60
 DIGITS = re.compile(r"[0-9]{1,6}")
@@ -105,7 +99,6 @@ class BurracoEntry(Entry):
         keys = self.row_fields({}, position)
         return any(value.strip() not in ("", "0") for key in keys for value in values(form, key))
 
-    setting_fields: ClassVar[tuple[str, ...]] = ("target", "hands", "clean", "dirty", "closing", "teams")
     # The names the new-match form proposes for the pairs ("we" and "they"), in the page's language.
     team_names: ClassVar[tuple[Message, Message]] = (N_("Us"), N_("Them"))
     board_figure: ClassVar[str | None] = "average_hand"
@@ -151,16 +144,11 @@ class BurracoEntry(Entry):
         return N_("Hand %(n)s closed by %(name)s: %(points)s points", n=number, name=closer, points=points)
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings from the new-match form: numbers, the hand limit, and the pairs."""
-        raw: dict[str, Any] = {}
-        for key, what in SETTING_LABELS.items():
-            raw[key] = _whole_field(form, SETTING.format(key), what, key, self.rules.defaults[key])
-        if _field(form, SETTING.format("nolimit")):
+        """The raw settings from the new-match form: the declared numbers, no hand limit if ticked, and the pairs."""
+        nolimit = bool(_field(form, SETTING.format("nolimit")))
+        raw = self.read_settings(form, skip=("hands",) if nolimit else ())
+        if nolimit:
             raw["hands"] = None
-        else:
-            raw["hands"] = _whole_field(
-                form, SETTING.format("hands"), N_("the number of hands"), "hands", self.rules.defaults["hands"]
-            )
         mode = _field(form, SETTING.format("mode")) or "alone"
         if mode not in ("alone", "pairs"):
             raise RuleError(N_("choose alone or in pairs, got %(value)s", value=show(mode)), field="teams")

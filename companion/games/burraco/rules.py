@@ -21,6 +21,7 @@ from ..base import (
     show,
     whole,
 )
+from ..settings import Setting
 
 
 def hand_score(entry: dict[str, int], closed: bool, settings: dict[str, Any]) -> int:
@@ -41,26 +42,23 @@ class Burraco(Game):
     name = "Burraco PAROLE"
     min_players = 2
     max_players = 5
-    defaults: ClassVar[dict[str, Any]] = {
-        "target": 1005,
-        "hands": 4,
-        "clean": 200,
-        "dirty": 100,
-        "closing": 100,
-        "teams": None,
-    }
+    # Drawn by the game's own _settings.html: keypad fields with steppers, the hand limit beside its "No limit"
+    # box, posted under the names the form has always used.
+    declared: ClassVar[tuple[Setting, ...]] = (
+        Setting("target", 1005, N_("the target"), lo=1, drawn=False, field="burraco_target"),
+        Setting("hands", 4, N_("the number of hands"), lo=1, optional=True, drawn=False, field="burraco_hands"),
+        Setting("clean", 200, N_("the clean burraco bonus"), lo=0, drawn=False, field="burraco_clean"),
+        Setting("dirty", 100, N_("the dirty burraco bonus"), lo=0, drawn=False, field="burraco_dirty"),
+        Setting("closing", 100, N_("the closing bonus"), lo=0, drawn=False, field="burraco_closing"),
+    )
+    # The pairs (null: each alone) are team names with their members, no kind of Setting: see normalise_settings.
+    hand_written: ClassVar[dict[str, Any]] = {"teams": None}
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Target, hand limit (null: none), bonus values and the optional pairs."""
-        hands = settings["hands"]
-        return {
-            "target": whole(settings["target"], N_("the target"), lo=1, field="target"),
-            "hands": None if hands is None else whole(hands, N_("the number of hands"), lo=1, field="hands"),
-            "clean": whole(settings["clean"], N_("the clean burraco bonus"), lo=0, field="clean"),
-            "dirty": whole(settings["dirty"], N_("the dirty burraco bonus"), lo=0, field="dirty"),
-            "closing": whole(settings["closing"], N_("the closing bonus"), lo=0, field="closing"),
-            "teams": None if settings["teams"] is None else _teams(settings["teams"], players),
-        }
+        """The declared settings checked (the hand limit null for none), then the optional pairs."""
+        checked = super().normalise_settings(settings, players)
+        teams = settings["teams"]
+        return {**checked, "teams": None if teams is None else _teams(teams, players)}
 
     def sides(self, players: list[str], settings: dict[str, Any]) -> list[str]:
         """The players, or the two team names in seat order (the team of seat 1 first)."""
