@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Np_, Replay, RuleError, Standings, name_key, show
 from ..forms import BOARD_FIELD, KEPT_FIELD, first, index_in, json_field, values, whole_number
-from .rules import HAND_CARDS, HAND_SIZE, LIMIT, SETS_RANGE, decide_set, hand_card
+from .rules import HAND_CARDS, HAND_SIZE, LIMIT, decide_set, hand_card
 from .table_rules import (
     ARROW,
     MINUS,
@@ -50,7 +50,6 @@ def card_class(label: str) -> str:
 class PazaakEntry(Entry):
     """Steppers and a hand-card palette on the new-match form; the set calculator on the match page."""
 
-    setting_fields: ClassVar[tuple[str, ...]] = ("sets", "hands")
     board_figure: ClassVar[str | None] = "sets_won"
     round_word: ClassVar[Message] = N_("Set")
     chart_title: ClassVar[Message] = N_("Totals after each set")
@@ -106,20 +105,22 @@ class PazaakEntry(Entry):
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The settings part of the new-match form after the tap it carries (an `action` field).
 
-        Taps: `pazaak-sets:+1`/`-1`, `pazaak-for:<seat>` (whose hand the palette fills),
-        `pazaak-card:<label>` (add to that hand), `pazaak-drop:<seat>:<position>`.
+        Taps: `pazaak-sets:+1`/`-1` (within the declared bounds), `pazaak-for:<seat>` (whose hand the
+        palette fills), `pazaak-card:<label>` (add to that hand), `pazaak-drop:<seat>:<position>`.
         Returns `sets` (a number, or the text as sent when unreadable), `hands` {name: labels},
-        `picking` (a name or None) and `open` (whether the hand picker is worth showing open).
+        `picking` (a name or None) and `open` (whether the hand picker is worth showing open), with the
+        base's `settings` (the declared `sets`, whose bounds the stepper's buttons stop at).
         """
-        sets = form_value(form, "sets")
+        declared = super().setup_view(form, players)
+        setting = declared["settings"]["sets"]
+        sets = declared["shown"]["sets"]
         hands = {name: form_values(form, HAND_FIELD + name)[:HAND_SIZE] for name in players}
         picking = form_value(form, "pazaak_for")
         picking = picking if picking in hands else _with_room(hands, players)
         verb, _, arg = (form_value(form, "action") or "").partition(":")
         if verb == "pazaak-sets":
-            current = whole_number(sets, signed=True)
-            base = self.rules.defaults["sets"] if current is None else current
-            sets = str(min(max(base + (1 if arg == "+1" else -1), SETS_RANGE[0]), SETS_RANGE[1]))
+            base = sets if isinstance(sets, int) else setting.default
+            sets = min(max(base + (1 if arg == "+1" else -1), setting.lo), setting.hi)
         elif verb == "pazaak-for" and (seat := _seat(arg, players)) is not None:
             picking = players[seat]
         elif verb == "pazaak-card" and arg in HAND_CARDS and picking is not None:
@@ -135,9 +136,9 @@ class PazaakEntry(Entry):
             if seat is not None and card is not None:
                 picking = players[seat]
                 del hands[picking][card]
-        number = whole_number(sets, signed=True)
         return {
-            "sets": self.rules.defaults["sets"] if sets is None else (sets if number is None else number),
+            **declared,
+            "sets": sets,
             "hands": hands,
             "picking": picking,
             "open": (verb.startswith("pazaak-") and verb != "pazaak-sets") or any(hands.values()),
@@ -156,16 +157,8 @@ class PazaakEntry(Entry):
         return form_values(form, key)
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
-        """The raw settings from the new-match form: set wins needed and any hand cards noted."""
-        settings: dict[str, Any] = {}
-        sets = form_value(form, "sets")
-        if sets is not None and sets.strip():
-            number = whole_number(sets, signed=True)
-            if number is None:
-                raise RuleError(
-                    N_("the set wins needed must be a whole number, got %(value)s", value=show(sets)), field="sets"
-                )
-            settings["sets"] = number
+        """The raw settings from the new-match form: the declared set wins needed and any hand cards noted."""
+        settings = self.read_settings(form)
         hands = {name: form_values(form, HAND_FIELD + name) for name in players}
         if any(hands.values()):
             settings["hands"] = {name: cards for name, cards in hands.items() if cards}

@@ -20,10 +20,10 @@ from ..base import (
     show,
     whole,
 )
+from ..settings import Setting
 
 LIMIT = 20
 HAND_SIZE = 4
-SETS_RANGE = (1, 10)
 # The side cards a player can hold, as labelled in settings["hands"] and on the calculator.
 HAND_CARDS = (
     *(f"+{n}" for n in range(1, 7)),
@@ -83,14 +83,17 @@ class Pazaak(Game):
     name = "Pazaak"
     min_players = 2
     max_players = 2
-    defaults: ClassVar[dict[str, Any]] = {"sets": 3, "hands": None}
+    # Drawn by the game's own _settings.html: a stepper of its own, posted as a hidden `sets`.
+    declared: ClassVar[tuple[Setting, ...]] = (
+        Setting("sets", 3, N_("the set wins needed"), lo=1, hi=10, drawn=False, field="sets"),
+    )
+    # Each player's side cards (null: none noted), picked on a palette of the form's own: no kind of Setting.
+    hand_written: ClassVar[dict[str, Any]] = {"hands": None}
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
-        """Set wins needed, and each player's (optional) four hand cards for the UI."""
-        return {
-            "sets": whole(settings["sets"], N_("the set wins needed"), lo=1, hi=10, field="sets"),
-            "hands": _hands(settings["hands"], players),
-        }
+        """The set wins needed as declared, and each player's (optional) four hand cards for the UI."""
+        checked = super().normalise_settings(settings, players)
+        return {**checked, "hands": _hands(settings["hands"], players)}
 
     def normalise_round(
         self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
