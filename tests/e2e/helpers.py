@@ -10,8 +10,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.extensions import db
 from companion.services.matches import roster_players
-from tests.conftest import CUT_PHONES, PHONE_COOKIE, unref
 from tests.e2e.audit import audit_layout
+from tests.helpers import CUT_PHONES, PHONE_COOKIE, unref
 
 
 def add_to_roster(app: Flask, *names: str) -> None:

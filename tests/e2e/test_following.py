@@ -10,9 +10,9 @@ from playwright.sync_api import Browser, Page, expect
 from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
-from tests.conftest import PHONE, stored_match
 from tests.e2e.helpers import add_to_roster
 from tests.e2e.test_burraco import enter_hand, start_burraco
+from tests.helpers import PHONE, stored_match
 
 pytestmark = pytest.mark.e2e
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
+from tests.helpers import PHONE
 
 pytestmark = pytest.mark.e2e
 

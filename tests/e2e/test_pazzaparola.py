@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.conftest import ref, start_match
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, seat_players
+from tests.helpers import ref, start_match
 
 pytestmark = pytest.mark.e2e
 

@@ -14,8 +14,8 @@ from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
-from tests.conftest import ref, stored_match
 from tests.e2e.audit import audit_layout
+from tests.helpers import ref, stored_match
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_game
-from tests.conftest import HTMX, ref, unref
+from tests.helpers import HTMX, ref, unref
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 NEXT_NUMBER = re.compile(r'name="number" value="(\d+)"')

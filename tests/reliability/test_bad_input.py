@@ -20,7 +20,7 @@ from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Match, Member, Player
 from companion.services import matches as service
-from tests.conftest import csrf_token, grant_host_rights, invite_path, join_group, ref, start_group
+from tests.helpers import csrf_token, grant_host_rights, invite_path, join_group, ref, start_group
 from tests.unit.test_format_doc import examples
 
 GAMES = sorted(REGISTRY)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.client import Load, LoadMatch, LoadResult, load_round, start_match
-from tests.reliability.conftest import stored_data, stored_rounds
+from tests.reliability.helpers import stored_data, stored_rounds
 
 CLIENTS = 20
 MATCHES = 5

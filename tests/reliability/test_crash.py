@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.reliability.client import Load
-from tests.reliability.conftest import integrity_check, stored_rounds
+from tests.reliability.helpers import integrity_check, stored_rounds
 from tests.reliability.test_concurrency import CLIENTS, check_nothing_lost, load_tables
 
 KILLS = 3

@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, text
 
 from companion.games import get_game
 from companion.queries.matches import hash_token
-from tests.conftest import HTMX, ref
+from tests.helpers import HTMX, ref
 from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, start_match
 
 PHONES = 4

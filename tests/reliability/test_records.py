@@ -10,7 +10,7 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 from companion.games import get_game
-from tests.conftest import ref, unref
+from tests.helpers import ref, unref
 from tests.reliability.client import HTMX, Client
 from tests.web.test_records import counted_from_the_seats, kept
 

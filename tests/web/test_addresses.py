@@ -13,7 +13,7 @@ from companion.services import matches as service
 from companion.services.roster import roster_players
 from companion.services.transaction import transaction
 from companion.web.row_ids import MIN_LENGTH, RowIds, row_ids_of
-from tests.conftest import (
+from tests.helpers import (
     HTMX,
     csrf_token,
     entry_fields,

@@ -10,7 +10,7 @@ from pathlib import Path
 import brotli
 
 from companion.games import REGISTRY
-from tests.conftest import HTMX, entry_fields, finished_match, ref, save_round, start_match
+from tests.helpers import HTMX, entry_fields, finished_match, ref, save_round, start_match
 
 
 def bundle_urls(client):

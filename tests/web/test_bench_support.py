@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from tests.conftest import ADDRESS_KEY, HTMX, csrf_token, entry_fields, ref, save_round, start_match
+from tests.helpers import ADDRESS_KEY, HTMX, csrf_token, entry_fields, ref, save_round, start_match
 
 COMPRESSED = {"Accept-Encoding": "br, gzip"}
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]

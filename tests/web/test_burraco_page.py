@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.games import score_match
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]

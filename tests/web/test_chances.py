@@ -11,7 +11,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player, Rating
 from companion.queries.ratings import whole_percents
-from tests.conftest import HTMX, entry_fields, post_new_match, read_words, ref, save_round, start_match
+from tests.helpers import HTMX, entry_fields, post_new_match, read_words, ref, save_round, start_match
 from tests.web.test_ratings import start
 
 LIBRARY = PlackettLuce()

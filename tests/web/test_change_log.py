@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import RoundChange
-from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match
+from tests.helpers import HTMX, csrf_token, entry_fields, ref, save_round, start_match
 
 
 def lines_of(page: str) -> list[str]:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.models import Match, RoundChange
 from companion.web.live import live_etag
-from tests.conftest import HTMX, counted, csrf_token, entry_fields, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, counted, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 
 TOPIC_ROUNDS = [{"losers": ["Bob"]}, {"losers": ["Cy"], "penalties": ["Ann"]}, {"losers": ["Ann"]}]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import HTMX, csrf_token, ref, start_match
+from tests.helpers import HTMX, csrf_token, ref, start_match
 
 # A side's name (whole in its title; shown word by word) and its total.
 LEGEND_ITEM = re.compile(r'<span class="legend-side" title="([^"]*)">(?:(?!</li>).)*?<b>(-?\d+)</b>')

@@ -13,9 +13,9 @@ from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
-from tests.conftest import ADDRESS_KEY, csrf_token, fresh_database, grant_host_rights, ref, unref
 from tests.fifth_game import game as fives
 from tests.fifth_game import registered
+from tests.helpers import ADDRESS_KEY, csrf_token, fresh_database, grant_host_rights, ref, unref
 
 HTMX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob"]

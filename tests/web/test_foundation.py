@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player
-from tests.conftest import HTMX, csrf_token, ref
+from tests.helpers import HTMX, csrf_token, ref
 
 
 def test_home_is_a_full_page_with_vendored_assets(client):

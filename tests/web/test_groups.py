@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
-from tests.conftest import (
+from tests.helpers import (
     HTMX,
     counted,
     csrf_token,

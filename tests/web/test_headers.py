@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import HTMX, csrf_token, finished_match, ref, unref
+from tests.helpers import HTMX, csrf_token, finished_match, ref, unref
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 

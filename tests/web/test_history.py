@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import Match, Player, Seat
 from companion.seed import seed
 from companion.services import matches as service
-from tests.conftest import (
+from tests.helpers import (
     ADDRESS_KEY,
     HTMX,
     counted,

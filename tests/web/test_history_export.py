@@ -8,7 +8,7 @@ import io
 import json
 import re
 
-from tests.conftest import HTMX, ref
+from tests.helpers import HTMX, ref
 from tests.web.test_history import player_id, samples  # noqa: F401 - the sample matches' fixture
 
 DOWNLOADS = re.compile(r'href="(/history/export\.(?:json|csv)[^"]*)"')

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Match, Player
 from companion.services import host
-from tests.conftest import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, start_match
+from tests.helpers import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, start_match
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
 

@@ -12,7 +12,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
-from tests.conftest import csrf_token, ref, start_match
+from tests.helpers import csrf_token, ref, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "translations" / "it" / "LC_MESSAGES" / "messages.po"

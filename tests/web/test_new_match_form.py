@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import csrf_token
+from tests.helpers import csrf_token
 
 HTMX = {"HX-Request": "true"}
 

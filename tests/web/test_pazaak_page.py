@@ -10,7 +10,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, read_words, ref, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, read_words, ref, start_match, stored_match
 
 PAIR = ["Ann", "Bob"]
 

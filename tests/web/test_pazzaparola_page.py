@@ -8,7 +8,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
+from tests.helpers import csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
 
 BEATLES = ["John", "Ringo", "Paul", "George"]
 # The rulebook's round: ZANZARA 18, Ringo 14, Paul 10, George 9 with 8 cards each.

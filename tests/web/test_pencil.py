@@ -8,7 +8,7 @@ import time
 from companion.extensions import db
 from companion.models import Match
 from companion.services import matches as service
-from tests.conftest import HTMX, csrf_token, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import HTMX, csrf_token, ref, start_match
+from tests.helpers import HTMX, csrf_token, ref, start_match
 
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 PLAYERS = ["Ann", "Bob", "Cy"]

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player, Seat
 from companion.services import matches as service
-from tests.conftest import csrf_token, grant_host_rights, ref, start_match
+from tests.helpers import csrf_token, grant_host_rights, ref, start_match
 from tests.web.test_history import doc, player_id
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player, Seat
-from tests.conftest import csrf_token, read_words, ref
+from tests.helpers import csrf_token, read_words, ref
 from tests.web.test_history import player_id, store_samples
 
 

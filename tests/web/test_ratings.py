@@ -18,7 +18,7 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
-from tests.conftest import ref
+from tests.helpers import ref
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player
 from companion.queries.ratings import friendly
-from tests.conftest import ref
+from tests.helpers import ref
 from tests.web.test_ratings import start
 
 LIBRARY = PlackettLuce()

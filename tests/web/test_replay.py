@@ -11,7 +11,7 @@ import pytest
 from companion.extensions import db
 from companion.games import get_game
 from companion.queries.matches import find_match
-from tests.conftest import (
+from tests.helpers import (
     CSRF_PATTERN,
     HTMX,
     csrf_token,

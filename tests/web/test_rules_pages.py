@@ -8,7 +8,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}

@@ -13,7 +13,7 @@ from companion.queries import seasons
 from companion.queries.history import DayForm
 from companion.queries.ratings import friendly
 from companion.services import ratings
-from tests.conftest import counted
+from tests.helpers import counted
 from tests.web.test_ratings import start
 from tests.web.test_ratings_page import rows
 

@@ -7,7 +7,7 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, Member
-from tests.conftest import HTMX, csrf_token, finished_match, read_words, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, finished_match, read_words, ref, save_round, start_match, stored_match
 from tests.reliability.test_bad_input import dump
 from tests.web.test_groups import two_groups  # noqa: F401 - a fixture
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import csrf_token, entry_fields, ref, save_round, start_match
+from tests.helpers import csrf_token, entry_fields, ref, save_round, start_match
 from tests.web.test_history import player_id, store_samples
 
 

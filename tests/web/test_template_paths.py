@@ -9,7 +9,7 @@ from babel.messages.pofile import read_po
 from flask import render_template_string
 
 from companion.web.display import words
-from tests.conftest import read_words, start_match
+from tests.helpers import read_words, start_match
 
 
 def test_a_name_is_drawn_as_its_words_each_escaped():

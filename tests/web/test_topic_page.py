@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from tests.conftest import HTMX, csrf_token, entry_fields, read_words, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, entry_fields, read_words, ref, save_round, start_match, stored_match
 
 ROUNDS = {
     "pazzaparola": {
