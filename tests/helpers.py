@@ -178,9 +178,11 @@ def csrf_token(client: FlaskClient, path: str = "/") -> str:
 
 
 def post_new_match(client: FlaskClient, game: str, seats: list[str], action: str = "start", htmx: bool = False,
-                   **fields: Any) -> TestResponse:
-    """A tap on (or Start of) the new-match form, with the game picked and these players seated."""
-    data = {"csrf_token": csrf_token(client, "/matches/new"), "game": game, "seat": seats, "action": action, **fields}
+                   csrf: str | None = None, **fields: Any) -> TestResponse:
+    """A tap on (or Start of) the new-match form, with the game picked and these players seated; `csrf`: the
+    token of a page the phone opened earlier (default: the one the form hands out now)."""
+    token = csrf if csrf is not None else csrf_token(client, "/matches/new")
+    data = {"csrf_token": token, "game": game, "seat": seats, "action": action, **fields}
     return client.post("/matches/new", data=data, headers=HTMX if htmx else {})  # fmt: skip
 
 
@@ -201,13 +203,14 @@ def entry_fields(app: Flask, match_id: int, round_data: dict[str, Any]) -> Multi
 
 
 def save_round(client: FlaskClient, match_id: int, fields: Mapping[str, Any], number: int | None = None,
-               headers: Mapping[str, str] | None = None) -> TestResponse:
-    """Tap Save on the round entry (an htmx POST) with these fields, as round `number` (default: the next)."""
+               headers: Mapping[str, str] | None = None, csrf: str | None = None) -> TestResponse:
+    """Tap Save on the round entry (an htmx POST) with these fields, as round `number` (default: the next);
+    `csrf`: the token of a match page the phone opened earlier (default: the one the page hands out now)."""
     form = MultiDict(fields)
     if number is None:
         number = len(stored_match(client.application, match_id).rounds) + 1
     form["number"] = str(number)
-    form["csrf_token"] = csrf_token(client, f"/matches/{ref(match_id)}")
+    form["csrf_token"] = csrf if csrf is not None else csrf_token(client, f"/matches/{ref(match_id)}")
     return client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers={**HTMX, **(headers or {})})  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 from companion.games import get_game
 from companion.queries.matches import hash_token
 from tests.helpers import HTMX, ref
-from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, start_match
+from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, save_round, start_match
 
 PHONES = 4
 TRIALS = 8
@@ -69,7 +69,7 @@ def test_four_corrections_of_one_round_at_one_revision_one_wins(start_server, re
     server = start_server("gunicorn")
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
-    assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(1, "first"), HTMX).status == 200
+    assert save_round(keeper, match.id, round_form(1, "first")).status == 200
     tally: Counter = Counter()
     for trial in range(TRIALS):
         phones = [scorekeeper(server.url, match) for _ in range(PHONES)]
@@ -106,7 +106,7 @@ def test_corrections_of_two_rounds_at_once_leave_the_summary_right(start_server)
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in (1, 2):
-        assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+        assert save_round(keeper, match.id, round_form(number, f"r{number}")).status == 200
     game = get_game(LOAD_GAME)
     for trial in range(TRIALS):
         phones = [scorekeeper(server.url, match) for _ in range(2)]
@@ -163,7 +163,7 @@ def test_a_double_tap_on_undo_takes_back_one_round(start_server):
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in range(1, 2 + TRIALS * 2):
-        assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+        assert save_round(keeper, match.id, round_form(number, f"r{number}")).status == 200
     for action in ("undo", "redo") * TRIALS:
         shown = query(server.db_url, 'SELECT COUNT(*) FROM "round" WHERE match_id = :m', m=match.id)[0][0]
         phones = [scorekeeper(server.url, match) for _ in range(2)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import HTMX, csrf_token, ref, start_match
+from tests.helpers import HTMX, csrf_token, ref, save_round, start_match
 
 # A side's name (whole in its title; shown word by word) and its total.
 LEGEND_ITEM = re.compile(r'<span class="legend-side" title="([^"]*)">(?:(?!</li>).)*?<b>(-?\d+)</b>')
@@ -14,8 +14,7 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 def save_loser(client, match_id: int, number: int, loser: str):
     """One tap on the round's loser, as the entry form posts it."""
-    data = {"csrf_token": csrf_token(client, f"/matches/{ref(match_id)}"), "number": str(number), "loser": loser}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
+    return save_round(client, match_id, {"loser": loser}, number)
 
 
 def legend(client, match_id: int) -> dict[str, int]:

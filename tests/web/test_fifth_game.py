@@ -15,9 +15,18 @@ from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
 from tests.fifth_game import game as fives
 from tests.fifth_game import registered
-from tests.helpers import ADDRESS_KEY, csrf_token, fresh_database, grant_host_rights, ref, unref
+from tests.helpers import (
+    ADDRESS_KEY,
+    HTMX,
+    csrf_token,
+    fresh_database,
+    grant_host_rights,
+    ref,
+    save_round,
+    start_match,
+    unref,
+)
 
-HTMX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob"]
 
 
@@ -33,17 +42,12 @@ def start(client, target: str = "10") -> int:
     token = csrf_token(client, "/matches/new")
     picked = client.post("/matches/new", data={"csrf_token": token, "action": "game:fives"}, headers=HTMX)
     assert picked.status_code == 200 and "Points to reach" in picked.get_data(as_text=True)
-    data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives-target": target, "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return unref(response.headers["Location"].rsplit("/", 1)[1])
+    return start_match(client, "fives", PLAYERS, csrf=token, **{"fives-target": target})
 
 
 def save(client, match_id: int, number: int, ann: int, bob: int):
     """Enter one round on the match page, as its Save button posts it."""
-    token = csrf_token(client, f"/matches/{ref(match_id)}")
-    data = {"csrf_token": token, "number": number, "points-0": ann, "points-1": bob}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
+    return save_round(client, match_id, {"points-0": ann, "points-1": bob}, number)
 
 
 def stored(app, match_id: int) -> Match:

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player
-from tests.helpers import HTMX, csrf_token, ref
+from tests.helpers import HTMX, csrf_token, post_new_match, ref
 
 
 def test_home_is_a_full_page_with_vendored_assets(client):
@@ -35,9 +35,9 @@ def test_security_headers(client):
     assert response.headers["Referrer-Policy"] == "same-origin"
 
 
-def _setup(client, token, **fields):
-    data = {"csrf_token": token, "game": "pazzaparola", **fields}
-    return client.post("/matches/new", data=data, headers=HTMX)
+def _setup(client, token, seat: list[str] = (), **fields):
+    """A tap on the new-match form with Pazzaparola picked, sent with the token of the form opened earlier."""
+    return post_new_match(client, "pazzaparola", list(seat), htmx=True, csrf=token, **fields)
 
 
 def test_new_match_form_answers_a_tap_with_the_form_alone(client):

@@ -13,10 +13,9 @@ from companion import create_app, hardening
 from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match
-from tests.helpers import ADDRESS_KEY, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref
+from tests.helpers import ADDRESS_KEY, HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref
 
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'
-HTMX = {"HX-Request": "true"}
 
 
 def topic_file(players: list[str], uid: str = "t1") -> dict:

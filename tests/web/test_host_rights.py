@@ -11,7 +11,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Match, Player
 from companion.services import host
-from tests.helpers import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, start_match
+from tests.helpers import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, save_round, start_match
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
 
@@ -26,9 +26,8 @@ def player_id(app, name: str) -> int:
 
 
 def save_topic_round(client, match_id: int, number: int):
-    token = csrf_token(client, f"/matches/{ref(match_id)}")
-    form = {"csrf_token": token, "number": str(number), **TOPIC_ROUND}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX)
+    """Save round `number` of a Topic_ match: the same loser every time."""
+    return save_round(client, match_id, TOPIC_ROUND, number)
 
 
 def upload_example(client, token: str):

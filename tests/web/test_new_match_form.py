@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import csrf_token
-
-HTMX = {"HX-Request": "true"}
+from tests.helpers import post_new_match
 
 
 def setup_tap(client, game: str, seats: list[str], **fields):
-    token = csrf_token(client, "/matches/new")
-    data = {"csrf_token": token, "game": game, "seat": seats, **fields}
-    return client.post("/matches/new", data=data, headers=HTMX)
+    """A tap on the new-match form (an htmx POST) with the game picked and these players seated."""
+    return post_new_match(client, game, seats, htmx=True, **fields)
 
 
 def test_after_add_the_name_field_keeps_the_focus(client):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import HTMX, csrf_token, ref, start_match
+from tests.helpers import HTMX, csrf_token, ref, save_round, start_match
 
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -25,8 +25,8 @@ def give_pencil(owner, other, match_id: int) -> None:
 
 
 def post_save(client, match_id: int, token: str, **fields):
-    data = {"csrf_token": token, "number": "1", **fields}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
+    """Save round 1 with the CSRF token of the page as the phone last opened it (before the pencil moved)."""
+    return save_round(client, match_id, fields, 1, csrf=token)
 
 
 def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_take_it_back(client, app):
