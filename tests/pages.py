@@ -111,6 +111,8 @@ class Element:
                    "select": "combobox", "table": "table", "tr": "row", "td": "cell", "th": "columnheader",
                    "ul": "list", "ol": "list", "li": "listitem", "nav": "navigation", "fieldset": "group",
                    "details": "group", "dialog": "dialog", "img": "img", "form": "form"}  # fmt: skip
+        if self.tag == "th" and self.get("scope") == "row":
+            return "rowheader"
         return "heading" if self.tag in HEADINGS else implied.get(self.tag)
 
     def name(self, page: Element | None = None) -> str:
@@ -130,7 +132,8 @@ class Element:
         elif self.tag == "fieldset" and (legends := [c for c in self.children if isinstance(c, Element)
                                                      and c.tag == "legend"]):  # fmt: skip
             return legends[0].text
-        elif self.role in {"button", "link", "heading", "cell", "columnheader", "listitem", "checkbox", "radio"}:
+        elif self.role in {"button", "link", "heading", "cell", "columnheader", "rowheader", "listitem", "checkbox",
+                           "radio"}:
             return self.text
         return self.get("title") or ""
 
@@ -243,3 +246,25 @@ def read(html: str) -> Element:
 def checked(page: Element, name: str) -> list[str]:
     """The values of the ticked boxes or the chosen radio named `name`, as the form would send them."""
     return [box.get("value") or "on" for box in page.find_all("input", name=name) if box.has("checked")]
+
+
+def definitions(page: Element) -> list[tuple[str, str]]:
+    """The page's description lists read as (term, description) pairs, in order."""
+    pairs = []
+    for term in page.find_all("dt"):
+        siblings = [c for c in term.parent.children if isinstance(c, Element)]
+        following = siblings[siblings.index(term) + 1:]
+        if following and following[0].tag == "dd":
+            pairs.append((term.text, following[0].text))
+    return pairs
+
+
+def table_rows(table: Element) -> list[dict[str, str]]:
+    """A table's body rows, each as its cells' texts by the column headers' texts."""
+    columns = [header.text for header in table.by_role("columnheader")]
+    rows = []
+    for row in table.find_all("tr"):
+        cells = [cell.text for cell in row.children if isinstance(cell, Element) and cell.tag in {"td", "th"}]
+        if cells and not row.by_role("columnheader"):
+            rows.append(dict(zip(columns, cells, strict=True)))
+    return rows
