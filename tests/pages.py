@@ -137,10 +137,12 @@ class Element:
             return self.text
         return self.get("title") or ""
 
-    def closest(self, tag: str) -> Element | None:
-        """The nearest element around this one with this tag."""
+    def closest(self, tag: str | None = None, *, cls: str | None = None) -> Element | None:
+        """The nearest element around this one with this tag and class."""
         element = self.parent
-        while element is not None and element.tag != tag:
+        while element is not None and not (
+            (tag is None or element.tag == tag) and (cls is None or cls in element.classes)
+        ):
             element = element.parent
         return element
 
@@ -200,7 +202,7 @@ class Element:
             elif element.tag == "textarea":
                 sent.append((element["name"], "".join(c for c in element.children if isinstance(c, str))))
             else:
-                sent.append((element["name"], element.get("value") or ("on" if kind in {"checkbox", "radio"} else "")))
+                sent.append((element["name"], element.get("value", "on" if kind in {"checkbox", "radio"} else "")))
         return sent
 
     def __str__(self) -> str:
@@ -245,7 +247,7 @@ def read(html: str) -> Element:
 
 def checked(page: Element, name: str) -> list[str]:
     """The values of the ticked boxes or the chosen radio named `name`, as the form would send them."""
-    return [box.get("value") or "on" for box in page.find_all("input", name=name) if box.has("checked")]
+    return [box.get("value", "on") for box in page.find_all("input", name=name) if box.has("checked")]
 
 
 def definitions(page: Element) -> list[tuple[str, str]]:
