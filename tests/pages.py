@@ -153,12 +153,23 @@ class Element:
             element = element.parent
         return element
 
+    def is_hidden_from_everyone(self) -> bool:
+        """Whether neither eyes nor a screen reader meet the element: it or an element around it is `hidden`
+        or aria-hidden."""
+        element: Element | None = self
+        while element is not None:
+            if element.has("hidden") or element.get("aria-hidden") == "true":
+                return True
+            element = element.parent
+        return False
+
     def by_role(self, role: str, name: str | re.Pattern | None = None) -> list[Element]:
-        """The elements inside this one with this role, and this accessible name (exact, or a pattern it holds)."""
+        """The elements inside this one with this role, and this accessible name (exact, or a pattern it holds),
+        as assistive technology meets them: those hidden from everyone left out."""
         page = self.root
         found = []
         for element in self.iter():
-            if element.role != role:
+            if element.role != role or element.is_hidden_from_everyone():
                 continue
             if name is None:
                 found.append(element)
