@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 from werkzeug.datastructures import MultiDict
 
@@ -22,33 +20,9 @@ ROUNDS = {
 }  # fmt: skip
 
 
-class EntryFields(HTMLParser):
-    """The fields the round-entry form of an answer would send, as a browser collects them."""
-
-    def __init__(self):
-        super().__init__()
-        self.inside = False
-        self.fields: list[tuple[str, str]] = []
-
-    def handle_starttag(self, tag, attrs):
-        found = dict(attrs)
-        if tag == "form" and "round-entry" in (found.get("class") or ""):
-            self.inside = True
-        elif self.inside and tag == "input" and found.get("name"):
-            if found.get("type") in ("checkbox", "radio") and "checked" not in found:
-                return
-            self.fields.append((found["name"], found.get("value") or ""))
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.inside = False
-
-
 def sent_by(html: str) -> list[tuple[str, str]]:
     """What Save sends from the entry drawn in `html`."""
-    parser = EntryFields()
-    parser.feed(html)
-    return parser.fields
+    return read(html).one("form", cls="round-entry").fields()
 
 
 @pytest.mark.parametrize("game", sorted(ROUNDS))
