@@ -281,3 +281,8 @@ def table_rows(table: Element) -> list[dict[str, str]]:
         if cells and not row.by_role("columnheader"):
             rows.append(dict(zip(columns, cells, strict=True)))
     return rows
+
+
+def hrefs(page: Element) -> list[str]:
+    """Where the links inside `page` lead (those drawn as buttons too), in order."""
+    return [link["href"] for link in page.find_all("a") if link.has("href")]

@@ -25,7 +25,7 @@ from tests.helpers import (
     ref,
     unref,
 )
-from tests.pages import Element, read
+from tests.pages import Element, hrefs, read
 
 
 def doc(uid, game, players, rounds, started, settings=None):
@@ -88,7 +88,7 @@ def listed(html: str) -> list[str]:
 
 def links(html: str) -> list[str]:
     """Where the page's links lead (those drawn as buttons, such as the pages' Older and Newer, too)."""
-    return [link["href"] for link in read(html).find_all("a") if link.has("href")]
+    return hrefs(read(html))
 
 
 def player_id(app, name: str) -> int:

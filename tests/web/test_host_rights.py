@@ -12,6 +12,7 @@ from companion.extensions import db
 from companion.models import Match, Player
 from companion.services import host
 from tests.helpers import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, save_round, start_match
+from tests.pages import read
 from tests.reliability.test_bad_input import dump
 from tests.unit.test_format_doc import examples
 
@@ -201,7 +202,6 @@ def test_the_home_page_shows_when_each_match_in_progress_had_its_last_round(app,
     match_id, _ = table
     fresh = start_match(client, "topic", ["Di", "Ed"])
     home = client.get("/").get_data(as_text=True)
-    item = home[home.index(f'href="/matches/{ref(match_id)}"') :]
-    assert "last round" in item[: item.index("</li>")]
-    item = home[home.index(f'href="/matches/{ref(fresh)}"') :]
-    assert "no round yet" in item[: item.index("</li>")]
+    items = {link["href"]: link.closest("li") for link in read(home).by_role("link")}
+    assert "last round" in items[f"/matches/{ref(match_id)}"].text
+    assert "no round yet" in items[f"/matches/{ref(fresh)}"].text
