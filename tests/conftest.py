@@ -22,6 +22,7 @@ from tests.helpers import (
     chromium_executable,
     fresh_database,
     grant_host_rights,
+    store_samples,
 )
 
 # Speed is measured by the benchmark, never by tests: a loaded machine must not fail a property.
@@ -114,6 +115,12 @@ def client(app: Flask) -> FlaskClient:
 def host_client(client: FlaskClient) -> FlaskClient:
     """The test client (the same object as `client`) with host rights: roster edits, imports, any delete."""
     return grant_host_rights(client)
+
+
+@pytest.fixture
+def samples(app: Flask) -> dict[str, int]:
+    """The history's sample matches (tests/helpers.py's SAMPLES), stored: their ids by match-file id."""
+    return store_samples(app)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -12,17 +13,19 @@ import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sqlalchemy import event, select
 from werkzeug.datastructures import MultiDict
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.games import get_game
+from companion.models import Match, Player
 from companion.queries.matches import find_match
 from companion.web.row_ids import RowIds
 
@@ -284,6 +287,82 @@ def stored_match(app: Flask, match_id: int) -> StoredMatch:
         assert match is not None, f"no match {match_id} stored"
         found = StoredMatch(match.settings, [r.data for r in match.rounds], match.status, match.player_names)
         db.session.remove()
+    return found
+
+
+# --- The history's sample matches --------------------------------------------------------
+
+def doc(uid, game, players, rounds, started, settings=None):
+    """A match file with an id and a start time."""
+    return {"format": "companion-match/1", "id": uid, "game": game, "players": players,
+            "settings": settings or {}, "rounds": rounds, "started": started}  # fmt: skip
+
+
+def row(word, used, unused):
+    """A Pazzaparola row."""
+    return {"word": word, "used": used, "unused": unused}
+
+
+# Four finished matches with figures worked out by hand (see tests/web/test_players.py), and one in progress.
+SAMPLES = [
+    doc("pz", "pazzaparola", ["Ann", "Bob"], [
+        {"theme": "Animali", "rows": {"Ann": row("ZANZARA", [7, 2, 7, 2, 3], 3), "Bob": row("RE", [2, 2], 6)}},
+        {"rows": {"Ann": row("OCA", [1, 1, 1], 5), "Bob": row("GATTO", [9, 9, 9, 5], 4)}},
+        {"rows": {"Ann": row("QUIZ", [10, 10], 6), "Bob": row(None, [1], 7)}},
+    ], "2024-03-01T20:00:00Z", {"target": 2}),
+    doc("bu", "burraco", ["Ann", "Bob"], [
+        {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}},
+         "closed_by": "Ann"},
+        {"sides": {"Ann": {"table": 100, "hand": 20}, "Bob": {"table": 200, "hand": 0, "dirty": 1}},
+         "closed_by": "Bob"},
+    ], "2024-05-10T20:00:00Z", {"hands": 2}),
+    doc("to", "topic", ["Ann", "Bob", "Cy"], [
+        {"losers": ["Bob"]}, {"losers": ["Bob"]}, {"losers": ["Cy"]},
+    ], "2025-01-15T21:00:00Z", {"deck": 4}),
+    doc("pk", "pazaak", ["Ann", "Bob"], [
+        {"winner": "Ann"}, {"winner": None}, {"winner": "Bob"},
+        {"totals": {"Ann": 19, "Bob": 22}, "filled": [], "tiebreaker": None},
+    ], "2025-06-20T19:30:00Z", {"sets": 2}),
+    doc("on", "topic", ["Cy", "Di"], [{"losers": ["Di"]}], "2025-07-01T20:00:00Z"),
+]  # fmt: skip
+
+
+def store_samples(app) -> dict[str, int]:
+    """Store the sample matches as the import would; their ids by match-file id."""
+    from companion.services import matches as service
+
+    with app.app_context():
+        service.import_matches(SAMPLES)
+        return {m.uid: m.id for m in db.session.scalars(select(Match))}
+
+
+def player_id(app, name: str) -> int:
+    """The roster id of a player."""
+    with app.app_context():
+        return db.session.scalar(select(Player.id).where(Player.name == name))
+
+
+def dump(app: Flask) -> dict[str, list[tuple]]:
+    """Every row of every table, for comparing the database before and after a request."""
+    with app.app_context():
+        rows = {}
+        for table in db.metadata.sorted_tables:
+            order = list(table.primary_key.columns)
+            rows[table.name] = [tuple(r) for r in db.session.execute(select(table).order_by(*order))]
+        db.session.remove()
+        return rows
+
+
+# The documented example of each game (docs/match-format.md): its match file and its score output.
+MATCH_FORMAT_DOC = Path(__file__).resolve().parents[1] / "docs" / "match-format.md"
+EXAMPLE_BLOCK = re.compile(r"<!-- example (\w+): (match file|score) -->\s*```json\n(.*?)```", re.DOTALL)
+
+
+def examples() -> dict[str, dict[str, object]]:
+    """Each game's example file and documented score output, read from the page."""
+    found: dict[str, dict[str, object]] = {}
+    for slug, kind, text in EXAMPLE_BLOCK.findall(MATCH_FORMAT_DOC.read_text(encoding="utf-8")):
+        found.setdefault(slug, {})[kind] = json.loads(text)
     return found
 
 

@@ -10,8 +10,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.services import host
 from companion.services import matches as service
-from tests.helpers import ref
-from tests.web.test_history import player_id
+from tests.helpers import player_id, ref
 from tests.web.test_player_page import pairs_match
 
 pytestmark = pytest.mark.e2e

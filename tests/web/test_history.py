@@ -18,62 +18,16 @@ from companion.services import matches as service
 from tests.helpers import (
     ADDRESS_KEY,
     HTMX,
+    SAMPLES,
     counted,
     csrf_token,
     fresh_database,
     grant_host_rights,
+    player_id,
     ref,
     unref,
 )
 from tests.pages import Element, hrefs, read
-
-
-def doc(uid, game, players, rounds, started, settings=None):
-    """A match file with an id and a start time."""
-    return {"format": "companion-match/1", "id": uid, "game": game, "players": players,
-            "settings": settings or {}, "rounds": rounds, "started": started}  # fmt: skip
-
-
-def row(word, used, unused):
-    """A Pazzaparola row."""
-    return {"word": word, "used": used, "unused": unused}
-
-
-# Four finished matches with figures worked out by hand (see test_players.py), and one in progress.
-SAMPLES = [
-    doc("pz", "pazzaparola", ["Ann", "Bob"], [
-        {"theme": "Animali", "rows": {"Ann": row("ZANZARA", [7, 2, 7, 2, 3], 3), "Bob": row("RE", [2, 2], 6)}},
-        {"rows": {"Ann": row("OCA", [1, 1, 1], 5), "Bob": row("GATTO", [9, 9, 9, 5], 4)}},
-        {"rows": {"Ann": row("QUIZ", [10, 10], 6), "Bob": row(None, [1], 7)}},
-    ], "2024-03-01T20:00:00Z", {"target": 2}),
-    doc("bu", "burraco", ["Ann", "Bob"], [
-        {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}},
-         "closed_by": "Ann"},
-        {"sides": {"Ann": {"table": 100, "hand": 20}, "Bob": {"table": 200, "hand": 0, "dirty": 1}},
-         "closed_by": "Bob"},
-    ], "2024-05-10T20:00:00Z", {"hands": 2}),
-    doc("to", "topic", ["Ann", "Bob", "Cy"], [
-        {"losers": ["Bob"]}, {"losers": ["Bob"]}, {"losers": ["Cy"]},
-    ], "2025-01-15T21:00:00Z", {"deck": 4}),
-    doc("pk", "pazaak", ["Ann", "Bob"], [
-        {"winner": "Ann"}, {"winner": None}, {"winner": "Bob"},
-        {"totals": {"Ann": 19, "Bob": 22}, "filled": [], "tiebreaker": None},
-    ], "2025-06-20T19:30:00Z", {"sets": 2}),
-    doc("on", "topic", ["Cy", "Di"], [{"losers": ["Di"]}], "2025-07-01T20:00:00Z"),
-]  # fmt: skip
-
-
-def store_samples(app) -> dict[str, int]:
-    """Store the sample matches as the import would; their ids by match-file id."""
-    with app.app_context():
-        service.import_matches(SAMPLES)
-        return {m.uid: m.id for m in db.session.scalars(select(Match))}
-
-
-@pytest.fixture
-def samples(app):
-    """The sample matches, stored."""
-    return store_samples(app)
 
 
 def history_items(html: str) -> list[Element]:
@@ -89,12 +43,6 @@ def listed(html: str) -> list[str]:
 def links(html: str) -> list[str]:
     """Where the page's links lead (those drawn as buttons, such as the pages' Older and Newer, too)."""
     return hrefs(read(html))
-
-
-def player_id(app, name: str) -> int:
-    """The roster id of a player."""
-    with app.app_context():
-        return db.session.scalar(select(Player.id).where(Player.name == name))
 
 
 def test_history_is_newest_first_with_game_players_winners_totals_and_state(client, samples):

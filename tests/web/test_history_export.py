@@ -8,8 +8,7 @@ import io
 import json
 import re
 
-from tests.helpers import HTMX, ref
-from tests.web.test_history import player_id, samples  # noqa: F401 - the sample matches' fixture
+from tests.helpers import HTMX, player_id, ref
 
 DOWNLOADS = re.compile(r'href="(/history/export\.(?:json|csv)[^"]*)"')
 

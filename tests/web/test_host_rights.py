@@ -11,10 +11,18 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Match, Player
 from companion.services import host
-from tests.helpers import HTMX, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref, save_round, start_match
+from tests.helpers import (
+    HTMX,
+    PHONE_CREDENTIAL,
+    csrf_token,
+    dump,
+    examples,
+    grant_host_rights,
+    ref,
+    save_round,
+    start_match,
+)
 from tests.pages import read
-from tests.reliability.test_bad_input import dump
-from tests.unit.test_format_doc import examples
 
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}
 

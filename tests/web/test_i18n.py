@@ -238,7 +238,7 @@ def test_the_catalog_holds_every_message_of_the_code():
 
 def test_dates_are_written_in_the_visitors_language(client, app):
     """The history and a player's recent form give the day with the month as the page's language writes it."""
-    from tests.web.test_history import player_id, store_samples
+    from tests.helpers import player_id, store_samples
 
     store_samples(app)  # a Burraco match of Ann and Bob, started on 10 May 2024
     for headers, day in (({}, "10 May 2024"), ({"Accept-Language": "it"}, "10 mag 2024")):

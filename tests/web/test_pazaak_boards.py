@@ -8,9 +8,8 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, RoundChange
-from tests.helpers import HTMX, csrf_token, read_words, ref, start_match
+from tests.helpers import HTMX, csrf_token, dump, read_words, ref, start_match
 from tests.pages import read
-from tests.reliability.test_bad_input import dump
 from tests.web.test_pencil_elsewhere import give_pencil
 from tests.web.test_seats import take
 

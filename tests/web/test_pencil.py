@@ -8,9 +8,8 @@ import time
 from companion.extensions import db
 from companion.models import Match
 from companion.services import matches as service
-from tests.helpers import HTMX, csrf_token, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, dump, ref, save_round, start_match, stored_match
 from tests.pages import read
-from tests.reliability.test_bad_input import dump
 
 
 def offer(app, match_id: int) -> str:

@@ -9,9 +9,8 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player, Seat
 from companion.services import matches as service
-from tests.helpers import csrf_token, grant_host_rights, ref, start_match
+from tests.helpers import csrf_token, doc, grant_host_rights, player_id, ref, start_match
 from tests.pages import read
-from tests.web.test_history import doc, player_id
 
 
 def test_a_match_the_host_ended_is_not_in_progress(app, host_client):

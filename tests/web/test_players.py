@@ -9,15 +9,8 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player, Seat
-from tests.helpers import csrf_token, read_words, ref
+from tests.helpers import csrf_token, player_id, read_words, ref
 from tests.pages import read, table_rows
-from tests.web.test_history import player_id, store_samples
-
-
-@pytest.fixture
-def samples(app):
-    """The history tests' sample matches, stored: their figures are worked out by hand below."""
-    return store_samples(app)
 
 
 def card(html: str, game_name: str) -> str:

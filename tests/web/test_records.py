@@ -13,8 +13,7 @@ from companion.seed import seed
 from companion.services import matches as service
 from companion.services import records
 from companion.services.roster import merge_players
-from tests.helpers import ref
-from tests.web.test_history import SAMPLES, doc, row, store_samples
+from tests.helpers import SAMPLES, doc, ref, row, store_samples
 
 RECORDS_REVISION_PARENT = "5ecf899cd77f"
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import csrf_token, entry_fields, ref, save_round, start_match
+from tests.helpers import csrf_token, entry_fields, player_id, ref, save_round, start_match, store_samples
 from tests.pages import read
-from tests.web.test_history import player_id, store_samples
 
 
 def text_of(html: str) -> str:
