@@ -22,6 +22,10 @@ from tests.helpers import (
     chromium_executable,
     fresh_database,
     grant_host_rights,
+    join_group,
+    save_round,
+    start_group,
+    start_match,
     store_samples,
 )
 
@@ -178,3 +182,19 @@ def private_live_server(private_app: Flask, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("companion.network.lan_addresses", lambda: [])
     with LiveServer(private_app) as server:
         yield server
+
+
+@pytest.fixture
+def two_groups(private_app):
+    """Two private groups on one server, two phones each, and a stranger: each group has played a match."""
+    app = private_app
+    phones = {name: app.test_client() for name in ("ann", "bob", "cy", "di", "stranger")}
+    friday = start_group(phones["ann"], "Gialli kitchen")
+    assert join_group(phones["bob"], friday).status_code == 302
+    club = start_group(phones["cy"], "Chess club")
+    assert join_group(phones["di"], club).status_code == 302
+    friday_match = start_match(phones["bob"], "topic", ["Annabella", "Bobbington", "Cyrillo"])
+    club_match = start_match(phones["di"], "topic", ["Dorotea", "Ezechiele", "Filiberta"])
+    assert save_round(phones["bob"], friday_match, {"several": "on", "losers": "Bobbington"}).status_code == 200
+    assert save_round(phones["di"], club_match, {"several": "on", "losers": "Dorotea"}).status_code == 200
+    return app, phones, friday_match, club_match

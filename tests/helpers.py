@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -18,15 +19,17 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.games import get_game
-from companion.models import Match, Player
+from companion.models import Match, Player, PlayerRecord, Rivalry
 from companion.queries.matches import find_match
+from companion.services import records
 from companion.web.row_ids import RowIds
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
@@ -177,7 +180,7 @@ def csrf_token(client: FlaskClient, path: str = "/") -> str:
     return found.group(1) or found.group(2)
 
 
-# --- Matches through the real forms ------------------------------------------------------
+# --- Matches through the real forms --------------------------------------------------------------
 
 
 def post_new_match(client: FlaskClient, game: str, seats: list[str], action: str = "start", htmx: bool = False,
@@ -290,7 +293,7 @@ def stored_match(app: Flask, match_id: int) -> StoredMatch:
     return found
 
 
-# --- The history's sample matches --------------------------------------------------------
+# --- The history's sample matches ----------------------------------------------------------------
 
 def doc(uid, game, players, rounds, started, settings=None):
     """A match file with an id and a start time."""
@@ -366,7 +369,128 @@ def examples() -> dict[str, dict[str, object]]:
     return found
 
 
-# --- Browser tests: the phone, the live server ------------------------------------------
+# --- The players' records, as kept and as counted from the seats ---------------------------------
+
+def counted_from_the_seats() -> tuple[dict, dict]:
+    """Every player's record per game and head to head, added up in Python from every seat."""
+    found: dict = {}
+    pairs: dict = {}
+    for match in db.session.scalars(select(Match).options(selectinload(Match.seats))):
+        finished = match.status == "finished"
+        for seat in match.seats:
+            record = found.setdefault((seat.player_id, match.game), {"sums": [0] * 6, "best": None})
+            if not finished:
+                record["sums"][0] += 1
+                continue
+            figures = (1, int(seat.won), seat.total or 0, seat.score_sum or 0, seat.score_count or 0)
+            record["sums"][1:] = [a + b for a, b in zip(record["sums"][1:], figures, strict=True)]
+            if seat.best_score is not None:
+                best = (seat.best_score, seat.best_label, match.started_at, match.id)
+                rank = (-best[0], best[2], best[3])
+                if record["best"] is None or rank < (-record["best"][0], record["best"][2], record["best"][3]):
+                    record["best"] = best
+            for other in match.seats:
+                if other.player_id != seat.player_id:
+                    pair = pairs.setdefault((seat.player_id, other.player_id), [0, 0, 0, 0, 0])
+                    partners = seat.team is not None and seat.team == other.team
+                    figures = (1, int(seat.won), int(other.won), int(partners), int(partners and seat.won))
+                    pair[:] = [a + b for a, b in zip(pair, figures, strict=True)]
+    expected = {key: (*value["sums"], value["best"]) for key, value in found.items()}
+    return expected, {key: tuple(value) for key, value in pairs.items()}
+
+
+def kept() -> tuple[dict, dict]:
+    """The records and head to head as kept, leaving out the rows that add nothing."""
+    found = {}
+    for r in db.session.scalars(select(PlayerRecord)):
+        best = (r.best_score, r.best_label, r.best_started_at, r.best_match_id) if r.best_score is not None else None
+        sums = (r.playing, r.played, r.won, r.total, r.score_sum, r.score_count)
+        if any(sums) or best:
+            found[r.player_id, r.game] = (*sums, best)
+    pairs = {
+        (r.player_id, r.other_id): (r.together, r.mine, r.theirs, r.partnered, r.partnered_won)
+        for r in db.session.scalars(select(Rivalry))
+    }
+    return found, {key: value for key, value in pairs.items() if any(value)}
+
+
+def assert_exact() -> None:
+    """The kept records are the seats' sums, and a rebuild from scratch changes nothing."""
+    db.session.expire_all()
+    expected = counted_from_the_seats()
+    assert kept() == expected
+    records.rebuild()
+    db.session.expire_all()
+    assert kept() == expected
+    db.session.rollback()
+
+
+# --- More taps of a phone ------------------------------------------------------------------------
+
+def give_pencil(owner, other, match_id: int) -> None:
+    """The owner shows the pencil code, the other phone takes it."""
+    token = csrf_token(owner, f"/matches/{ref(match_id)}/share")
+    offer = owner.post(f"/matches/{ref(match_id)}/pencil/offer", headers={**HTMX, "X-CSRFToken": token}).get_data(
+        as_text=True
+    )
+    code = offer.split('id="pencil-link"')[0].rsplit('href="', 1)[1].split('"')[0].split("code=")[1]
+    taken = other.post(
+        f"/matches/{ref(match_id)}/pencil",
+        data={"csrf_token": csrf_token(other, f"/matches/{ref(match_id)}/pencil?code={code}"), "code": code},
+    )
+    assert taken.status_code == 302
+
+
+def take(phone, match_id: int, position, path: str | None = None):
+    """This phone opens the seat link and takes the seat at `position`."""
+    path = path or f"/matches/{ref(match_id)}/seat"
+    token = csrf_token(phone, path)
+    return phone.post(f"/matches/{ref(match_id)}/seat", data={"csrf_token": token, "seat": str(position)})
+
+
+def topic_file(players: list[str], uid: str = "t1") -> dict:
+    """A short Topic_ match file with these players; the first one loses the only round."""
+    return {"format": "companion-match/1", "id": uid, "game": "topic", "players": players,
+            "settings": {}, "rounds": [{"losers": [players[0]]}], "started": "2025-01-15T21:00:00Z"}  # fmt: skip
+
+
+def upload(client, content: bytes, **headers):
+    """POST a match file to the import from the host's phone (imports need host rights), with the page's CSRF token."""
+    if client.get_cookie(PHONE_CREDENTIAL) is None:
+        grant_host_rights(client)
+    token = csrf_token(client, "/history")
+    return client.post(
+        "/history/import",
+        data={"csrf_token": token, "file": (io.BytesIO(content), "history.json")},
+        content_type="multipart/form-data",
+        headers=headers,
+    )
+
+
+def stored_matches(app) -> int:
+    """How many matches the database holds."""
+    with app.app_context():
+        return db.session.scalar(select(func.count(Match.id)))
+
+
+def check_headers(response, what: str) -> None:
+    """The headers every response carries, whatever it is."""
+    csp = response.headers.get("Content-Security-Policy", "")
+    directives = {part.split()[0]: part.split()[1:] for part in csp.split(";") if part.strip()}
+    assert directives.get("script-src") == ["'self'"], f"{what}: script-src {directives.get('script-src')}"
+    assert "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp, what
+    assert directives.get("frame-ancestors") == ["'none'"], what
+    assert directives.get("object-src") == ["'none'"], what
+    assert "default-src" in directives, what
+    assert response.headers.get("X-Content-Type-Options") == "nosniff", what
+    assert response.headers.get("Referrer-Policy") in (
+        "same-origin",
+        "no-referrer",
+        "strict-origin-when-cross-origin",
+    ), what
+
+
+# --- Browser tests: the phone, the live server ---------------------------------------------------
 
 PHONE = {"width": 390, "height": 844}
 

@@ -10,9 +10,8 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 from companion.games import get_game
-from tests.helpers import ref
+from tests.helpers import counted_from_the_seats, kept, ref
 from tests.reliability.client import HTMX, Client, save_round, start_match
-from tests.web.test_records import counted_from_the_seats, kept
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 # One victory point wins: the first round saved finishes the match.

@@ -31,22 +31,6 @@ TOPIC_ROUND = {"several": "on", "losers": "Bob"}
 FOLLOW_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"?]+\?follow=[^"]+)"')
 
 
-@pytest.fixture
-def two_groups(private_app):
-    """Two private groups on one server, two phones each, and a stranger: each group has played a match."""
-    app = private_app
-    phones = {name: app.test_client() for name in ("ann", "bob", "cy", "di", "stranger")}
-    friday = start_group(phones["ann"], "Gialli kitchen")
-    assert join_group(phones["bob"], friday).status_code == 302
-    club = start_group(phones["cy"], "Chess club")
-    assert join_group(phones["di"], club).status_code == 302
-    friday_match = start_match(phones["bob"], "topic", ["Annabella", "Bobbington", "Cyrillo"])
-    club_match = start_match(phones["di"], "topic", ["Dorotea", "Ezechiele", "Filiberta"])
-    assert save_round(phones["bob"], friday_match, {"several": "on", "losers": "Bobbington"}).status_code == 200
-    assert save_round(phones["di"], club_match, {"several": "on", "losers": "Dorotea"}).status_code == 200
-    return app, phones, friday_match, club_match
-
-
 def test_the_open_server_needs_no_step_to_join(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     other = app.test_client()

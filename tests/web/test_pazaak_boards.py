@@ -8,10 +8,8 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, RoundChange
-from tests.helpers import HTMX, csrf_token, dump, read_words, ref, start_match
+from tests.helpers import HTMX, csrf_token, dump, give_pencil, read_words, ref, start_match, take
 from tests.pages import read
-from tests.web.test_pencil_elsewhere import give_pencil
-from tests.web.test_seats import take
 
 # Ann's hand: none of these labels is drawn anywhere on Bob's board but where Ann has played it.
 ANN = ["+5", "−6", "±4", "Flip 3&6"]

@@ -4,25 +4,11 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import HTMX, csrf_token, ref, save_round, start_match
+from tests.helpers import csrf_token, give_pencil, ref, save_round, start_match
 from tests.pages import read
 
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 PLAYERS = ["Ann", "Bob", "Cy"]
-
-
-def give_pencil(owner, other, match_id: int) -> None:
-    """The owner shows the pencil code, the other phone takes it."""
-    token = csrf_token(owner, f"/matches/{ref(match_id)}/share")
-    offer = owner.post(f"/matches/{ref(match_id)}/pencil/offer", headers={**HTMX, "X-CSRFToken": token}).get_data(
-        as_text=True
-    )
-    code = offer.split('id="pencil-link"')[0].rsplit('href="', 1)[1].split('"')[0].split("code=")[1]
-    taken = other.post(
-        f"/matches/{ref(match_id)}/pencil",
-        data={"csrf_token": csrf_token(other, f"/matches/{ref(match_id)}/pencil?code={code}"), "code": code},
-    )
-    assert taken.status_code == 302
 
 
 def post_save(client, match_id: int, token: str, **fields):

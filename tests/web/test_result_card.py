@@ -17,8 +17,7 @@ from companion.queries.cards import result_card
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.web import cards
-from tests.helpers import finished_match, ref, start_match
-from tests.web.test_headers import check_headers
+from tests.helpers import check_headers, finished_match, ref, start_match
 
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
 

@@ -7,18 +7,21 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, Member
-from tests.helpers import HTMX, csrf_token, dump, finished_match, read_words, ref, save_round, start_match, stored_match
+from tests.helpers import (
+    HTMX,
+    csrf_token,
+    dump,
+    finished_match,
+    read_words,
+    ref,
+    save_round,
+    start_match,
+    stored_match,
+    take,
+)
 from tests.pages import read
-from tests.web.test_groups import two_groups  # noqa: F401 - a fixture
 
 SEAT_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"]+/seat[^"]*)"')
-
-
-def take(phone, match_id: int, position, path: str | None = None):
-    """This phone opens the seat link and takes the seat at `position`."""
-    path = path or f"/matches/{ref(match_id)}/seat"
-    token = csrf_token(phone, path)
-    return phone.post(f"/matches/{ref(match_id)}/seat", data={"csrf_token": token, "seat": str(position)})
 
 
 def seated(app, match_id: int) -> dict[str, str | None]:
