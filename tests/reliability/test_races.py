@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections import Counter
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from companion.games import get_game
 from companion.queries.matches import hash_token
 from tests.helpers import HTMX, ref
 from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, save_round, start_match
+from tests.reliability.helpers import at_once, query
 
 PHONES = 4
 TRIALS = 8
@@ -26,32 +25,6 @@ def scorekeeper(url: str, match) -> Client:
     phone.cookies[match.cookie_name] = match.cookie_value
     phone.get(f"/matches/{ref(match.id)}")
     return phone
-
-
-def at_once(phones: list[Client], posts: list[tuple[str, list, dict]]) -> list:
-    """Each phone sends its POST (path, fields, headers) at the same moment, on its open connection; the answers."""
-    barrier = threading.Barrier(len(phones))
-    answers: list = [None] * len(phones)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        answers[index] = phones[index].post(*posts[index])
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(phones))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return answers
-
-
-def query(db_url: str, sql: str, **values) -> list:
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as connection:
-            return list(connection.execute(text(sql), values))
-    finally:
-        engine.dispose()
 
 
 def correction(number: int, tag: str, revision: int, winner: int) -> list[tuple[str, str]]:
