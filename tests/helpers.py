@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from openskill.models import PlackettLuce
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
@@ -27,8 +28,9 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.games import get_game
-from companion.models import Match, Player, PlayerRecord, Rivalry
+from companion.models import PLAYING, Match, Player, PlayerRecord, Rating, Rivalry
 from companion.queries.matches import find_match
+from companion.queries.ratings import whole_percents
 from companion.services import records
 from companion.web.row_ids import RowIds
 
@@ -545,3 +547,62 @@ class LiveServer:
         self.server.shutdown()
         self.thread.join(5)
         CUT_PHONES.clear()
+
+
+# --- Matches played through the services, for the ratings ------------------------------------------------
+
+def played_match(game: str, seats: list[str], outcome: list[int]) -> Match:
+    """A match of the game at these seats, played as far as `outcome` says (maybe to the end), through the services
+    (inside an app context)."""
+    from companion.services import matches as service
+
+    if game == "burraco":
+        names = seats[:4] if len(seats) >= 4 else ["Ann", "Bob", "Cy", "Di"]
+        teams = {"Noi": [names[0], names[2]], "Voi": [names[1], names[3]]}
+        match, _ = service.create_match("burraco", names, {"teams": teams, "hands": 1})
+        if outcome:
+            table = [100 + 50 * (n % 4) for n in outcome[:2]] + [100, 100]
+            closer = "Noi" if outcome[0] % 2 else "Voi"
+            sides = {"Noi": {"table": table[0], "hand": 0, "clean": 1}, "Voi": {"table": table[1], "hand": 0,
+                                                                                  "clean": 1}}
+            service.save_round(match, {"sides": sides, "closed_by": closer})
+        return match
+    names = seats[:2] if game == "pazaak" else seats
+    settings_ = {"pazzaparola": {"target": 1, "cards": 3}, "topic": {"deck": 3}, "pazaak": {"sets": 2}}[game]
+    match, _ = service.create_match(game, names, settings_)
+    for n in outcome:
+        if match.status != PLAYING:
+            break
+        if game == "pazaak":
+            data = {"winner": None if n % 3 == 2 else names[n % 2]}
+        elif game == "topic":
+            data = {"losers": [names[n % len(names)]]}
+        else:
+            data = {"rows": {name: {"used": [(n + i) % 2], "unused": 2} for i, name in enumerate(names)}}
+        service.save_round(match, data)
+    return match
+
+
+# The ratings' own library, to predict chances as the app should.
+RATINGS_LIBRARY = PlackettLuce()
+
+
+def predicted(app, game: str, sides: list[list[str]]) -> list[int]:
+    """Each side's chance in whole percent, as the library predicts it from the ratings kept at the game."""
+    with app.app_context():
+        kept = {name: (mu, sigma) for name, mu, sigma in db.session.execute(
+            select(Player.name, Rating.mu, Rating.sigma).join(Rating).where(Rating.game == game))}  # fmt: skip
+        db.session.remove()
+    library = RATINGS_LIBRARY
+    teams = [[library.rating(mu=kept[n][0], sigma=kept[n][1]) if n in kept else library.rating() for n in side]
+             for side in sides]  # fmt: skip
+    return whole_percents(RATINGS_LIBRARY.predict_win(teams))
+
+
+def pairs_match(uid: str, winners: str, started: str) -> dict:
+    """A finished Burraco match in pairs, of one hand that `winners` close."""
+    losers = "Voi" if winners == "Noi" else "Noi"
+    hand = {"sides": {winners: {"table": 300, "hand": 0, "clean": 1}, losers: {"table": 50, "hand": 30}},
+            "closed_by": winners}  # fmt: skip
+    settings = {"hands": 1, "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}
+    return doc(uid, "burraco", ["Ann", "Bob", "Cy", "Di"], [hand], started, settings)

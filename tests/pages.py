@@ -275,14 +275,21 @@ def definitions(page: Element) -> list[tuple[str, str]]:
 def table_rows(table: Element) -> list[dict[str, str]]:
     """A table's body rows, each as its cells' texts by the column headers' texts."""
     columns = [header.text for header in table.by_role("columnheader")]
-    rows = []
+    found = []
     for row in table.find_all("tr"):
         cells = [cell.text for cell in row.children if isinstance(cell, Element) and cell.tag in {"td", "th"}]
         if cells and not row.by_role("columnheader"):
-            rows.append(dict(zip(columns, cells, strict=True)))
-    return rows
+            found.append(dict(zip(columns, cells, strict=True)))
+    return found
 
 
 def hrefs(page: Element) -> list[str]:
     """Where the links inside `page` lead (those drawn as buttons too), in order."""
     return [link["href"] for link in page.find_all("a") if link.has("href")]
+
+
+def rows(html: str) -> list[list[str]]:
+    """The rows of the page's (first) table body, each as the text of its cells, in order."""
+    body = read(html).find_all("tbody")[0]
+    return [[cell.text for cell in row.children if isinstance(cell, Element) and cell.tag in {"td", "th"}]
+            for row in body.find_all("tr")]  # fmt: skip

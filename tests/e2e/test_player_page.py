@@ -10,8 +10,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.services import host
 from companion.services import matches as service
-from tests.helpers import player_id, ref
-from tests.web.test_player_page import pairs_match
+from tests.helpers import pairs_match, player_id, ref
 
 pytestmark = pytest.mark.e2e
 

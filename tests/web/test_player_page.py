@@ -9,7 +9,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player, Seat
 from companion.services import matches as service
-from tests.helpers import csrf_token, doc, grant_host_rights, player_id, ref, start_match
+from tests.helpers import csrf_token, grant_host_rights, pairs_match, player_id, ref, start_match
 from tests.pages import read
 
 
@@ -75,15 +75,6 @@ def test_a_merge_asks_first_naming_both_and_what_happens(app, host_client):
 
 
 # Ann and Cy against Bob and Di in two finished Burraco matches of one hand; Noi win the first, Voi the second.
-def pairs_match(uid: str, winners: str, started: str) -> dict:
-    """A finished Burraco match in pairs, of one hand that `winners` close."""
-    losers = "Voi" if winners == "Noi" else "Noi"
-    hand = {"sides": {winners: {"table": 300, "hand": 0, "clean": 1}, losers: {"table": 50, "hand": 30}},
-            "closed_by": winners}  # fmt: skip
-    settings = {"hands": 1, "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}
-    return doc(uid, "burraco", ["Ann", "Bob", "Cy", "Di"], [hand], started, settings)
-
-
 def section(html: str, title_id: str) -> str:
     """The text of the table after a heading, without tags."""
     start = html.index(f'id="{title_id}"')

@@ -13,17 +13,15 @@ from companion.queries import seasons
 from companion.queries.history import DayForm
 from companion.queries.ratings import friendly
 from companion.services import ratings
-from tests.helpers import counted
-from tests.pages import hrefs, read
-from tests.web.test_ratings import start
-from tests.web.test_ratings_page import rows
+from tests.helpers import counted, played_match
+from tests.pages import hrefs, read, rows
 
 LIBRARY = PlackettLuce()
 
 
 def finished(seats: list[str], winner_first: bool, at: datetime) -> None:
     """A Pazaak match of two sets, both won by the first seat (or the second), finished at `at`."""
-    match = start("pazaak", seats, [0, 0] if winner_first else [1, 1])
+    match = played_match("pazaak", seats, [0, 0] if winner_first else [1, 1])
     assert match.status == "finished"
     db.session.get(Match, match.id).finished_at = at
 
@@ -40,7 +38,7 @@ def season_2025(app):
         finished(["Ann", "Bob"], False, datetime(2025, 2, 5, 0, 0, 1))
         finished(["Ann", "Cy"], True, datetime(2025, 2, 20, 22))
         finished(["Cy", "Bob"], True, datetime(2025, 3, 15, 23, 59, 59))
-        playing = start("pazaak", ["Ann", "Bob"], [0])
+        playing = played_match("pazaak", ["Ann", "Bob"], [0])
         db.session.get(Match, playing.id).started_at = datetime(2025, 2, 10, 20)
         db.session.commit()
         ratings.redo(["pazaak"])
