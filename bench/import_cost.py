@@ -32,7 +32,7 @@ from sqlalchemy import event  # noqa: E402
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from tests.conftest import csrf_token, entry_fields, grant_host_rights, start_match  # noqa: E402
+from tests.helpers import csrf_token, entry_fields, grant_host_rights, start_match  # noqa: E402
 
 PAIR = ["Ann", "Bob"]
 WRITES = ("INSERT", "UPDATE", "DELETE")

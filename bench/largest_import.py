@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import create_app  # noqa: E402
-from tests.conftest import csrf_token, grant_host_rights  # noqa: E402
+from tests.helpers import csrf_token, grant_host_rights  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 ROUNDS = 23

@@ -14,8 +14,8 @@ sys.path.insert(0, str(ROOT))
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.services.seed import seed  # noqa: E402
-from tests.conftest import LiveServer, chromium_executable  # noqa: E402
 from tests.e2e.helpers import start_match  # noqa: E402
+from tests.helpers import LiveServer, chromium_executable  # noqa: E402
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 TABLET = {"width": 1024, "height": 768}

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable, Iterable
 
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.extensions import db
 from companion.services.matches import roster_players
-from tests.conftest import CUT_PHONES, PHONE_COOKIE, unref
 from tests.e2e.audit import audit_layout
+from tests.helpers import CUT_PHONES, PHONE_COOKIE, unref
 
 
 def add_to_roster(app: Flask, *names: str) -> None:
@@ -55,6 +56,16 @@ def start_match(page: Page, base: str, game_name: str, players: list[str]) -> in
     """From the home page, by taps alone: pick the game, seat the roster players, start."""
     seat_players(page, base, game_name, players)
     return press_start(page, game_name, players)
+
+
+def save_round(page: Page, button: str, readback: str, names: Iterable[str] = (),
+               tap: Callable[[Locator], None] = Locator.click) -> None:  # fmt: skip
+    """Tap the entry's Save button (`button`: its name, "Save round 2", "Save hand 2", "Save set 2") and wait for
+    the read-back above the board to say `readback`; the page then audited with the `names` it shows. `tap`: how
+    the button is tapped (a test that counts its taps passes its counter)."""
+    tap(page.get_by_role("button", name=button, exact=True))
+    expect(page.locator("#banner .readback")).to_contain_text(readback)
+    audit_layout(page, names)
 
 
 def rounds_rows(page: Page) -> list[str]:

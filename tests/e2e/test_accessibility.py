@@ -10,8 +10,8 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Player
-from tests.conftest import ref
 from tests.e2e.helpers import add_to_roster, start_match
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 
@@ -67,7 +67,7 @@ def test_new_match_can_be_made_with_the_keyboard(page: Page, live_server, app):
 def test_a_long_match_too_wide_for_a_phone_can_be_scrolled_by_keyboard(browser, live_server, app, slug):
     """The rounds table of a finished match with the most players overflows a 360 px screen: its scrolling
     region takes the focus (and names itself), or a keyboard could not read its hidden columns."""
-    from tests.conftest import finished_match
+    from tests.helpers import finished_match
 
     match_id, players, _, _ = finished_match(app, slug, rounds_at_least=3, players_at_least=REGISTRY[slug].max_players)
     context = browser.new_context(viewport={"width": 360, "height": 740})

@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import ref
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, press_start, seat_players
+from tests.e2e.helpers import add_to_roster, press_start, save_round, seat_players
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 
@@ -63,9 +63,7 @@ def enter_hand(page: Page, sides: dict[str, dict], closed_by: str | None) -> Non
 
 def save(page: Page, number: int, readback: str) -> None:
     """One tap on Save, then the read-back line of the hand."""
-    page.get_by_role("button", name=f"Save hand {number}").click()
-    expect(page.locator("#banner")).to_contain_text(readback)
-    audit_layout(page, SEATED)
+    save_round(page, f"Save hand {number}", readback, SEATED)
 
 
 def engine_says(page: Page, base: str, match_id: int, runner, tmp_path) -> dict:

@@ -8,7 +8,7 @@ from playwright.sync_api import Page
 
 from companion.extensions import db
 from companion.services import matches as service
-from tests.conftest import ref
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 

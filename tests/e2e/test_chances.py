@@ -8,8 +8,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 from tests.e2e.helpers import add_to_roster
-from tests.web.test_chances import predicted
-from tests.web.test_ratings import start
+from tests.helpers import played_match, predicted
 
 pytestmark = pytest.mark.e2e
 
@@ -19,8 +18,8 @@ NAMES = ["Annalisa", "Bartolomeo", "Cy"]
 def test_the_chances_change_as_players_are_chosen(page: Page, app, live_server):
     with app.app_context():
         # Annalisa beat Bartolomeo twice at Pazaak; Cy has never played it.
-        start("pazaak", NAMES[:2], [0, 0])
-        start("pazaak", NAMES[:2], [0, 0])
+        played_match("pazaak", NAMES[:2], [0, 0])
+        played_match("pazaak", NAMES[:2], [0, 0])
         db.session.remove()
     add_to_roster(app, "Cy")
     ann, bart = predicted(app, "pazaak", [["Annalisa"], ["Bartolomeo"]])
@@ -56,7 +55,7 @@ def test_burraco_in_pairs_shows_a_chance_per_pair(page: Page, app, live_server):
     seats = ["Ann", "Bob", "Cy", "Di"]
     with app.app_context():
         # Ann and Cy beat Bob and Di in pairs.
-        start("burraco", seats, [1])
+        played_match("burraco", seats, [1])
         db.session.remove()
     ours, theirs = predicted(app, "burraco", [["Ann", "Cy"], ["Bob", "Di"]])
     page.set_viewport_size(NARROW_PHONE)

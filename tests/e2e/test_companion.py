@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import PHONE, ref
 from tests.e2e.helpers import add_to_roster, go_offline, go_online, start_match
+from tests.helpers import PHONE, ref
 
 pytestmark = pytest.mark.e2e
 

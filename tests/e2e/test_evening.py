@@ -16,7 +16,6 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from companion.services import host
-from tests.conftest import stored_match, unref
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import (
     NETWORK_CUT,
@@ -31,6 +30,7 @@ from tests.e2e.test_burraco import enter_hand, side_named
 from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
 from tests.e2e.test_table_ready import luminance
 from tests.e2e.test_topic import start_topic
+from tests.helpers import stored_match, unref
 
 pytestmark = pytest.mark.e2e
 

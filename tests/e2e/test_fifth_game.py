@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import ref
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, press_start, seat_players, start_match
 from tests.fifth_game import registered
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 

@@ -11,9 +11,9 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.conftest import PHONE, stored_match
 from tests.e2e.helpers import add_to_roster
 from tests.e2e.test_burraco import enter_hand, start_burraco
+from tests.helpers import PHONE, stored_match
 
 pytestmark = pytest.mark.e2e
 

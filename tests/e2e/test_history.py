@@ -10,8 +10,8 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.services import matches as service
 from companion.services.seed import seed
-from tests.conftest import ref
 from tests.e2e.audit import audit_layout
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import ref
 from tests.e2e.test_table_ready import LONG_NAMES, NARROW, new_match
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, Route, expect
 from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import pencil as pencil_service
-from tests.conftest import ref, stored_match, unref
 from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
+from tests.helpers import ref, stored_match, unref
 
 pytestmark = pytest.mark.e2e
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.conftest import ref
 from tests.e2e.helpers import add_to_roster, start_match
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 

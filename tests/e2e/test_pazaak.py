@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, press_start, save_round, seat_players
+from tests.helpers import PHONE
 
 pytestmark = pytest.mark.e2e
 
@@ -22,13 +22,7 @@ PLAYERS = ["Ann", "Bob"]
 
 def start_pazaak(page: Page, base: str, hands: dict[str, list[str]]) -> None:
     """Seat Ann and Bob, note their hand cards from the palette, and start; all by taps."""
-    page.goto(base + "/")
-    page.get_by_role("button", name="New match").click()
-    page.get_by_role("button", name="Pazaak", exact=True).click()
-    expect(page.get_by_role("button", name="Pazaak", exact=True)).to_have_attribute("aria-pressed", "true")
-    for name in hands:
-        page.get_by_role("button", name=f"+ {name}", exact=True).click()
-        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    seat_players(page, base, "Pazaak", list(hands))
     expect(page.get_by_label("Sets to win")).to_have_text("3")
     page.get_by_text("Hand cards (optional)").click()
     for name, cards in hands.items():
@@ -40,9 +34,7 @@ def start_pazaak(page: Page, base: str, hands: dict[str, list[str]]) -> None:
             page.get_by_role("button", name=PALETTE_NAMES.get(label, label), exact=True).click()
             expect(page.get_by_role("button", name=f"Remove {label} from {name}’s hand")).to_be_visible()
     audit_layout(page, hands)
-    page.get_by_role("button", name="Start Pazaak").click()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
-    audit_layout(page, hands)
+    press_start(page, "Pazaak", list(hands))
 
 
 def tap(page: Page, *names: str) -> None:
@@ -69,10 +61,9 @@ def total(page: Page, name: str):
 
 
 def save_set(page: Page, number: int, readback: str) -> None:
-    page.get_by_role("button", name=f"Save set {number}").click()
-    expect(page.locator("#banner")).to_contain_text(readback)
+    """Save the set played, then the read-back line and the next set's calculator."""
+    save_round(page, f"Save set {number}", readback, PLAYERS)
     expect(page.get_by_role("heading", name=f"Set {number + 1} · calculator")).to_be_visible()
-    audit_layout(page, PLAYERS)
 
 
 def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) -> tuple[dict, dict]:

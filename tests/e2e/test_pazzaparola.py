@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.conftest import ref, start_match
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, seat_players
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, press_start, save_round, seat_players
+from tests.helpers import ref, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -56,9 +56,7 @@ def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int 
         page.get_by_role("radio", name=eldest).click()
         expect(page.get_by_role("radio", name=eldest)).to_be_checked()
     audit_layout(page, [*players, "Add"])
-    page.get_by_role("button", name="Start Pazzaparola").click()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
-    audit_layout(page, players)
+    return press_start(page, "Pazzaparola", players)
 
 
 def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str | None = None) -> None:
@@ -89,9 +87,7 @@ def score(page: Page, name: str) -> Locator:
 
 def save(page: Page, tap: Taps, number: int) -> None:
     """Tap Save and wait for the read-back of the round."""
-    tap.button(f"Save round {number}")
-    expect(page.locator(".readback")).to_contain_text(f"Round {number}:")
-    audit_layout(page, BEATLES)
+    save_round(page, f"Save round {number}", f"Round {number}:", BEATLES, tap=tap)
 
 
 def shown_totals(page: Page) -> dict[str, int]:

@@ -10,9 +10,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.services import host
 from companion.services import matches as service
-from tests.conftest import ref
-from tests.web.test_history import player_id
-from tests.web.test_player_page import pairs_match
+from tests.helpers import pairs_match, player_id, ref
 
 pytestmark = pytest.mark.e2e
 

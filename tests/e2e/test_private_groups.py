@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
+from tests.helpers import PHONE
 
 pytestmark = pytest.mark.e2e
 

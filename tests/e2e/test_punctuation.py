@@ -7,8 +7,8 @@ from playwright.sync_api import Browser, Locator, expect
 
 from companion.extensions import db
 from companion.services import matches as service
-from tests.conftest import ref
 from tests.e2e.helpers import new_phone
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from companion.extensions import db
 from tests.e2e.audit import audit_layout
-from tests.web.test_ratings import start
+from tests.helpers import played_match
 
 pytestmark = pytest.mark.e2e
 
@@ -19,8 +19,8 @@ NAMES = ["Annalisa", "Bartolomeo", "Cy", "Domitilla"]
 def test_the_ratings_board_at_360_px(page: Page, app, live_server):
     with app.app_context():
         for _ in range(5):
-            start("topic", NAMES, [0, 1])
-        start("topic", ["Cy", "Zed"], [1, 1])
+            played_match("topic", NAMES, [0, 1])
+        played_match("topic", ["Cy", "Zed"], [1, 1])
         db.session.remove()
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{live_server.url}/players?game=topic")

@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games import get_game
-from tests.conftest import finished_match, match_short_of_its_end, ref, save_stored_round
 from tests.e2e.audit import NARROW_PHONE, audit_layout
 from tests.e2e.helpers import new_phone
 from tests.e2e.test_accessibility import serious_violations
+from tests.helpers import finished_match, match_short_of_its_end, ref, save_stored_round
 
 pytestmark = pytest.mark.e2e
 

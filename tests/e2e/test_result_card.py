@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import finished_match, match_short_of_its_end, ref, save_stored_round, start_match
 from tests.e2e.audit import NARROW_PHONE, audit_layout
+from tests.helpers import finished_match, match_short_of_its_end, ref, save_stored_round, start_match
 
 pytestmark = pytest.mark.e2e
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from companion.extensions import db
 from tests.e2e.audit import audit_layout
-from tests.web.test_ratings import start
+from tests.helpers import played_match
 
 pytestmark = pytest.mark.e2e
 
@@ -29,9 +29,9 @@ def thirty(app):
     """Fifteen Pazaak matches, two players each, and five more: thirty players in this month's season."""
     with app.app_context():
         for index in range(0, 30, 2):
-            start("pazaak", NAMES[index : index + 2], [index % 4 // 2] * 2)
+            played_match("pazaak", NAMES[index : index + 2], [index % 4 // 2] * 2)
         for index in range(5):
-            start("pazaak", [NAMES[index], NAMES[29 - index]], [0, 0])
+            played_match("pazaak", [NAMES[index], NAMES[29 - index]], [0, 0])
         db.session.remove()
 
 

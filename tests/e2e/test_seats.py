@@ -8,7 +8,6 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import PHONE
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import (
     NETWORK_CUT,
@@ -22,6 +21,7 @@ from tests.e2e.helpers import (
 )
 from tests.e2e.test_burraco import SEATED, side_named, start_burraco, tap_keys
 from tests.e2e.test_topic import COUNT_TAPS, loser
+from tests.helpers import PHONE
 
 pytestmark = pytest.mark.e2e
 

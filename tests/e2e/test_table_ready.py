@@ -15,8 +15,8 @@ from companion.models import Match
 from companion.queries.matches import standings_of
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.conftest import ref, stored_match
 from tests.e2e.audit import audit_layout
+from tests.helpers import ref, stored_match
 
 pytestmark = pytest.mark.e2e
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import stored_match, unref
 from tests.e2e.helpers import add_to_roster
 from tests.e2e.test_pazzaparola import BEATLES, RULEBOOK, Taps, enter_round, save, score, start_pazzaparola
+from tests.helpers import stored_match, unref
 
 pytestmark = pytest.mark.e2e
 

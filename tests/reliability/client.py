@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_game
-from tests.conftest import HTMX, ref, unref
+from tests.helpers import HTMX, ref, unref
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 NEXT_NUMBER = re.compile(r'name="number" value="(\d+)"')
@@ -136,19 +136,25 @@ class LoadMatch:
     cookie_value: str
 
 
-def start_match(base_url: str) -> LoadMatch:
-    """Start a load match through the new-match form, as the scorekeeper's phone does."""
+def start_match(base_url: str, game: str = LOAD_GAME, players: list[str] = LOAD_PLAYERS,
+                settings: dict[str, Any] = LOAD_SETTINGS) -> LoadMatch:  # fmt: skip
+    """Start a match through the new-match form, as the scorekeeper's phone does (by default the load's)."""
     client = Client(base_url)
     client.get("/matches/new")
-    fields = [("game", LOAD_GAME), ("action", "start")]
-    fields += [(key, str(value)) for key, value in LOAD_SETTINGS.items()]
-    fields += [("seat", name) for name in LOAD_PLAYERS]
+    fields = [("game", game), ("action", "start")]
+    fields += [(key, str(value)) for key, value in settings.items()]
+    fields += [("seat", name) for name in players]
     response = client.post("/matches/new", fields)
     assert response.status == 302, (response.status, response.text[:500])
     match_id = unref(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
     name = f"pencil_{match_id}"
     client.close()
     return LoadMatch(match_id, name, client.cookies[name])
+
+
+def save_round(client: Client, match_id: int, fields: list[tuple[str, str]]) -> Response:
+    """Tap Save on a match's round entry (an htmx POST) with this entry form, its round number included."""
+    return client.post(f"/matches/{ref(match_id)}/rounds", fields, HTMX)
 
 
 @dataclass
@@ -248,7 +254,7 @@ class Load:
                 number = believed[match.id]
                 sequence += 1
                 tag = f"c{index:02d}-{sequence:05d}"
-                response = client.post(f"/matches/{ref(match.id)}/rounds", round_form(number, tag), HTMX)
+                response = save_round(client, match.id, round_form(number, tag))
             except (OSError, http.client.HTTPException):
                 # The server is gone (killed, or restarting): count it and try again shortly.
                 with self.result.lock:

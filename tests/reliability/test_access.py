@@ -18,8 +18,7 @@ from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.conftest import HTMX, csrf_token, grant_host_rights, ref, unref
-from tests.reliability.test_bad_input import dump
+from tests.helpers import HTMX, csrf_token, dump, grant_host_rights, ref, unref
 
 ROOT = Path(__file__).resolve().parents[2]
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}

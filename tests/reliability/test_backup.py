@@ -15,8 +15,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.server.backup import KEEP_DAILY, daily_backup
 from tests.reliability.client import Load
-from tests.reliability.conftest import ROOT, integrity_check
-from tests.reliability.test_concurrency import CLIENTS, load_tables
+from tests.reliability.helpers import CLIENTS, ROOT, integrity_check, load_tables
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 

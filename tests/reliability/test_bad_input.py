@@ -21,8 +21,7 @@ from companion.games import REGISTRY
 from companion.models import Match, Member, Player
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.conftest import csrf_token, grant_host_rights, invite_path, join_group, ref, start_group
-from tests.unit.test_format_doc import examples
+from tests.helpers import csrf_token, dump, examples, grant_host_rights, invite_path, join_group, ref, start_group
 
 GAMES = sorted(REGISTRY)
 # No shrinking: one example costs a request and two database dumps, and shrinking a failure
@@ -120,17 +119,6 @@ def page_fields(client, path: str) -> dict[str, list[str]]:
     parser.feed(client.get(path).get_data(as_text=True))
     parser.fields.pop("csrf_token", None)
     return parser.fields
-
-
-def dump(app: Flask) -> dict[str, list[tuple]]:
-    """Every row of every table, for comparing the database before and after a request."""
-    with app.app_context():
-        rows = {}
-        for table in db.metadata.sorted_tables:
-            order = list(table.primary_key.columns)
-            rows[table.name] = [tuple(r) for r in db.session.execute(select(table).order_by(*order))]
-        db.session.remove()
-        return rows
 
 
 def seed_match(app: Flask, client, game: str, rounds: int = 2) -> int:

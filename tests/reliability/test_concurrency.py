@@ -4,37 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reliability.client import Load, LoadMatch, LoadResult, load_round, start_match
-from tests.reliability.conftest import stored_data, stored_rounds
+from tests.reliability.client import Load, load_round
+from tests.reliability.helpers import CLIENTS, MATCHES, check_nothing_lost, load_tables, stored_data, stored_rounds
 
-CLIENTS = 20
-MATCHES = 5
 SECONDS = 8
-
-
-def load_tables(url: str, matches: int = MATCHES, spare: int = 2) -> list[list[LoadMatch]]:
-    """Five tables, each with a few matches to play one after another (the first in play)."""
-    return [[start_match(url) for _ in range(spare)] for _ in range(matches)]
-
-
-def check_nothing_lost(result: LoadResult, stored: dict[int, list[tuple[int, str]]], exact: bool = True) -> int:
-    """Every acknowledged save is stored once under its number; numbers run 1..n per match.
-
-    `exact`: also no stored round that was not acknowledged (false after a crash, when a
-    save may commit just before the server dies and its answer is lost).
-    Returns how many rounds are stored.
-    """
-    for match_id, rounds in stored.items():
-        numbers = [number for number, _ in rounds]
-        assert numbers == list(range(1, len(numbers) + 1)), f"match {match_id}: gaps or duplicates in {numbers}"
-        tags = [tag for _, tag in rounds]
-        assert len(tags) == len(set(tags)), f"match {match_id}: a save stored twice"
-    where = {(match_id, tag): number for match_id, rounds in stored.items() for number, tag in rounds}
-    for ack in result.acks:
-        assert where.get((ack.match_id, ack.tag)) == ack.number, f"acknowledged but not stored as sent: {ack}"
-    if exact:
-        assert len(where) == len(result.acks), "a round is stored that no client was told about"
-    return len(where)
 
 
 @pytest.mark.alone

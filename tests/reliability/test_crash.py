@@ -7,8 +7,7 @@ import time
 import pytest
 
 from tests.reliability.client import Load
-from tests.reliability.conftest import integrity_check, stored_rounds
-from tests.reliability.test_concurrency import CLIENTS, check_nothing_lost, load_tables
+from tests.reliability.helpers import CLIENTS, check_nothing_lost, integrity_check, load_tables, stored_rounds
 
 KILLS = 3
 LOAD_BEFORE_KILL = 2.0

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from companion.extensions import db
-from tests.conftest import counted, finished_match, ref, start_match
+from tests.helpers import counted, finished_match, ref, start_match
 
 # A statement reading one group's matches, as `models._only_the_group` writes it.
 GROUP_READ = re.compile(r'FROM "match".*"match"\.group_id = \?', re.S)

@@ -25,7 +25,7 @@ from companion.models import (
     Seat,
 )
 from companion.web.groups import OPEN_TO_ALL
-from tests.conftest import HTMX, csrf_token, entry_fields, join_group, ref, save_round, start_group, start_match
+from tests.helpers import HTMX, csrf_token, entry_fields, join_group, ref, save_round, start_group, start_match
 
 # What the group's answers hold and nobody else's may: its name, its players' names.
 SECRETS = ("Gialli kitchen", "Annabella", "Bobbington", "Cyrillo")

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections import Counter
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from companion.games import get_game
 from companion.queries.matches import hash_token
-from tests.conftest import HTMX, ref
-from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, start_match
+from tests.helpers import HTMX, ref
+from tests.reliability.client import LOAD_GAME, LOAD_PLAYERS, LOAD_SETTINGS, Client, round_form, save_round, start_match
+from tests.reliability.helpers import at_once, query
 
 PHONES = 4
 TRIALS = 8
@@ -26,32 +25,6 @@ def scorekeeper(url: str, match) -> Client:
     phone.cookies[match.cookie_name] = match.cookie_value
     phone.get(f"/matches/{ref(match.id)}")
     return phone
-
-
-def at_once(phones: list[Client], posts: list[tuple[str, list, dict]]) -> list:
-    """Each phone sends its POST (path, fields, headers) at the same moment, on its open connection; the answers."""
-    barrier = threading.Barrier(len(phones))
-    answers: list = [None] * len(phones)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        answers[index] = phones[index].post(*posts[index])
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(phones))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return answers
-
-
-def query(db_url: str, sql: str, **values) -> list:
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as connection:
-            return list(connection.execute(text(sql), values))
-    finally:
-        engine.dispose()
 
 
 def correction(number: int, tag: str, revision: int, winner: int) -> list[tuple[str, str]]:
@@ -69,7 +42,7 @@ def test_four_corrections_of_one_round_at_one_revision_one_wins(start_server, re
     server = start_server("gunicorn")
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
-    assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(1, "first"), HTMX).status == 200
+    assert save_round(keeper, match.id, round_form(1, "first")).status == 200
     tally: Counter = Counter()
     for trial in range(TRIALS):
         phones = [scorekeeper(server.url, match) for _ in range(PHONES)]
@@ -106,7 +79,7 @@ def test_corrections_of_two_rounds_at_once_leave_the_summary_right(start_server)
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in (1, 2):
-        assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+        assert save_round(keeper, match.id, round_form(number, f"r{number}")).status == 200
     game = get_game(LOAD_GAME)
     for trial in range(TRIALS):
         phones = [scorekeeper(server.url, match) for _ in range(2)]
@@ -163,7 +136,7 @@ def test_a_double_tap_on_undo_takes_back_one_round(start_server):
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in range(1, 2 + TRIALS * 2):
-        assert keeper.post(f"/matches/{ref(match.id)}/rounds", round_form(number, f"r{number}"), HTMX).status == 200
+        assert save_round(keeper, match.id, round_form(number, f"r{number}")).status == 200
     for action in ("undo", "redo") * TRIALS:
         shown = query(server.db_url, 'SELECT COUNT(*) FROM "round" WHERE match_id = :m', m=match.id)[0][0]
         phones = [scorekeeper(server.url, match) for _ in range(2)]

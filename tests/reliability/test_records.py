@@ -10,9 +10,8 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 from companion.games import get_game
-from tests.conftest import ref, unref
-from tests.reliability.client import HTMX, Client
-from tests.web.test_records import counted_from_the_seats, kept
+from tests.helpers import counted_from_the_seats, kept, ref
+from tests.reliability.client import HTMX, Client, save_round, start_match
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 # One victory point wins: the first round saved finishes the match.
@@ -22,14 +21,8 @@ MATCHES = 12
 
 def start(url: str) -> tuple[int, str, str]:
     """A Pazzaparola match of the four players, started through the new-match form: its id and pencil cookie."""
-    client = Client(url)
-    client.get("/matches/new")
-    fields = [("game", "pazzaparola"), ("action", "start"), *[(k, str(v)) for k, v in SETTINGS.items()]]
-    response = client.post("/matches/new", fields + [("seat", name) for name in PLAYERS])
-    assert response.status == 302, (response.status, response.text[:300])
-    match_id = unref(response.headers["location"].rstrip("/").rsplit("/", 1)[1])
-    client.close()
-    return match_id, f"pencil_{match_id}", client.cookies[f"pencil_{match_id}"]
+    match = start_match(url, "pazzaparola", PLAYERS, SETTINGS)
+    return match.id, match.cookie_name, match.cookie_value
 
 
 def winning_round(winner: str) -> list[tuple[str, str]]:
@@ -84,7 +77,7 @@ def test_matches_finished_and_undone_at_once_keep_the_records_exact(start_server
     matches = [start(server.url) for _ in range(MATCHES)]
 
     def finish(client: Client, match_id: int, index: int):
-        return client.post(f"/matches/{ref(match_id)}/rounds", winning_round(PLAYERS[index % len(PLAYERS)]), HTMX)
+        return save_round(client, match_id, winning_round(PLAYERS[index % len(PLAYERS)]))
 
     assert all_at_once(server.url, matches, finish) == [200] * MATCHES
     records = check_records(server.db_url, tmp_path / "check")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.client import Client
-from tests.reliability.test_races import at_once, query
+from tests.reliability.helpers import at_once, query
 
 PHONES = 6
 TRIALS = 4

@@ -15,7 +15,7 @@ from sqlalchemy import text
 from companion import create_app
 from companion.extensions import db
 from companion.queries.matches import hash_token
-from tests.conftest import ADDRESS_KEY, csrf_token, fresh_database, ref
+from tests.helpers import ADDRESS_KEY, csrf_token, fresh_database, ref
 
 FIRST_REVISION = "7846c37c80c0"
 # The scorekeeper's cookie of the old match, so the test can go on playing it after the upgrade.

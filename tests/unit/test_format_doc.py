@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from companion.games import REGISTRY, score_match
+from tests.helpers import MATCH_FORMAT_DOC, examples
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "match-format.md"
-BLOCK = re.compile(r"<!-- example (\w+): (match file|score) -->\s*```json\n(.*?)```", re.DOTALL)
-
-
-def examples() -> dict[str, dict[str, object]]:
-    """Each game's example file and documented score output, read from the page."""
-    found: dict[str, dict[str, object]] = {}
-    for slug, kind, text in BLOCK.findall(DOC.read_text(encoding="utf-8")):
-        found.setdefault(slug, {})[kind] = json.loads(text)
-    return found
+DOC = MATCH_FORMAT_DOC
 
 
 def test_every_game_has_an_example():

@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.games import score_match
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
+from tests.pages import Element, checked, read
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]
@@ -36,11 +37,17 @@ def cell_text(html: str) -> str:
     return markup.unescape(" ".join(re.sub(r"<[^>]+>", " ", html).split()))
 
 
+def entry_form(html: str) -> Element:
+    """The form the page's Save button (a hand's, or a correction's) sends."""
+    return next(button.closest("form") for button in read(html).by_role("button") if button.name().startswith("Save"))
+
+
 # --- settings ---------------------------------------------------------------------------
 
 
 def test_settings_show_on_the_new_match_form(client):
     html = client.get("/matches/new?game=burraco").get_data(as_text=True)
+    page = read(html)
     for name, value in [
         ("burraco_target", "1005"),
         ("burraco_hands", "4"),
@@ -48,20 +55,21 @@ def test_settings_show_on_the_new_match_form(client):
         ("burraco_dirty", "100"),
         ("burraco_closing", "100"),
     ]:
-        assert re.search(rf'name="{name}" value="{value}"\s+inputmode="none"', html), name
+        field = page.one("input", name=name)
+        assert (field["value"], field.get("inputmode")) == (value, "none"), name
     assert "Clean burraco (pulito)" in html and "Dirty burraco (sporco)" in html and "Closing (chiusura)" in html
 
 
 def test_pairs_are_offered_only_with_four_seated(client):
     three = setup(client, THREE, action="noop").get_data(as_text=True)
-    assert re.search(r'value="pairs"\s+disabled', three)
+    assert read(three).one_by_role("radio", "In pairs").has("disabled")
     assert "Pairs need exactly 4 players (3 seated)." in three
-    four = setup(client, FOUR, action="noop", burraco_mode="pairs").get_data(as_text=True)
-    assert re.search(r'value="pairs" checked', four)
+    four = read(setup(client, FOUR, action="noop", burraco_mode="pairs").get_data(as_text=True))
+    assert four.one_by_role("radio", "In pairs")["value"] == "pairs" and checked(four, "burraco_mode") == ["pairs"]
     # The pairs follow the seats as they are reordered: seats 1 & 3 against 2 & 4.
-    assert "Team of Ann &amp; Cy" in four and "Team of Bob &amp; Di" in four
-    moved = setup(client, FOUR, action="up:1", burraco_mode="pairs").get_data(as_text=True)
-    assert "Team of Bob &amp; Cy" in moved and "Team of Ann &amp; Di" in moved
+    assert four.one_by_role("textbox", "Team of Ann & Cy") and four.one_by_role("textbox", "Team of Bob & Di")
+    moved = read(setup(client, FOUR, action="up:1", burraco_mode="pairs").get_data(as_text=True))
+    assert moved.one_by_role("textbox", "Team of Bob & Cy") and moved.one_by_role("textbox", "Team of Ann & Di")
 
 
 @pytest.mark.parametrize(
@@ -71,8 +79,8 @@ def test_pair_names_proposed_in_the_pages_language(client, language, proposed):
     data = {"csrf_token": csrf_token(client, "/matches/new"), "game": "burraco", "seat": FOUR, "action": "noop",
             "burraco_mode": "pairs"}  # fmt: skip
     html = client.post("/matches/new", data=data, headers={**HTMX, "Accept-Language": language}).get_data(as_text=True)
-    assert re.search(rf'name="burraco_team1"[^>]*value="{proposed[0]}"', html)
-    assert re.search(rf'name="burraco_team2"[^>]*value="{proposed[1]}"', html)
+    teams = [read(html).one("input", name=f"burraco_team{side}")["value"] for side in (1, 2)]
+    assert teams == list(proposed)
 
 
 def test_a_pairs_match_keeps_its_settings_and_shows_them(client, app):
@@ -122,12 +130,17 @@ def test_bad_settings_are_refused_next_to_their_field_and_nothing_is_stored(clie
 def test_the_entry_form_has_a_card_per_side(client):
     match_id = start_match(client, "burraco", FOUR, **PAIRS)
     html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    form = entry_form(html)
+    sent = [name for name, _ in form.fields()]
     for field in ("table_1", "hand_1", "clean_1", "dirty_1", "table_2", "hand_2", "clean_2", "dirty_2"):
-        assert f'name="{field}"' in html
-    assert 'inputmode="none"' in html and 'type="number"' not in html
-    assert 'name="closed_by" value="Noi"' in html and 'name="closed_by" value=""' in html
-    assert "Clean (pulito)" in html and "Dirty (sporco)" in html and "Who closed? (chiusura)" in html
-    assert 'class="save big"' in html and "Save hand 1" in html
+        assert field in sent
+    # Points are typed on the page's keypad: no field opens the phone's keyboard or a number spinner.
+    assert [element for element in form.iter() if element.get("inputmode") == "none"]
+    assert not read(html).find_all("input", type="number")
+    closing = form.one_by_role("group", "Who closed? (chiusura)")
+    assert {(radio.name(), radio["value"]) for radio in closing.by_role("radio")} >= {("Noi", "Noi"), ("Nobody", "")}
+    assert "Clean (pulito)" in html and "Dirty (sporco)" in html
+    assert {"save", "big"} <= form.one_by_role("button", "Save hand 1").classes
 
 
 def test_saving_a_hand_updates_standings_and_reads_it_back(client, app):
@@ -151,13 +164,14 @@ def test_saving_a_hand_updates_standings_and_reads_it_back(client, app):
     ]
     text = cell_text(html)
     assert "Hand 1: Noi 565 (closed), Voi 120" in text
-    assert 'id="standings" class="standings" hx-swap-oob="true"' in html
+    assert read(html).by_id("standings")["hx-swap-oob"] == "true"
     assert "Hand 2 of 4 · Bob deals (Voi)" in text
     assert "Noi Ann & Cy 565 440" in text
     # The hand-by-hand table tells clean from dirty burraco and marks the closing.
     assert "565 1 clean 1 dirty closed" in text and "120 1 dirty" in text
     # A fresh entry: nothing left over from the saved hand.
-    assert 'value="120+35+10"' not in html and "Save hand 2" in html
+    assert not [field for field in read(html).iter() if field.get("value") == "120+35+10"]
+    assert read(html).one_by_role("button", "Save hand 2")
 
 
 @pytest.mark.parametrize(
@@ -178,29 +192,30 @@ def test_impossible_hands_are_refused_next_to_the_field_keeping_what_was_typed(c
     assert response.status_code == 422
     assert message in cell_text(html)
     assert stored_match(app, match_id).rounds == []
+    page = read(html)
     if where in THREE:
-        # Inside that player's card, after its name and before the next card.
-        card = html[html.index(f'<span class="burraco-side-name" title="{where}">') :]
-        card = card[: card.index("</fieldset>")]
-        assert message in cell_text(card) and "burraco-invalid" in html
+        # Inside that player's card.
+        card = page.one_by_role("group", where)
+        assert message in card.text and page.find_all(cls="burraco-invalid")
     elif where == "closed_by":
-        closing = html[html.index("Who closed? (chiusura)") :]
-        assert message in cell_text(closing[: closing.index("</fieldset>")])
+        assert message in page.one_by_role("group", "Who closed? (chiusura)").text
     else:
-        assert f'id="bu-{where}-error"' in html and f'aria-describedby="bu-{where}-error"' in html
+        # Beside the field, which names the message as its description.
+        field = page.one("input", name=where)
+        assert message in page.by_id(field["aria-describedby"]).text
     # Everything typed is drawn again.
+    sent = entry_form(html).fields()
     for name, value in fields.items():
-        if name.startswith(("table_", "hand_")):
-            assert f'name="{name}" value="{value}"' in html
-        elif name == "closed_by" and value:
-            assert f'name="closed_by" value="{value}" checked' in html
+        if name.startswith(("table_", "hand_")) or (name == "closed_by" and value):
+            assert (name, value) in sent
 
 
 def test_a_refused_hand_keeps_the_burraco_counts_and_nobody(client):
     match_id = start_match(client, "burraco", THREE)
     html = save_round(client, match_id, hand("", table_1="x", clean_2="2", dirty_3="1"), 1).get_data(as_text=True)
-    assert 'name="clean_2" value="2"' in html and 'name="dirty_3" value="1"' in html
-    assert 'name="closed_by" value="" checked' in html
+    sent = entry_form(html).fields()
+    assert ("clean_2", "2") in sent and ("dirty_3", "1") in sent
+    assert checked(read(html), "closed_by") == [""]
 
 
 # --- the end ----------------------------------------------------------------------------
@@ -243,8 +258,9 @@ def test_a_correction_is_prefilled_and_rescores(client, app):
     match_id = start_match(client, "burraco", FOUR, **PAIRS)
     save_round(client, match_id, hand("Noi", table_1="100", clean_1="1", table_2="40", hand_2="30"), 1)
     page = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
-    assert 'name="table_1" value="100"' in page and 'name="hand_2" value="30"' in page
-    assert 'name="clean_1" value="1"' in page and 'name="closed_by" value="Noi" checked' in page
+    sent = entry_form(page).fields()
+    assert ("table_1", "100") in sent and ("hand_2", "30") in sent
+    assert ("clean_1", "1") in sent and checked(read(page), "closed_by") == ["Noi"]
     assert "Save correction" in page and "Enter hand" not in page
     token = csrf_token(client, f"/matches/{ref(match_id)}/rounds/1")
     fields = {

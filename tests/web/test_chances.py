@@ -6,13 +6,19 @@ import html as entities
 import re
 
 from openskill.models import PlackettLuce
-from sqlalchemy import select
 
-from companion.extensions import db
-from companion.models import Player, Rating
-from companion.queries.ratings import whole_percents
-from tests.conftest import HTMX, entry_fields, post_new_match, read_words, ref, save_round, start_match
-from tests.web.test_ratings import start
+from tests.helpers import (
+    HTMX,
+    entry_fields,
+    played_match,
+    post_new_match,
+    predicted,
+    read_words,
+    ref,
+    save_round,
+    start_match,
+)
+from tests.pages import read
 
 LIBRARY = PlackettLuce()
 TITLE = "Chances to win"
@@ -27,27 +33,16 @@ def shown(html: str) -> list[str]:
     return [" ".join(entities.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in items]
 
 
-def predicted(app, game: str, sides: list[list[str]]) -> list[int]:
-    """Each side's chance in whole percent, as the library predicts it from the ratings kept at the game."""
-    with app.app_context():
-        kept = {name: (mu, sigma) for name, mu, sigma in db.session.execute(
-            select(Player.name, Rating.mu, Rating.sigma).join(Rating).where(Rating.game == game))}  # fmt: skip
-        db.session.remove()
-    teams = [[LIBRARY.rating(mu=kept[n][0], sigma=kept[n][1]) if n in kept else LIBRARY.rating() for n in side]
-             for side in sides]  # fmt: skip
-    return whole_percents(LIBRARY.predict_win(teams))
-
-
 def test_the_form_shows_each_players_chance_once_two_are_seated_and_again_as_they_change(client, app):
     with app.app_context():
         # Ann won both Pazaak matches against Bob.
-        start("pazaak", ["Ann", "Bob"], [0, 0])
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
     alone = post_new_match(client, "pazaak", [], action="add:Ann", htmx=True).get_data(as_text=True)
     assert TITLE not in alone
     response = post_new_match(client, "pazaak", ["Ann"], action="add:Bob", htmx=True)
     html = response.get_data(as_text=True)
-    assert response.status_code == 200 and "<html" not in html
+    assert response.status_code == 200 and not read(html).find_all("html")
     ann, bob = predicted(app, "pazaak", [["Ann"], ["Bob"]])
     assert ann > 50 > bob and ann + bob == 100
     assert shown(html) == [f"Ann {ann}%", f"Bob {bob}%"]
@@ -63,7 +58,7 @@ def test_the_form_shows_each_players_chance_once_two_are_seated_and_again_as_the
 
 def test_with_no_one_rated_the_form_says_so_instead_of_even_chances(client, app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
     # Ann and Bob are rated at Pazaak, not at Topic_.
     html = post_new_match(client, "topic", ["Ann", "Bob"], action="add:Cy", htmx=True).get_data(as_text=True)
     assert TITLE not in html and shown(html) == []
@@ -74,7 +69,7 @@ def test_with_no_one_rated_the_form_says_so_instead_of_even_chances(client, app)
 def test_burraco_in_pairs_shows_a_chance_per_pair(client, app):
     with app.app_context():
         # Noi (Ann and Cy) beat Voi (Bob and Di) in pairs.
-        start("burraco", ["Ann", "Bob", "Cy", "Di"], [1])
+        played_match("burraco", ["Ann", "Bob", "Cy", "Di"], [1])
     seats = ["Ann", "Bob", "Cy", "Di"]
     alone = post_new_match(client, "burraco", seats, action="mode", htmx=True, burraco_mode="alone")
     assert len(shown(alone.get_data(as_text=True))) == 4
@@ -91,7 +86,7 @@ def test_burraco_in_pairs_shows_a_chance_per_pair(client, app):
 
 def test_the_chances_in_italian(client, app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
     client.set_cookie("lang", "it")
     html = post_new_match(client, "pazaak", ["Ann"], action="add:Bob", htmx=True).get_data(as_text=True)
     assert "Probabilità di vittoria" in html and "Dalle valutazioni a Pazaak." in html
@@ -101,7 +96,7 @@ def test_the_chances_in_italian(client, app):
 
 def test_the_match_page_shows_the_chances_until_the_first_round_is_in(client, app):
     with app.app_context():
-        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     percents = predicted(app, "topic", [["Ann"], ["Bob"], ["Cy"]])
     expected = [f"{name} {percent}%" for name, percent in zip(["Ann", "Bob", "Cy"], percents, strict=True)]
@@ -119,7 +114,7 @@ def test_the_match_page_shows_the_chances_until_the_first_round_is_in(client, ap
 
 def test_a_burraco_match_in_pairs_shows_each_teams_chance_under_its_name(client, app):
     with app.app_context():
-        start("burraco", ["Ann", "Bob", "Cy", "Di"], [1])
+        played_match("burraco", ["Ann", "Bob", "Cy", "Di"], [1])
     match_id = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
                            burraco_team1="Us", burraco_team2="Them")  # fmt: skip
     ours, theirs = predicted(app, "burraco", [["Ann", "Cy"], ["Bob", "Di"]])

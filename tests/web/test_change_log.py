@@ -9,7 +9,8 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import RoundChange
-from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match
+from tests.helpers import HTMX, csrf_token, entry_fields, ref, save_round, start_match
+from tests.pages import read
 
 
 def lines_of(page: str) -> list[str]:
@@ -53,7 +54,7 @@ def test_change_log_in_english_reads_like_a_score_sheet(client, app, corrected_u
         f"Round 2 · {corrected} · corrected · Ann 0 → 1, Cy 1 → 0",
     ]
     # Numbered from 1 at the top (the newest), not counted down from the number of changes.
-    assert '<ol class="change-log">' in page
+    assert read(page).one("ol", cls="change-log").role == "list"
     assert "<pre>" not in page and "{&#34;" not in page
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Round
-from tests.conftest import ADDRESS_KEY
+from tests.helpers import ADDRESS_KEY
 
 ZANZARA = {
     "format": "companion-match/1",
@@ -109,7 +109,7 @@ def test_import_stores_once_and_round_trips(runner, app, tmp_path):
     assert exported[0]["players"] == TOPIC["players"]
 
     from companion import create_app
-    from tests.conftest import fresh_database
+    from tests.helpers import fresh_database
 
     with fresh_database() as url:
         config = {

@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.models import Match, RoundChange
 from companion.web.live import live_etag
-from tests.conftest import HTMX, counted, csrf_token, entry_fields, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, counted, csrf_token, entry_fields, ref, save_round, start_match, stored_match
+from tests.pages import read
 
 TOPIC_ROUNDS = [{"losers": ["Bob"]}, {"losers": ["Cy"], "penalties": ["Ann"]}, {"losers": ["Ann"]}]
 
@@ -38,8 +39,8 @@ def test_save_answers_with_entry_and_out_of_band_standings(client, app, match_id
     response = save(client, app, TOPIC_ROUNDS[0], 1)
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert 'id="standings"' in html and 'hx-swap-oob="true"' in html
-    assert 'class="readback' in html and ">Undo<" in html
+    assert read(html).by_id("standings")["hx-swap-oob"] == "true"
+    assert read(html).one_by_role("status").one_by_role("button", "Undo")
     assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
 
 
@@ -143,7 +144,7 @@ def test_live_poll_is_304_when_nothing_changed(client, app, match_id):
     viewer = app.test_client()
     first = viewer.get(f"/matches/{ref(1)}/live", headers=HTMX)
     tag = first.headers["ETag"]
-    assert first.status_code == 200 and 'id="standings"' in first.get_data(as_text=True)
+    assert first.status_code == 200 and read(first.get_data(as_text=True)).by_id("standings")
     unchanged = viewer.get(f"/matches/{ref(1)}/live", headers={**HTMX, "If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.data == b""
     save(client, app, TOPIC_ROUNDS[0], 1)
@@ -218,9 +219,10 @@ def test_theme_preference_sets_the_page_theme(client):
     token = csrf_token(client, "/preferences")
     client.post("/preferences", data={"csrf_token": token, "theme": "black", "lang": ""})
     html = client.get("/").get_data(as_text=True)
-    assert 'data-theme="dark" class="theme-black"' in html
+    root = read(html).one("html")
+    assert root["data-theme"] == "dark" and "theme-black" in root.classes
     client.post("/preferences", data={"csrf_token": token, "theme": "", "lang": ""})
-    assert "data-theme" not in client.get("/").get_data(as_text=True).split("<head>")[0]
+    assert not read(client.get("/").get_data(as_text=True)).one("html").has("data-theme")
 
 
 def test_viewers_share_one_drawing_of_the_live_fragment_without_tokens(client, app, match_id):

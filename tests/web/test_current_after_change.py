@@ -4,32 +4,32 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import HTMX, csrf_token, ref, start_match
-
-# A side's name (whole in its title; shown word by word) and its total.
-LEGEND_ITEM = re.compile(r'<span class="legend-side" title="([^"]*)">(?:(?!</li>).)*?<b>(-?\d+)</b>')
+from tests.helpers import HTMX, csrf_token, ref, save_round, start_match
+from tests.pages import read
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def save_loser(client, match_id: int, number: int, loser: str):
     """One tap on the round's loser, as the entry form posts it."""
-    data = {"csrf_token": csrf_token(client, f"/matches/{ref(match_id)}"), "number": str(number), "loser": loser}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
+    return save_round(client, match_id, {"loser": loser}, number)
 
 
 def legend(client, match_id: int) -> dict[str, int]:
     """The chart's legend as the match page fetches it again after a change."""
     response = client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX)
     assert response.status_code == 200
-    html = response.get_data(as_text=True)
-    assert "<html" not in html
-    return {side: int(total) for side, total in LEGEND_ITEM.findall(html)}
+    fragment = read(response.get_data(as_text=True))
+    assert not fragment.find_all("html")
+    items = [item.text.rsplit(" ", 1) for legend in fragment.find_all("ul", cls="chart-legend")
+             for item in legend.by_role("listitem")]  # fmt: skip
+    return {side: int(total) for side, total in items}
 
 
 def chart_label(client, match_id: int) -> str:
-    html = client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
-    return re.search(r'aria-label="(Totals after each of [^"]+)"', html).group(1)
+    """What the chart says to a screen reader: its name as an image."""
+    chart = read(client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True))
+    return next(image.name() for image in chart.by_role("img") if image.name().startswith("Totals after each of "))
 
 
 def test_the_legend_follows_the_standings_through_saves_and_an_undo(client):
@@ -57,14 +57,15 @@ def test_the_legend_follows_the_standings_through_saves_and_an_undo(client):
 def test_the_match_page_refetches_its_chart_when_the_rounds_change(client):
     match_id = start_match(client, "topic", PLAYERS)
     html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert f'id="chart" hx-get="/matches/{ref(match_id)}/chart" hx-trigger="rounds-changed from:body"' in html
+    chart = read(html).by_id("chart")
+    assert (chart["hx-get"], chart["hx-trigger"]) == (f"/matches/{ref(match_id)}/chart", "rounds-changed from:body")
 
 
 def test_the_chart_url_opened_directly_is_the_whole_match_page(client):
     match_id = start_match(client, "topic", PLAYERS)
     save_loser(client, match_id, 1, "Bob")
     html = client.get(f"/matches/{ref(match_id)}/chart").get_data(as_text=True)
-    assert "<html" in html and "Totals after each round" in html
+    assert read(html).find_all("html") and "Totals after each round" in html
 
 
 def test_a_following_phone_is_told_the_rounds_changed(client, app):

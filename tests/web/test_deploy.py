@@ -12,8 +12,7 @@ from sqlalchemy.exc import OperationalError
 
 from companion import create_app
 from companion.extensions import db
-from tests.conftest import csrf_token
-from tests.web.test_hardening import stored_matches, topic_file, upload
+from tests.helpers import csrf_token, stored_matches, topic_file, upload
 
 
 def app_in(instance, database_url):

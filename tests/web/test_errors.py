@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from companion.games.base import ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from companion.services.roster import RosterError, rename_player
 from companion.web.setup_form import Draft
-from tests.conftest import HTMX, csrf_token, ref, start_match
+from tests.helpers import HTMX, csrf_token, ref, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 

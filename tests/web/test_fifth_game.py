@@ -13,11 +13,21 @@ from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY, unregister
 from companion.models import Match, Player
-from tests.conftest import ADDRESS_KEY, csrf_token, fresh_database, grant_host_rights, ref, unref
 from tests.fifth_game import game as fives
 from tests.fifth_game import registered
+from tests.helpers import (
+    ADDRESS_KEY,
+    HTMX,
+    csrf_token,
+    fresh_database,
+    grant_host_rights,
+    ref,
+    save_round,
+    start_match,
+    unref,
+)
+from tests.pages import definitions, read, table_rows
 
-HTMX = {"HX-Request": "true"}
 PLAYERS = ["Ann", "Bob"]
 
 
@@ -33,17 +43,27 @@ def start(client, target: str = "10") -> int:
     token = csrf_token(client, "/matches/new")
     picked = client.post("/matches/new", data={"csrf_token": token, "action": "game:fives"}, headers=HTMX)
     assert picked.status_code == 200 and "Points to reach" in picked.get_data(as_text=True)
-    data = {"csrf_token": token, "game": "fives", "seat": PLAYERS, "fives-target": target, "action": "start"}
-    response = client.post("/matches/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return unref(response.headers["Location"].rsplit("/", 1)[1])
+    return start_match(client, "fives", PLAYERS, csrf=token, **{"fives-target": target})
 
 
 def save(client, match_id: int, number: int, ann: int, bob: int):
     """Enter one round on the match page, as its Save button posts it."""
-    token = csrf_token(client, f"/matches/{ref(match_id)}")
-    data = {"csrf_token": token, "number": number, "points-0": ann, "points-1": bob}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
+    return save_round(client, match_id, {"points-0": ann, "points-1": bob}, number)
+
+
+def fives_buttons(html: str) -> list[str]:
+    """What the new-match page's buttons named Fives post: the game they pick."""
+    return [button["value"] for button in read(html).by_role("button", "Fives")]
+
+
+def fives_tags(html: str) -> list[str]:
+    """The game tags in Fives' colour a page shows, by their text."""
+    return [tag.text for tag in read(html).find_all(cls="game-fives") if "game-tag" in tag.classes]
+
+
+def points_to_reach(html: str) -> str:
+    """The value of the new-match form's Points to reach field."""
+    return read(html).one_by_role("textbox", "Points to reach")["value"]
 
 
 def stored(app, match_id: int) -> Match:
@@ -56,18 +76,18 @@ def stored(app, match_id: int) -> Match:
 
 
 def test_the_new_match_page_offers_the_registered_game_and_forgets_it_after(client):
-    assert 'value="game:fives"' in client.get("/matches/new").get_data(as_text=True)
+    assert fives_buttons(client.get("/matches/new").get_data(as_text=True)) == ["game:fives"]
     assert fives.name in client.get("/manifest.webmanifest").get_json()["description"]
     unregister(fives.slug)
     assert "fives" not in REGISTRY
-    assert 'value="game:fives"' not in client.get("/matches/new").get_data(as_text=True)
+    assert fives_buttons(client.get("/matches/new").get_data(as_text=True)) == []
 
 
 def test_a_fifth_game_is_started_scored_undone_and_finished(client, app):
     match_id = start(client)
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "Points of Ann" in page and "Points of Bob" in page
-    assert '<span class="game-tag game-fives">Fives</span>' in page
+    assert "Fives" in fives_tags(page)
     assert stored(app, match_id).settings == {"target": 10}
 
     first = save(client, match_id, 1, 5, 3)
@@ -84,7 +104,8 @@ def test_a_fifth_game_is_started_scored_undone_and_finished(client, app):
     assert save(client, match_id, 1, 5, 3).status_code == 200
     appended = save(client, match_id, 2, 2, 2).get_data(as_text=True)
     # Only the new row travels, drawn by the game's own row partial.
-    assert 'hx-swap-oob="beforeend:#round-rows"' in appended and 'class="fives-round"' in appended
+    added = read(appended).one(hx_swap_oob="beforeend:#round-rows")
+    assert added.find_all(cls="fives-round")
     refused = save(client, match_id, 3, 6, 0)
     assert refused.status_code == 422 and "points must be a whole number from 0 to 5, got 6" in refused.get_data(
         as_text=True
@@ -99,19 +120,21 @@ def test_a_fifth_game_shows_in_the_history_the_player_page_and_the_table_view(cl
     match_id = start(client, target="5")
     save(client, match_id, 1, 5, 4)
     history = client.get("/history").get_data(as_text=True)
-    assert '<span class="game-tag game-fives">Fives</span>' in history and "Ann, Bob" in history
-    filtered = client.get("/history?game=fives").get_data(as_text=True)
-    assert (
-        f'href="/matches/{ref(match_id)}"' in filtered and '<option value="fives" selected>Fives</option>' in filtered
-    )
+    assert "Fives" in fives_tags(history) and "Ann, Bob" in history
+    filtered = read(client.get("/history?game=fives").get_data(as_text=True))
+    assert [link for link in filtered.by_role("link") if link["href"] == f"/matches/{ref(match_id)}"]
+    game = filtered.one_by_role("combobox", "Game")
+    assert [(option["value"], option.text) for option in game.find_all("option") if option.has("selected")] == [
+        ("fives", "Fives")
+    ]
 
     with app.app_context():
         ann = db.session.scalar(select(Player.id).where(Player.key == "ann"))
     profile = client.get(f"/players/{ref(ann)}").get_data(as_text=True)
-    assert '<span class="game-tag game-fives">Fives</span>' in profile
-    assert "<dt>Best round</dt><dd>5</dd>" in profile
-    board = client.get("/players?game=fives").get_data(as_text=True)
-    assert '<th scope="col" class="num">Best round</th>' in board and '<td class="num">5</td>' in board
+    assert "Fives" in fives_tags(profile)
+    assert ("Best round", "5") in definitions(read(profile))
+    board = read(client.get("/players?game=fives").get_data(as_text=True))
+    assert {row["Player"]: row["Best round"] for row in table_rows(board.one("table"))}["Ann"] == "5"
 
     table = client.get(f"/matches/{ref(match_id)}/table").get_data(as_text=True)
     assert "Fives · Final" in table and "Winner: Ann" in table
@@ -179,9 +202,9 @@ def test_a_declared_setting_is_drawn_stepped_and_kept_by_the_new_match_form(clie
     stepped = client.post("/matches/new", data={**data, "action": "setting:target:1"}, headers=HTMX)
     assert stepped.status_code == 200
     page = stepped.get_data(as_text=True)
-    assert 'name="fives-target" value="8"' in page and "Points to reach: one more" in page
+    assert points_to_reach(page) == "8" and "Points to reach: one more" in page
     kept = client.post("/matches/new", data={**data, "fives-target": "8", "action": "add:Cy"}, headers=HTMX)
-    assert 'name="fives-target" value="8"' in kept.get_data(as_text=True)
+    assert points_to_reach(kept.get_data(as_text=True)) == "8"
     refused = client.post("/matches/new", data={**data, "fives-target": "0", "action": "start"})
     assert refused.status_code == 422 and "Points to reach must be a whole number from 1 to 100" in refused.get_data(
         as_text=True
@@ -195,4 +218,4 @@ def test_a_setting_of_the_game_picked_before_does_not_become_a_fives_setting(cli
     token = csrf_token(client, "/matches/new")
     data = {"csrf_token": token, "game": "pazzaparola", "target": "3", "cards": "8", "action": "game:fives"}
     picked = client.post("/matches/new", data=data, headers=HTMX).get_data(as_text=True)
-    assert 'name="fives-target" value="10"' in picked
+    assert points_to_reach(picked) == "10"

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
-from tests.conftest import (
+from tests.helpers import (
     HTMX,
     counted,
     csrf_token,
@@ -25,25 +25,10 @@ from tests.conftest import (
     start_group,
     start_match,
 )
+from tests.pages import read
 
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}
 FOLLOW_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"?]+\?follow=[^"]+)"')
-
-
-@pytest.fixture
-def two_groups(private_app):
-    """Two private groups on one server, two phones each, and a stranger: each group has played a match."""
-    app = private_app
-    phones = {name: app.test_client() for name in ("ann", "bob", "cy", "di", "stranger")}
-    friday = start_group(phones["ann"], "Gialli kitchen")
-    assert join_group(phones["bob"], friday).status_code == 302
-    club = start_group(phones["cy"], "Chess club")
-    assert join_group(phones["di"], club).status_code == 302
-    friday_match = start_match(phones["bob"], "topic", ["Annabella", "Bobbington", "Cyrillo"])
-    club_match = start_match(phones["di"], "topic", ["Dorotea", "Ezechiele", "Filiberta"])
-    assert save_round(phones["bob"], friday_match, {"several": "on", "losers": "Bobbington"}).status_code == 200
-    assert save_round(phones["di"], club_match, {"several": "on", "losers": "Dorotea"}).status_code == 200
-    return app, phones, friday_match, club_match
 
 
 def test_the_open_server_needs_no_step_to_join(app, client):
@@ -101,7 +86,7 @@ def test_the_header_names_the_group_and_a_phone_switches_between_its_groups(two_
     assert join_group(ann, invite_path(phones["cy"])).status_code == 302
     # Joining leads into the group joined.
     assert "Dorotea" in ann.get("/").get_data(as_text=True)
-    assert 'class="group-name"' in ann.get("/").get_data(as_text=True)
+    assert read(ann.get("/").get_data(as_text=True)).find_all(cls="group-name")
     with app.app_context():
         friday = db.session.scalar(select(Group.id).where(Group.name == "Gialli kitchen"))
     switched = ann.post("/groups/switch", data={"csrf_token": csrf_token(ann, "/groups"), "group": str(friday)})
@@ -283,7 +268,9 @@ def test_a_group_name_is_checked_next_to_its_field(private_app):
     client = private_app.test_client()
     response = client.post("/groups", data={"csrf_token": csrf_token(client), "name": "   "})
     assert response.status_code == 422
-    assert 'id="group-name-error"' in response.get_data(as_text=True)
+    # The name field is described by its error.
+    page = read(response.get_data(as_text=True))
+    assert page.by_id(page.one("input", name="name")["aria-describedby"]) is page.by_id("group-name-error")
     with private_app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Group)) == 1  # the open group alone
 
@@ -433,7 +420,7 @@ def test_a_phone_names_itself_and_its_host_sees_that_name(two_groups):
     assert "Bob’s phone" in host_page
     assert phone_names(app, "Gialli kitchen")[1] == "Bob’s phone"
     # Bob's own page offers the name it has, to change it again.
-    assert 'value="Bob’s phone"' in bob.get("/groups").get_data(as_text=True)
+    assert read(bob.get("/groups").get_data(as_text=True)).one("input", name="label")["value"] == "Bob’s phone"
 
 
 @pytest.mark.parametrize("label", ["", "   ", "x" * 41])
@@ -444,7 +431,7 @@ def test_a_phone_name_that_is_no_name_is_refused_beside_its_field(two_groups, la
     response = bob.post("/groups/this-phone", data={"csrf_token": csrf_token(bob, "/groups"), "label": label})
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert 'id="phone-label-error"' in html and "a name has 1 to 40 characters" in html.lower()
+    assert "a name has 1 to 40 characters" in read(html).by_id("phone-label-error").text.lower()
     assert phone_names(app, "Gialli kitchen") == before
 
 

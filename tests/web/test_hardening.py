@@ -7,48 +7,30 @@ import io
 import json
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from companion import create_app
 from companion.config import Settings
 from companion.extensions import db
 from companion.models import Match
 from companion.web import hardening
-from tests.conftest import ADDRESS_KEY, PHONE_CREDENTIAL, csrf_token, grant_host_rights, ref
+from tests.helpers import (
+    ADDRESS_KEY,
+    HTMX,
+    csrf_token,
+    ref,
+    stored_matches,
+    topic_file,
+    upload,
+)
 
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'
-HTMX = {"HX-Request": "true"}
-
-
-def topic_file(players: list[str], uid: str = "t1") -> dict:
-    """A short Topic_ match file with these players; the first one loses the only round."""
-    return {"format": "companion-match/1", "id": uid, "game": "topic", "players": players,
-            "settings": {}, "rounds": [{"losers": [players[0]]}], "started": "2025-01-15T21:00:00Z"}  # fmt: skip
-
-
-def upload(client, content: bytes, **headers):
-    """POST a match file to the import from the host's phone (imports need host rights), with the page's CSRF token."""
-    if client.get_cookie(PHONE_CREDENTIAL) is None:
-        grant_host_rights(client)
-    token = csrf_token(client, "/history")
-    return client.post(
-        "/history/import",
-        data={"csrf_token": token, "file": (io.BytesIO(content), "history.json")},
-        content_type="multipart/form-data",
-        headers=headers,
-    )
 
 
 def fresh_app(tmp_path, database_url):
     """An app built now, so that it reads the environment the test has set."""
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     return create_app(config, instance_path=str(tmp_path / "instance"))
-
-
-def stored_matches(app) -> int:
-    """How many matches the database holds."""
-    with app.app_context():
-        return db.session.scalar(select(func.count(Match.id)))
 
 
 # --- CSV export -----------------------------------------------------------------------------

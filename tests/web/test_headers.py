@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import HTMX, csrf_token, finished_match, ref, unref
+from tests.helpers import HTMX, check_headers, csrf_token, finished_match, ref, unref
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -44,23 +44,6 @@ class InlineCode(HTMLParser):
                 self.problems.append(f"<{tag} {name}='js:…'> needs eval")
             if name in ("hx-trigger", "data-hx-trigger") and "[" in (value or ""):
                 self.problems.append(f"<{tag} {name}='…[filter]'> needs eval")
-
-
-def check_headers(response, what: str) -> None:
-    """The headers every response carries, whatever it is."""
-    csp = response.headers.get("Content-Security-Policy", "")
-    directives = {part.split()[0]: part.split()[1:] for part in csp.split(";") if part.strip()}
-    assert directives.get("script-src") == ["'self'"], f"{what}: script-src {directives.get('script-src')}"
-    assert "'unsafe-eval'" not in csp and "'unsafe-inline'" not in csp, what
-    assert directives.get("frame-ancestors") == ["'none'"], what
-    assert directives.get("object-src") == ["'none'"], what
-    assert "default-src" in directives, what
-    assert response.headers.get("X-Content-Type-Options") == "nosniff", what
-    assert response.headers.get("Referrer-Policy") in (
-        "same-origin",
-        "no-referrer",
-        "strict-origin-when-cross-origin",
-    ), what
 
 
 def check_markup(response, what: str, page: bool) -> None:

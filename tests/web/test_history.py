@@ -15,89 +15,49 @@ from companion.models import Match, Player, Seat
 from companion.queries.exchange import match_document
 from companion.services import matches as service
 from companion.services.seed import seed
-from tests.conftest import (
+from tests.helpers import (
     ADDRESS_KEY,
     HTMX,
+    SAMPLES,
     counted,
     csrf_token,
     fresh_database,
     grant_host_rights,
-    read_words,
+    player_id,
     ref,
     unref,
 )
+from tests.pages import Element, hrefs, read
 
 
-def doc(uid, game, players, rounds, started, settings=None):
-    """A match file with an id and a start time."""
-    return {"format": "companion-match/1", "id": uid, "game": game, "players": players,
-            "settings": settings or {}, "rounds": rounds, "started": started}  # fmt: skip
-
-
-def row(word, used, unused):
-    """A Pazzaparola row."""
-    return {"word": word, "used": used, "unused": unused}
-
-
-# Four finished matches with figures worked out by hand (see test_players.py), and one in progress.
-SAMPLES = [
-    doc("pz", "pazzaparola", ["Ann", "Bob"], [
-        {"theme": "Animali", "rows": {"Ann": row("ZANZARA", [7, 2, 7, 2, 3], 3), "Bob": row("RE", [2, 2], 6)}},
-        {"rows": {"Ann": row("OCA", [1, 1, 1], 5), "Bob": row("GATTO", [9, 9, 9, 5], 4)}},
-        {"rows": {"Ann": row("QUIZ", [10, 10], 6), "Bob": row(None, [1], 7)}},
-    ], "2024-03-01T20:00:00Z", {"target": 2}),
-    doc("bu", "burraco", ["Ann", "Bob"], [
-        {"sides": {"Ann": {"table": 300, "hand": 0, "clean": 1}, "Bob": {"table": 100, "hand": 50}},
-         "closed_by": "Ann"},
-        {"sides": {"Ann": {"table": 100, "hand": 20}, "Bob": {"table": 200, "hand": 0, "dirty": 1}},
-         "closed_by": "Bob"},
-    ], "2024-05-10T20:00:00Z", {"hands": 2}),
-    doc("to", "topic", ["Ann", "Bob", "Cy"], [
-        {"losers": ["Bob"]}, {"losers": ["Bob"]}, {"losers": ["Cy"]},
-    ], "2025-01-15T21:00:00Z", {"deck": 4}),
-    doc("pk", "pazaak", ["Ann", "Bob"], [
-        {"winner": "Ann"}, {"winner": None}, {"winner": "Bob"},
-        {"totals": {"Ann": 19, "Bob": 22}, "filled": [], "tiebreaker": None},
-    ], "2025-06-20T19:30:00Z", {"sets": 2}),
-    doc("on", "topic", ["Cy", "Di"], [{"losers": ["Di"]}], "2025-07-01T20:00:00Z"),
-]  # fmt: skip
-
-
-def store_samples(app) -> dict[str, int]:
-    """Store the sample matches as the import would; their ids by match-file id."""
-    with app.app_context():
-        service.import_matches(SAMPLES)
-        return {m.uid: m.id for m in db.session.scalars(select(Match))}
-
-
-@pytest.fixture
-def samples(app):
-    """The sample matches, stored."""
-    return store_samples(app)
+def history_items(html: str) -> list[Element]:
+    """The history's rows: each a link to its match."""
+    return read(html).find_all("a", cls="history-item")
 
 
 def listed(html: str) -> list[str]:
     """The match ids of the history rows' links, in order."""
-    return [str(unref(text)) for text in re.findall(r'class="history-item" href="/matches/([0-9A-Za-z]{8})"', html)]
+    return [str(unref(item["href"].removeprefix("/matches/"))) for item in history_items(html)]
 
 
-def player_id(app, name: str) -> int:
-    """The roster id of a player."""
-    with app.app_context():
-        return db.session.scalar(select(Player.id).where(Player.name == name))
+def links(html: str) -> list[str]:
+    """Where the page's links lead (those drawn as buttons, such as the pages' Older and Newer, too)."""
+    return hrefs(read(html))
 
 
 def test_history_is_newest_first_with_game_players_winners_totals_and_state(client, samples):
     html = client.get("/history").get_data(as_text=True)
     assert listed(html) == [str(samples[uid]) for uid in ("on", "pk", "to", "bu", "pz")]
     assert "5 matches" in html
-    burraco = html[html.index(f'/matches/{ref(samples["bu"])}"') :]
-    burraco = read_words(burraco[: burraco.index("</li>")])
-    assert "Burraco PAROLE" in burraco and "10 May 2024" in burraco and "Ann, Bob" in burraco
-    assert re.search(r'class="total won"[^>]*>.*Ann <b>680</b>', burraco) and "Bob <b>450</b>" in burraco
-    assert "Finished" in burraco
-    playing = html[html.index(f'/matches/{ref(samples["on"])}"') :]
-    assert "In progress" in playing[: playing.index("</li>")]
+    rows = {item["href"]: item.closest("li") for item in history_items(html)}
+    burraco = rows[f"/matches/{ref(samples['bu'])}"]
+    assert "Burraco PAROLE" in burraco.text and "10 May 2024" in burraco.text and "Ann, Bob" in burraco.text
+    # Ann's total is marked as the winner's, Bob's is not.
+    totals = [(total.text, "won" in total.classes) for total in burraco.find_all(cls="total")]
+    assert totals == [("★ Ann 680", True), ("Bob 450", False)]
+    assert burraco.one(aria_label="winner").text == "★"
+    assert "Finished" in burraco.text
+    assert "In progress" in rows[f"/matches/{ref(samples['on'])}"].text
 
 
 @pytest.mark.parametrize(
@@ -123,7 +83,9 @@ def test_filters_combine(client, samples, query, expected):
 def test_player_filter_by_roster_entry(client, app, samples):
     html = client.get(f"/history?player={ref(player_id(app, 'Cy'))}&game=topic").get_data(as_text=True)
     assert listed(html) == [str(samples["on"]), str(samples["to"])]
-    assert f'<option value="{ref(player_id(app, "Cy"))}" selected>Cy</option>' in html
+    player = read(html).one_by_role("combobox", "Player")
+    chosen = [(option["value"], option.text) for option in player.find_all("option") if option.has("selected")]
+    assert chosen == [(ref(player_id(app, "Cy")), "Cy")]
 
 
 def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
@@ -143,7 +105,7 @@ def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
         while True:
             html = client.get(f"/history?player={ref(who)}&game={game}&page={page}").get_data(as_text=True)
             if page == 1:
-                count = re.search(r'class="history-count">\s*(\d+) match', html)
+                count = re.match(r"(\d+) match", "".join(p.text for p in read(html).find_all(cls="history-count")))
                 assert (int(count.group(1)) if count else 0) == len(expected), (who, game)
             if not listed(html):
                 break
@@ -157,14 +119,14 @@ ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
 
 
-def date_input(html: str, name: str) -> str:
-    """The markup of one of the history's date fields."""
-    return re.search(rf'<input [^>]*name="{name}"[^>]*>', html).group()
+def date_input(html: str, name: str) -> Element:
+    """One of the history's date fields."""
+    return read(html).one("input", name=name)
 
 
 def field_message(html: str, name: str) -> str:
     """What the page says beside a date field ("" for nothing)."""
-    return re.search(rf'id="history-{name}-error"[^>]*>([^<]*)</small>', html).group(1)
+    return read(html).by_id(f"history-{name}-error").text
 
 
 def test_a_bad_date_is_named_beside_its_field_with_a_4xx_and_ignored(client, samples):
@@ -173,7 +135,8 @@ def test_a_bad_date_is_named_beside_its_field_with_a_4xx_and_ignored(client, sam
     assert response.status_code == 400
     assert field_message(html, "from") == "Not a date: write it as mm/dd/yyyy."
     field = date_input(html, "from")
-    assert 'aria-invalid="true"' in field and 'value="yesterday"' in field
+    assert field.get("aria-invalid") == "true" and field["value"] == "yesterday"
+    assert field["aria-describedby"] == "history-from-error"
     assert len(listed(html)) == 5
 
 
@@ -182,9 +145,8 @@ def test_a_bad_date_in_a_live_filter_change_is_named_beside_the_field_and_not_ke
     html = response.get_data(as_text=True)
     assert response.status_code == 400 and response.headers["HX-Push-Url"] == "false"
     # The results swap does not hold the form: the message reaches its field out of band.
-    assert 'class="history-filters"' not in html
-    error = re.search(r'<small id="history-from-error"[^>]*>', html).group()
-    assert 'hx-swap-oob="true"' in error
+    assert not read(html).find_all(cls="history-filters")
+    assert read(html).by_id("history-from-error")["hx-swap-oob"] == "true"
     assert field_message(html, "from") == "Non è una data: scrivila come gg/mm/aaaa."
     assert field_message(html, "to") == "" and len(listed(html)) == 5
 
@@ -199,10 +161,10 @@ def test_date_fields_read_and_write_days_as_the_pages_language_does(client, samp
     assert response.status_code == 200
     assert listed(html) == [str(samples["bu"])]  # started on 10 May 2024
     field = date_input(html, "from")
-    assert f'value="{typed}"' in field and f'placeholder="{placeholder}"' in field
+    assert field["value"] == typed and field["placeholder"] == placeholder
     # A link of the history carries the ISO day, which reads the same in every language.
     linked = client.get("/history?from=2024-05-10", headers=headers).get_data(as_text=True)
-    assert f'value="{typed}"' in date_input(linked, "from")
+    assert date_input(linked, "from")["value"] == typed
 
 
 def test_a_filter_change_keeps_the_address_with_iso_dates(client, samples):
@@ -210,7 +172,7 @@ def test_a_filter_change_keeps_the_address_with_iso_dates(client, samples):
     assert response.status_code == 200
     assert response.headers["HX-Push-Url"] == "/history?from=2024-05-10"
     page = client.get(response.headers["HX-Push-Url"], headers=ENGLISH).get_data(as_text=True)
-    assert 'value="05/10/2024"' in date_input(page, "from") and len(listed(page)) == 4
+    assert date_input(page, "from")["value"] == "05/10/2024" and len(listed(page)) == 4
 
 
 def test_an_end_before_the_start_is_named_beside_the_end(client, samples):
@@ -224,21 +186,20 @@ def test_an_end_before_the_start_is_named_beside_the_end(client, samples):
 def test_htmx_gets_the_results_alone_and_the_pushed_url_a_full_page(client, samples):
     fragment = client.get("/history?game=topic", headers=HTMX)
     text = fragment.get_data(as_text=True)
-    assert "<html" not in text and "history-item" in text and 'class="history-filters"' not in text
+    assert not read(text).find_all("html") and history_items(text) and not read(text).find_all(cls="history-filters")
     assert "HX-Request" in fragment.headers["Vary"]
     page = client.get("/history?game=topic").get_data(as_text=True)
-    assert "<!doctype html>" in page.lower() and 'class="history-filters"' in page
+    assert "<!doctype html>" in page.lower() and read(page).one("form", cls="history-filters")
     restored = client.get("/history?game=topic", headers={**HTMX, "HX-History-Restore-Request": "true"})
     assert "<!doctype html>" in restored.get_data(as_text=True).lower()
 
 
 def test_filter_form_updates_as_you_type_and_works_without_js(client):
     html = client.get("/history").get_data(as_text=True)
-    form = html[html.index('<form class="history-filters"') :]
-    form = form[: form.index(">")]
-    assert 'method="get"' in form and 'action="/history"' in form
-    assert 'hx-get="/history"' in form and 'hx-push-url="true"' in form and 'hx-target="#history-results"' in form
-    assert "input changed delay:250ms" in form and "hx-indicator" in form
+    form = read(html).one("form", cls="history-filters")
+    assert (form["method"], form["action"]) == ("get", "/history")
+    assert (form["hx-get"], form["hx-push-url"], form["hx-target"]) == ("/history", "true", "#history-results")
+    assert "input changed delay:250ms" in form["hx-trigger"] and form.has("hx-indicator")
 
 
 def test_pagination_keeps_the_filters(client, app):
@@ -247,14 +208,14 @@ def test_pagination_keeps_the_filters(client, app):
         total = db.session.scalar(select(func.count(Match.id)).where(Match.game == "topic"))
     first = client.get("/history").get_data(as_text=True)
     assert len(listed(first)) == 20 and "page 1 of 3" in first
-    assert 'href="/history?page=2"' in first
+    assert "/history?page=2" in links(first)
     last = client.get("/history?page=3").get_data(as_text=True)
-    assert len(listed(last)) == 5 and 'href="/history?page=2"' in last
+    assert len(listed(last)) == 5 and "/history?page=2" in links(last)
     assert not set(listed(first)) & set(listed(last))
     filtered = client.get("/history?game=topic&page=1").get_data(as_text=True)
     assert len(listed(filtered)) == min(total, 20)
     if total > 20:
-        assert "/history?game=topic&amp;page=2" in filtered
+        assert "/history?game=topic&page=2" in links(filtered)
     beyond = client.get("/history?page=99").get_data(as_text=True)
     assert listed(beyond) == [] and "Back to the first page" in beyond
 
@@ -359,7 +320,9 @@ def test_a_bad_file_is_refused_with_the_reason_and_nothing_stored(host_client, a
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert reason in html
-    assert 'id="import-error"' in html and 'aria-describedby="import-error"' in html
+    # The refusal is the description of the file field.
+    assert [element for element in read(html).iter() if element.get("aria-describedby") == "import-error"]
+    assert read(html).by_id("import-error")
     assert _count(app) == 0
 
 
@@ -367,9 +330,7 @@ def test_an_import_refusal_reads_in_the_pages_language(host_client, app):
     host_client.set_cookie("lang", "it")
     bad = json.dumps([SAMPLES[0], {**SAMPLES[2], "id": "y", "rounds": [{"losers": ["Zed"]}]}]).encode()
     html = _upload(host_client, bad).get_data(as_text=True)
-    assert 'id="import-error"' in html
-    error = html[html.index('id="import-error"'):].split(">", 1)[1].split("</small>", 1)[0]
-    assert error.startswith("Partita 2: turno 1: losers: ")
+    assert read(html).by_id("import-error").text.startswith("Partita 2: turno 1: losers: ")
     assert _count(app) == 0
 
 
@@ -381,14 +342,16 @@ def test_import_without_a_file_is_refused(host_client, app):
 
 def test_match_page_has_the_chart(client, app, samples):
     html = client.get(f"/matches/{ref(samples['bu'])}").get_data(as_text=True)
-    chart = html[html.index('<section class="chart"') :]
-    chart = chart[: chart.index("</section>")]
-    assert "<svg" in chart and 'class="totals-chart"' in chart and 'role="img"' in chart
+    chart = read(html).one("section", cls="chart")
+    image = chart.one_by_role("img")
+    assert image.tag == "svg" and "totals-chart" in image.classes
     # Burraco's rounds are hands, in the heading, the axis and the name a screen reader hears.
-    assert "Totals after each hand" in chart and ">Hand</text>" in chart
-    assert "Totals after each of 2 hands: Ann 680, Bob 450" in chart
+    assert chart.one_by_role("heading").text == "Totals after each hand"
+    assert "Hand" in [label.text for label in image.find_all("text")]
+    assert image.name() == "Totals after each of 2 hands: Ann 680, Bob 450"
     # The CSP allows no inline script or style: the SVG must carry neither.
-    assert "<script" not in chart and "<style" not in chart and "style=" not in chart
+    assert not chart.find_all("script") and not chart.find_all("style")
+    assert not [element for element in chart.iter() if element.has("style")]
 
 
 @pytest.mark.parametrize(
@@ -402,9 +365,8 @@ def test_match_page_has_the_chart(client, app, samples):
 )
 def test_the_chart_speaks_the_pages_language_and_the_games_words(client, samples, uid, heading, label):
     html = client.get(f"/matches/{ref(samples[uid])}", headers=ITALIAN).get_data(as_text=True)
-    chart = html[html.index('<section class="chart"') :]
-    chart = chart[: chart.index("</section>")]
-    assert f">{heading}</h2>" in chart and f'aria-label="{label}"' in chart
+    chart = read(html).one("section", cls="chart")
+    assert chart.one_by_role("heading").text == heading and chart.one_by_role("img").name() == label
 
 
 def test_the_chart_is_drawn_once_per_state_of_the_match_and_slim(client, app, samples, monkeypatch):

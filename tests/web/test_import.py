@@ -15,9 +15,17 @@ from companion.extensions import db
 from companion.games.base import RuleError
 from companion.models import Match, Player, Round, Seat
 from companion.services import matches as service
-from tests.conftest import csrf_token, entry_fields, grant_host_rights, ref, start_match, stored_match
-from tests.web.test_history import doc, row
-from tests.web.test_records import assert_exact
+from tests.helpers import (
+    assert_exact,
+    csrf_token,
+    doc,
+    entry_fields,
+    grant_host_rights,
+    ref,
+    row,
+    start_match,
+    stored_match,
+)
 
 PAIR = ["Ann", "Bob"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Player
-from tests.conftest import csrf_token, post_new_match, ref, start_match
+from tests.helpers import csrf_token, post_new_match, ref, start_match
 
 # Each looks like "Ann" (or like nothing at all) on a phone.
 FILLED = ["Ann\u3164", "Ann\u2800", "An\u034fn", "Ann\uffa0", "Ann\u115f", "\u3164", "\u2800\u2800"]

@@ -14,9 +14,7 @@ from companion.models import Match, Player
 from companion.services import bounds
 from companion.services import matches as service
 from companion.web.bytecache import ByteBoundedCache, weight
-from tests.conftest import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
-from tests.reliability.test_bad_input import dump
-from tests.unit.test_format_doc import examples
+from tests.helpers import HTMX, csrf_token, dump, examples, post_new_match, ref, save_round, start_match, stored_match
 
 
 def example(game: str) -> dict:

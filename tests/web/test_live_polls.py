@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from companion import create_app
-from tests.conftest import ADDRESS_KEY, HTMX, entry_fields, ref, save_round, start_match
+from tests.helpers import ADDRESS_KEY, HTMX, entry_fields, ref, save_round, start_match
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 HUGE_IDS = ["99999999999999999999", "9" * 5000, "2147483648"]

@@ -8,10 +8,8 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, RoundChange
-from tests.conftest import HTMX, csrf_token, read_words, ref, start_match
-from tests.reliability.test_bad_input import dump
-from tests.web.test_pencil_elsewhere import give_pencil
-from tests.web.test_seats import take
+from tests.helpers import HTMX, csrf_token, dump, give_pencil, read_words, ref, start_match, take
+from tests.pages import read
 
 # Ann's hand: none of these labels is drawn anywhere on Bob's board but where Ann has played it.
 ANN = ["+5", "−6", "±4", "Flip 3&6"]
@@ -78,7 +76,7 @@ def test_a_set_played_on_two_boards_is_saved_by_the_tap_that_decides_it(app, cli
     for phone, played in ((client, "draw:10"), (client, "plus:5"), (client, "stand"), (bob, "draw:9")):
         answer = move(phone, match_id, played)
         assert answer.status_code == 200 and "Refused" not in html.unescape(answer.get_data(as_text=True)), played
-        assert 'id="live"' not in answer.get_data(as_text=True)
+        assert not read(answer.get_data(as_text=True)).find_all(id="live")
     # Ann played her +5: Bob now sees it on her table, and her hand's three other cards as a count.
     bob_page = html.unescape(bob.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "3 cards in hand, on their own phone" in bob_page
@@ -87,7 +85,8 @@ def test_a_set_played_on_two_boards_is_saved_by_the_tap_that_decides_it(app, cli
     assert "Set 1 is decided and saved." in html.unescape(saved.get_data(as_text=True))
     # The answer brings Bob's standings too, as the version his page then shows (no poll drawn over them).
     answer = html.unescape(saved.get_data(as_text=True))
-    assert re.search(r'<div id="live" hx-swap-oob="innerHTML">', answer) and "1 set played, 0 tied" in answer
+    standings = read(answer).by_id("live")
+    assert (standings.tag, standings["hx-swap-oob"]) == ("div", "innerHTML") and "1 set played, 0 tied" in answer
     assert saved.headers["X-Live-ETag"] == bob.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     with app.app_context():
         match = db.session.get(Match, match_id)
@@ -192,5 +191,5 @@ def test_a_seated_phone_that_gave_the_pencil_away_still_follows_the_other_board(
     assert move(bob, match_id, "draw:4").status_code == 200
     # Bob's tap is news to Ann's board: her poll's answer draws her entry again, with his card on his table.
     live = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": shows})
-    assert 'id="entry"' in live.get_data(as_text=True)
+    assert read(live.get_data(as_text=True)).by_id("entry")
     assert re.search(r"pazaak-card pazaak-main[^>]*>4<", live.get_data(as_text=True))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
 
@@ -10,16 +9,17 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Match
-from tests.conftest import HTMX, csrf_token, read_words, ref, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, read_words, ref, save_round, start_match, stored_match
+from tests.pages import Element, read
 
 PAIR = ["Ann", "Bob"]
 
 
 def hidden(page: str, name: str) -> str:
     """The value of a hidden field on a page, as the browser would post it back."""
-    found = re.search(rf'name="{re.escape(name)}" value="([^"]*)"', page)
+    found = read(page).find_all("input", name=name)
     assert found, f"no field {name}"
-    return html.unescape(found.group(1))
+    return found[0]["value"]
 
 
 class Table:
@@ -45,7 +45,8 @@ class Table:
         return self
 
     def totals(self) -> list[str]:
-        return re.findall(r'class="pazaak-total[^"]*"\s+aria-label="[^"]*">([^<]*)<', self.page)
+        """Each player's total on the calculator, as shown beside their name."""
+        return [total.text for total in read(self.page).find_all(cls="pazaak-total") if total.has("aria-label")]
 
     def save(self):
         return self.client.post(self.url + "/rounds", data=self.fields(source="table"), headers=HTMX)
@@ -55,7 +56,7 @@ def test_settings_taps_redraw_the_form_and_start_stores_them(client, app):
     token = csrf_token(client, "/matches/new")
     base = {"csrf_token": token, "game": "pazaak", "seat": ["Ann", "Bob"]}
     page = client.post("/matches/new", data={**base, "action": "pazaak-sets:+1"}, headers=HTMX).get_data(as_text=True)
-    assert "<html" not in page and hidden(page, "sets") == "4"
+    assert not read(page).find_all("html") and hidden(page, "sets") == "4"
     page = client.post("/matches/new", data={**base, "sets": "4", "action": "pazaak-card:±4"}, headers=HTMX).get_data(
         as_text=True
     )
@@ -70,11 +71,11 @@ def test_unreadable_sets_is_refused_next_to_its_field(client, app):
     response = client.post("/matches/new", data=data, headers=HTMX)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert re.search(
-        r'pazaak-note.*?</small>\s*<p class="field-error" role="alert">The set wins needed must be a whole number',
-        page,
-        re.S,
-    )
+    # The alert follows the sets' note, inside the same part of the form.
+    message = "The set wins needed must be a whole number"
+    [error] = [alert for alert in read(page).by_role("alert") if alert.text.startswith(message)]
+    beside = [part for part in error.parent.children if isinstance(part, Element)]
+    assert "pazaak-note" in beside[beside.index(error) - 1].classes
     assert page.count("must be a whole number") == 1
     with app.app_context():
         assert db.session.query(Match).count() == 0
@@ -83,22 +84,18 @@ def test_unreadable_sets_is_refused_next_to_its_field(client, app):
 def test_quick_result_records_the_winner_or_a_tie(client, app):
     match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     for number, value in enumerate(["1", "tie"], start=1):
-        response = client.post(
-            f"/matches/{ref(match_id)}/rounds",
-            data={"csrf_token": token, "number": str(number), "winner": value},
-            headers=HTMX,
-        )
+        response = save_round(client, match_id, {"winner": value}, number, csrf=token)
         assert response.status_code == 200
     assert stored_match(app, match_id).rounds == [{"winner": "Bob"}, {"winner": None}]
     page = response.get_data(as_text=True)
-    assert "Set 2: tied" in page and 'hx-swap-oob="true"' in page
+    assert "Set 2: tied" in page and [part for part in read(page).iter() if part.get("hx-swap-oob") == "true"]
     assert "starts set 3" in page  # Ann started set 1, Bob set 2
 
 
 def test_calculator_steps_return_the_entry_fragment(client, app):
     match_id, token = start_match(client, "pazaak", PAIR), csrf_token(client)
     table = Table(client, match_id, token).tap("draw:7").tap("plus:3")
-    assert "<html" not in table.page and table.totals() == ["10", "0"]
+    assert not read(table.page).find_all("html") and table.totals() == ["10", "0"]
     before = hidden(table.page, "table")
     table.tap("minus:2")
     assert "Refused: Ann: only one side card per turn" in table.page and hidden(table.page, "table") == before
@@ -148,7 +145,9 @@ def test_a_decided_set_is_saved_with_its_cards_and_hand_cards_grey_out(client, a
         }
     ]
     page = response.get_data(as_text=True)
-    assert 'aria-label="Ann: +3 (played)" disabled' in page and 'aria-label="Ann: Double">' in page
+    drawn = read(page)
+    assert drawn.one_by_role("button", "Ann: +3 (played)").has("disabled")
+    assert not drawn.one_by_role("button", "Ann: Double").has("disabled")
     assert "Set 1: Ann wins (Ann 20, Bob 8)" in page
 
 
@@ -159,8 +158,9 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
         table.tap(move)
     assert table.save().status_code == 200
     page = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
-    assert "<option selected>19</option>" in page and "<option selected>9</option>" in page
-    assert 'name="winner"' not in page and hidden(page, "cards")
+    chosen = [option.text for option in read(page).find_all("option") if option.has("selected")]
+    assert "19" in chosen and "9" in chosen
+    assert not read(page).find_all(name="winner") and hidden(page, "cards")
     data = {
         "csrf_token": token,
         "revision": hidden(page, "revision"),
@@ -184,11 +184,7 @@ def test_correcting_a_set_prefills_it_and_saves_the_change(client, app):
 def test_the_match_ends_at_the_set_wins_needed(client, app, sets):
     match_id, token = start_match(client, "pazaak", PAIR, sets=sets), csrf_token(client)
     for number in range(1, int(sets) + 1):
-        client.post(
-            f"/matches/{ref(match_id)}/rounds",
-            data={"csrf_token": token, "number": str(number), "winner": "0"},
-            headers=HTMX,
-        )
+        save_round(client, match_id, {"winner": "0"}, number, csrf=token)
     assert stored_match(app, match_id).status == "finished"
     page = read_words(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Ann wins!" in page and "The match is over" in page and "Save set" not in page
@@ -203,7 +199,7 @@ def test_a_recorded_hand_is_all_the_calculator_offers(client, app):
     match_id, token = start_match(client, "pazaak", PAIR, **{"hand:Ann": ["+3", "D"]}), csrf_token(client)
     table = Table(client, match_id, token).tap("draw:7")
     assert "Ann plays only the hand cards noted for this match, each once." in table.page
-    assert "pazaak-palette" not in table.page and 'aria-label="Ann: +3"' in table.page
+    assert "pazaak-palette" not in table.page and read(table.page).one_by_role("button", "Ann: +3")
     # A card not in the hand, sent anyway, is refused and the table stays as it was.
     before = hidden(table.page, "table")
     table.tap("plus:5", player="0")
@@ -211,7 +207,7 @@ def test_a_recorded_hand_is_all_the_calculator_offers(client, app):
     assert hidden(table.page, "table") == before
     # Bob has no recorded hand: on his turn the whole palette is there.
     table.tap("end_turn").tap("draw:4")
-    assert "pazaak-palette" in table.page and 'aria-label="±5 as +5"' in table.page
+    assert "pazaak-palette" in table.page and read(table.page).one_by_role("button", "±5 as +5")
     table.tap("plusminus:5:+")
     assert table.totals() == ["7", "9"]
 
@@ -307,13 +303,9 @@ def test_saving_the_set_or_taking_back_a_set_empties_what_is_kept(client, app):
 
 def refusal_by_the_calculator(page: str) -> str:
     """The refusal shown inside the calculator's own section (not elsewhere on the page)."""
-    start = page.find('<section class="pazaak-calc"')
-    found = re.search(r'<p class="field-error pazaak-refused" role="alert">([^<]*)</p>', page[start:])
-    assert start >= 0 and found, "no refusal by the calculator"
-    between = page[start : start + found.start()]
-    # Still inside the calculator: every section opened since, but the calculator's own, is closed.
-    assert between.count("<section") == between.count("</section>") + 1
-    return html.unescape(found.group(1))
+    refusals = read(page).one("section", cls="pazaak-calc").find_all("p", cls="pazaak-refused")
+    assert refusals and refusals[0].role == "alert", "no refusal by the calculator"
+    return refusals[0].text
 
 
 def test_the_calculator_refuses_in_italian_on_an_italian_page(client, app):

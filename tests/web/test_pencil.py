@@ -8,8 +8,8 @@ import time
 from companion.extensions import db
 from companion.models import Match
 from companion.services import pencil as pencil_service
-from tests.conftest import HTMX, csrf_token, ref, save_round, start_match, stored_match
-from tests.reliability.test_bad_input import dump
+from tests.helpers import HTMX, csrf_token, dump, ref, save_round, start_match, stored_match
+from tests.pages import read
 
 
 def offer(app, match_id: int) -> str:
@@ -57,14 +57,16 @@ def test_undo_and_redo_change_one_round_per_page_drawn(app, client):
     for loser in ("Bob", "Cy", "Ann"):
         assert save_round(client, match_id, {"loser": loser}).status_code == 200
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert 'id="rounds-shown" name="shown" value="3"' in page and 'hx-include="#rounds-shown"' in page
+    shown = read(page).by_id("rounds-shown")
+    assert (shown["name"], shown["value"]) == ("shown", "3")
+    assert [part for part in read(page).iter() if part.get("hx-include") == "#rounds-shown"]
     token = csrf_token(client, f"/matches/{ref(match_id)}")
     double = [client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token, "shown": "3"}, headers=HTMX)
               for _ in range(2)]  # fmt: skip
     assert [answer.status_code for answer in double] == [200, 409]
     assert "not the 3 this page showed" in double[1].get_data(as_text=True)
     assert len(stored_match(app, match_id).rounds) == 2
-    assert 'name="shown" value="2"' in double[0].get_data(as_text=True)
+    assert [field["value"] for field in read(double[0].get_data(as_text=True)).find_all("input", name="shown")] == ["2"]
     redo = [client.post(f"/matches/{ref(match_id)}/redo", data={"csrf_token": token, "shown": "2"}, headers=HTMX)
             for _ in range(2)]  # fmt: skip
     assert [answer.status_code for answer in redo] == [200, 409]
@@ -97,5 +99,5 @@ def test_the_scorekeeper_whose_save_ended_the_match_keeps_its_read_back(app, cli
     # A poll sent while its page still showed the entry: the entry becomes the finished match's,
     # the read-back of the last round (and its Undo, which opens the match again) stays.
     polled = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": "pencil"})
-    assert polled.status_code == 200 and 'id="entry"' in polled.get_data(as_text=True)
+    assert polled.status_code == 200 and read(polled.get_data(as_text=True)).by_id("entry")
     assert not EMPTIED_BANNER.search(polled.get_data(as_text=True))

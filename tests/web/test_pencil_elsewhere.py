@@ -4,29 +4,16 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import HTMX, csrf_token, ref, start_match
+from tests.helpers import csrf_token, give_pencil, ref, save_round, start_match
+from tests.pages import read
 
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
-def give_pencil(owner, other, match_id: int) -> None:
-    """The owner shows the pencil code, the other phone takes it."""
-    token = csrf_token(owner, f"/matches/{ref(match_id)}/share")
-    offer = owner.post(f"/matches/{ref(match_id)}/pencil/offer", headers={**HTMX, "X-CSRFToken": token}).get_data(
-        as_text=True
-    )
-    code = offer.split('id="pencil-link"')[0].rsplit('href="', 1)[1].split('"')[0].split("code=")[1]
-    taken = other.post(
-        f"/matches/{ref(match_id)}/pencil",
-        data={"csrf_token": csrf_token(other, f"/matches/{ref(match_id)}/pencil?code={code}"), "code": code},
-    )
-    assert taken.status_code == 302
-
-
 def post_save(client, match_id: int, token: str, **fields):
-    data = {"csrf_token": token, "number": "1", **fields}
-    return client.post(f"/matches/{ref(match_id)}/rounds", data=data, headers=HTMX)
+    """Save round 1 with the CSRF token of the page as the phone last opened it (before the pencil moved)."""
+    return save_round(client, match_id, fields, 1, csrf=token)
 
 
 def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_take_it_back(client, app):
@@ -40,12 +27,13 @@ def test_the_owner_whose_pencil_went_to_another_phone_sees_who_holds_it_and_can_
     assert refused.status_code == 403
     assert "HX-Retarget" not in refused.headers  # it replaces the entry, where the eye is
     assert "Another phone holds the pencil." in html and "Take the pencil back" in html
-    assert 'name="number"' not in html and "<html" not in html
+    assert not read(html).find_all(name="number") and not read(html).find_all("html")
     # The tools drawn with it offer no Undo to a phone that cannot undo.
-    assert 'id="match-tools" hx-swap-oob="true"' in html and "/undo" not in html
+    assert read(html).by_id("match-tools")["hx-swap-oob"] == "true" and "/undo" not in html
 
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert "Another phone holds the pencil." in page and f'action="/matches/{ref(match_id)}/pencil/back"' in page
+    take_back = read(page).one_by_role("button", "Take the pencil back").closest("form")
+    assert "Another phone holds the pencil." in page and take_back["action"] == f"/matches/{ref(match_id)}/pencil/back"
     back = client.post(
         f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": csrf_token(client, f"/matches/{ref(match_id)}")}
     )

@@ -8,7 +8,7 @@ import pytest
 
 from companion.extensions import db
 from companion.queries.matches import find_match
-from tests.conftest import entry_fields, save_round, start_match
+from tests.helpers import entry_fields, save_round, start_match
 
 
 def millis(moment: datetime) -> str:

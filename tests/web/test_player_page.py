@@ -9,8 +9,8 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player, Seat
 from companion.services import matches as service
-from tests.conftest import csrf_token, grant_host_rights, ref, start_match
-from tests.web.test_history import doc, player_id
+from tests.helpers import csrf_token, grant_host_rights, pairs_match, player_id, ref, start_match
+from tests.pages import read
 
 
 def test_a_match_the_host_ended_is_not_in_progress(app, host_client):
@@ -75,15 +75,6 @@ def test_a_merge_asks_first_naming_both_and_what_happens(app, host_client):
 
 
 # Ann and Cy against Bob and Di in two finished Burraco matches of one hand; Noi win the first, Voi the second.
-def pairs_match(uid: str, winners: str, started: str) -> dict:
-    """A finished Burraco match in pairs, of one hand that `winners` close."""
-    losers = "Voi" if winners == "Noi" else "Noi"
-    hand = {"sides": {winners: {"table": 300, "hand": 0, "clean": 1}, losers: {"table": 50, "hand": 30}},
-            "closed_by": winners}  # fmt: skip
-    settings = {"hands": 1, "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}
-    return doc(uid, "burraco", ["Ann", "Bob", "Cy", "Di"], [hand], started, settings)
-
-
 def section(html: str, title_id: str) -> str:
     """The text of the table after a heading, without tags."""
     start = html.index(f'id="{title_id}"')
@@ -111,12 +102,11 @@ def test_a_players_page_charts_the_share_of_matches_won_over_time(app, client):
     html = client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True)
     assert "Results over time" in html
     label = "Share of matches won after each of 3 finished matches: 67% in the end"
-    assert f'aria-label="{label}"' in html
-    chart = html[html.index('id="results-title"') :]
-    chart = chart[: chart.index("</section>")]
+    assert read(html).one_by_role("img", label).tag == "svg"
+    chart = read(html).by_id("results-title").closest("section")
     # One line, through 100 %, 50 %, 67 % (Ann won, lost, won), named in the legend with its share now.
-    assert chart.count('class="line') >= 1 and "<svg" in chart
-    assert re.search(r"Burraco PAROLE</span> <b>67%</b>", chart)
+    assert [line for line in chart.iter() if line.get("class", "").startswith("line")] and chart.find_all("svg")
+    assert "Burraco PAROLE 67%" in [item.text for item in chart.one("ul", cls="chart-legend").by_role("listitem")]
     client.set_cookie("lang", "it")
     italian = client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True)
     assert "Risultati nel tempo" in italian and "67% alla fine" in italian

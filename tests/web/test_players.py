@@ -9,14 +9,8 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Match, Player, Seat
-from tests.conftest import csrf_token, read_words, ref
-from tests.web.test_history import player_id, store_samples
-
-
-@pytest.fixture
-def samples(app):
-    """The history tests' sample matches, stored: their figures are worked out by hand below."""
-    return store_samples(app)
+from tests.helpers import csrf_token, player_id, read_words, ref
+from tests.pages import read, table_rows
 
 
 def card(html: str, game_name: str) -> str:
@@ -51,17 +45,29 @@ def test_a_loser_and_a_match_in_progress(client, app, samples):
     assert "0 matches, 0 won" in di and "1 in progress" in di and "No finished match yet." in di
 
 
+def recent_form(html: str) -> list[tuple[str, str]]:
+    """The recent-form chips of a player's page: won or lost, as each chip is named, and the match it links."""
+    strip = read(html).one("section", aria_labelledby="form-title")
+    return [(chip.name().split(":")[0], chip["href"]) for chip in strip.by_role("link")]
+
+
+def field_error(html: str, role: str, name: str | re.Pattern) -> str:
+    """The error text a form field is described by, on a page that refused what it sent."""
+    page = read(html)
+    return page.by_id(page.one_by_role(role, name)["aria-describedby"]).text
+
+
 def test_head_to_head_and_recent_form(client, app, samples):
     html = read_words(client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True))
-    rivals = html[html.index('id="rivals-title"') :]
-    rows = re.findall(r'<th scope="row"><a href="/players/[0-9A-Za-z]{8}"[^>]*>(\w+)</a></th>\s*'
-                      r'<td class="num">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>\s*<td class="num[^"]*">(\d+)</td>',
-                      rivals)  # fmt: skip
+    rivals = read(html).one("section", aria_labelledby="rivals-title").one("table")
+    rows = [tuple(row.values()) for row in table_rows(rivals)]
     assert rows == [("Bob", "4", "4", "0"), ("Cy", "1", "1", "0")]
-    form = re.findall(r'class="form-chip (won|lost)" href="/matches/([0-9A-Za-z]{8})"', html)
-    assert form == [("won", ref(samples[uid])) for uid in ("pk", "to", "bu", "pz")]
+    assert [list(row) for row in table_rows(rivals)][0] == ["Against", "Together", "Ann won", "They won"]
+    rivals_links = [header.one_by_role("link")["href"] for header in rivals.by_role("rowheader")]
+    assert len(rivals_links) == 2 and all(re.fullmatch(r"/players/[0-9A-Za-z]{8}", href) for href in rivals_links)
+    assert recent_form(html) == [("Won", f"/matches/{ref(samples[uid])}") for uid in ("pk", "to", "bu", "pz")]
     cy = client.get(f"/players/{ref(player_id(app, 'Cy'))}").get_data(as_text=True)
-    assert re.findall(r'class="form-chip (won|lost)"', cy) == ["lost"]
+    assert [won for won, _ in recent_form(cy)] == ["Lost"]
 
 
 def cells(html: str, name: str) -> list[str]:
@@ -97,7 +103,8 @@ def test_rename_keeps_the_names_matches_were_played_with(host_client, app, sampl
     response = _post(host_client, app, "Ann", "rename", name="  Anna   Maria ")
     assert response.status_code == 302
     page = read_words(host_client.get(f"/players/{ref(ann)}").get_data(as_text=True))
-    assert '<h1 title="Anna Maria">Anna Maria</h1>' in page and "Renamed to Anna Maria." in page
+    assert [(heading.text, heading.get("title")) for heading in read(page).find_all("h1")] == [("Anna Maria",) * 2]
+    assert "Renamed to Anna Maria." in page
     with app.app_context():
         assert db.session.get(Player, ann).key == "anna maria"
         assert set(db.session.scalars(select(Seat.name).where(Seat.player_id == ann))) == {"Ann"}
@@ -115,7 +122,7 @@ def test_bad_rename_is_refused_next_to_the_field(host_client, app, samples, name
     response = _post(host_client, app, "Ann", "rename", name=name)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert f'<small id="rename-error" class="field-error">{message}' in html
+    assert field_error(html, "textbox", "Name").startswith(message)
     with app.app_context():
         assert db.session.get(Player, player_id(app, "Ann")).name == "Ann"
 
@@ -149,7 +156,7 @@ def test_bad_merge_is_refused_and_nothing_changes(host_client, app, samples, oth
     response = _post(host_client, app, "Ann", "merge", other=str(player_id(app, other)) if other else "")
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert f'<small id="merge-error" class="field-error">{message}' in html
+    assert field_error(html, "combobox", re.compile("^Merge another entry of the same person")).startswith(message)
     assert _seat_owners(app) == before
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.conftest import csrf_token
+from tests.helpers import csrf_token
 
 
 def checked(html: str, name: str) -> list[str]:

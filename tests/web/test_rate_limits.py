@@ -23,7 +23,7 @@ from companion.services import host
 from companion.services import pencil as pencil_service
 from companion.services.seed import seed
 from companion.web.limits import GUESSES_PER_CODE
-from tests.conftest import ADDRESS_KEY, HTMX, counted, csrf_token, grant_host_rights, ref, start_match
+from tests.helpers import ADDRESS_KEY, HTMX, counted, csrf_token, grant_host_rights, ref, start_match
 
 NETWORK = {"REMOTE_ADDR": "203.0.113.7"}  # a club's NAT: every phone of the club shows this one address
 

@@ -18,7 +18,7 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
-from tests.conftest import ref
+from tests.helpers import played_match, ref
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
@@ -78,35 +78,6 @@ def topic_rounds(losers: list[int]) -> list[dict]:
     return [{"losers": [loser]} for loser in losers]
 
 
-def start(game: str, seats: list[str], outcome: list[int]) -> Match:
-    """A match of the game at these seats, played as far as `outcome` says (maybe to the end)."""
-    if game == "burraco":
-        names = seats[:4] if len(seats) >= 4 else NAMES[:4]
-        teams = {"Noi": [names[0], names[2]], "Voi": [names[1], names[3]]}
-        match, _ = service.create_match("burraco", names, {"teams": teams, "hands": 1})
-        if outcome:
-            table = [100 + 50 * (n % 4) for n in outcome[:2]] + [100, 100]
-            closer = "Noi" if outcome[0] % 2 else "Voi"
-            sides = {"Noi": {"table": table[0], "hand": 0, "clean": 1}, "Voi": {"table": table[1], "hand": 0,
-                                                                                  "clean": 1}}
-            service.save_round(match, {"sides": sides, "closed_by": closer})
-        return match
-    names = seats[:2] if game == "pazaak" else seats
-    settings_ = {"pazzaparola": {"target": 1, "cards": 3}, "topic": {"deck": 3}, "pazaak": {"sets": 2}}[game]
-    match, _ = service.create_match(game, names, settings_)
-    for n in outcome:
-        if match.status != PLAYING:
-            break
-        if game == "pazaak":
-            data = {"winner": None if n % 3 == 2 else names[n % 2]}
-        elif game == "topic":
-            data = {"losers": [names[n % len(names)]]}
-        else:
-            data = {"rows": {name: {"used": [(n + i) % 2], "unused": 2} for i, name in enumerate(names)}}
-        service.save_round(match, data)
-    return match
-
-
 operations = st.one_of(
     st.tuples(st.just("start"), st.sampled_from(GAMES), st.lists(st.sampled_from(NAMES), min_size=2, max_size=4,
                                                                     unique=True),
@@ -121,7 +92,7 @@ def apply(operation: tuple) -> None:
     """One write of a random history; a write the rules refuse is simply not made."""
     kind = operation[0]
     if kind == "start":
-        start(*operation[1:])
+        played_match(*operation[1:])
         return
     if kind == "merge":
         keep = db.session.scalar(select(Player).where(Player.name == operation[1]))
@@ -177,9 +148,9 @@ def test_the_kept_ratings_are_a_full_rebuild_after_any_history(app, history):
 
 def test_a_match_finished_last_is_rated_on_its_own_in_its_save(app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
         assert_exact()
-        match = start("pazaak", ["Ann", "Bob"], [1])
+        match = played_match("pazaak", ["Ann", "Bob"], [1])
         # The save that finishes the match rates it on its own: no rebuild.
         service.save_round(match, {"winner": "Bob"})
         book = db.session.get(RatingBook, (OPEN_GROUP_ID, "pazaak"), populate_existing=True)
@@ -195,8 +166,8 @@ def corrected_first_match(app) -> tuple[Match, dict]:
     """Two finished Topic_ matches, Ann taking every card; then the first one's first round corrected, Bob
     taking that card: the ratings as kept just after the correction's save, per (player, game)."""
     with app.app_context():
-        first = start("topic", ["Ann", "Bob", "Cy"], [0, 0])
-        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        first = played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
         assert_exact()
         match = db.session.get(Match, first.id)
         service.correct_round(match, 1, {"losers": ["Bob"]}, match.rounds[0].revision, ends_at=1)
@@ -235,16 +206,16 @@ def test_every_page_that_shows_ratings_shows_them_rebuilt_after_a_correction(app
 def test_a_match_finished_while_the_book_waits_for_its_rebuild_is_rated_by_it(app):
     corrected_first_match(app)
     with app.app_context():
-        start("topic", ["Ann", "Bob", "Cy"], [1, 1])
+        played_match("topic", ["Ann", "Bob", "Cy"], [1, 1])
         assert db.session.get(RatingBook, (OPEN_GROUP_ID, "topic"), populate_existing=True).stale
         assert_exact()
 
 
 def test_a_save_that_does_not_finish_a_match_leaves_the_ratings_alone(app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
         assert_exact()
-        match = start("pazaak", ["Ann", "Bob"], [])
+        match = played_match("pazaak", ["Ann", "Bob"], [])
         statements = []
         from sqlalchemy import event
 
@@ -262,7 +233,7 @@ def test_a_save_that_does_not_finish_a_match_leaves_the_ratings_alone(app):
 
 def test_unfinished_matches_do_not_count(app):
     with app.app_context():
-        match = start("pazaak", ["Ann", "Bob"], [0])
+        match = played_match("pazaak", ["Ann", "Bob"], [0])
         service.end_match(match)
         assert kept() == {}
         assert db.session.scalar(select(Match.status).where(Match.id == match.id)) == "unfinished"
@@ -270,8 +241,8 @@ def test_unfinished_matches_do_not_count(app):
 
 def test_finished_at_ties_go_in_the_order_of_the_export(app):
     with app.app_context():
-        first = start("pazaak", ["Ann", "Bob"], [0, 0])
-        second = start("pazaak", ["Ann", "Bob"], [1, 1])
+        first = played_match("pazaak", ["Ann", "Bob"], [0, 0])
+        second = played_match("pazaak", ["Ann", "Bob"], [1, 1])
         same = datetime(2025, 1, 1, 12, 0, 0)
         # The second by id finished earlier within the same second: the id decides.
         db.session.get(Match, first.id).finished_at = same.replace(microsecond=900000)
@@ -286,8 +257,8 @@ def test_finished_at_ties_go_in_the_order_of_the_export(app):
 
 def test_the_cli_prints_each_rated_player_as_the_library_computes_it(app, runner):
     with app.app_context():
-        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
     result = runner.invoke(args=["ratings", "topic", "--json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)

@@ -10,25 +10,15 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Player
 from companion.queries.ratings import friendly
-from tests.conftest import ref
-from tests.web.test_ratings import start
+from tests.helpers import played_match, ref
+from tests.pages import hrefs, read, rows
 
 LIBRARY = PlackettLuce()
 
 
-def rows(html: str) -> list[list[str]]:
-    """The board's rows as the text of their cells."""
-    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    return [
-        [re.sub(r"<[^>]+>", " ", cell).split() and " ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in
-         re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
-    ]  # fmt: skip
-
-
 def test_the_players_page_of_a_game_links_to_its_ratings(client):
     html = client.get("/players?game=topic").get_data(as_text=True)
-    assert 'href="/players/ratings/topic"' in html
+    assert "/players/ratings/topic" in hrefs(read(html))
     page = client.get("/players/ratings/topic").get_data(as_text=True)
     assert "No one is rated at Topic_ yet" in page
     assert client.get("/players/ratings/chess").status_code == 404
@@ -37,8 +27,8 @@ def test_the_players_page_of_a_game_links_to_its_ratings(client):
 def test_the_board_ranks_by_rating_with_matches_wins_and_trend(client, app):
     with app.app_context():
         # Topic_: Ann takes both cards twice; Bob and Cy share first place twice.
-        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
-        start("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
     response = client.get("/players/ratings/topic")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -60,14 +50,14 @@ def test_the_board_ranks_by_rating_with_matches_wins_and_trend(client, app):
 def test_a_player_is_no_longer_provisional_from_the_fifth_match(client, app):
     with app.app_context():
         for _ in range(5):
-            start("pazaak", ["Ann", "Bob"], [0, 0])
+            played_match("pazaak", ["Ann", "Bob"], [0, 0])
     found = rows(client.get("/players/ratings/pazaak").get_data(as_text=True))
     assert [row[1] for row in found] == ["Ann 5 played · 5 won", "Bob 5 played · 0 won"]
 
 
 def test_the_board_in_italian(client, app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
     client.set_cookie("lang", "it")
     html = client.get("/players/ratings/pazaak", headers={"Accept-Language": "it"}).get_data(as_text=True)
     assert "Valutazioni" in html and "Punti = 1000 + 40" in html
@@ -77,16 +67,16 @@ def test_the_board_in_italian(client, app):
 
 def test_a_players_page_charts_their_rating_of_each_game_over_time(client, app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0, 0])
-        start("pazaak", ["Ann", "Bob"], [1, 1])
-        start("topic", ["Ann", "Bob", "Cy"], [1, 1])
+        played_match("pazaak", ["Ann", "Bob"], [0, 0])
+        played_match("pazaak", ["Ann", "Bob"], [1, 1])
+        played_match("topic", ["Ann", "Bob", "Cy"], [1, 1])
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
     html = client.get(f"/players/{ref(ann)}").get_data(as_text=True)
     board = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/pazaak").get_data(as_text=True))}
     topic = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/topic").get_data(as_text=True))}
     assert "Rating over time" in html
     label = f"Rating after each rated match of each game, now: Topic_ {topic['Ann']}, Pazaak {board['Ann']}"
-    assert f'aria-label="{label}"' in html
+    assert read(html).one_by_role("img", label).tag == "svg"
     # A line a game, each named in the legend with the rating now and linked to the game's board.
     section = html.split('id="ratings-title"', 1)[1].split("</section>", 1)[0]
     legend = re.findall(r'<a href="/players/ratings/(\w+)">[^<]+</a> <b>(\d+)</b>', section)
@@ -95,7 +85,7 @@ def test_a_players_page_charts_their_rating_of_each_game_over_time(client, app):
 
 def test_a_player_without_a_finished_match_has_no_rating_chart(client, app):
     with app.app_context():
-        start("pazaak", ["Ann", "Bob"], [0])
+        played_match("pazaak", ["Ann", "Bob"], [0])
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
     assert "Rating over time" not in client.get(f"/players/{ref(ann)}").get_data(as_text=True)
 
@@ -106,8 +96,8 @@ def test_a_long_rating_line_is_drawn_at_an_even_spread_of_its_matches_ending_wit
 
     with app.app_context():
         for n in range(CHART_POINTS + 10):
-            start("pazaak", ["Ann", "Bob"], [n % 2, n % 2])
-        start("topic", ["Ann", "Bob", "Cy"], [1, 1])
+            played_match("pazaak", ["Ann", "Bob"], [n % 2, n % 2])
+        played_match("topic", ["Ann", "Bob", "Cy"], [1, 1])
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
         lines = rating_lines(ann)
     pazaak, topic = lines.games["pazaak"], lines.games["topic"]

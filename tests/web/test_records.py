@@ -4,73 +4,17 @@ from __future__ import annotations
 
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import select, update
-from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
-from companion.models import Match, Player, PlayerRecord, Rivalry, Seat
+from companion.models import Match, Player, PlayerRecord, Seat
 from companion.queries.players import leaderboard
 from companion.services import matches as service
 from companion.services import records
 from companion.services.roster import merge_players
 from companion.services.seed import seed
-from tests.conftest import ref
-from tests.web.test_history import SAMPLES, doc, row, store_samples
+from tests.helpers import SAMPLES, assert_exact, counted_from_the_seats, doc, kept, ref, row, store_samples
 
 RECORDS_REVISION_PARENT = "5ecf899cd77f"
-
-
-def counted_from_the_seats() -> tuple[dict, dict]:
-    """Every player's record per game and head to head, added up in Python from every seat."""
-    found: dict = {}
-    pairs: dict = {}
-    for match in db.session.scalars(select(Match).options(selectinload(Match.seats))):
-        finished = match.status == "finished"
-        for seat in match.seats:
-            record = found.setdefault((seat.player_id, match.game), {"sums": [0] * 6, "best": None})
-            if not finished:
-                record["sums"][0] += 1
-                continue
-            figures = (1, int(seat.won), seat.total or 0, seat.score_sum or 0, seat.score_count or 0)
-            record["sums"][1:] = [a + b for a, b in zip(record["sums"][1:], figures, strict=True)]
-            if seat.best_score is not None:
-                best = (seat.best_score, seat.best_label, match.started_at, match.id)
-                rank = (-best[0], best[2], best[3])
-                if record["best"] is None or rank < (-record["best"][0], record["best"][2], record["best"][3]):
-                    record["best"] = best
-            for other in match.seats:
-                if other.player_id != seat.player_id:
-                    pair = pairs.setdefault((seat.player_id, other.player_id), [0, 0, 0, 0, 0])
-                    partners = seat.team is not None and seat.team == other.team
-                    figures = (1, int(seat.won), int(other.won), int(partners), int(partners and seat.won))
-                    pair[:] = [a + b for a, b in zip(pair, figures, strict=True)]
-    expected = {key: (*value["sums"], value["best"]) for key, value in found.items()}
-    return expected, {key: tuple(value) for key, value in pairs.items()}
-
-
-def kept() -> tuple[dict, dict]:
-    """The records and head to head as kept, leaving out the rows that add nothing."""
-    found = {}
-    for r in db.session.scalars(select(PlayerRecord)):
-        best = (r.best_score, r.best_label, r.best_started_at, r.best_match_id) if r.best_score is not None else None
-        sums = (r.playing, r.played, r.won, r.total, r.score_sum, r.score_count)
-        if any(sums) or best:
-            found[r.player_id, r.game] = (*sums, best)
-    pairs = {
-        (r.player_id, r.other_id): (r.together, r.mine, r.theirs, r.partnered, r.partnered_won)
-        for r in db.session.scalars(select(Rivalry))
-    }
-    return found, {key: value for key, value in pairs.items() if any(value)}
-
-
-def assert_exact() -> None:
-    """The kept records are the seats' sums, and a rebuild from scratch changes nothing."""
-    db.session.expire_all()
-    expected = counted_from_the_seats()
-    assert kept() == expected
-    records.rebuild()
-    db.session.expire_all()
-    assert kept() == expected
-    db.session.rollback()
 
 
 def play_to_the_end(match: Match, rounds: list[dict]) -> None:

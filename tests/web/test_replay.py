@@ -4,14 +4,13 @@ its chart and rounds up to it; a round the match does not have is a clear 400; a
 from __future__ import annotations
 
 import re
-from html import unescape
 
 import pytest
 
 from companion.extensions import db
 from companion.games import get_game
 from companion.queries.matches import find_match
-from tests.conftest import (
+from tests.helpers import (
     CSRF_PATTERN,
     HTMX,
     csrf_token,
@@ -22,15 +21,14 @@ from tests.conftest import (
     save_round,
     start_match,
 )
+from tests.pages import Element, hrefs, read
 
 GAMES = ["pazzaparola", "burraco", "topic", "pazaak"]
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
 # What a step of the replay sends: htmx swapping the replay alone.
 STEP = {**HTMX, "HX-Target": "replay"}
 # The chart's name for a screen reader: how many rounds it draws and the totals it ends on.
-# A total in the standings, drawn big.
-BIG_NUMBER = re.compile(r'class="[^"]*big-num[^"]*"[^>]*>\s*(-?\d+)')
-CHART_LABEL = re.compile(r'aria-label="Totals after (?:each of )?(\d+) (?:round|hand|set)s?: ([^"]*)"')
+CHART_LABEL = re.compile(r"Totals after (?:each of )?(\d+) (?:round|hand|set)s?: (.*)")
 
 
 def section(html: str, start: str) -> str:
@@ -42,17 +40,20 @@ def section(html: str, start: str) -> str:
 
 def standings_shown(html: str, sides: list[str]) -> dict[str, int]:
     """Each side's total as the standings show it: each big number, read as the side named last before it."""
-    standings = section(html, 'id="standings"')
-    named = [(m.start(), unescape(m.group(1))) for m in re.finditer(r'title="([^"]*)"', standings)]
-    found = {}
-    for number in BIG_NUMBER.finditer(standings):
-        found[[name for at, name in named if at < number.start() and name in sides][-1]] = int(number.group(1))
+    found, named = {}, None
+    for part in read(html).by_id("standings").iter():
+        if part.get("title") in sides:
+            named = part["title"]
+        if "big-num" in part.classes:
+            # Its leading figure: a Pazaak side's sets are drawn as "1/3", won of needed.
+            found[named] = int(re.match(r"-?\d+", part.text).group())
+    assert None not in found, "a total drawn before any side's name"
     return found
 
 
 def rounds_shown(html: str) -> int:
     """How many rounds the rounds table holds: each is headed by a row (or row group) header."""
-    return len(re.findall(r'scope="row(?:group)?"', section(html, 'id="rounds"')))
+    return len([part for part in read(html).by_id("rounds").iter() if part.get("scope") in ("row", "rowgroup")])
 
 
 @pytest.mark.parametrize("slug", GAMES)
@@ -68,12 +69,13 @@ def test_each_round_of_the_replay_shows_the_engines_standings_after_it(client, a
         expected = game.standings(players, settings, rounds[:number])
         assert standings_shown(html, sides) == expected.totals, f"after round {number}"
         # The chart goes up to that round, and ends on the same totals.
-        drawn, totals = CHART_LABEL.search(html).groups()
+        [chart] = [image.name() for image in read(html).by_role("img") if CHART_LABEL.fullmatch(image.name())]
+        drawn, totals = CHART_LABEL.fullmatch(chart).groups()
         assert int(drawn) == number
         assert totals == ", ".join(f"{side} {expected.totals[side]}" for side in sides)
         assert rounds_shown(html) == number
         # Only the last round is the result; before it, nobody has won yet.
-        assert ('class="result"' in html) == (number == len(rounds)) == expected.over
+        assert bool(read(html).find_all(cls="result")) == (number == len(rounds)) == expected.over
 
 
 @pytest.mark.parametrize("slug", GAMES)
@@ -87,24 +89,24 @@ def test_the_last_round_of_the_replay_is_the_final_result_as_the_page_shows_it(c
         assert standings_shown(html, get_game(slug).sides(players, settings)) == (
             get_game(slug).standings(players, settings, rounds).totals
         )
-    assert 'class="result"' in page and 'id="replay"' in page
+    assert read(page).find_all(cls="result") and read(page).find_all(id="replay")
 
 
 def test_the_steps_are_plain_links_and_a_form_that_work_without_scripts(client, app):
     match_id, _, _, rounds = finished_match(app, "topic")
     html = client.get(f"/matches/{ref(match_id)}?round=3").get_data(as_text=True)
-    nav = html[html.index('class="replay-steps"') :]
-    assert f'href="/matches/{ref(match_id)}?round=2"' in nav and f'href="/matches/{ref(match_id)}?round=4"' in nav
-    assert f'action="/matches/{ref(match_id)}"' in nav and 'name="round"' in nav and 'value="3"' in nav
-    assert f'max="{len(rounds)}"' in nav
+    nav = read(html).one("nav", cls="replay-steps")
+    assert {f"/matches/{ref(match_id)}?round=2", f"/matches/{ref(match_id)}?round=4"} <= set(hrefs(nav))
+    jump = nav.one("form")
+    step = jump.one("input", name="round")
+    assert (jump["action"], step["value"], step["max"]) == (f"/matches/{ref(match_id)}", "3", str(len(rounds)))
     assert "After round 3 of" in html
     # At either end, the step beyond is shown but leads nowhere.
     first = client.get(f"/matches/{ref(match_id)}?round=1").get_data(as_text=True)
-    assert "?round=0" not in first and f'href="/matches/{ref(match_id)}?round=2"' in first
+    assert "?round=0" not in first and f"/matches/{ref(match_id)}?round=2" in hrefs(read(first))
     last = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert (
-        f"?round={len(rounds) + 1}" not in last and f'href="/matches/{ref(match_id)}?round={len(rounds) - 1}"' in last
-    )
+    assert f"?round={len(rounds) + 1}" not in last
+    assert f"/matches/{ref(match_id)}?round={len(rounds) - 1}" in hrefs(read(last))
 
 
 def test_a_step_swaps_the_replay_alone_and_pushes_its_address(client, app):
@@ -112,7 +114,9 @@ def test_a_step_swaps_the_replay_alone_and_pushes_its_address(client, app):
     response = client.get(f"/matches/{ref(match_id)}?round=2", headers=STEP)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert "<html" not in html and html.lstrip().startswith("<section") and 'id="replay"' in html
+    fragment = read(html)
+    assert [part.tag for part in fragment.children if isinstance(part, Element)][0] == "section"
+    assert not fragment.find_all("html") and fragment.find_all(id="replay")
     assert response.headers["HX-Push-Url"] == f"/matches/{ref(match_id)}?round=2"
     assert "After set 2 of" in html
     expected = get_game("pazaak").standings(players, settings, rounds[:2]).totals
@@ -121,14 +125,15 @@ def test_a_step_swaps_the_replay_alone_and_pushes_its_address(client, app):
     # A boosted link, a reload and Back get the whole page at that round.
     for headers in ({**HTMX, "HX-Boosted": "true"}, {}, {**HTMX, "HX-History-Restore-Request": "true"}):
         page = client.get(f"/matches/{ref(match_id)}?round=2", headers=headers).get_data(as_text=True)
-        assert "<html" in page and standings_shown(page, players) == expected
+        assert read(page).find_all("html") and standings_shown(page, players) == expected
 
 
 def test_the_replay_speaks_italian_and_the_games_words(client, app):
     match_id, _, _, rounds = finished_match(app, "burraco")
     html = client.get(f"/matches/{ref(match_id)}?round=2", headers=ITALIAN).get_data(as_text=True)
     assert f"Dopo la mano 2 di {len(rounds)}" in html and "Rivedi la partita" in html
-    assert "◀</span> Indietro</a>" in html and ">Avanti <span" in html
+    steps = [step.text for step in read(html).one("nav", cls="replay-steps").find_all("a")]
+    assert "◀ Indietro" in steps and [step for step in steps if step.startswith("Avanti ")]
     english = client.get(f"/matches/{ref(match_id)}?round=2").get_data(as_text=True)
     assert f"After hand 2 of {len(rounds)}" in english
 
@@ -158,7 +163,7 @@ def test_a_match_ended_before_its_first_round_has_nothing_to_replay(host_client,
     token = csrf_token(host_client, f"/matches/{ref(match_id)}/end")
     assert host_client.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 302
     page = host_client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert 'id="replay"' not in page
+    assert not read(page).find_all(id="replay")
     response = host_client.get(f"/matches/{ref(match_id)}?round=1")
     assert response.status_code == 400 and "This match has no rounds to replay." in response.get_data(as_text=True)
 
@@ -183,7 +188,7 @@ def test_a_match_being_played_ignores_the_round_asked(client, app, value):
     asked = client.get(f"/matches/{ref(match_id)}", query_string={"round": value})
     assert asked.status_code == 200
     html = asked.get_data(as_text=True)
-    assert 'id="replay"' not in html and 'class="replay-steps"' not in html
+    assert not read(html).find_all(id="replay") and not read(html).find_all(cls="replay-steps")
     assert standings_shown(html, ["Ann", "Bob", "Cy"]) == {"Ann": 0, "Bob": 2, "Cy": 1}
     assert section(html, 'id="standings"') == section(plain, 'id="standings"')
     assert section(html, 'id="rounds"') == section(plain, 'id="rounds"')
@@ -195,7 +200,7 @@ def test_a_match_of_one_round_has_nothing_to_step_through(client, app):
     match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="1")
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert 'class="result"' in page and 'id="replay"' not in page
+    assert read(page).find_all(cls="result") and not read(page).find_all(id="replay")
     assert "totals-chart" in client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
     assert client.get(f"/matches/{ref(match_id)}?round=1").status_code == 200
     assert client.get(f"/matches/{ref(match_id)}?round=2").status_code == 400
@@ -205,7 +210,7 @@ def test_a_step_of_a_replay_whose_match_is_played_again_opens_the_match(client, 
     match_id = start_match(client, "pazaak", ["Ann", "Bob"], sets="2")
     for _ in range(2):
         save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
-    assert 'id="replay"' in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert read(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)).find_all(id="replay")
     token = csrf_token(client, f"/matches/{ref(match_id)}")
     client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     response = client.get(f"/matches/{ref(match_id)}?round=1", headers=STEP)
@@ -217,8 +222,8 @@ def test_the_save_that_ends_a_match_draws_its_replay_and_undo_takes_it_away(clie
     save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"}))
     ended = save_round(client, match_id, entry_fields(app, match_id, {"winner": "Ann"})).get_data(as_text=True)
     live = ended[ended.index('<div id="live" hx-swap-oob="innerHTML">') :]
-    assert 'id="replay"' in live and "After set 2 of 2" in live and 'class="result"' in live
-    assert '<section class="chart"' in live
+    assert read(live).find_all(id="replay") and "After set 2 of 2" in live and read(live).find_all(cls="result")
+    assert read(live).find_all("section", cls="chart")
     # The chart below the tools gives its place to the replay's.
     chart = client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
     assert "totals-chart" not in chart
@@ -227,7 +232,7 @@ def test_the_save_that_ends_a_match_draws_its_replay_and_undo_takes_it_away(clie
     undone = client.post(f"/matches/{ref(match_id)}/undo", data={"csrf_token": token}, headers=HTMX)
     html = undone.get_data(as_text=True)
     live = html[html.index('<div id="live" hx-swap-oob="innerHTML">') :]
-    assert 'id="replay"' not in live and 'id="standings"' in live and 'id="rounds"' in live
+    assert not read(live).find_all(id="replay") and read(live).by_id("standings") and read(live).by_id("rounds")
     assert "totals-chart" in client.get(f"/matches/{ref(match_id)}/chart", headers=HTMX).get_data(as_text=True)
 
 
@@ -240,7 +245,7 @@ def test_a_following_phone_sees_the_replay_once_the_match_ends(client, app):
     poll = viewer.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag})
     assert poll.status_code == 200
     html = poll.get_data(as_text=True)
-    assert 'id="replay"' in html and "After set 2 of 2" in html and "Bob wins!" in read_words(html)
+    assert read(html).find_all(id="replay") and "After set 2 of 2" in html and "Bob wins!" in read_words(html)
 
 
 def test_replaying_reads_but_never_writes(client, app):

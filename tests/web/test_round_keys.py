@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.conftest import entry_fields, save_round, start_match, stored_match
+from tests.helpers import entry_fields, save_round, start_match, stored_match
 
 
 def keyed(app, match_id: int, loser: str, key: str):

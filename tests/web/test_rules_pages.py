@@ -8,7 +8,8 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
+from tests.pages import read
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}
@@ -104,7 +105,8 @@ def test_a_correction_that_ends_the_match_earlier_says_so_and_waits_for_one_more
     assert "Save and end the match at round 3" in text
     # Nothing is stored before the second tap, and what was typed is drawn again.
     assert losers(app, match_id) == FIVE_LOSERS
-    assert 'name="ends_at" value="3"' in first.get_data(as_text=True)
+    confirm = read(first.get_data(as_text=True)).one_by_role("button", "Save and end the match at round 3")
+    assert (confirm["name"], confirm["value"]) == ("ends_at", "3")
     second = post_correction(client, app, match_id, 3, ENDING, 0, ends_at="3")
     assert second.status_code == 302
     stored = stored_match(app, match_id)
@@ -153,15 +155,12 @@ def test_correcting_the_round_back_reopens_the_match_and_redo_puts_the_rounds_ba
 def test_each_pazzaparola_row_carries_the_reason_a_card_more_is_refused(client):
     match_id = start_match(client, "pazzaparola", THREE)
     html = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert 'class="pz-entry" data-cards="8"' in html
+    assert read(html).one(cls="pz-entry")["data-cards"] == "8"
     for name in THREE:
-        row = html[html.index(f'data-name="{name}"') :]
-        row = row[: row.index("</fieldset>")]
-        assert re.search(
-            rf'class="field-error pz-full" role="alert" hidden>{name} has all 8 cards in the rows: '
-            "tap a chip to take one back before adding another.<",
-            row,
-        )
+        # Each row holds its alert, hidden until a card more is tapped.
+        [full] = read(html).one("fieldset", data_name=name).find_all(cls="pz-full")
+        assert full.role == "alert" and full.has("hidden") and "field-error" in full.classes
+        assert full.text == f"{name} has all 8 cards in the rows: tap a chip to take one back before adding another."
 
 
 # --- Rule errors in the page's language, next to their field ------------------------------
@@ -173,8 +172,7 @@ def test_a_rule_error_reaches_an_italian_page_in_italian_naming_the_player_next_
     match_id = start_match(client, "burraco", THREE)
     fields = {"closed_by": "Ann", "table_1": "230", "hand_1": "25", "clean_1": "1"}
     html = save_round(client, match_id, fields, 1, headers=ITALIAN).get_data(as_text=True)
-    card = html[html.index('<span class="burraco-side-name" title="Ann">') :]
-    card = text_of(card[: card.index("</fieldset>")])
+    card = read(html).one_by_role("group", "Ann").text
     assert "Ann: ha chiuso la mano ma ha 25 punti in mano (devono essere 0)" in card
     assert "closed the hand" not in text_of(html)
 
@@ -182,10 +180,10 @@ def test_a_rule_error_reaches_an_italian_page_in_italian_naming_the_player_next_
 def test_a_field_error_in_italian_starts_with_a_capital_and_translates_the_field(client):
     match_id = start_match(client, "burraco", THREE)
     html = save_round(client, match_id, {"closed_by": "", "hand_1": "10+"}, 1, headers=ITALIAN).get_data(as_text=True)
-    assert 'id="bu-hand_1-error"' in html
-    error = html[html.index('id="bu-hand_1-error"') :]
-    error = text_of(error[error.index(">") + 1 : error.index("</p>")])
-    assert error == "Punti rimasti in mano: 10+ finisce con +: aggiungi l’ultimo numero o tocca ⌫"
+    field = read(html).one("input", name="hand_1")
+    error = read(html).by_id(field["aria-describedby"])
+    assert error["id"] == "bu-hand_1-error"
+    assert error.text == "Punti rimasti in mano: 10+ finisce con +: aggiungi l’ultimo numero o tocca ⌫"
 
 
 def test_a_conflict_reaches_an_italian_page_in_italian(client, app):

@@ -9,8 +9,7 @@ from sqlalchemy.orm import Session
 from companion.extensions import db
 from companion.games import get_game
 from companion.models import Seat
-from tests.conftest import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
-from tests.web.test_records import assert_exact
+from tests.helpers import HTMX, assert_exact, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 
 
 @pytest.fixture

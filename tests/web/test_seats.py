@@ -7,18 +7,21 @@ import re
 
 from companion.extensions import db
 from companion.models import Match, Member
-from tests.conftest import HTMX, csrf_token, finished_match, read_words, ref, save_round, start_match, stored_match
-from tests.reliability.test_bad_input import dump
-from tests.web.test_groups import two_groups  # noqa: F401 - a fixture
+from tests.helpers import (
+    HTMX,
+    csrf_token,
+    dump,
+    finished_match,
+    read_words,
+    ref,
+    save_round,
+    start_match,
+    stored_match,
+    take,
+)
+from tests.pages import read
 
 SEAT_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"]+/seat[^"]*)"')
-
-
-def take(phone, match_id: int, position, path: str | None = None):
-    """This phone opens the seat link and takes the seat at `position`."""
-    path = path or f"/matches/{ref(match_id)}/seat"
-    token = csrf_token(phone, path)
-    return phone.post(f"/matches/{ref(match_id)}/seat", data={"csrf_token": token, "seat": str(position)})
 
 
 def seated(app, match_id: int) -> dict[str, str | None]:
@@ -45,11 +48,17 @@ def test_a_phone_takes_its_seat_and_sees_its_own_part(app, client):
     page = read_words(bob.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Your seat: Bob" in page and "Leave the seat" in page
     # Topic_: its own cards held, big, beside the deck; a viewer has none of that.
-    assert re.search(r'class="topic-mine"[^>]*><span>Your cards</span>\s*<strong class="big-num">1</strong>', page)
+    mine = read(page).one(cls="topic-mine")
+    assert mine.text == "Your cards 1" and mine.one("strong", cls="big-num").text == "1"
     viewer_page = app.test_client().get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "topic-mine" not in viewer_page and "Your seat" not in viewer_page
     # The scorekeeper's share page says which phone sits where.
     assert "Chrome · Android" in client.get(f"/matches/{ref(match_id)}/seats").get_data(as_text=True)
+
+
+def sent(html: str, name: str) -> list[str]:
+    """The values of a field the page's round entry would send with Save."""
+    return [value for field, value in read(html).one("form", cls="round-entry").fields() if field == name]
 
 
 def test_a_seat_holds_one_phone_and_a_phone_sits_at_one_seat(app, client):
@@ -59,7 +68,7 @@ def test_a_seat_holds_one_phone_and_a_phone_sits_at_one_seat(app, client):
     before = dump(app)
     refused = take(other, match_id, 1)
     text = html.unescape(refused.get_data(as_text=True))
-    assert refused.status_code == 409 and "Another phone has taken Bob's seat" in text and 'id="seat-error"' in text
+    assert refused.status_code == 409 and "Another phone has taken Bob's seat" in read(text).by_id("seat-error").text
     assert dump(app) == before
     # Bob's phone moves to Cy's seat: it leaves Bob's, which the other phone may then take.
     assert take(bob, match_id, 2).status_code == 302
@@ -93,7 +102,7 @@ def test_the_scorekeeper_frees_a_seat_and_the_phone_learns_it_at_its_next_poll(a
     assert seated(app, match_id) == {"Ann": None, "Bob": None}
     poll = bob.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": etag, "X-Entry-Shows": "seat"})
     text = poll.get_data(as_text=True)
-    assert poll.status_code == 200 and 'id="entry" hx-swap-oob' in text and "Your seat" not in text
+    assert poll.status_code == 200 and read(text).by_id("entry").has("hx-swap-oob") and "Your seat" not in text
     assert "You are following this match" in text
 
 
@@ -154,7 +163,7 @@ def test_seated_phones_send_their_rows_and_the_scorekeeper_saves_them_with_one_t
     match_id = start_match(client, "pazzaparola", ["Ann", "Bob", "Cy", "Di"])
     phones = seated_phones(app, client, match_id, range(4))
     seated_page = read_words(phones[1].get(f"/matches/{ref(match_id)}").get_data(as_text=True))
-    assert "Send my row of round 1" in seated_page and 'name="theme"' not in seated_page
+    assert "Send my row of round 1" in seated_page and not read(seated_page).find_all(name="theme")
     assert 'name="used-1"' not in seated_page.split("pz-chips", 1)[0]  # its own row alone
     answers = [send(phones[0], match_id, 0, [3, 4, 2], "GATTO"), send(phones[1], match_id, 1, [5, 1]),
                send(phones[2], match_id, 2, [2, 2, 2, 2], "CASA")]  # fmt: skip
@@ -164,8 +173,8 @@ def test_seated_phones_send_their_rows_and_the_scorekeeper_saves_them_with_one_t
     live = read_words(client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
     assert "Rows in: 3 of 4" in live and "waiting for Di" in live
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert re.findall(r'name="used-0" value="(\d+)"', page) == ["3", "4", "2"]
-    assert 'value="GATTO"' in page and page.count('class="sent-by') == 3
+    assert sent(page, "used-0") == ["3", "4", "2"]
+    assert sent(page, "word-0") == ["GATTO"] and len(read(page).find_all(cls="sent-by")) == 3
     assert send(phones[3], match_id, 3, [1], "IO").status_code == 200
     # One tap: Save with nothing typed saves the four rows as sent.
     saved = client.post(f"/matches/{ref(match_id)}/rounds", data={"csrf_token": csrf_token(client), "number": "1"},
@@ -184,7 +193,8 @@ def test_a_row_sent_again_while_the_scorekeeper_changed_it_is_not_overwritten_un
     phones = seated_phones(app, client, match_id, [1])
     assert send(phones[1], match_id, 1, [5, 1], "RE").status_code == 200
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    revision = re.search(r'name="sent-rev-1" value="(\d+)"', page).group(1)
+    [revision] = sent(page, "sent-rev-1")
+    assert revision.isdigit()
     # The scorekeeper corrects Bob's row (5, 1 → 5, 2) while Bob sends it again (5, 1, 1).
     assert send(phones[1], match_id, 1, [5, 1, 1], "RE").status_code == 200
     form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["4"], "used-1": ["5", "2"],
@@ -193,10 +203,11 @@ def test_a_row_sent_again_while_the_scorekeeper_changed_it_is_not_overwritten_un
     refused = client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX)
     text = read_words(html.unescape(refused.get_data(as_text=True)))
     assert refused.status_code == 409 and "Bob sent this row again meanwhile" in text
-    assert re.findall(r'name="used-1" value="(\d+)"', text) == ["5", "1", "1"]
+    assert sent(text, "used-1") == ["5", "1", "1"]
     assert dump(app) == before
     # Saved again from the page as it now shows it: Bob's row as sent.
-    revision = re.search(r'name="sent-rev-1" value="(\d+)"', text).group(1)
+    [revision] = sent(text, "sent-rev-1")
+    assert revision.isdigit()
     form.update({"used-1": ["5", "1", "1"], "sent-rev-1": revision})
     assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
     assert stored_match(app, match_id).rounds[0]["rows"]["Bob"]["used"] == [5, 1, 1]
@@ -231,8 +242,9 @@ def test_burraco_in_pairs_either_partner_sends_the_pairs_one_hand(app, client):
     phones = seated_phones(app, client, match_id, range(4))
     page = read_words(phones[2].get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     # Cy plays for Noi, the first pair: its phone enters Noi's hand alone, and not who closed.
-    assert "Send our hand 1" in page and 'name="table_1"' in page and 'name="table_2"' not in page
-    assert 'name="closed_by"' not in page
+    drawn = read(page)
+    assert "Send our hand 1" in page and drawn.find_all(name="table_1") and not drawn.find_all(name="table_2")
+    assert not drawn.find_all(name="closed_by")
     token = csrf_token(phones[2], f"/matches/{ref(match_id)}")
     hand = {"csrf_token": token, "number": "1", "table_1": "120+35", "hand_1": "0", "clean_1": "1", "dirty_1": "0"}
     assert phones[2].post(f"/matches/{ref(match_id)}/rows", data=hand, headers=HTMX).status_code == 200
@@ -243,7 +255,7 @@ def test_burraco_in_pairs_either_partner_sends_the_pairs_one_hand(app, client):
     live = read_words(client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
     assert "Rows in: 1 of 2" in live and "waiting for Voi" in live
     sheet = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
-    assert 'name="table_1" value="160"' in sheet
+    assert sent(sheet, "table_1") == ["160"]
     # The scorekeeper taps who closed and Save: Voi's hand typed here, Noi's as sent.
     form = {"csrf_token": csrf_token(client), "number": "1", "closed_by": "Noi", "table_2": "40", "hand_2": "15"}
     assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
@@ -255,7 +267,10 @@ def test_burraco_in_pairs_either_partner_sends_the_pairs_one_hand(app, client):
 def test_the_share_pages_seats_cost_a_bodiless_304_until_a_phone_sits_down(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob"])
     share = client.get(f"/matches/{ref(match_id)}/share").get_data(as_text=True)
-    etag = html.unescape(re.search(r"data-live data-etag='([^']+)' hx-get=\"[^\"]+/seats\"", share).group(1))
+    # The seats' panel polls its own address, sending the version it shows.
+    polling = [part for part in read(share).iter() if part.has("data-live")]
+    [seats] = [part for part in polling if part.get("hx-get", "").endswith("/seats")]
+    etag = seats["data-etag"]
     unchanged = client.get(f"/matches/{ref(match_id)}/seats", headers={**HTMX, "If-None-Match": etag})
     assert unchanged.status_code == 304 and unchanged.get_data() == b""
     bob = app.test_client()
@@ -276,14 +291,16 @@ def test_a_correction_of_a_saved_round_is_never_filled_with_the_next_rounds_rows
     assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
     assert send(phones[1], match_id, 1, [9, 9, 9], "ZZZ", number=2).status_code == 200
     correction = client.get(f"/matches/{ref(match_id)}/rounds/1").get_data(as_text=True)
-    assert re.findall(r'name="used-1" value="(\d+)"', correction) == [] and "ZZZ" not in correction
+    chips = [chip.get("value", "") for chip in read(correction).find_all("input", name="used-1")]
+    assert [value for value in chips if value.isdigit()] == [] and "ZZZ" not in correction
     assert "sent from" not in correction.split("data-sent-from", 1)[1].split(">", 1)[1]
 
 
 def test_a_table_that_chose_it_has_each_round_saved_by_its_last_row(app, client):
     form = client.get("/matches/new?game=pazzaparola").get_data(as_text=True)
-    assert 'name="save_when_rows_in"' in form and "Save each round by itself once every player" in form
-    assert 'name="save_when_rows_in"' not in client.get("/matches/new?game=burraco").get_data(as_text=True)
+    assert read(form).one("input", name="save_when_rows_in") and "Save each round by itself once every player" in form
+    burraco = client.get("/matches/new?game=burraco").get_data(as_text=True)
+    assert not read(burraco).find_all(name="save_when_rows_in")
     match_id = start_match(client, "pazzaparola", ["Ann", "Bob", "Cy", "Di"], save_when_rows_in="1")
     phones = seated_phones(app, client, match_id, range(4))
     for position, chips in ((0, [3, 4, 2]), (1, [5, 1]), (2, [2, 2])):
@@ -293,7 +310,8 @@ def test_a_table_that_chose_it_has_each_round_saved_by_its_last_row(app, client)
     assert last.status_code == 200
     assert "Yours was the last row: round 1 is saved." in html.unescape(last.get_data(as_text=True))
     # Its answer brings that phone's standings too, as the version its page then shows.
-    assert '<div id="live" hx-swap-oob="innerHTML">' in last.get_data(as_text=True)
+    standings = read(last.get_data(as_text=True)).by_id("live")
+    assert (standings.tag, standings["hx-swap-oob"]) == ("div", "innerHTML")
     assert last.headers["X-Live-ETag"] == phones[3].get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     assert "Send my row of round 2" in read_words(last.get_data(as_text=True))
     rows = stored_match(app, match_id).rounds[0]["rows"]
@@ -301,7 +319,7 @@ def test_a_table_that_chose_it_has_each_round_saved_by_its_last_row(app, client)
     assert rows["Di"]["word"] == "IO"
     # The scorekeeper's page showed round 1's entry: its next poll draws round 2's, with nothing to save twice.
     live = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": "pencil-1"})
-    assert 'data-entry-shows="pencil-2"' in live.get_data(as_text=True)
+    assert [part for part in read(live.get_data(as_text=True)).iter() if part.get("data-entry-shows") == "pencil-2"]
     assert "Rows in: 0 of 4" in live.get_data(as_text=True)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import Settings
-from tests.conftest import ADDRESS_KEY
+from tests.helpers import ADDRESS_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 

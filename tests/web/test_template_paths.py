@@ -9,7 +9,8 @@ from babel.messages.pofile import read_po
 from flask import render_template_string
 
 from companion.web.display import words
-from tests.conftest import read_words, start_match
+from tests.helpers import read_words, start_match
+from tests.pages import read
 
 
 def test_a_name_is_drawn_as_its_words_each_escaped():
@@ -73,7 +74,7 @@ def test_each_request_gets_the_language_of_its_own_header_and_cookie(client):
         if cookie:
             client.set_cookie("lang", cookie)
         page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
-        assert f'<html lang="{language}"' in page, (header, cookie)
+        assert read(page).one("html")["lang"] == language, (header, cookie)
 
 
 def test_every_placeholder_of_the_catalog_takes_text():
