@@ -89,6 +89,7 @@ def test_a_save_refused_for_a_moved_pencil_keeps_what_was_typed(
     expect(page.locator("#entry")).to_contain_text(ELSEWHERE)
     kept = page.locator("#waiting-rounds li")
     expect(kept).to_have_count(1)
-    expect(kept.nth(0)).to_contain_text("Ann +455 · Bob +35")
+    expect(kept.nth(0)).to_contain_text("Hand 1:")
+    expect(kept.nth(0)).to_contain_text("Ann 455 (closed), Bob 35")
     expect(kept.nth(0)).to_contain_text("Needs a look: Another phone holds the pencil.")
     assert stored_match(app, match_id).rounds == []
