@@ -63,7 +63,7 @@ COPIED = {
 
 def version() -> str:
     """What the built database depends on: the migrations, the seed and this file."""
-    digest = hashlib.sha256(Path(__file__).read_bytes() + (ROOT / "companion" / "seed.py").read_bytes())
+    digest = hashlib.sha256(Path(__file__).read_bytes() + (ROOT / "companion" / "services" / "seed.py").read_bytes())
     for path in sorted((ROOT / "migrations" / "versions").glob("*.py")):
         digest.update(path.name.encode())
     return digest.hexdigest()[:12]
