@@ -90,7 +90,6 @@ def _load(browser, url: str, cookies: list[dict], throttled: bool, boost: str | 
     context, page, cdp = _context(browser, cookies, throttled)
     wire = _Wire(cdp)
     page.goto(url, wait_until="load", timeout=60_000)
-    page.wait_for_function("() => window.htmx !== undefined", timeout=30_000)
     page.wait_for_load_state("networkidle", timeout=30_000)
     timing = page.evaluate(
         """() => {

@@ -692,7 +692,7 @@ class Entry:
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
     ) -> str:
         """What was entered in a checked round ("Bob +1 · Cy +1"), in the words `say` translates: a function of
-        the round, the players and the settings alone, as the game's offline describer (describeRound in
+        the round, the players and the settings alone, as the game's offline describer (its `describers` entry in
         static/js/games/<slug>.js) knows no more; tests/e2e/test_readback_parity.py holds the two to it."""
         raise NotImplementedError
 

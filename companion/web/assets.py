@@ -13,6 +13,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..games import REGISTRY
+from . import modules
 from .headers import YEAR
 from .i18n import LANGUAGES, offline_texts
 
@@ -22,18 +23,23 @@ from .i18n import LANGUAGES, offline_texts
 # of page names the few bundles of its own (`page_bundles` in its template, see page_assets).
 # A page reached by a boosted link, which swaps the body alone, gets them too: app.js adds those
 # the document lacks and lets htmx draw the page once they have loaded (no unstyled moment).
-# A script a page needs only once drawn (the history's calendar) is a module that page names in
-# data-page-scripts, fetched once the page has loaded (app.js).
+# A script a page needs only once drawn (the history's calendar, the result card's sharing) is a bundle
+# that page names in data-page-scripts, fetched once the page has loaded (app.js).
+# The scripts are ES modules: a bundle of scripts names the modules it starts from, and holds them with
+# those they import, but those the shared bundle holds (modules.py).
 BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     # A game's colour tags its matches on every page (css/games/<slug>.colour.css).
     ("", "css"): ("vendor/pico/pico.min.css", "css/app.css", "css/games/*.colour.css"),
     ("", "js"): ("vendor/htmx/htmx.min.js", "js/app.js"),
-    # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then); with it
-    # what every write needs (its key, its refusal's reason, no answer), which seats.js uses too.
-    ("offline", "js"): ("js/writes.js", "js/offline.js"),
+    # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then).
+    ("offline", "js"): ("js/offline.js",),
     # The rows sent from the seated phones, filled into the scorekeeper's entry: where a phone may enter rounds.
     ("seats", "js"): ("js/seats.js",),
     ("history", "css"): ("css/history.css",),
+    # The history's date fields, beside their calendar (Cally, a module of its own).
+    ("calendar", "js"): ("js/history.js",),
+    # A finished match's "Share the result".
+    ("share", "js"): ("js/share.js",),
     ("table", "css"): ("css/table.css",),
     ("setup", "css"): ("css/setup.css",),
     # The chances to win: on match pages and the new-match form.
@@ -49,7 +55,7 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
 # them, and its entry widgets' script and styles ("entry-<slug>"), where its rounds or settings are
 # entered (a viewer's phone draws no entry, so it is sent none of their styles). What a
 # page names travels as one bundle per kind, so a script may come again in another page's bundle
-# after a boosted link: each runs once (Companion.once, app.js).
+# after a boosted link: each runs once (modules.py).
 GAME_BUNDLES = {("game", "css"): "css/games/{}.css", ("entry", "css"): "css/games/{}.entry.css",
                 ("entry", "js"): "js/games/{}.js"}
 # A script bundle whose words travel with it, in the page's language (its name says which, as
@@ -59,7 +65,8 @@ SPEAKING = {"offline": offline_texts}
 # The new-match form's name for every game's bundles: another game may be picked without a new page.
 EVERY_GAME = "every-game"
 BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
-PRELOAD_AS = {"css": "style", "js": "script"}
+# A script bundle is a module: preloaded as one, into the module map its script tag then finds it in.
+PRELOAD = {"css": "rel=preload; as=style", "js": "rel=modulepreload"}
 # V8's explicit compile hint (Chrome 136 and later): every function of the script is
 # compiled while it streams in, off the main thread, instead of on its first call. The
 # page calls most of them on load (htmx's start-up, the app's set-up): compiled lazily,
@@ -223,25 +230,65 @@ def _bundle_files(name: str, kind: str) -> list[Path]:
     return [path for files in found for path in files] if all(found) else []
 
 
-@lru_cache(maxsize=32)
-def _bundle(name: str, kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]:
-    """A bundle's digest and its bytes plain, brotli and gzip: built once per change of its files."""
-    parts = []
+def _minify_module(name: str, code: str) -> str:
+    return _minify("js", name, code)
+
+
+def _stylesheet(name: str) -> bytes:
+    """A stylesheet bundle's text: its files one after another, in cascade order."""
+    parts = [f"/* {path.name} */\n{_minify('css', path.name, path.read_text(encoding='utf-8'))}"
+             for part in name.split("+") for path in _part_files(part, "css")]  # fmt: skip
+    return "\n".join(parts).encode()
+
+
+def _script(name: str) -> bytes:
+    """A script bundle's text: its modules linked into one (modules.py), its words first where it speaks."""
+    static = Path(current_app.static_folder or "")
+    words: dict[str, str] = {}
+    entries = []
     for part in name.split("+"):
         base, _, language = part.partition(".")
         if language:
-            words = json.dumps(SPEAKING[base](language), ensure_ascii=False, separators=(",", ":"))
-            parts.append(f"Object.assign(window.Companion.texts,{words});")
-        for path in _part_files(part, kind):
-            parts.append(f"/* {path.name} */\n{_minify(kind, path.name, path.read_text(encoding='utf-8'))}")
-    data = ((JS_HINT if kind == "js" else "") + "\n".join(parts)).encode()
+            # Its words, as a module of their own that hands them to app.js.
+            said = json.dumps(SPEAKING[base](language), ensure_ascii=False, separators=(",", ":"))
+            words[f"js/{base}.words.{language}.js"] = f'import {{ addTexts }} from "./app.js";\naddTexts({said});\n'
+        entries += [path.relative_to(static).as_posix() for path in _part_files(part, "js")]
+
+    def read(module: str) -> modules.Module:
+        source = words[module] if module in words else (static / module).read_text(encoding="utf-8")
+        return modules.read_module(module, source)
+
+    shared = [path.relative_to(static).as_posix() for path in _part_files("", "js")]
+    if not name:
+        return modules.link(modules.in_order(shared, read, frozenset()), _minify_module).encode()
+    provided = frozenset(module.name for module in modules.in_order(shared, read, frozenset()))
+    linked = modules.in_order([*words, *entries], read, provided)
+    # The shared bundle's address, from this one's (/bundle/<name>/<digest>.js).
+    return modules.link(linked, _minify_module, shared=f"../{_current_bundle('', 'js')[0]}.js").encode()
+
+
+@lru_cache(maxsize=32)
+def _bundle(name: str, kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[str, bytes]]:
+    """A bundle's digest and its bytes plain, brotli and gzip: built once per change of its files."""
+    data = (JS_HINT.encode() + _script(name)) if kind == "js" else _stylesheet(name)
     packed = {"": data, **{encoding: _best_compression(data, encoding) for encoding in ("br", "gzip")}}
     return hashlib.sha256(data).hexdigest()[:12], packed
 
 
+def _stamp(name: str, kind: str) -> tuple[float, ...]:
+    """What says a bundle's files changed: their times. A script bundle's are every script's, as what it holds
+    follows the imports, and its text names the shared bundle's digest."""
+    static = Path(current_app.static_folder or "")
+    if kind == "js":
+        files = [*sorted(static.glob("js/**/*.js")), *(static / library for library in modules.LIBRARIES)]
+    else:
+        files = _bundle_files(name, kind)
+    return tuple(path.stat().st_mtime for path in files)
+
+
 def _current_bundle(name: str, kind: str) -> tuple[str, dict[str, bytes]]:
     """The bundle as its files are now."""
-    return _bundle(name, kind, tuple(path.stat().st_mtime for path in _bundle_files(name, kind)))
+    return _bundle(name, kind, _stamp(name, kind))
 
 
 def bundle_url(kind: str, name: str = "") -> str:
@@ -333,7 +380,7 @@ def _preload_bundles(response: Response) -> Response:
         urls = {kind: bundle_urls(kind, *g.fragment_bundles) for kind in BUNDLE_TYPES}
     else:
         return response
-    links = [f"<{url}>; rel=preload; as={PRELOAD_AS[kind]}" for kind in BUNDLE_TYPES for url in urls[kind]]
+    links = [f"<{url}>; {PRELOAD[kind]}" for kind in BUNDLE_TYPES for url in urls[kind]]
     response.headers["Link"] = ", ".join(links)
     return response
 

@@ -1,295 +1,309 @@
-// Behaviours shared by every page. The offline sender (offline.js) and a game's entry widgets
-// (static/js/games/) come in bundles of their own, on the pages that enter rounds (assets.py).
-(function () {
-  "use strict";
+// Behaviours shared by every page, and what the other scripts import from it: the scripts' words, the set-up of
+// what htmx draws, the read-back line. The offline sender (offline.js) and a game's entry widgets (static/js/games/)
+// come in bundles of their own, on the pages that enter rounds (assets.py).
+import { htmx } from "../vendor/htmx/htmx.min.js";
 
-  // The scripts' words in the page's language: those every page shows, drawn by base.html into a JSON
-  // block, and those of a bundle's scripts, which its bundle adds to Companion.texts (assets.py). A plain
-  // text, or a count's two forms, `%(num)s` standing for the count.
-  function text(key, count) {
-    var block = document.getElementById("ui-texts");
-    var texts = {};
-    try { texts = block ? JSON.parse(block.dataset.texts) : {}; } catch (e) { texts = {}; }
-    var found = key in window.Companion.texts ? window.Companion.texts[key] : texts[key];
-    if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
-    return String(found || key).replace("%(num)s", String(count));
+// The scripts' words in the page's language: those every page shows, drawn by base.html into a JSON block, and
+// those of a bundle's scripts, which its bundle adds (addTexts, assets.py).
+var bundleTexts = {};
+
+export function addTexts(words) { Object.assign(bundleTexts, words); }
+
+function wordsFor(key) {
+  if (key in bundleTexts) return bundleTexts[key];
+  var block = document.getElementById("ui-texts");
+  try { return block ? JSON.parse(block.dataset.texts)[key] : undefined; } catch (e) { return undefined; }
+}
+
+// A plain text, or a count's two forms, `%(num)s` standing for the count.
+export function text(key, count) {
+  var found = wordsFor(key);
+  if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
+  return String(found || key).replace("%(num)s", String(count));
+}
+
+// A text with its parameters, `%(name)s` standing for each, as the server's own translated() fills in a Message:
+// a game's describer says a kept round in the words of its read-back.
+export function say(key, params) {
+  var found = wordsFor(key);
+  if (found && typeof found === "object") found = params.num === 1 ? found.one : found.other;
+  return String(found === undefined ? key : found).replace(/%\((\w+)\)s/g, function (all, name) {
+    return name in params ? String(params[name]) : all;
+  });
+}
+
+// A script of a page's own bundle sets up what htmx draws. One that came with the page's head, or
+// before htmx draws the page a boosted link brought (see below), is in time for htmx's load event;
+// one brought to a page already drawn (the offline sender, for rounds kept) sets it up at once.
+var started = false;
+var holding = 0;
+htmx.onLoad(function () { started = true; });
+export function onLoad(callback) {
+  htmx.onLoad(callback);
+  if (started && !holding) callback(document.body);
+}
+
+// Where a phone keeps the rounds it could not send, per match (offline.js), which a page that only follows the
+// match looks for below.
+export const KEPT_PREFIX = "companion.waiting.";
+
+// The read-back line at the top of the screen, drawn by a script (the server draws its own): a warning, or a
+// round kept on the phone (`kept`), with what the line offers beside its words (`offer`: Undo).
+export function showBanner(message, kept, offer) {
+  var slot = document.getElementById("banner");
+  if (!slot) return null;
+  slot.innerHTML = "";
+  var line = document.createElement(kept ? "div" : "p");
+  line.className = kept ? "readback kept-readback" : "readback failed";
+  line.setAttribute("role", kept ? "status" : "alert");
+  if (offer) {
+    var said = document.createElement("span");
+    said.textContent = message;
+    line.appendChild(said);
+    line.appendChild(offer);
+  } else {
+    line.textContent = message;
   }
+  slot.appendChild(line);
+  return line;
+}
 
-  // A script of a page's own bundle sets up what htmx draws. One that came with the page's head, or
-  // before htmx draws the page a boosted link brought (see below), is in time for htmx's load event;
-  // one brought to a page already drawn (the offline sender, for rounds kept) sets it up at once.
-  var started = false;
-  var holding = 0;
-  htmx.onLoad(function () { started = true; });
-  function onLoad(callback) {
-    htmx.onLoad(callback);
-    if (started && !holding) callback(document.body);
+// --- a page's own bundles ------------------------------------------------------------------
+// A page names in its head the bundles it loads beside the shared ones (assets.py). A boosted link
+// or form, or the back button, brings a whole page of which htmx swaps the body alone: the bundles
+// its head names that this document lacks are added first, and htmx handles the answer once they
+// have loaded, so the page is never seen unstyled, nor tapped before its scripts answer. The
+// previous page stays meanwhile; past ASSET_WAIT_MS the new one is drawn anyway.
+var ASSET_WAIT_MS = 10000;
+var loading = {};  // what is on its way, by URL
+function present(url) {
+  return [].some.call(document.head.querySelectorAll("link[rel=stylesheet],script[src]"), function (tag) {
+    return (tag.getAttribute("href") || tag.getAttribute("src")) === url;
+  });
+}
+// The bundle added to the head unless it is there: a promise of its arrival, none if it is in.
+function addBundle(url, isStyle) {
+  if (!loading[url] && !present(url)) {
+    loading[url] = new Promise(function (resolve) {
+      var tag = document.createElement(isStyle ? "link" : "script");
+      if (isStyle) { tag.rel = "stylesheet"; tag.href = url; } else { tag.type = "module"; tag.src = url; }
+      // One that cannot be had (offline, an older version's) is left out, and the next page asks again.
+      tag.onload = tag.onerror = function (event) {
+        delete loading[url];
+        if (event.type === "error") tag.remove();
+        resolve();
+      };
+      document.head.appendChild(tag);
+    });
   }
-
-  // A page's own bundle holds all it names, so a script may come again with another page's: it runs once.
-  var ran = {};
-  function once(name) {
-    var first = !ran[name];
-    ran[name] = true;
-    return first;
-  }
-
-  window.Companion = {
-    text: text, texts: {}, onLoad: onLoad, once: once, describeRound: {}, KEPT_PREFIX: "companion.waiting."
+  return loading[url];
+}
+function holdForBundles(xhr) {
+  var handle = xhr.onload;
+  xhr.onload = function () {
+    var self = this;
+    var args = arguments;
+    var end = String(xhr.response).indexOf("</head>");
+    var waits = [];
+    // A part of a page that needs bundles of its own (a match's replay, drawn on a page that followed the
+    // match as it ended) names them in the answer's Link header (assets.needs_bundles).
+    (xhr.getResponseHeader("Link") || "").split(",").forEach(function (link) {
+      // A stylesheet is preloaded as a style, a script bundle as a module.
+      var named = /<([^>]+)>.*\b(as=style|rel="?modulepreload)/.exec(link);
+      var wait = named && addBundle(named[1], named[2] === "as=style");
+      if (wait) waits.push(wait);
+    });
+    if (end > 0) {
+      new DOMParser().parseFromString(xhr.response.slice(0, end), "text/html")
+        .querySelectorAll("link[rel=stylesheet],script[src]").forEach(function (tag) {
+          var wait = addBundle(tag.getAttribute("href") || tag.getAttribute("src"), tag.tagName === "LINK");
+          if (wait) waits.push(wait);
+        });
+    }
+    if (!waits.length) return handle.apply(self, args);
+    holding++;
+    var late = new Promise(function (resolve) { setTimeout(resolve, ASSET_WAIT_MS); });
+    Promise.race([Promise.all(waits), late]).then(function () {
+      holding--;
+      handle.apply(self, args);
+    });
   };
+}
+document.addEventListener("htmx:beforeSend", function (event) { holdForBundles(event.detail.xhr); });
+// A link may name the bundles of the page it brings: they are asked for with the page, not after it.
+// (A script of them sets up what htmx draws: here nothing yet, then the page when it comes.)
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var link = event.detail.elt.closest && event.detail.elt.closest("[data-bundles]");
+  if (link) link.dataset.bundles.split(" ").forEach(function (url) { addBundle(url, /\.css$/.test(url)); });
+});
+document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr); });
 
-  // --- a page's own bundles ------------------------------------------------------------------
-  // A page names in its head the bundles it loads beside the shared ones (assets.py). A boosted link
-  // or form, or the back button, brings a whole page of which htmx swaps the body alone: the bundles
-  // its head names that this document lacks are added first, and htmx handles the answer once they
-  // have loaded, so the page is never seen unstyled, nor tapped before its scripts answer. The
-  // previous page stays meanwhile; past ASSET_WAIT_MS the new one is drawn anyway.
-  var ASSET_WAIT_MS = 10000;
-  var loading = {};  // what is on its way, by URL
-  function present(url) {
-    return [].some.call(document.head.querySelectorAll("link[rel=stylesheet],script[src]"), function (tag) {
-      return (tag.getAttribute("href") || tag.getAttribute("src")) === url;
-    });
+// A phone that kept rounds of a match it now only follows (it lost the pencil) still shows them, to
+// send or discard: the offline sender, which that page does not load, comes for them.
+htmx.onLoad(function () {
+  var section = document.querySelector("#entry[data-offline-scripts]");
+  if (!section || section.dataset.keptLooked) return;
+  section.dataset.keptLooked = "1";
+  if (localStorage.getItem(KEPT_PREFIX + section.dataset.offlineMatch)) {
+    section.dataset.offlineScripts.split(" ").forEach(function (url) { addBundle(url, false); });
   }
-  // The bundle added to the head unless it is there: a promise of its arrival, none if it is in.
-  function addBundle(url, isStyle) {
-    if (!loading[url] && !present(url)) {
-      loading[url] = new Promise(function (resolve) {
-        var tag = document.createElement(isStyle ? "link" : "script");
-        if (isStyle) { tag.rel = "stylesheet"; tag.href = url; } else { tag.src = url; tag.async = false; }
-        // One that cannot be had (offline, an older version's) is left out, and the next page asks again.
-        tag.onload = tag.onerror = function (event) {
-          delete loading[url];
-          if (event.type === "error") tag.remove();
-          resolve();
-        };
-        document.head.appendChild(tag);
-      });
-    }
-    return loading[url];
+});
+
+// Live followers send the version they show, so an unchanged match costs a bodiless 304.
+document.addEventListener("htmx:configRequest", function (event) {
+  var el = event.detail.elt;
+  if (el.hasAttribute("data-live") && el.dataset.etag) {
+    event.detail.headers["If-None-Match"] = el.dataset.etag;
   }
-  function holdForBundles(xhr) {
-    var handle = xhr.onload;
-    xhr.onload = function () {
-      var self = this;
-      var args = arguments;
-      var end = String(xhr.response).indexOf("</head>");
-      var waits = [];
-      // A part of a page that needs bundles of its own (a match's replay, drawn on a page that followed the
-      // match as it ended) names them in the answer's Link header (assets.needs_bundles).
-      (xhr.getResponseHeader("Link") || "").split(",").forEach(function (link) {
-        var named = /<([^>]+)>.*\bas=(style|script)/.exec(link);
-        var wait = named && addBundle(named[1], named[2] === "style");
-        if (wait) waits.push(wait);
-      });
-      if (end > 0) {
-        new DOMParser().parseFromString(xhr.response.slice(0, end), "text/html")
-          .querySelectorAll("link[rel=stylesheet],script[src]").forEach(function (tag) {
-            var wait = addBundle(tag.getAttribute("href") || tag.getAttribute("src"), tag.tagName === "LINK");
-            if (wait) waits.push(wait);
-          });
+  // What the match page's entry shows: the answer draws it again once the pencil or the match moved on.
+  var shows = el.id === "live" && document.querySelector("#entry [data-entry-shows]");
+  if (shows) event.detail.headers["X-Entry-Shows"] = shows.dataset.entryShows;
+});
+document.addEventListener("htmx:afterRequest", function (event) {
+  var el = event.detail.elt;
+  var xhr = event.detail.xhr;
+  if (el.hasAttribute("data-live") && xhr) {
+    var tag = xhr.getResponseHeader("ETag");
+    if (tag) el.dataset.etag = tag;
+  }
+  // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
+  var made = xhr && xhr.getResponseHeader("X-Live-ETag");
+  var live = made && document.getElementById("live");
+  if (live) live.dataset.etag = made;
+});
+// ...and a poll sent before that save and answered after it brings that same version: drawn again, its
+// entry (empty) would replace what the save drew (the round an Undo put back in the entry).
+function versionOf(tag) { return (tag || "").replace(/^W\//, "").replace(/"/g, "").split(":")[0]; }
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var el = event.detail.elt;
+  var tag = el.id === "live" && event.detail.xhr && event.detail.xhr.getResponseHeader("ETag");
+  if (tag && versionOf(tag) === versionOf(el.dataset.etag)) event.detail.shouldSwap = false;
+});
+
+// A request that never reached the server, or a server failure, must not look like a save.
+// (A round save that cannot be sent is kept on the phone by offline.js, which says so itself.)
+document.addEventListener("htmx:sendError", function (event) {
+  var el = event.detail.elt;
+  if (el.hasAttribute("data-live")) {
+    el.classList.add("reconnecting");
+    return;
+  }
+  showBanner(text("needs_server"));
+});
+document.addEventListener("htmx:responseError", function (event) {
+  if (event.detail.xhr && event.detail.xhr.status >= 500) showBanner(text("server_failed"));
+});
+// A viewer's phone says when it lost the connection, and catches up by itself on the next poll.
+document.addEventListener("htmx:afterRequest", function (event) {
+  var el = event.detail.elt;
+  if (el.hasAttribute("data-live") && event.detail.successful) el.classList.remove("reconnecting");
+});
+
+// A page's own scripts (the history's calendar) are modules it names in data-page-scripts:
+// fetched once that page has loaded, so no other page, and not its own first drawing, pays them.
+var pageScripts = {};
+function loadPageScripts() {
+  document.querySelectorAll("[data-page-scripts]").forEach(function (element) {
+    element.dataset.pageScripts.split(" ").forEach(function (url) {
+      if (url && !pageScripts[url]) {
+        pageScripts[url] = import(url).catch(function () { delete pageScripts[url]; });
       }
-      if (!waits.length) return handle.apply(self, args);
-      holding++;
-      var late = new Promise(function (resolve) { setTimeout(resolve, ASSET_WAIT_MS); });
-      Promise.race([Promise.all(waits), late]).then(function () {
-        holding--;
-        handle.apply(self, args);
-      });
-    };
-  }
-  document.addEventListener("htmx:beforeSend", function (event) { holdForBundles(event.detail.xhr); });
-  // A link may name the bundles of the page it brings: they are asked for with the page, not after it.
-  // (A script of them sets up what htmx draws: here nothing yet, then the page when it comes.)
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var link = event.detail.elt.closest && event.detail.elt.closest("[data-bundles]");
-    if (link) link.dataset.bundles.split(" ").forEach(function (url) { addBundle(url, /\.css$/.test(url)); });
-  });
-  document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr); });
-
-  // A phone that kept rounds of a match it now only follows (it lost the pencil) still shows them, to
-  // send or discard: the offline sender, which that page does not load, comes for them.
-  htmx.onLoad(function () {
-    var section = document.querySelector("#entry[data-offline-scripts]");
-    if (!section || section.dataset.keptLooked) return;
-    section.dataset.keptLooked = "1";
-    if (localStorage.getItem(window.Companion.KEPT_PREFIX + section.dataset.offlineMatch)) {
-      section.dataset.offlineScripts.split(" ").forEach(function (url) { addBundle(url, false); });
-    }
-  });
-
-  // Live followers send the version they show, so an unchanged match costs a bodiless 304.
-  document.addEventListener("htmx:configRequest", function (event) {
-    var el = event.detail.elt;
-    if (el.hasAttribute("data-live") && el.dataset.etag) {
-      event.detail.headers["If-None-Match"] = el.dataset.etag;
-    }
-    // What the match page's entry shows: the answer draws it again once the pencil or the match moved on.
-    var shows = el.id === "live" && document.querySelector("#entry [data-entry-shows]");
-    if (shows) event.detail.headers["X-Entry-Shows"] = shows.dataset.entryShows;
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var el = event.detail.elt;
-    var xhr = event.detail.xhr;
-    if (el.hasAttribute("data-live") && xhr) {
-      var tag = xhr.getResponseHeader("ETag");
-      if (tag) el.dataset.etag = tag;
-    }
-    // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
-    var made = xhr && xhr.getResponseHeader("X-Live-ETag");
-    var live = made && document.getElementById("live");
-    if (live) live.dataset.etag = made;
-  });
-  // ...and a poll sent before that save and answered after it brings that same version: drawn again, its
-  // entry (empty) would replace what the save drew (the round an Undo put back in the entry).
-  function versionOf(tag) { return (tag || "").replace(/^W\//, "").replace(/"/g, "").split(":")[0]; }
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var el = event.detail.elt;
-    var tag = el.id === "live" && event.detail.xhr && event.detail.xhr.getResponseHeader("ETag");
-    if (tag && versionOf(tag) === versionOf(el.dataset.etag)) event.detail.shouldSwap = false;
-  });
-
-  // A request that never reached the server, or a server failure, must not look like a save.
-  // (A round save that cannot be sent is kept on the phone by offline.js, which says so itself.)
-  function warn(message) {
-    var slot = document.getElementById("banner");
-    if (!slot) return;
-    slot.innerHTML = "";
-    var p = document.createElement("p");
-    p.className = "readback failed";
-    p.setAttribute("role", "alert");
-    p.textContent = message;
-    slot.appendChild(p);
-  }
-  document.addEventListener("htmx:sendError", function (event) {
-    var el = event.detail.elt;
-    if (el.hasAttribute("data-live")) {
-      el.classList.add("reconnecting");
-      return;
-    }
-    warn(text("needs_server"));
-  });
-  document.addEventListener("htmx:responseError", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status >= 500) warn(text("server_failed"));
-  });
-  // A viewer's phone says when it lost the connection, and catches up by itself on the next poll.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var el = event.detail.elt;
-    if (el.hasAttribute("data-live") && event.detail.successful) el.classList.remove("reconnecting");
-  });
-
-  // A page's own scripts (the history's calendar) are modules it names in data-page-scripts:
-  // fetched once that page has loaded, so no other page, and not its own first drawing, pays them.
-  var pageScripts = {};
-  function loadPageScripts() {
-    document.querySelectorAll("[data-page-scripts]").forEach(function (element) {
-      element.dataset.pageScripts.split(" ").forEach(function (url) {
-        if (url && !pageScripts[url]) {
-          pageScripts[url] = import(url).catch(function () { delete pageScripts[url]; });
-        }
-      });
-    });
-  }
-  htmx.onLoad(function () {
-    if (document.readyState === "complete") loadPageScripts();
-    else window.addEventListener("load", loadPageScripts, { once: true });
-  });
-
-  // A rounds or records table wider than the screen says so above it; a rounds table also fades at the
-  // edge it continues past. A table that scrolls either way (Topic_'s rounds also down) takes the focus, so
-  // that a keyboard's arrows can reach what it hides.
-  function markScrolling(box) {
-    var hint = box.previousElementSibling;
-    var scrolls = box.scrollWidth > box.clientWidth + 1;
-    box.classList.toggle("scrolls", scrolls);
-    if (scrolls || box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
-    else box.removeAttribute("tabindex");
-    box.classList.toggle("scrolled-to-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
-    if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;
-  }
-  function markAllScrolling() {
-    document.querySelectorAll(".rounds-scroll, .table-scroll").forEach(markScrolling);
-  }
-  htmx.onLoad(markAllScrolling);
-  window.addEventListener("resize", markAllScrolling);
-  // A folded table (Topic_'s rounds) has no width until it is unfolded.
-  document.addEventListener("toggle", markAllScrolling, true);
-  document.addEventListener("scroll", function (event) {
-    var box = event.target.classList ? event.target : null;
-    if (box && (box.classList.contains("rounds-scroll") || box.classList.contains("table-scroll"))) markScrolling(box);
-  }, true);
-
-  // What sticks to the top of the screen below the read-back banner (a desktop's keypad) reads its
-  // height from --banner-height: a read-back may take one line or three.
-  var bannerHeight = window.ResizeObserver && new ResizeObserver(function (entries) {
-    entries.forEach(function (entry) {
-      document.documentElement.style.setProperty("--banner-height", entry.target.offsetHeight + "px");
     });
   });
-  htmx.onLoad(function () {
-    var slot = document.getElementById("banner");
-    if (bannerHeight && slot && !slot.dataset.measured) {
-      slot.dataset.measured = "1";
-      bannerHeight.observe(slot);
-    }
-  });
+}
+htmx.onLoad(function () {
+  if (document.readyState === "complete") loadPageScripts();
+  else window.addEventListener("load", loadPageScripts, { once: true });
+});
 
-  // The read-back banner steps aside after a few seconds.
-  htmx.onLoad(function (root) {
-    var banners = root.querySelectorAll ? root.querySelectorAll("[data-fade]") : [];
-    banners.forEach(function (banner) {
-      setTimeout(function () { banner.classList.add("faded"); }, 8000);
-    });
+// A rounds or records table wider than the screen says so above it; a rounds table also fades at the
+// edge it continues past. A table that scrolls either way (Topic_'s rounds also down) takes the focus, so
+// that a keyboard's arrows can reach what it hides.
+function markScrolling(box) {
+  var hint = box.previousElementSibling;
+  var scrolls = box.scrollWidth > box.clientWidth + 1;
+  box.classList.toggle("scrolls", scrolls);
+  if (scrolls || box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
+  else box.removeAttribute("tabindex");
+  box.classList.toggle("scrolled-to-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+  if (hint && hint.hasAttribute("data-scroll-hint")) hint.hidden = !scrolls;
+}
+function markAllScrolling() {
+  document.querySelectorAll(".rounds-scroll, .table-scroll").forEach(markScrolling);
+}
+htmx.onLoad(markAllScrolling);
+window.addEventListener("resize", markAllScrolling);
+// A folded table (Topic_'s rounds) has no width until it is unfolded.
+document.addEventListener("toggle", markAllScrolling, true);
+document.addEventListener("scroll", function (event) {
+  var box = event.target.classList ? event.target : null;
+  if (box && (box.classList.contains("rounds-scroll") || box.classList.contains("table-scroll"))) markScrolling(box);
+}, true);
+
+// What sticks to the top of the screen below the read-back banner (a desktop's keypad) reads its
+// height from --banner-height: a read-back may take one line or three.
+var bannerHeight = window.ResizeObserver && new ResizeObserver(function (entries) {
+  entries.forEach(function (entry) {
+    document.documentElement.style.setProperty("--banner-height", entry.target.offsetHeight + "px");
   });
-})();
+});
+htmx.onLoad(function () {
+  var slot = document.getElementById("banner");
+  if (bannerHeight && slot && !slot.dataset.measured) {
+    slot.dataset.measured = "1";
+    bannerHeight.observe(slot);
+  }
+});
+
+// The read-back banner steps aside after a few seconds.
+htmx.onLoad(function (root) {
+  var banners = root.querySelectorAll ? root.querySelectorAll("[data-fade]") : [];
+  banners.forEach(function (banner) {
+    setTimeout(function () { banner.classList.add("faded"); }, 8000);
+  });
+});
 
 // Installable app: the service worker keeps the shell for a clear offline page.
-(function () {
-  "use strict";
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    window.addEventListener("load", function () {
-      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
-    });
-  }
-})();
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+  });
+}
 
 // Keep the screen on during a match, where the browser allows it (HTTPS or localhost).
-(function () {
-  "use strict";
-  var lock = null;
-  var wanted = localStorage.getItem("wake") !== "off";
+var lock = null;
+var wanted = localStorage.getItem("wake") !== "off";
 
-  function show(button) {
-    button.setAttribute("aria-pressed", lock ? "true" : "false");
-    button.textContent = lock ? button.dataset.on : button.dataset.off;
+function show(button) {
+  button.setAttribute("aria-pressed", lock ? "true" : "false");
+  button.textContent = lock ? button.dataset.on : button.dataset.off;
+}
+function acquire(button) {
+  if (!("wakeLock" in navigator) || !wanted) { show(button); return; }
+  navigator.wakeLock.request("screen").then(function (sentinel) {
+    lock = sentinel;
+    lock.addEventListener("release", function () { lock = null; show(button); });
+    show(button);
+  }).catch(function () { lock = null; show(button); });
+}
+htmx.onLoad(function (root) {
+  var button = root.querySelector ? root.querySelector("[data-wake]") : null;
+  if (!button) return;
+  if (!("wakeLock" in navigator)) {
+    button.disabled = true;
+    button.textContent = button.dataset.unsupported;
+    return;
   }
-  function acquire(button) {
-    if (!("wakeLock" in navigator) || !wanted) { show(button); return; }
-    navigator.wakeLock.request("screen").then(function (sentinel) {
-      lock = sentinel;
-      lock.addEventListener("release", function () { lock = null; show(button); });
-      show(button);
-    }).catch(function () { lock = null; show(button); });
-  }
-  htmx.onLoad(function (root) {
-    var button = root.querySelector ? root.querySelector("[data-wake]") : null;
-    if (!button) return;
-    if (!("wakeLock" in navigator)) {
-      button.disabled = true;
-      button.textContent = button.dataset.unsupported;
-      return;
-    }
-    button.addEventListener("click", function () {
-      wanted = !lock;
-      localStorage.setItem("wake", wanted ? "on" : "off");
-      if (lock) { lock.release(); } else { acquire(button); }
-    });
-    // The tools are redrawn after every save: keep the lock we hold, just show it.
-    if (lock) { show(button); } else { acquire(button); }
+  button.addEventListener("click", function () {
+    wanted = !lock;
+    localStorage.setItem("wake", wanted ? "on" : "off");
+    if (lock) { lock.release(); } else { acquire(button); }
   });
-  // The browser drops the lock when the page is hidden; take it again on return.
-  document.addEventListener("visibilitychange", function () {
-    var button = document.querySelector("[data-wake]");
-    if (button && document.visibilityState === "visible" && !lock) acquire(button);
-  });
-})();
+  // The tools are redrawn after every save: keep the lock we hold, just show it.
+  if (lock) { show(button); } else { acquire(button); }
+});
+// The browser drops the lock when the page is hidden; take it again on return.
+document.addEventListener("visibilitychange", function () {
+  var button = document.querySelector("[data-wake]");
+  if (button && document.visibilityState === "visible" && !lock) acquire(button);
+});

@@ -1,5 +1,6 @@
 // The history's date fields: a day typed as the page's language writes it, or picked on a calendar.
 // A module of the history page alone (its form's data-page-scripts, loaded by app.js with Cally).
+import { htmx } from "../vendor/htmx/htmx.min.js";
 
 var FIELD = "input[data-day-order]";
 // What a field holds once a whole day is typed: ISO (the links' form), three numbers with

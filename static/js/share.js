@@ -1,6 +1,7 @@
 // A finished match's "Share the result": the card goes to the phone's share sheet as a PNG file where the
 // phone can share files (Web Share), else the link downloads it as it does without this script.
 // A module of the match page (the link's data-page-scripts, loaded by app.js once the page has loaded).
+import { onLoad } from "./app.js";
 
 var LINK = "a[data-share-card]";
 
@@ -58,4 +59,4 @@ document.addEventListener("click", function (event) {
 
 // The link names the page's theme from the start too, for a long press's "Download link" or "Open in new tab".
 function setThemes() { document.querySelectorAll(LINK).forEach(withTheme); }
-window.Companion.onLoad(setThemes);
+onLoad(setThemes);

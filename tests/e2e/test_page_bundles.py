@@ -60,3 +60,21 @@ def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_h
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert fetched == []
     assert page.locator('script[src*="/bundle/offline."]').count() == 1
+
+
+def test_a_script_brought_again_in_another_pages_bundle_runs_once_and_the_scripts_share_no_global(
+    page: Page, live_server, app
+):
+    add_to_roster(app, *PLAYERS)
+    # The new-match form's bundle runs Pazzaparola's script (every game's entry), the match page's bundle brings it
+    # again with the offline sender; both reached by boosted links and a boosted form, on one document.
+    start_match(page, live_server.url, "Pazzaparola", PLAYERS)
+    expect(page.locator('script[src*="/bundle/"][src*="entry-pazzaparola"]')).to_have_count(2)
+    assert page.evaluate("() => typeof window.Companion === 'undefined' && typeof window.htmx === 'undefined'")
+    # Back on the form, its script's one click listener steps the victory points by one a tap, not two.
+    page.locator("header").get_by_role("link", name="New").click()
+    page.get_by_role("button", name="Pazzaparola", exact=True).click()
+    victory = page.get_by_label("Victory points to win", exact=True)
+    expect(victory).to_have_value("3")
+    page.get_by_role("button", name="More victory points to win").click()
+    expect(victory).to_have_value("4")

@@ -186,7 +186,7 @@ def load_describers(page: Page, app: Flask, slug: str, language: str) -> None:
     client = app.test_client()
     with app.test_request_context():
         urls = [bundle_url("js"), bundle_url("js", f"offline.{language}+entry-{slug}")]
-    scripts = "".join(f'<script src="{url}"></script>' for url in urls)
+    scripts = "".join(f'<script type="module" src="{url}"></script>' for url in urls)
 
     def serve(route: Route) -> None:
         path = route.request.url.removeprefix(ORIGIN)
@@ -199,7 +199,9 @@ def load_describers(page: Page, app: Flask, slug: str, language: str) -> None:
 
     page.route(f"{ORIGIN}/**", serve)
     page.goto(f"{ORIGIN}/")
-    page.wait_for_function("() => window.Companion && Object.keys(window.Companion.describeRound).length > 0")
+    # The modules the bundles ran, from the registry the shared bundle exports (companion/web/modules.py).
+    page.evaluate("async (shared) => { window.linked = (await import(shared)).modules; }", urls[0])
+    page.wait_for_function("(slug) => window.linked.get('js/entries.js').describers[slug]", arg=slug)
 
 
 def said_offline(page: Page, slug: str, context: dict[str, Any], batch: list[tuple[int, Fields]]) -> list[str]:
@@ -207,7 +209,8 @@ def said_offline(page: Page, slug: str, context: dict[str, Any], batch: list[tup
     what its describer says was entered."""
     return page.evaluate(
         """([slug, context, batch]) => batch.map(([number, pairs]) =>
-            Companion.keptRound.label(slug, number) + " " + Companion.keptRound.summary(slug, pairs, context))""",
+            linked.get("js/offline.js").labelOf(slug, number) + " "
+            + linked.get("js/offline.js").summaryOf(slug, pairs, context))""",
         [slug, context, batch],
     )
 

@@ -13,6 +13,18 @@ from companion.games import REGISTRY
 from tests.helpers import HTMX, entry_fields, finished_match, ref, save_round, start_match
 from tests.pages import read
 
+# The files a bundle holds, in order: a stylesheet's as comments, a script bundle's as its modules (modules.py); the
+# words a script bundle carries are not a file.
+FILE_MARK = re.compile(r'/\* ([\w.-]+) \*/|define\("(?:[\w/]+/)?([\w-]+(?:\.min)?\.js)"')
+
+
+SCRIPT_TAG = r'<script type="module" src="(/bundle/[^"]+)"'
+
+
+def files_in(bundle: str) -> list[str]:
+    """The names of the files a bundle holds, in order."""
+    return [css or js for css, js in FILE_MARK.findall(bundle)]
+
 
 def bundle_urls(client):
     html = client.get("/").get_data(as_text=True)
@@ -32,7 +44,7 @@ def test_pages_name_their_bundles_in_a_preload_header_and_fragments_do_not(clien
     css, js = bundle_urls(client)
     for url in ("/", "/history", "/matches/new"):
         link = client.get(url).headers.get("Link", "")
-        assert f"<{css}>; rel=preload; as=style" in link and f"<{js}>; rel=preload; as=script" in link, url
+        assert f"<{css}>; rel=preload; as=style" in link and f"<{js}>; rel=modulepreload" in link, url
     assert "Link" not in client.get("/history", headers={"HX-Request": "true", "HX-Boosted": "true"}).headers
     assert "Link" not in client.get("/history?q=a", headers={"HX-Request": "true"}).headers
     assert "Link" not in client.get("/no-such-page").headers
@@ -51,7 +63,7 @@ def test_the_shared_bundles_hold_pico_htmx_and_every_games_colour_and_are_cached
     pico = (Path(app.static_folder) / "vendor/pico/pico.min.css").read_text()
     assert pico in text and "Licensed under MIT" in text
     script = gzip.decompress(client.get(js, headers={"Accept-Encoding": "gzip"}).data).decode()
-    assert re.findall(r"/\* ([\w.-]+) \*/", script) == ["htmx.min.js", "app.js"]
+    assert files_in(script) == ["htmx.min.js", "app.js"]
     assert (Path(app.static_folder) / "vendor/htmx/htmx.min.js").read_text() in script
     assert client.get(js).headers["Content-Type"].startswith("text/javascript")
 
@@ -59,8 +71,8 @@ def test_the_shared_bundles_hold_pico_htmx_and_every_games_colour_and_are_cached
 def page_bundles(client, url, kind):
     """The bundles of one kind a page loads, in order, each as the names of the files it holds."""
     html = client.get(url).get_data(as_text=True)
-    tag = r'<link rel="stylesheet" href="(/bundle/[^"]+)"' if kind == "css" else r'<script src="(/bundle/[^"]+)"'
-    return [re.findall(r"/\* ([\w.-]+) \*/", client.get(src).get_data(as_text=True)) for src in re.findall(tag, html)]
+    tag = r'<link rel="stylesheet" href="(/bundle/[^"]+)"' if kind == "css" else SCRIPT_TAG
+    return [files_in(client.get(src).get_data(as_text=True)) for src in re.findall(tag, html)]
 
 
 def page_files(client, url, kind):
@@ -77,25 +89,25 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
         assert page_bundles(client, url, "js") == [SHARED_JS], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     # The scorekeeper's match page: its preload header names the same bundles as its head.
-    assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, ["writes.js", "offline.js", "topic.js"]]
-    assert client.get(f"/matches/{ref(match)}").headers["Link"].count("as=script") == 2
+    # The sender brings what it imports beyond the shared bundle: the games' offers, what every write needs.
+    sender = ["entries.js", "writes.js", "offline.js"]
+    assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, [*sender, "topic.js"]]
+    assert client.get(f"/matches/{ref(match)}").headers["Link"].count("rel=modulepreload") == 2
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
-    assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["topic.js"]]
+    assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["entries.js", "topic.js"]]
     # Another game may be picked on the new-match form without a new page: every game's widgets.
-    assert page_files(client, "/matches/new", "js") == {*SHARED_JS, *GAME_SCRIPTS}
-    assert page_bundles(client, "/offline", "js") == [SHARED_JS, ["writes.js", "offline.js"]]
+    assert page_files(client, "/matches/new", "js") == {*SHARED_JS, "entries.js", *GAME_SCRIPTS}
+    assert page_bundles(client, "/offline", "js") == [SHARED_JS, sender]
     # A phone that follows the match loads neither, but is told where they are, for rounds it kept.
     viewer = app.test_client()
     assert page_bundles(viewer, f"/matches/{ref(match)}", "js") == [SHARED_JS]
     html = viewer.get(f"/matches/{ref(match)}").get_data(as_text=True)
     later = re.search(r'data-offline-scripts="([^"]+)"', html).group(1).split()
-    assert [re.findall(r"/\* ([\w.-]+) \*/", viewer.get(url).get_data(as_text=True)) for url in later] == [
-        ["writes.js", "offline.js", "topic.js"]
-    ]
+    assert [files_in(viewer.get(url).get_data(as_text=True)) for url in later] == [[*sender, "topic.js"]]
     assert "data-offline-scripts" not in client.get(f"/matches/{ref(match)}").get_data(as_text=True)
     # A game whose seats send their rows: the scorekeeper's page fills them in (seats.js), a seated phone's too.
     words = start_match(client, "pazzaparola", ["Anna", "Ben"])
-    scripts = ["writes.js", "offline.js", "seats.js", "pazzaparola.js"]
+    scripts = [*sender, "seats.js", "pazzaparola.js"]
     assert page_bundles(client, f"/matches/{ref(words)}", "js") == [SHARED_JS, scripts]
 
 
@@ -194,7 +206,8 @@ def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(cl
         assert set(texts(client.get(url).get_data(as_text=True))) == {"needs_server", "server_failed"}, url
     for language, kept in (("en", "rounds kept on this phone"), ("it", "turni tenuti su questo telefono")):
         page = client.get(f"/matches/{ref(match)}", headers={"Accept-Language": language})
-        sender = re.search(r'<script src="(/bundle/offline\.([a-z]+)\S*\.js)"', page.get_data(as_text=True))
+        sender = re.search(r'<script type="module" src="(/bundle/offline\.([a-z]+)\S*\.js)"', 
+                           page.get_data(as_text=True))
         assert sender and sender.group(2) == language
         assert kept in client.get(sender.group(1)).get_data(as_text=True)
     assert client.get("/bundle/offline.xx/000000000000.js").status_code == 404
@@ -237,7 +250,7 @@ def test_the_home_pages_link_to_a_match_names_the_bundles_its_page_will(client, 
 
     def named(phone, url):
         html = phone.get(url).get_data(as_text=True)
-        return re.findall(r'<(?:link rel="stylesheet" href|script src)="(/bundle/[^"]+)"', html)
+        return re.findall(r'<(?:link rel="stylesheet" href|script type="module" src)="(/bundle/[^"]+)"', html)
 
     def linked(phone):
         html = phone.get("/").get_data(as_text=True)
