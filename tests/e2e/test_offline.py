@@ -11,7 +11,14 @@ from playwright.sync_api import Page, Route, expect
 from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import pencil as pencil_service
+from tests.e2e.burraco_helpers import enter_burraco_hand, start_burraco
 from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
+from tests.e2e.pazzaparola_helpers import (
+    TapCounter,
+    enter_pazzaparola_round,
+    pazzaparola_live_score,
+    start_pazzaparola,
+)
 from tests.helpers import ref, stored_match, unref
 
 pytestmark = pytest.mark.e2e
@@ -273,14 +280,12 @@ PAZZAPAROLA_PLAYERS = ["John", "Ringo", "Paul"]
 def keep_a_pazzaparola_round_offline(page: Page, base: str, app):
     """A Pazzaparola match of John, Ringo and Paul; the network goes, and round 1 is entered, saved and kept.
     Returns the match's id and the keypad's taps."""
-    from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
-
     add_to_roster(app, *PAZZAPAROLA_PLAYERS)
     start_pazzaparola(page, base, PAZZAPAROLA_PLAYERS)
     match_id = unref(page.url.rsplit("/", 1)[1])
     go_offline(page)
-    tap = Taps(page)
-    enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
+    tap = TapCounter(page)
+    enter_pazzaparola_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
     page.get_by_role("button", name="Save round 1", exact=True).click()
     expect(kept_rows(page)).to_have_count(1)
     return match_id, tap
@@ -304,8 +309,6 @@ def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_
 
 
 def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Page, live_server, app):
-    from tests.e2e.test_pazzaparola import score
-
     players = PAZZAPAROLA_PLAYERS
     match_id, tap = keep_a_pazzaparola_round_offline(page, live_server.url, app)
     expect(page.locator(".pz-chip")).to_have_count(0)
@@ -315,7 +318,7 @@ def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Pag
     # The round is in the entry again, as it was typed: every card, the theme, the scores it made.
     expect(page.locator(".pz-chip")).to_have_count(6)
     expect(page.get_by_label("Theme")).to_have_value("Kitchen")
-    expect(score(page, "John")).to_have_text("5")
+    expect(pazzaparola_live_score(page, "John")).to_have_text("5")
     # Paul's second 2 was a 3.
     paul = page.get_by_role("group", name="Paul", exact=True)
     paul.get_by_role("button", name="Paul", exact=True).click()
@@ -332,12 +335,10 @@ def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Pag
 
 
 def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_server, app):
-    from tests.e2e.test_burraco import enter_hand, start_burraco
-
     add_to_roster(app, "Ann", "Bob")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
     go_offline(page)
-    enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
+    enter_burraco_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
     page.get_by_role("button", name="Save hand 1").click()
     expect(kept_rows(page)).to_have_count(1)
     expect(kept_rows(page).nth(0).locator("strong")).to_have_text("Hand 1:")
