@@ -1,5 +1,4 @@
-"""Helpers for the browser tests of every game: roster set-up, taps that read like the table, matches started on
-the server, the longest names, colour and axe-core checks."""
+"""Helpers for the browser tests of every game: roster, taps like the table's, server-side matches, long names, axe."""
 
 from __future__ import annotations
 
