@@ -1,4 +1,4 @@
-"""Helpers for the browser tests: roster set-up and taps that read like the table."""
+"""Helpers for the browser tests of every game: roster, taps like the table's, server-side matches, long names, axe."""
 
 from __future__ import annotations
 
@@ -6,13 +6,36 @@ import re
 import uuid
 from collections.abc import Callable, Iterable
 
+from axe_playwright_python.sync_playwright import Axe
 from flask import Flask
 from playwright.sync_api import Browser, Locator, Page, expect
+from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
+from companion.games import get_game
+from companion.services import matches as service
 from companion.services.matches import roster_players
 from tests.e2e.audit import audit_layout
 from tests.helpers import CUT_PHONES, PHONE_COOKIE, unref
+
+# The longest names allowed: half of them one unbroken word, which only an ellipsis or a break can tame.
+LONG_NAMES = [
+    (chr(ord("A") + i) + "olfeschlegelsteinhausenbergerdorffvoral")[:40]
+    if i % 2 == 0
+    else f"{chr(ord('A') + i)}nna Maria Lucrezia Fontanarossa Bellin"[:40].ljust(40, "i")
+    for i in range(10)
+]
+assert all(len(name) == 40 for name in LONG_NAMES) and len(set(LONG_NAMES)) == 10
+
+# One round of each game as its entry form posts it, seat by seat.
+ROUND_FORMS = {
+    "topic": lambda names: {"loser": names[-1]},
+    "pazaak": lambda names: {"winner": "0"},
+    "pazzaparola": lambda names: {f"used-{i}": ["5", "3", str(1 + i % 9)] for i in range(len(names))},
+    "burraco": lambda sides: {"closed_by": "", **{f"table_{i}": str(100 + 10 * i) for i in range(1, len(sides) + 1)}},
+}
+
+AXE = Axe()
 
 
 def add_to_roster(app: Flask, *names: str) -> None:
@@ -68,6 +91,23 @@ def save_round(page: Page, button: str, readback: str, names: Iterable[str] = ()
     audit_layout(page, names)
 
 
+def server_match_with_pencil(
+    page: Page, app: Flask, base: str, game: str, names: list[str], rounds: int = 0, **settings
+) -> int:
+    """A match started on the server with `rounds` rounds played; this browser holds its pencil."""
+    with app.app_context():
+        match, token = service.create_match(game, names, settings or None)
+        rules = get_game(game)
+        sides = rules.sides(match.player_names, match.settings) if hasattr(rules, "sides") else match.player_names
+        for _ in range(rounds):
+            form = MultiDict(ROUND_FORMS[game](sides))
+            service.save_round(match, rules.entry.round_from_form(form, match.player_names, match.settings))
+        match_id = match.id
+        db.session.remove()
+    page.context.add_cookies([{"name": f"pencil_{match_id}", "value": token, "url": base}])
+    return match_id
+
+
 def rounds_rows(page: Page) -> list[str]:
     """Each row of the match's rounds table as its text, folded or not, whitespace collapsed."""
     return [" ".join(text.split()) for text in page.locator("#rounds tr").all_text_contents()]
@@ -80,6 +120,23 @@ def expect_rounds_as_drawn_whole(page: Page) -> list[str]:
     drawn = rounds_rows(page)
     assert drawn == grown, (drawn, grown)
     return grown
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance of a CSS rgb() colour, 0 (black) to 1 (white)."""
+    red, green, blue = (int(part) / 255 for part in re.findall(r"\d+", rgb)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def serious_axe_violations(page: Page) -> list[str]:
+    """The serious and critical axe-core findings on the page, one line each."""
+    results = AXE.run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [", ".join(node["target"]) for node in violation["nodes"]][:3]
+            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return found
 
 
 def go_offline(page: Page) -> None:

@@ -3,31 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Player
-from tests.e2e.helpers import add_to_roster, start_match
+from tests.e2e.helpers import add_to_roster, serious_axe_violations, start_match
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 
-AXE = Axe()
 PLAYERS = {"pazzaparola": 4, "burraco": 4, "topic": 4, "pazaak": 2}
-
-
-def serious_violations(page: Page) -> list[str]:
-    """The serious and critical axe-core findings on the page, one line each."""
-    results = AXE.run(page)
-    found = []
-    for violation in results.response["violations"]:
-        if violation["impact"] in ("serious", "critical"):
-            targets = [", ".join(node["target"]) for node in violation["nodes"]][:3]
-            found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
-    return found
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -35,7 +22,7 @@ def test_home_new_match_and_history_pass_axe(page: Page, live_server, scheme):
     page.emulate_media(color_scheme=scheme)
     for path in ("/", "/matches/new", "/history", "/preferences"):
         page.goto(live_server.url + path)
-        assert serious_violations(page) == [], path
+        assert serious_axe_violations(page) == [], path
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -45,7 +32,7 @@ def test_each_game_match_page_passes_axe(page: Page, live_server, app, slug, sch
     names = ["Ann", "Bob", "Cy", "Di"][: PLAYERS[slug]]
     add_to_roster(app, *names)
     start_match(page, live_server.url, REGISTRY[slug].name, names)
-    assert serious_violations(page) == []
+    assert serious_axe_violations(page) == []
 
 
 def test_new_match_can_be_made_with_the_keyboard(page: Page, live_server, app):
@@ -81,7 +68,7 @@ def test_a_long_match_too_wide_for_a_phone_can_be_scrolled_by_keyboard(browser, 
         f"/players/{ref(player_id)}",
     ):
         page.goto(live_server.url + path)
-        assert serious_violations(page) == [], path
+        assert serious_axe_violations(page) == [], path
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     for box in page.locator('.rounds-scroll[tabindex="0"]').all():
         box.focus()

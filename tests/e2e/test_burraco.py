@@ -8,62 +8,23 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, press_start, save_round, seat_players
+from tests.e2e.burraco_helpers import (
+    BURRACO_GAME_NAME,
+    BURRACO_NAMES,
+    enter_burraco_hand,
+    side_named,
+    start_burraco,
+    tap_burraco_keypad,
+)
+from tests.e2e.helpers import LONG_NAMES, add_to_roster, save_round, server_match_with_pencil
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 
-GAME = "Burraco PAROLE"
-# Every name a page of these tests shows: the players and the pairs' teams.
-SEATED = ["Ann", "Bob", "Cy", "Di", "Us", "Them"]
-
-
-def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False) -> int:
-    """From the home page by taps: pick Burraco, seat the players, optionally play in pairs, start."""
-    seat_players(page, base, GAME, players)
-    if pairs:
-        page.get_by_role("radio", name="In pairs").click()
-        # The pairs proposed from the seats: 1 and 3 against 2 and 4.
-        expect(page.get_by_label("Team of Ann & Cy")).to_have_value("Us")
-        expect(page.get_by_label("Team of Bob & Di")).to_have_value("Them")
-    else:
-        expect(page.get_by_role("radio", name="In pairs")).to_be_disabled()
-    return press_start(page, GAME, SEATED)
-
-
-def side_named(side: str) -> re.Pattern:
-    """A side's card by the name it starts with ("Us" is also inside "chiusura" of the closing group)."""
-    return re.compile(rf"^{re.escape(side)}\b")
-
-
-def tap_keys(page: Page, text: str) -> None:
-    """Type a number or a sum on the on-screen keypad."""
-    keypad = page.get_by_role("group", name="Keypad")
-    for key in text:
-        keypad.get_by_role("button", name=key, exact=True).click()
-
-
-def enter_hand(page: Page, sides: dict[str, dict], closed_by: str | None) -> None:
-    """Fill one hand by taps: keypad points, burraco steppers, who closed."""
-    entry = page.locator("#entry")
-    for side, line in sides.items():
-        card = entry.get_by_role("group", name=side_named(side))
-        for label, key in (("Laid on the table", "table"), ("Left in hand", "hand")):
-            if line.get(key):
-                card.get_by_label(label).click()
-                tap_keys(page, line[key])
-                expect(card.get_by_label(label)).to_have_value(line[key])
-        for kind, key in (("Clean (pulito)", "clean"), ("Dirty (sporco)", "dirty")):
-            for _ in range(line.get(key, 0)):
-                card.get_by_role("button", name=f"One more {kind} for {side}").click()
-    entry.get_by_role("radio", name=closed_by or "Nobody", exact=True).click()
-    audit_layout(page, SEATED)
-
 
 def save(page: Page, number: int, readback: str) -> None:
     """One tap on Save, then the read-back line of the hand."""
-    save_round(page, f"Save hand {number}", readback, SEATED)
+    save_round(page, f"Save hand {number}", readback, BURRACO_NAMES)
 
 
 def engine_says(page: Page, base: str, match_id: int, runner, tmp_path) -> dict:
@@ -94,7 +55,7 @@ def test_a_pairs_match_reaches_1005_in_its_third_hand(page: Page, live_server, a
     expect(standings).to_contain_text("Ann deals (Us)")
     expect(standings).to_contain_text("clean (pulito) 200")
 
-    enter_hand(
+    enter_burraco_hand(
         page,
         {"Us": {"table": "120+35+10", "clean": 1, "dirty": 1}, "Them": {"table": "60", "hand": "25+15", "dirty": 1}},
         "Us",
@@ -106,14 +67,14 @@ def test_a_pairs_match_reaches_1005_in_its_third_hand(page: Page, live_server, a
     expect(standings).to_contain_text("Hand 2 of 4")
     expect(standings).to_contain_text("Bob deals (Them)")
 
-    enter_hand(page, {"Us": {"table": "80", "hand": "30"}, "Them": {"table": "90+40", "clean": 1}}, "Them")
+    enter_burraco_hand(page, {"Us": {"table": "80", "hand": "30"}, "Them": {"table": "90+40", "clean": 1}}, "Them")
     save(page, 2, "Hand 2: Us 50, Them 430 (closed)")
     expect(standings).to_contain_text("Hand 3 of 4")
     expect(standings).to_contain_text("Cy deals (Us)")
     expect(standings.get_by_role("row").filter(has_text="Us").locator("[data-total]")).to_have_text("615")
     expect(standings.get_by_role("row").filter(has_text="Us")).to_contain_text("390")
 
-    enter_hand(page, {"Us": {"table": "150+45", "clean": 1}, "Them": {"table": "40", "hand": "20"}}, "Us")
+    enter_burraco_hand(page, {"Us": {"table": "150+45", "clean": 1}, "Them": {"table": "40", "hand": "20"}}, "Us")
     save(page, 3, "Hand 3: Us 495 (closed), Them 20")
     expect(page.get_by_text("Us wins!")).to_be_visible()
     expect(standings).to_contain_text("Target 1005 reached in hand 3.")
@@ -163,7 +124,7 @@ def test_three_players_end_after_four_hands_without_reaching_the_target(page: Pa
     for number, (sides, closer, readback) in enumerate(hands, start=1):
         expect(standings).to_contain_text(f"Hand {number} of 4")
         expect(standings).to_contain_text(f"{dealers[number - 1]} deals")
-        enter_hand(page, sides, closer)
+        enter_burraco_hand(page, sides, closer)
         save(page, number, readback)
 
     expect(page.get_by_text("Cy wins!")).to_be_visible()
@@ -182,7 +143,7 @@ def test_a_closing_without_a_burraco_is_refused_and_nothing_is_stored(
     browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
     add_to_roster(app, "Ann", "Bob", "Cy")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob", "Cy"])
-    enter_hand(page, {"Ann": {"table": "90"}, "Bob": {"table": "40", "hand": "5+5"}}, "Ann")
+    enter_burraco_hand(page, {"Ann": {"table": "90"}, "Bob": {"table": "40", "hand": "5+5"}}, "Ann")
     # The page warns before Save; the server refuses anyway if Save is tapped.
     expect(page.get_by_text("Ann has no burraco yet: closing needs one.")).to_be_visible()
     page.get_by_role("button", name="Save hand 1").click()
@@ -214,13 +175,13 @@ def test_settings_are_set_by_keypad_and_steppers_and_kept_with_the_match(page: P
     target = page.get_by_label("Target", exact=True)
     target.click()
     # The first digit replaces the value shown, as on a calculator.
-    tap_keys(page, "2005")
+    tap_burraco_keypad(page, "2005")
     expect(target).to_have_value("2005")
     page.get_by_role("button", name="Raise: Hands").click()
     expect(page.get_by_label("Hands", exact=True)).to_have_value("5")
     page.get_by_role("button", name="Lower: Closing (chiusura)").click()
     expect(page.get_by_label("Closing (chiusura)", exact=True)).to_have_value("50")
-    page.get_by_role("button", name=f"Start {GAME}").click()
+    page.get_by_role("button", name=f"Start {BURRACO_GAME_NAME}").click()
     expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
     expect(page.locator("#standings")).to_contain_text("Hand 1 of 5")
     expect(page.locator("#standings")).to_contain_text(
@@ -239,7 +200,7 @@ def test_a_new_match_and_every_hand_open_at_the_first_field(page: Page, live_ser
     expect(page.get_by_role("group", name="Keypad")).to_be_in_viewport()
     for hand in (1, 2):
         page.get_by_role("group", name=players[-1]).get_by_label("Laid on the table").click()
-        tap_keys(page, "50")
+        tap_burraco_keypad(page, "50")
         page.get_by_role("radio", name="Nobody", exact=True).click()
         page.get_by_role("button", name=f"Save hand {hand}").click()
         expect(page.get_by_role("button", name=f"Save hand {hand + 1}")).to_be_attached()
@@ -248,9 +209,7 @@ def test_a_new_match_and_every_hand_open_at_the_first_field(page: Page, live_ser
 
 def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_server, app):
     """27.4: the player being entered is in view, with the keypad under their field."""
-    from tests.e2e.test_table_ready import LONG_NAMES, new_match
-
-    match_id = new_match(page, app, live_server.url, "burraco", LONG_NAMES[:5])
+    match_id = server_match_with_pencil(page, app, live_server.url, "burraco", LONG_NAMES[:5])
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     keypad = page.get_by_role("group", name="Keypad")

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import add_to_roster, go_offline, go_online, start_match
+from tests.e2e.topic_helpers import topic_loser_button
 from tests.helpers import PHONE, ref
 
 pytestmark = pytest.mark.e2e
@@ -74,11 +75,6 @@ def test_shell_loads_offline_after_a_visit(page: Page, live_server, app):
     go_online(page)
 
 
-def loser_button(page: Page, name: str):
-    """The Topic_ scorekeeper's one-tap button for a player who lost the round."""
-    return page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$"))
-
-
 def test_viewer_sees_saved_undone_and_redone_rounds_within_two_seconds(
     page: Page, browser: Browser, live_server, app
 ):
@@ -89,7 +85,7 @@ def test_viewer_sees_saved_undone_and_redone_rounds_within_two_seconds(
     bob = viewer.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text="Bob")
     expect(bob).to_contain_text("0")
 
-    loser_button(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("status").filter(has_text="Round 1")).to_be_visible()
     expect(bob).to_contain_text("1", timeout=2000)
 
@@ -108,7 +104,7 @@ def test_a_match_started_scored_and_shared_by_its_address(page: Page, browser: B
     match_url = page.url
     # The address names the match by an opaque text, not by its id.
     assert match_url == f"{live_server.url}/matches/{ref(match_id)}" and not match_url.endswith(f"/{match_id}")
-    loser_button(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("status").filter(has_text="Round 1")).to_be_visible()
 
     page.get_by_role("link", name="Share · viewer QR").click()
@@ -122,7 +118,7 @@ def test_a_match_started_scored_and_shared_by_its_address(page: Page, browser: B
     # The viewer's page follows the match by polling its address: the next round reaches it.
     page.get_by_role("link", name=re.compile("^← Topic_")).click()
     expect(page).to_have_url(match_url)
-    loser_button(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("status").filter(has_text="Round 2")).to_be_visible()
     expect(bob).to_contain_text("2")
     # The match file is reached by the same address.
@@ -143,7 +139,7 @@ def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_se
     add_to_roster(app, "Ann", "Bob", "Cy")
     start_match(page, live_server.url, "Topic_", ["Ann", "Bob", "Cy"])
     match_url = page.url
-    loser_button(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("status").filter(has_text="Round 1")).to_be_visible()
 
     # The same scorekeeper's phone with the round open twice (two tabs, or two hands).

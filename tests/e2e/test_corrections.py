@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import add_to_roster
-from tests.e2e.test_topic import cards_of, loser, start_topic
+from tests.e2e.topic_helpers import start_topic, topic_cards_held, topic_loser_button
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +27,7 @@ def engine_totals(page: Page, match_url: str, runner, tmp_path) -> dict:
 
 def shown_cards(page: Page) -> dict[str, int]:
     """The cards each player holds, as the page's cards-held list shows them."""
-    return {name: int(re.findall(r"\d+", cards_of(page, name).inner_text())[0]) for name in PLAYERS}
+    return {name: int(re.findall(r"\d+", topic_cards_held(page, name).inner_text())[0]) for name in PLAYERS}
 
 
 def test_a_correction_that_ends_the_match_at_round_3_takes_rounds_4_and_5_back(
@@ -38,7 +38,7 @@ def test_a_correction_that_ends_the_match_at_round_3_takes_rounds_4_and_5_back(
     start_topic(page, live_server.url, PLAYERS, ["10 cards fewer"] * 3 + ["One card more"] * 2)
     match_url = page.url
     for number, name in enumerate(["Bob", "Cy", "Ann", "Bob", "Cy"], start=1):
-        loser(page, name).click()
+        topic_loser_button(page, name).click()
         expect(page.get_by_role("status").filter(has_text=f"Round {number}:")).to_be_visible()
     expect(page.locator("#topic-deck-left")).to_have_text("3")
 

@@ -17,19 +17,19 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.services import host
 from tests.e2e.audit import audit_layout
+from tests.e2e.burraco_helpers import enter_burraco_hand, side_named
 from tests.e2e.helpers import (
     NETWORK_CUT,
     add_to_roster,
     go_offline,
     go_online,
+    luminance,
     new_phone,
     press_start,
     seat_players,
 )
-from tests.e2e.test_burraco import enter_hand, side_named
-from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
-from tests.e2e.test_table_ready import luminance
-from tests.e2e.test_topic import start_topic
+from tests.e2e.pazzaparola_helpers import TapCounter, enter_pazzaparola_round, start_pazzaparola
+from tests.e2e.topic_helpers import start_topic
 from tests.helpers import stored_match, unref
 
 pytestmark = pytest.mark.e2e
@@ -317,7 +317,9 @@ def pazzaparola_ended_by_the_host_then_played_again(table: Table, app: Flask) ->
     dario.get_by_role("link", name=re.compile(r"^Pazzaparola Carla, Dario, Margherita, Anna Round 1")).click()
     expect(dario).to_have_url(again_url)
     table.audit(dario)
-    enter_round(anna, Taps(anna), {"Carla": [5, 3, 2], "Dario": [4], "Margherita": [2, 2], "Anna": [3]})
+    enter_pazzaparola_round(
+        anna, TapCounter(anna), {"Carla": [5, 3, 2], "Dario": [4], "Margherita": [2, 2], "Anna": [3]}
+    )
     table.audit(anna)
     anna.get_by_role("button", name="Save round 1", exact=True).click()
     expect(anna.locator(".readback")).to_contain_text("Round 1:")
@@ -346,7 +348,7 @@ def burraco_in_pairs_in_the_dark(table: Table, app: Flask) -> None:
     table_view_by_its_link(table.tablet, match_url, ["Us", "Them"])
     table.audit(table.tablet)
 
-    enter_hand(carla, {"Us": {"table": "50"}, "Them": {"table": "30"}}, None)
+    enter_burraco_hand(carla, {"Us": {"table": "50"}, "Them": {"table": "30"}}, None)
     table.audit(carla)
     carla.get_by_role("button", name="Save hand 1").click()
     expect(carla.locator("#banner")).to_contain_text("Hand 1:")

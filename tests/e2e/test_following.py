@@ -11,8 +11,8 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
+from tests.e2e.burraco_helpers import enter_burraco_hand, start_burraco
 from tests.e2e.helpers import add_to_roster
-from tests.e2e.test_burraco import enter_hand, start_burraco
 from tests.helpers import PHONE, stored_match
 
 pytestmark = pytest.mark.e2e
@@ -84,7 +84,7 @@ def test_a_save_refused_for_a_moved_pencil_keeps_what_was_typed(
         match = find_match(match_id)
         pencil_service.take_pencil(match, pencil_service.offer_pencil(match))
         db.session.remove()
-    enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
+    enter_burraco_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#entry")).to_contain_text(ELSEWHERE)
     kept = page.locator("#waiting-rounds li")

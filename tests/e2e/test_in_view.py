@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table_ready import LONG_NAMES, NARROW, new_match
+from tests.e2e.audit import NARROW_PHONE
+from tests.e2e.helpers import LONG_NAMES, server_match_with_pencil
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
@@ -39,7 +40,7 @@ def assert_across_the_screen(page: Page, locator) -> None:
 @pytest.mark.parametrize("game", ["pazzaparola", "burraco"])
 @pytest.mark.parametrize("width", [360, 390])
 def test_four_players_columns_are_all_in_view_without_scrolling(page: Page, live_server, app, game, width):
-    match_id = new_match(page, app, live_server.url, game, FOUR, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, game, FOUR, rounds=2)
     page.set_viewport_size({"width": width, "height": 740})
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     headers = rounds_table(page).locator("thead th.num")
@@ -53,8 +54,8 @@ def test_four_players_columns_are_all_in_view_without_scrolling(page: Page, live
 
 @pytest.mark.parametrize("game, count", [("pazzaparola", 8), ("burraco", 5)])
 def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, live_server, app, game, count):
-    match_id = new_match(page, app, live_server.url, game, LONG_NAMES[:count], rounds=2)
-    page.set_viewport_size(NARROW)
+    match_id = server_match_with_pencil(page, app, live_server.url, game, LONG_NAMES[:count], rounds=2)
+    page.set_viewport_size(NARROW_PHONE)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.get_by_text("More players to the right: swipe the table →")).to_be_visible()
     box = page.locator("#rounds .rounds-scroll")
@@ -100,8 +101,8 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
     seated = LONG_NAMES[:count] if names == "long" else (FOUR * 3)[:count]
     if names == "short":
         seated = [f"{name} {index}" if index >= 4 else name for index, name in enumerate(seated)]
-    match_id = new_match(page, app, live_server.url, game, seated, rounds=2)
-    page.set_viewport_size(NARROW)
+    match_id = server_match_with_pencil(page, app, live_server.url, game, seated, rounds=2)
+    page.set_viewport_size(NARROW_PHONE)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     if game == "topic":
         page.get_by_role("switch", name="Several losers").click()
@@ -128,7 +129,7 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
 
 @pytest.mark.parametrize("width", [360, 1024])
 def test_the_viewer_qr_code_is_drawn_in_the_middle_of_its_card(page: Page, live_server, app, width):
-    match_id = new_match(page, app, live_server.url, "topic", FOUR)
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", FOUR)
     page.set_viewport_size({"width": width, "height": 800})
     page.goto(f"{live_server.url}/matches/{ref(match_id)}/share")
     code = page.get_by_role("img", name="QR code of the viewer link")
@@ -142,8 +143,8 @@ def test_the_viewer_qr_code_is_drawn_in_the_middle_of_its_card(page: Page, live_
 
 
 def test_topic_late_penalty_switch_keeps_the_shape_of_a_switch(page: Page, live_server, app):
-    match_id = new_match(page, app, live_server.url, "topic", FOUR, rounds=1)
-    page.set_viewport_size(NARROW)
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", FOUR, rounds=1)
+    page.set_viewport_size(NARROW_PHONE)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     switch = page.get_by_role("switch", name=re.compile("^For round 1, just played"))
     box = switch.bounding_box()
@@ -153,7 +154,7 @@ def test_topic_late_penalty_switch_keeps_the_shape_of_a_switch(page: Page, live_
 @pytest.mark.parametrize("width", [360, 390, 768])
 def test_topics_fewest_badge_stays_inside_its_tile_in_italian(page: Page, live_server, app, width):
     names = ["Tommaso", "Benedetta", "Lorenzo", "Francesca", "Giacomo", "Margherita", "Alessandro", "Gianluca"]
-    match_id = new_match(page, app, live_server.url, "topic", names, rounds=1)
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", names, rounds=1)
     page.context.add_cookies([{"name": "lang", "value": "it", "url": live_server.url}])
     page.set_viewport_size({"width": width, "height": 740})
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")

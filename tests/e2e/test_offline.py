@@ -11,7 +11,15 @@ from playwright.sync_api import Page, Route, expect
 from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import pencil as pencil_service
+from tests.e2e.burraco_helpers import enter_burraco_hand, start_burraco
 from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
+from tests.e2e.pazzaparola_helpers import (
+    TapCounter,
+    enter_pazzaparola_round,
+    pazzaparola_live_score,
+    start_pazzaparola,
+)
+from tests.e2e.topic_helpers import topic_loser_button
 from tests.helpers import ref, stored_match, unref
 
 pytestmark = pytest.mark.e2e
@@ -30,11 +38,6 @@ def network_cut(browser_faults):
         browser_faults.expect(text, may_not_come=True)
 
 
-def loser(page: Page, name: str):
-    """The big one-tap button of a player in the Topic_ round entry ("Bob / 2 cards")."""
-    return page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$"))
-
-
 def losers_stored(app, match_id: int) -> list[list[str]]:
     """Each stored round's losers, in order."""
     return [round["losers"] for round in stored_match(app, match_id).rounds]
@@ -48,7 +51,7 @@ def kept_rows(page: Page):
 def keep_cy_offline(page: Page) -> None:
     """The network goes away and Cy loses the next round: it is kept on the phone."""
     go_offline(page)
-    loser(page, "Cy").click()
+    topic_loser_button(page, "Cy").click()
     expect(kept_rows(page)).to_have_count(1)
 
 
@@ -65,13 +68,13 @@ def start_topic(page: Page, base: str, app) -> int:
 
 def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert losers_stored(app, match_id) == [["Bob"]]
 
     go_offline(page)
     for name, number in (("Cy", 2), ("Ann", 3), ("Bob", 4)):
-        loser(page, name).click()
+        topic_loser_button(page, name).click()
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
     expect(page.locator("#offline-status")).to_have_text("Offline — 3 rounds kept on this phone")
     # The read-back of the round just kept, with its Undo, is in view as after any save.
@@ -97,8 +100,8 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
     # The page is the server's again: its standings, and the entry of the round after the last stored.
     expect(page.locator(".standings-asof")).to_have_count(0)
     expect(page.get_by_role("heading", name="Who lost round 5?")).to_be_visible()
-    expect(loser(page, "Bob")).to_have_accessible_name("Bob 2 cards")
-    expect(loser(page, "Ann")).to_have_accessible_name("Ann 1 card")
+    expect(topic_loser_button(page, "Bob")).to_have_accessible_name("Bob 2 cards")
+    expect(topic_loser_button(page, "Ann")).to_have_accessible_name("Ann 1 card")
 
 
 def test_a_match_page_reached_by_a_boosted_link_keeps_rounds_offline(page: Page, live_server, app):
@@ -118,11 +121,11 @@ def test_a_match_page_reached_by_a_boosted_link_keeps_rounds_offline(page: Page,
 
 def test_undo_takes_back_a_kept_round_on_the_phone_alone(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     go_offline(page)
-    loser(page, "Cy").click()
-    loser(page, "Ann").click()
+    topic_loser_button(page, "Cy").click()
+    topic_loser_button(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
     kept_rows(page).nth(1).get_by_role("button", name="Undo").click()
     expect(kept_rows(page)).to_have_count(1)
@@ -146,7 +149,7 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
             route.continue_()
 
     page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), store_then_lose_the_answer)
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert lost and "round_key=" in lost[0]
     assert losers_stored(app, match_id) == [["Bob"]]
@@ -178,7 +181,7 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
         route.fulfill(status=502, body="Bad Gateway")
 
     page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), gateway_error_once)
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
     assert failed
     assert losers_stored(app, match_id) == [["Bob"]]
@@ -190,7 +193,7 @@ def test_a_save_whose_connection_drops_while_the_phone_seems_online_is_kept_then
     match_id = start_topic(page, live_server.url, app)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
     drop_connections(page)
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(kept_rows(page)).to_have_count(1)
     expect(kept_rows(page).nth(0)).to_contain_text("Bob")
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
@@ -205,8 +208,8 @@ def test_a_save_whose_connection_drops_while_the_phone_seems_online_is_kept_then
 def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
     go_offline(page)
-    loser(page, "Cy").click()
-    loser(page, "Ann").click()
+    topic_loser_button(page, "Cy").click()
+    topic_loser_button(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
     # The network is back but the saves still cannot get through, and the phone reloads the page.
     page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), lambda route: route.abort())
@@ -250,7 +253,7 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     match_id = start_topic(page, live_server.url, app)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")  # the copy the worker keeps
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
     keep_cy_offline(page)
@@ -259,7 +262,7 @@ def test_with_the_service_worker_the_match_page_opens_offline_with_its_kept_roun
     expect(kept_rows(page)).to_have_count(1)
     expect(kept_rows(page).nth(0)).to_contain_text("Cy")
     expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
-    loser(page, "Ann").click()
+    topic_loser_button(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
 
     go_online(page)
@@ -273,14 +276,12 @@ PAZZAPAROLA_PLAYERS = ["John", "Ringo", "Paul"]
 def keep_a_pazzaparola_round_offline(page: Page, base: str, app):
     """A Pazzaparola match of John, Ringo and Paul; the network goes, and round 1 is entered, saved and kept.
     Returns the match's id and the keypad's taps."""
-    from tests.e2e.test_pazzaparola import Taps, enter_round, start_pazzaparola
-
     add_to_roster(app, *PAZZAPAROLA_PLAYERS)
     start_pazzaparola(page, base, PAZZAPAROLA_PLAYERS)
     match_id = unref(page.url.rsplit("/", 1)[1])
     go_offline(page)
-    tap = Taps(page)
-    enter_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
+    tap = TapCounter(page)
+    enter_pazzaparola_round(page, tap, {"John": [5, 3, 2], "Ringo": [4], "Paul": [2, 2]}, theme="Kitchen")
     page.get_by_role("button", name="Save round 1", exact=True).click()
     expect(kept_rows(page)).to_have_count(1)
     return match_id, tap
@@ -304,8 +305,6 @@ def test_a_pazzaparola_round_entered_offline_is_kept_then_sent(page: Page, live_
 
 
 def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Page, live_server, app):
-    from tests.e2e.test_pazzaparola import score
-
     players = PAZZAPAROLA_PLAYERS
     match_id, tap = keep_a_pazzaparola_round_offline(page, live_server.url, app)
     expect(page.locator(".pz-chip")).to_have_count(0)
@@ -315,7 +314,7 @@ def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Pag
     # The round is in the entry again, as it was typed: every card, the theme, the scores it made.
     expect(page.locator(".pz-chip")).to_have_count(6)
     expect(page.get_by_label("Theme")).to_have_value("Kitchen")
-    expect(score(page, "John")).to_have_text("5")
+    expect(pazzaparola_live_score(page, "John")).to_have_text("5")
     # Paul's second 2 was a 3.
     paul = page.get_by_role("group", name="Paul", exact=True)
     paul.get_by_role("button", name="Paul", exact=True).click()
@@ -332,12 +331,10 @@ def test_undo_of_a_round_kept_offline_puts_it_back_in_the_entry_to_fix(page: Pag
 
 
 def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_server, app):
-    from tests.e2e.test_burraco import enter_hand, start_burraco
-
     add_to_roster(app, "Ann", "Bob")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
     go_offline(page)
-    enter_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
+    enter_burraco_hand(page, {"Ann": {"table": "120+35", "clean": 1}, "Bob": {"table": "60", "hand": "25"}}, "Ann")
     page.get_by_role("button", name="Save hand 1").click()
     expect(kept_rows(page)).to_have_count(1)
     expect(kept_rows(page).nth(0).locator("strong")).to_have_text("Hand 1:")
@@ -380,7 +377,7 @@ def test_a_viewer_says_it_is_reconnecting_and_catches_up_by_itself(page: Page, l
     expect(live).to_have_class(re.compile(r"\breconnecting\b"))
     said = live.evaluate("element => getComputedStyle(element, '::before').content")
     assert said == '"Reconnecting…"'
-    loser(page, "Bob").click()  # the scorekeeper goes on meanwhile
+    topic_loser_button(page, "Bob").click()  # the scorekeeper goes on meanwhile
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     go_online(viewer)
     expect(live).not_to_have_class(re.compile(r"\breconnecting\b"))
@@ -393,8 +390,8 @@ def test_discarding_a_refused_round_moves_the_rounds_kept_after_it_up(page: Page
     browser_faults.expect(REFUSED_422)
     match_id = start_topic(page, live_server.url, app)
     go_offline(page)
-    loser(page, "Cy").click()
-    loser(page, "Ann").click()
+    topic_loser_button(page, "Cy").click()
+    topic_loser_button(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
     # The first kept round is refused (here: its loser is not seated), the second waits behind it.
     page.evaluate(
@@ -439,7 +436,7 @@ def test_kept_rounds_are_sent_with_the_pages_own_token_after_the_browser_was_clo
 @INTERCEPTING
 def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
-    loser(page, "Bob").click()
+    topic_loser_button(page, "Bob").click()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     keep_cy_offline(page)
     held: list[Route] = []
@@ -501,7 +498,7 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
     page.clock.set_fixed_time(played.replace(tzinfo=UTC))
     go_offline(page)
     for name in ("Cy", "Ann", "Bob"):
-        loser(page, name).click()
+        topic_loser_button(page, name).click()
     expect(kept_rows(page)).to_have_count(3)
 
     # A page this phone has no copy of: the offline page says what waits, and where.

@@ -6,88 +6,29 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, press_start, save_round, seat_players
+from tests.e2e.helpers import (
+    LONG_NAMES,
+    add_to_roster,
+    expect_rounds_as_drawn_whole,
+    save_round,
+    server_match_with_pencil,
+)
+from tests.e2e.pazzaparola_helpers import (
+    BEATLES,
+    PAZZAPAROLA_RULEBOOK_ROUND,
+    TapCounter,
+    enter_pazzaparola_round,
+    pazzaparola_live_score,
+    start_pazzaparola,
+)
 from tests.helpers import ref, start_match
 
 pytestmark = pytest.mark.e2e
 
-BEATLES = ["John", "Ringo", "Paul", "George"]
-# The rulebook's example round: John's ZANZARA is 7+2+7+2+3 − 3 = 18; five cards each, the
-# others' values picked to give its Ringo 14, Paul 10 and George 9.
-RULEBOOK = {
-    "John": [7, 2, 7, 2, 3],
-    "Ringo": [5, 3, 3, 3, 3],
-    "Paul": [3, 3, 3, 2, 2],
-    "George": [3, 3, 2, 2, 2],
-}
 TAP_BUDGET = 26
-
-
-class Taps:
-    """Every tap the test makes, counted, so a round's cost at the table can be measured."""
-
-    def __init__(self, page: Page):
-        self.page = page
-        self.count = 0
-
-    def __call__(self, target: Locator) -> None:
-        target.click()
-        self.count += 1
-
-    def button(self, name: str) -> None:
-        """Tap the button with exactly this accessible name."""
-        self(self.page.get_by_role("button", name=name, exact=True))
-
-
-def start_pazzaparola(page: Page, base: str, players: list[str], *, target: int = 3, eldest: str | None = None):
-    """From the home page by taps: seat the players, step the victory points, pick the eldest, start."""
-    seat_players(page, base, "Pazzaparola", players)
-    victory = page.get_by_label("Victory points to win", exact=True)
-    expect(page.get_by_label("Cards per player", exact=True)).to_have_value("8")
-    expect(victory).to_have_value("3")
-    for _ in range(abs(target - 3)):
-        page.get_by_role("button", name=("More" if target > 3 else "Fewer") + " victory points to win").click()
-    expect(victory).to_have_value(str(target))
-    expect(page.get_by_role("radio", name="Not named")).to_be_checked()
-    if eldest:
-        page.get_by_role("radio", name=eldest).click()
-        expect(page.get_by_role("radio", name=eldest)).to_be_checked()
-    audit_layout(page, [*players, "Add"])
-    return press_start(page, "Pazzaparola", players)
-
-
-def enter_round(page: Page, tap: Taps, rows: dict[str, list[int]], *, theme: str | None = None) -> None:
-    """Tap each player's row (the first is already active), then the points of its cards."""
-    if theme:
-        page.get_by_label("Theme").fill(theme)
-    for position, (name, cards) in enumerate(rows.items()):
-        row = page.get_by_role("group", name=name, exact=True)
-        if position:
-            tap(row.get_by_role("button", name=name, exact=True))
-        expect(row.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
-        for points in cards:
-            if 1 <= points <= 10:
-                tap.button(str(points))
-            else:
-                tap.button("Other value")
-                for digit in str(points):
-                    tap.button(digit)
-                tap.button("Add")
-        expect(row.locator(".pz-chip")).to_have_count(len(cards))
-        audit_layout(page, rows)
-
-
-def score(page: Page, name: str) -> Locator:
-    """The live word score shown on a player's row."""
-    return page.get_by_role("group", name=name, exact=True).locator(".pz-score-num")
-
-
-def save(page: Page, tap: Taps, number: int) -> None:
-    """Tap Save and wait for the read-back of the round."""
-    save_round(page, f"Save round {number}", f"Round {number}:", BEATLES, tap=tap)
 
 
 def shown_totals(page: Page) -> dict[str, int]:
@@ -116,13 +57,13 @@ def test_rulebook_round_within_the_tap_budget(page: Page, live_server, app, runn
     expect(page.locator(".pz-next-up")).to_contain_text("Paul announces first — the eldest.")
     expect(page.locator(".pz-tray-head")).to_contain_text("John")
 
-    tap = Taps(page)
-    enter_round(page, tap, RULEBOOK)
+    tap = TapCounter(page)
+    enter_pazzaparola_round(page, tap, PAZZAPAROLA_RULEBOOK_ROUND)
     for name, expected in zip(BEATLES, (18, 14, 10, 9), strict=True):
-        expect(score(page, name)).to_have_text(str(expected))
+        expect(pazzaparola_live_score(page, name)).to_have_text(str(expected))
     expect(page.locator(".pz-point")).to_have_text("★ John")
     expect(page.get_by_role("group", name="John", exact=True).locator(".pz-unused")).to_have_text("3")
-    save(page, tap, 1)
+    save_round(page, "Save round 1", "Round 1:", BEATLES, tap=tap)
 
     print(f"\nPazzaparola: 4 players x 5 cards entered in {tap.count} taps (budget {TAP_BUDGET})")
     assert tap.count == 24  # 20 chips + 3 row switches + Save
@@ -140,27 +81,27 @@ def test_a_match_to_three_ends_in_a_tie_for_victory(page: Page, live_server, app
     add_to_roster(app, *BEATLES)
     start_pazzaparola(page, live_server.url, BEATLES)
     expect(page.locator(".pz-next-up")).to_contain_text("Ask the table: the eldest announces first.")
-    tap = Taps(page)
+    tap = TapCounter(page)
 
     # Round 1, the rulebook's; a card typed in by mistake is taken back with a tap on its chip.
-    enter_round(page, tap, RULEBOOK, theme="Things that make you lose patience")
+    enter_pazzaparola_round(page, tap, PAZZAPAROLA_RULEBOOK_ROUND, theme="Things that make you lose patience")
     page.get_by_label("Word of John").fill("ZANZARA")
     tap(page.get_by_role("button", name="Take back 2 from George").first)
-    expect(score(page, "George")).to_have_text("6")
+    expect(pazzaparola_live_score(page, "George")).to_have_text("6")
     tap.button("2")
-    expect(score(page, "George")).to_have_text("9")
-    save(page, tap, 1)
+    expect(pazzaparola_live_score(page, "George")).to_have_text("9")
+    save_round(page, "Save round 1", "Round 1:", BEATLES, tap=tap)
 
     # Round 2: John and Ringo tie; the table is asked who announces, as no eldest was named.
-    enter_round(page, tap, {"John": [12, 4], "Ringo": [9, 7], "Paul": [3], "George": [0, 0]})
+    enter_pazzaparola_round(page, tap, {"John": [12, 4], "Ringo": [9, 7], "Paul": [3], "George": [0, 0]})
     expect(page.locator(".pz-point")).to_have_text("★ John, Ringo (tie)")
-    save(page, tap, 2)
+    save_round(page, "Save round 2", "Round 2:", BEATLES, tap=tap)
     expect(page.locator(".readback")).to_contain_text("Round 2: John 10 ★, Ringo 10 ★, Paul -4, George -6")
     expect(page.locator(".pz-next-up")).to_contain_text("Round 2 was a tie. Ask the table")
 
     # Round 3: a ninth card on a row of eight is refused next to that row, in view, and
     # nothing typed is lost.
-    enter_round(page, tap, {"John": [1], "Ringo": [5, 5, 5], "Paul": [1] * 8, "George": [2]})
+    enter_pazzaparola_round(page, tap, {"John": [1], "Ringo": [5, 5, 5], "Paul": [1] * 8, "George": [2]})
     paul = page.get_by_role("group", name="Paul", exact=True)
     tap(paul.get_by_role("button", name="Paul", exact=True))
     tap.button("1")
@@ -170,19 +111,19 @@ def test_a_match_to_three_ends_in_a_tie_for_victory(page: Page, live_server, app
     assert full.bounding_box()["y"] + full.bounding_box()["height"] <= page.locator(".pz-tray").bounding_box()["y"]
     expect(paul.locator(".pz-chip")).to_have_count(8)
     expect(page.locator(".pz-chip")).to_have_count(13)
-    expect(score(page, "Paul")).to_have_text("8")
+    expect(pazzaparola_live_score(page, "Paul")).to_have_text("8")
     tap(paul.get_by_role("button", name="Take back 1 from Paul").first)
     expect(paul.get_by_role("alert")).to_have_count(0)
     tap.button("1")
     expect(paul.locator(".pz-chip")).to_have_count(8)
     expect(paul.get_by_role("alert")).to_have_count(0)
-    save(page, tap, 3)
+    save_round(page, "Save round 3", "Round 3:", BEATLES, tap=tap)
     expect(page.locator(".readback")).to_contain_text("Round 3: John -6, Ringo 10 ★, Paul 8, George -5")
     expect(page.locator(".pz-next-up")).to_contain_text("Ringo announces first — winner of round 3.")
 
     # Round 4: John and Ringo tie again and both reach 3: a tie for victory.
-    enter_round(page, tap, {"John": [10, 10], "Ringo": [9, 9, 1], "Paul": [4], "George": [5]})
-    save(page, tap, 4)
+    enter_pazzaparola_round(page, tap, {"John": [10, 10], "Ringo": [9, 9, 1], "Paul": [4], "George": [5]})
+    save_round(page, "Save round 4", "Round 4:", BEATLES, tap=tap)
     expect(page.locator(".result")).to_have_text("Tie for victory: John, Ringo")
     expect(page.locator(".pz-next-up")).to_have_count(0)
     expect(page.locator(".pz-entry")).to_have_count(0)
@@ -201,13 +142,13 @@ def test_a_match_to_three_ends_in_a_tie_for_victory(page: Page, live_server, app
 def test_the_rounds_table_grows_a_group_per_round_as_a_reload_draws_it(page: Page, live_server, app):
     add_to_roster(app, *BEATLES)
     start_pazzaparola(page, live_server.url, BEATLES)
-    tap = Taps(page)
-    enter_round(page, tap, RULEBOOK, theme="Animals")
-    save(page, tap, 1)
-    enter_round(page, tap, {"John": [2], "Paul": [9, 9], "George": [1], "Ringo": [3]})
-    save(page, tap, 2)
-    enter_round(page, tap, {"John": [5, 5], "Paul": [1], "George": [4], "Ringo": [2]})
-    save(page, tap, 3)
+    tap = TapCounter(page)
+    enter_pazzaparola_round(page, tap, PAZZAPAROLA_RULEBOOK_ROUND, theme="Animals")
+    save_round(page, "Save round 1", "Round 1:", BEATLES, tap=tap)
+    enter_pazzaparola_round(page, tap, {"John": [2], "Paul": [9, 9], "George": [1], "Ringo": [3]})
+    save_round(page, "Save round 2", "Round 2:", BEATLES, tap=tap)
+    enter_pazzaparola_round(page, tap, {"John": [5, 5], "Paul": [1], "George": [4], "Ringo": [2]})
+    save_round(page, "Save round 3", "Round 3:", BEATLES, tap=tap)
     expect(page.locator("#rounds tbody")).to_have_count(3)
     rows = expect_rounds_as_drawn_whole(page)
     heads = [row for row in rows if row.startswith("Round")]
@@ -218,10 +159,8 @@ def test_the_rounds_table_grows_a_group_per_round_as_a_reload_draws_it(page: Pag
 @pytest.mark.parametrize("width", [360, 390])
 def test_the_tray_names_the_active_player_whole_beside_a_long_named_leader(page: Page, live_server, app, width):
     """27.11: the leader's long name gives way in the keypad's header, not the player being entered."""
-    from tests.e2e.test_table_ready import LONG_NAMES, new_match
-
     names = ["Tommaso", LONG_NAMES[0], "Benedetta"]
-    match_id = new_match(page, app, live_server.url, "pazzaparola", names)
+    match_id = server_match_with_pencil(page, app, live_server.url, "pazzaparola", names)
     page.set_viewport_size({"width": width, "height": 740})
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     entry = page.locator("#entry")

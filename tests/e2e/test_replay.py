@@ -11,8 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.games import get_game
 from tests.e2e.audit import NARROW_PHONE, audit_layout
-from tests.e2e.helpers import new_phone
-from tests.e2e.test_accessibility import serious_violations
+from tests.e2e.helpers import new_phone, serious_axe_violations
 from tests.helpers import finished_match, match_short_of_its_end, ref, save_stored_round
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +53,7 @@ def test_a_finished_match_is_stepped_round_by_round_on_a_narrow_phone(browser: B
     assert after(count - 1) != after(count)
     expect(page.locator("#standings .result")).to_have_count(0)
     audit_layout(page, players)
-    assert serious_violations(page) == []
+    assert serious_axe_violations(page) == []
     # A screen reader hears where the replay is now: its region outlives the swap that redrew the replay.
     expect(page.locator("#replay-said")).to_have_text(f"After round {count - 1} of {count}")
 

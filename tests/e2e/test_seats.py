@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.audit import audit_layout
+from tests.e2e.burraco_helpers import BURRACO_NAMES, side_named, start_burraco, tap_burraco_keypad
 from tests.e2e.helpers import (
     NETWORK_CUT,
     add_to_roster,
@@ -19,8 +20,7 @@ from tests.e2e.helpers import (
     seat_players,
     start_match,
 )
-from tests.e2e.test_burraco import SEATED, side_named, start_burraco, tap_keys
-from tests.e2e.test_topic import COUNT_TAPS, loser
+from tests.e2e.topic_helpers import COUNT_TAPS_SCRIPT, topic_loser_button
 from tests.helpers import PHONE
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +64,7 @@ def test_a_phone_takes_its_seat_follows_its_own_cards_and_is_told_when_freed(
 
     # The scorekeeper's one tap: the seated phone's own cards held grow at its next poll; a viewer's page has none.
     page.goto(match_url)
-    loser(page, LONG).tap()
+    topic_loser_button(page, LONG).tap()
     expect(page.get_by_role("status").filter(has_text="Round 1:")).to_be_visible()
     expect(mine).to_have_text("1")
     expect(late.locator(".topic-mine")).to_have_count(0)
@@ -125,7 +125,7 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     link = seat_link_of(page)
 
     # Every tap the scorekeeper makes from here to the round saved, counted in the page.
-    page.evaluate(COUNT_TAPS)
+    page.evaluate(COUNT_TAPS_SCRIPT)
     phones = {name: seat_phone(browser, link, name) for name in players[:3]}
     phones[LONG] = seat_phone(browser, link, LONG, size={"width": 360, "height": 740}, locale="it-IT")
     rows = {"John": ([7, 2, 7, 2, 3], "ZANZARA"), "Ringo": ([5, 3, 3], "GAS"), "Paul": ([3, 3], "OH"),
@@ -199,7 +199,7 @@ def test_a_table_that_chose_it_has_the_round_saved_by_the_last_row_sent(page: Pa
     press_start(page, "Pazzaparola", players)
     match_url = page.url
     link = seat_link_of(page)
-    page.evaluate(COUNT_TAPS)
+    page.evaluate(COUNT_TAPS_SCRIPT)
     john, long = seat_phone(browser, link, "John"), seat_phone(browser, link, LONG, locale="it-IT")
     send_row(john, [7, 2, 3], "GAS", "Send my row of round 1")
     expect(page.locator(".rows-in")).to_contain_text("Rows in: 1 of 2")
@@ -288,7 +288,7 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     expect(cy.locator("#entry").get_by_role("radio", name="Nobody")).to_have_count(0)
     card = cy.locator("#entry").get_by_role("group", name=side_named("Us"))
     card.get_by_label("Laid on the table").click()
-    tap_keys(cy, "120+35")
+    tap_burraco_keypad(cy, "120+35")
     card.get_by_role("button", name="One more Clean (pulito) for Us").click()
     # The wi-fi drops as Cy taps Send: the phone keeps the hand, says so, and sends it by itself once back.
     for text in NETWORK_CUT:
@@ -297,12 +297,12 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     cy.get_by_role("button", name="Send our hand 1").tap()
     expect(cy.get_by_role("status").filter(has_text="Not sent yet: it waits on this phone")).to_be_visible()
     expect(card.get_by_label("Laid on the table")).to_have_value("120+35")
-    audit_layout(cy, SEATED)
+    audit_layout(cy, BURRACO_NAMES)
     expect(page.locator(".rows-in")).to_contain_text("Rows in: 0 of 2")
     go_online(cy)
     expect(cy.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
     expect(cy.locator("#seat-rows-kept")).to_have_count(0)
-    audit_layout(cy, SEATED)
+    audit_layout(cy, BURRACO_NAMES)
     # The scorekeeper's sheet fills Us's card in live; Them's still waits.
     expect(page.locator(".rows-in")).to_contain_text("Rows in: 1 of 2")
     expect(page.locator(".rows-in")).to_contain_text("waiting for Them")
@@ -316,7 +316,7 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     expect(page.locator(".rows-in")).to_contain_text("Rows in: 2 of 2")
     them = page.locator("#entry").get_by_role("group", name=side_named("Them"))
     expect(them.get_by_label("Laid on the table")).to_have_value("40")
-    audit_layout(page, SEATED)
+    audit_layout(page, BURRACO_NAMES)
     # Who closed, then Save: the hands as sent.
     page.locator("#entry").get_by_role("radio", name="Us", exact=True).click()
     page.get_by_role("button", name="Save hand 1").click()

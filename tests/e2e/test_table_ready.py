@@ -7,51 +7,16 @@ import re
 import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
-from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
-from companion.games import get_game
 from companion.models import Match
 from companion.queries.matches import standings_of
-from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.e2e.audit import audit_layout
+from tests.e2e.audit import NARROW_PHONE, audit_layout
+from tests.e2e.helpers import LONG_NAMES, luminance, server_match_with_pencil
 from tests.helpers import ref, stored_match
 
 pytestmark = pytest.mark.e2e
-
-NARROW = {"width": 360, "height": 740}
-# The longest names allowed: half of them one unbroken word, which only an ellipsis or a break can tame.
-LONG_NAMES = [
-    (chr(ord("A") + i) + "olfeschlegelsteinhausenbergerdorffvoral")[:40]
-    if i % 2 == 0
-    else f"{chr(ord('A') + i)}nna Maria Lucrezia Fontanarossa Bellin"[:40].ljust(40, "i")
-    for i in range(10)
-]
-assert all(len(name) == 40 for name in LONG_NAMES) and len(set(LONG_NAMES)) == 10
-
-# One round of each game as its entry form posts it, seat by seat.
-ROUND_FORMS = {
-    "topic": lambda names: {"loser": names[-1]},
-    "pazaak": lambda names: {"winner": "0"},
-    "pazzaparola": lambda names: {f"used-{i}": ["5", "3", str(1 + i % 9)] for i in range(len(names))},
-    "burraco": lambda sides: {"closed_by": "", **{f"table_{i}": str(100 + 10 * i) for i in range(1, len(sides) + 1)}},
-}
-
-
-def new_match(page: Page, app: Flask, base: str, game: str, names: list[str], rounds: int = 0, **settings) -> int:
-    """A match started on the server with `rounds` rounds played; this browser holds its pencil."""
-    with app.app_context():
-        match, token = service.create_match(game, names, settings or None)
-        rules = get_game(game)
-        sides = rules.sides(match.player_names, match.settings) if hasattr(rules, "sides") else match.player_names
-        for _ in range(rounds):
-            form = MultiDict(ROUND_FORMS[game](sides))
-            service.save_round(match, rules.entry.round_from_form(form, match.player_names, match.settings))
-        match_id = match.id
-        db.session.remove()
-    page.context.add_cookies([{"name": f"pencil_{match_id}", "value": token, "url": base}])
-    return match_id
 
 
 def pairs(names: list[str]) -> dict:
@@ -87,19 +52,19 @@ MATCHES = [
 
 def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page, live_server, app):
     base = live_server.url
-    page.set_viewport_size(NARROW)
+    page.set_viewport_size(NARROW_PHONE)
     pages: list[tuple[str, str]] = []
     for game, count, settings in MATCHES:
         names = LONG_NAMES[:count]
         extra = pairs(names) if settings == "pairs" else settings
-        match_id = new_match(page, app, base, game, names, rounds=2, **extra)
+        match_id = server_match_with_pencil(page, app, base, game, names, rounds=2, **extra)
         pages += [
             (f"{game} {count}", f"/matches/{ref(match_id)}"),
             (f"{game} {count} table view", f"/matches/{ref(match_id)}/table"),
             (f"{game} {count} share", f"/matches/{ref(match_id)}/share"),
             (f"{game} {count} change log", f"/matches/{ref(match_id)}/changes"),
         ]
-    finished = new_match(page, app, base, "pazaak", LONG_NAMES[:2], rounds=3)
+    finished = server_match_with_pencil(page, app, base, "pazaak", LONG_NAMES[:2], rounds=3)
     with app.app_context():
         player_id = db.session.get(Match, finished).seats[0].player_id
     pages += [
@@ -157,7 +122,7 @@ READBACK = {"topic": "Round 3:", "pazaak": "Set 3:", "pazzaparola": "Round 3:", 
 )
 def test_after_a_save_the_readback_and_its_undo_are_in_view(page: Page, live_server, app, game, count):
     names = [f"{name[:12].strip()}" for name in LONG_NAMES[:count]]
-    match_id = new_match(page, app, live_server.url, game, names, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, game, names, rounds=2)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     audit_layout(page, names)
     save_by_taps(page, game, names)
@@ -206,18 +171,12 @@ SCREENS = {
 }
 
 
-def luminance(rgb: str) -> float:
-    """The relative luminance of a CSS rgb() colour, 0 (black) to 1 (white)."""
-    red, green, blue = (int(part) / 255 for part in re.findall(r"\d+", rgb)[:3])
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
 @pytest.mark.parametrize("count", [2, 10])
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_table_view_fits_every_player_on_a_dark_board(page: Page, live_server, app, count, theme):
     game = "topic" if count == 10 else "pazaak"
     names = [name[:14].strip() for name in LONG_NAMES[: count - 1]] + [LONG_NAMES[count - 1]]
-    match_id = new_match(page, app, live_server.url, game, names, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, game, names, rounds=2)
     page.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
@@ -254,7 +213,7 @@ def overlap(first: dict, second: dict) -> bool:
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}], ids=str)
 def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, live_server, app, size):
     names = [name[:16].strip() for name in LONG_NAMES[:8]]
-    match_id = new_match(page, app, live_server.url, "pazzaparola", names, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, "pazzaparola", names, rounds=2)
     page.set_viewport_size(size)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     keypad = page.locator(".pz-tray")
@@ -275,7 +234,7 @@ def test_on_a_desktop_the_keypad_never_covers_the_active_word_field(page: Page, 
 def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, live_server, app, browser_faults):
     browser_faults.expect("Failed to load resource: the server responded with a status of 403 (FORBIDDEN)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
-    match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", names, rounds=2)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     with app.app_context():
         match = db.session.get(Match, match_id)
@@ -300,7 +259,7 @@ def test_a_save_from_a_phone_that_lost_the_pencil_says_who_holds_it(page: Page, 
 def test_a_refused_save_is_told_in_view(page: Page, live_server, app, browser_faults):
     browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
     names = [name[:12].strip() for name in LONG_NAMES[:10]]
-    match_id = new_match(page, app, live_server.url, "topic", names, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", names, rounds=2)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     page.get_by_role("switch", name="Several losers").click()
     save = page.get_by_role("button", name="Save round 3")
@@ -324,12 +283,12 @@ def cut_words(page: Page) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("size", [NARROW, {"width": 1024, "height": 768}], ids=lambda s: f"{s['width']}px")
+@pytest.mark.parametrize("size", [NARROW_PHONE, {"width": 1024, "height": 768}], ids=lambda s: f"{s['width']}px")
 @pytest.mark.parametrize("reached", ["by its link", "by a reload"])
 def test_the_table_view_reached_by_its_link_is_the_dark_board_with_every_name(
     page: Page, live_server, app, size, reached
 ):
-    match_id = new_match(page, app, live_server.url, "topic", TABLE_NAMES, rounds=2)
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", TABLE_NAMES, rounds=2)
     page.context.add_cookies([{"name": "theme", "value": "light", "url": live_server.url}])
     page.set_viewport_size(size)
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")

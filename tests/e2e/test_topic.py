@@ -3,54 +3,17 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
+from tests.e2e.topic_helpers import COUNT_TAPS_SCRIPT, start_topic, topic_cards_held, topic_loser_button
 
 pytestmark = pytest.mark.e2e
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-
-# Counts the taps the person makes (trusted clicks), whatever element they land on.
-COUNT_TAPS = """() => {
-  window.topicTaps = 0;
-  document.addEventListener("click", (event) => { if (event.isTrusted) window.topicTaps += 1; }, true);
-}"""
-
-
-def start_topic(page: Page, base: str, players: list[str], deck_taps: list[str]) -> None:
-    """Tap through the new-match page: Topic_, the players, the Exact chip, the deck steppers, Start."""
-    page.goto(base + "/matches/new")
-    page.get_by_role("button", name="Topic_", exact=True).tap()
-    expect(page.get_by_role("button", name="Topic_", exact=True)).to_have_attribute("aria-pressed", "true")
-    for name in players:
-        page.get_by_role("button", name=f"+ {name}", exact=True).tap()
-        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
-    page.get_by_text("Exact", exact=True).tap()
-    deck = page.get_by_label("Cards in the deck")
-    expect(deck).to_be_visible()
-    for label in deck_taps:
-        before = deck.input_value()
-        page.get_by_role("button", name=label, exact=True).tap()
-        expect(deck).not_to_have_value(before)
-    audit_layout(page, players)
-    page.get_by_role("button", name="Start Topic_").tap()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
-    audit_layout(page, players)
-
-
-def loser(page: Page, name: str):
-    """The big one-tap button of a player in the round entry ("Bob / 2 cards")."""
-    return page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$"))
-
-
-def cards_of(page: Page, name: str):
-    """A player's tile in the cards-held list."""
-    return page.get_by_role("list", name="Cards held").get_by_role("listitem").filter(has_text=name)
 
 
 def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path):
@@ -63,8 +26,8 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     expect(page.get_by_text("Anyone reveals the first card")).to_be_visible()
 
     # Round 1: Bob lost. One tap, counted in the page.
-    page.evaluate(COUNT_TAPS)
-    loser(page, "Bob").tap()
+    page.evaluate(COUNT_TAPS_SCRIPT)
+    topic_loser_button(page, "Bob").tap()
     expect(page.get_by_role("status").filter(has_text="Round 1:")).to_contain_text("Bob +1")
     one_loser_taps = page.evaluate("window.topicTaps")
     print(f"\ntaps for a one-loser round: {one_loser_taps}")
@@ -81,7 +44,7 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     expect(deck_left).to_have_text("8")
     assert page.request.get(match_url + ".json").json()["rounds"] == []
     audit_layout(page, PLAYERS)
-    loser(page, "Bob").tap()
+    topic_loser_button(page, "Bob").tap()
     expect(deck_left).to_have_text("7")
     expect(page.get_by_text("Bob reveals next")).to_be_visible()
 
@@ -89,7 +52,7 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     page.get_by_role("button", name="Penalty card for Cy", exact=True).tap()
     expect(page.locator('.topic-penalty-fields input[value="Cy"]')).to_have_count(1)
     audit_layout(page, PLAYERS)
-    loser(page, "Ann").tap()
+    topic_loser_button(page, "Ann").tap()
     expect(page.get_by_role("status").filter(has_text="Round 2:")).to_contain_text("Cy +1 (1 penalty)")
     expect(deck_left).to_have_text("5")
     audit_layout(page, PLAYERS)
@@ -114,11 +77,11 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     expect(page.get_by_role("button", name="Penalty card for Bob", exact=True)).to_be_hidden()
     page.get_by_role("button", name="Penalty card for Bob in round 3").tap()
     expect(deck_left).to_have_text("2")
-    expect(cards_of(page, "Bob")).to_contain_text("3")
+    expect(topic_cards_held(page, "Bob")).to_contain_text("3")
     audit_layout(page, PLAYERS)
 
     # Round 4: Cy lost; the deck is down to 1 card, so the match ends by itself.
-    loser(page, "Cy").tap()
+    topic_loser_button(page, "Cy").tap()
     expect(page.get_by_text("The match is over")).to_be_visible()
     expect(page.get_by_text("Ann wins!")).to_be_visible()
     expect(deck_left).to_have_text("1")
@@ -136,7 +99,7 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
     assert score["deck"] == 1
     assert score["totals"] == {"Ann": 1, "Bob": 3, "Cy": 3}
     for name, total in score["totals"].items():
-        expect(cards_of(page, name).locator(".big-num")).to_have_text(str(total))
+        expect(topic_cards_held(page, name).locator(".big-num")).to_have_text(str(total))
     expect(deck_left).to_have_text(str(score["deck"]))
     assert [r["losers"] for r in exported["rounds"]] == [["Bob"], ["Ann"], ["Bob", "Cy"], ["Cy"]]
     assert exported["rounds"][2]["penalties"] == ["Bob"]
@@ -145,7 +108,7 @@ def test_a_short_game_to_its_end(page: Page, live_server, app, runner, tmp_path)
 def test_a_double_tap_on_a_loser_stores_one_round(page: Page, live_server, app):
     add_to_roster(app, *PLAYERS)
     start_topic(page, live_server.url, PLAYERS, [])
-    loser(page, "Bob").dblclick()
+    topic_loser_button(page, "Bob").dblclick()
     expect(page.get_by_role("status").filter(has_text="Round 1:")).to_be_visible()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert len(page.request.get(page.url + ".json").json()["rounds"]) == 1
@@ -156,7 +119,7 @@ def test_the_rounds_table_grows_newest_first_as_a_reload_draws_it(page: Page, li
     add_to_roster(app, *PLAYERS)
     start_topic(page, live_server.url, PLAYERS, [])
     for number, name in enumerate(["Bob", "Ann", "Cy", "Bob"], start=1):
-        loser(page, name).tap()
+        topic_loser_button(page, name).tap()
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
         audit_layout(page, PLAYERS)
     expect(page.locator("#topic-last-round")).to_contain_text("last: Bob +1")
@@ -175,7 +138,7 @@ def test_the_last_round_line_shows_a_long_name_on_a_narrow_phone(page: Page, liv
     add_to_roster(app, *players)
     page.set_viewport_size({"width": 360, "height": 740})
     start_topic(page, live_server.url, players, [])
-    loser(page, long_name).tap()
+    topic_loser_button(page, long_name).tap()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     last = page.locator("#topic-last-round")
     expect(last).to_contain_text(f"last: {long_name} +1")
