@@ -42,7 +42,7 @@ _ALIAS = re.compile(rf"^({_NAME})(?:\s+as\s+({_NAME}))?$")
 # The registry every bundle's modules run through; the shared bundle declares it and exports it.
 _REGISTRY = (
     "const modules=new Map();"
-    "function define(name,factory){if(!modules.has(name))modules.set(name,factory());return modules.get(name);}"
+    "function define(name,factory){if(!modules.has(name))modules.set(name,factory());}"
 )
 
 

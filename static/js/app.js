@@ -9,7 +9,8 @@ var bundleTexts = {};
 
 export function addTexts(words) { Object.assign(bundleTexts, words); }
 
-function wordsFor(key) {
+// What a key says in the page's language: a plain text, or a count's two forms ({one, other}).
+export function wordsFor(key) {
   if (key in bundleTexts) return bundleTexts[key];
   var block = document.getElementById("ui-texts");
   try { return block ? JSON.parse(block.dataset.texts)[key] : undefined; } catch (e) { return undefined; }
@@ -20,16 +21,6 @@ export function text(key, count) {
   var found = wordsFor(key);
   if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
   return String(found || key).replace("%(num)s", String(count));
-}
-
-// A text with its parameters, `%(name)s` standing for each, as the server's own translated() fills in a Message:
-// a game's describer says a kept round in the words of its read-back.
-export function say(key, params) {
-  var found = wordsFor(key);
-  if (found && typeof found === "object") found = params.num === 1 ? found.one : found.other;
-  return String(found === undefined ? key : found).replace(/%\((\w+)\)s/g, function (all, name) {
-    return name in params ? String(params[name]) : all;
-  });
 }
 
 // A script of a page's own bundle sets up what htmx draws. One that came with the page's head, or

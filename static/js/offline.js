@@ -9,7 +9,7 @@
 // Its words come in front of it in its bundle, in the page's language (assets.py): a page in another
 // language brings them anew, and this sender, running already, keeps going alone.
 import { htmx } from "../vendor/htmx/htmx.min.js";
-import { KEPT_PREFIX as STORE_PREFIX, onLoad, say, showBanner, text } from "./app.js";
+import { KEPT_PREFIX as STORE_PREFIX, onLoad, showBanner, text, wordsFor } from "./app.js";
 import { describers } from "./entries.js";
 import { newKey, onUnanswered, reasonOf as refusalOf } from "./writes.js";
 
@@ -51,6 +51,16 @@ function entries(formData) {
 function field(pairs, name) {
   for (var i = 0; i < pairs.length; i++) if (pairs[i][0] === name) return pairs[i][1];
   return null;
+}
+
+// A text with its parameters, `%(name)s` standing for each, as the server's own translated() fills in a Message:
+// a game's describer says a kept round in the words of its read-back.
+function say(key, params) {
+  var found = wordsFor(key);
+  if (found && typeof found === "object") found = params.num === 1 ? found.one : found.other;
+  return String(found === undefined ? key : found).replace(/%\((\w+)\)s/g, function (all, name) {
+    return name in params ? String(params[name]) : all;
+  });
 }
 
 // What a kept round of a game says, in the words of its game's own script (static/js/games/<slug>.js):
