@@ -275,14 +275,18 @@ def _bundle(name: str, kind: str, stamp: tuple[float, ...]) -> tuple[str, dict[s
     return hashlib.sha256(data).hexdigest()[:12], packed
 
 
+@lru_cache(maxsize=4)
+def _scripts(static: str) -> tuple[Path, ...]:
+    """Every script a bundle may hold: the app's and the libraries'. Looked for once per process, as a page asks
+    for a bundle's address many times (each match listed names the bundles of its page)."""
+    folder = Path(static)
+    return (*sorted(folder.glob("js/**/*.js")), *(folder / library for library in modules.LIBRARIES))
+
+
 def _stamp(name: str, kind: str) -> tuple[float, ...]:
     """What says a bundle's files changed: their times. A script bundle's are every script's, as what it holds
     follows the imports, and its text names the shared bundle's digest."""
-    static = Path(current_app.static_folder or "")
-    if kind == "js":
-        files = [*sorted(static.glob("js/**/*.js")), *(static / library for library in modules.LIBRARIES)]
-    else:
-        files = _bundle_files(name, kind)
+    files = _scripts(current_app.static_folder or "") if kind == "js" else _bundle_files(name, kind)
     return tuple(path.stat().st_mtime for path in files)
 
 

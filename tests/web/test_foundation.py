@@ -21,7 +21,8 @@ def test_home_is_a_full_page_with_vendored_assets(client):
     assert "New match" in html
     # htmx and Pico come from this server, inside the page's two bundles (tests/web/test_assets.py).
     page = read(html)
-    scripts = [script for script in page.find_all("script") if script.has("defer")]
+    # Modules, run once the page is parsed, as deferred scripts are.
+    scripts = [script for script in page.find_all("script") if script.get("type") == "module"]
     assert [script for script in scripts if re.fullmatch(r"/bundle/[0-9a-f]+\.js", script.get("src", ""))]
     styles = [link["href"] for link in page.find_all("link", rel="stylesheet")]
     assert [href for href in styles if re.fullmatch(r"/bundle/[0-9a-f]+\.css", href)]
