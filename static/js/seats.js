@@ -14,9 +14,10 @@ function hidden(row, name) {
 }
 
 // The rows as the scorekeeper's live block brings them (_rows_in.html). Each game's entry widget says, in
-// `rowWidgets` (entries.js), how to find a row's element in its entry and fill it with a row's fields. A row newer than the one its element shows is filled in, unless
-// the scorekeeper changed it here (`data-changed-here`): then Save is refused with the row as sent, to check,
-// as the server compares the revision kept beside the row with the one it holds.
+// `rowWidgets` (entries.js), how to find a row's element in its entry and fill it with a row's fields. A row
+// newer than the one its element shows is filled in, unless the scorekeeper changed it here
+// (`data-changed-here`): then Save is refused with the row as sent, to check, as the server compares the
+// revision kept beside the row with the one it holds.
 function fillIn() {
   var source = document.querySelector("#live [data-sent-rows]");
   if (!source) return;
