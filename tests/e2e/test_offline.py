@@ -449,7 +449,10 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
         page.wait_for_timeout(50)
     assert held, "the kept round never left the phone"
     kept_rows(page).nth(0).get_by_role("button", name="Undo").click()  # tapped while the round is on its way
-    held[0].continue_()
+    # The round reaches the server, which stores it, and the phone then takes it back there: what is stored is
+    # read once that undo is answered (the page's own state is right before it, so it cannot say when).
+    with page.expect_response(re.compile(r"/matches/[0-9A-Za-z]{8}/undo$")):
+        held[0].continue_()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     page.wait_for_function("() => !document.querySelector('#waiting-rounds li')")
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
