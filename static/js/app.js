@@ -89,12 +89,29 @@ function addBundle(url, isStyle) {
   }
   return loading[url];
 }
-function holdForBundles(xhr) {
+// The shared bundles' addresses, whose digest changes with every version of the app.
+var SHARED_BUNDLE = /\/bundle\/[0-9a-f]+\.(?:css|js)$/;
+// `whole`: how the page of another version is loaded instead, as a new entry of the history (a link) or in place
+// of the one shown (the back button); none for a form's answer.
+function holdForBundles(xhr, whole) {
   var handle = xhr.onload;
   xhr.onload = function () {
     var self = this;
     var args = arguments;
     var end = String(xhr.response).indexOf("</head>");
+    var head = end > 0 ? new DOMParser().parseFromString(xhr.response.slice(0, end), "text/html") : null;
+    var bundles = head ? [].slice.call(head.querySelectorAll("link[rel=stylesheet],script[src]")) : [];
+    // A page of another version of the app (the server was updated while this page stayed open) names other
+    // shared bundles: drawn into this document, its scripts would run beside this version's. It is loaded
+    // whole instead; a form's answer is drawn as it is, as loading it again would send the form again.
+    var otherVersion = bundles.some(function (tag) {
+      var url = tag.getAttribute("href") || tag.getAttribute("src");
+      return SHARED_BUNDLE.test(url) && !present(url);
+    });
+    if (otherVersion && whole && xhr.responseURL) {
+      window.location[whole](xhr.responseURL);
+      return;
+    }
     var waits = [];
     // A part of a page that needs bundles of its own (a match's replay, drawn on a page that followed the
     // match as it ended) names them in the answer's Link header (assets.needs_bundles).
@@ -104,13 +121,10 @@ function holdForBundles(xhr) {
       var wait = named && addBundle(named[1], named[2] === "as=style");
       if (wait) waits.push(wait);
     });
-    if (end > 0) {
-      new DOMParser().parseFromString(xhr.response.slice(0, end), "text/html")
-        .querySelectorAll("link[rel=stylesheet],script[src]").forEach(function (tag) {
-          var wait = addBundle(tag.getAttribute("href") || tag.getAttribute("src"), tag.tagName === "LINK");
-          if (wait) waits.push(wait);
-        });
-    }
+    bundles.forEach(function (tag) {
+      var wait = addBundle(tag.getAttribute("href") || tag.getAttribute("src"), tag.tagName === "LINK");
+      if (wait) waits.push(wait);
+    });
     if (!waits.length) return handle.apply(self, args);
     holding++;
     var late = new Promise(function (resolve) { setTimeout(resolve, ASSET_WAIT_MS); });
@@ -120,14 +134,17 @@ function holdForBundles(xhr) {
     });
   };
 }
-document.addEventListener("htmx:beforeSend", function (event) { holdForBundles(event.detail.xhr); });
+document.addEventListener("htmx:beforeSend", function (event) {
+  var config = event.detail.requestConfig;
+  holdForBundles(event.detail.xhr, config && config.verb === "get" ? "assign" : null);
+});
 // A link may name the bundles of the page it brings: they are asked for with the page, not after it.
 // (A script of them sets up what htmx draws: here nothing yet, then the page when it comes.)
 document.addEventListener("htmx:beforeRequest", function (event) {
   var link = event.detail.elt.closest && event.detail.elt.closest("[data-bundles]");
   if (link) link.dataset.bundles.split(" ").forEach(function (url) { addBundle(url, /\.css$/.test(url)); });
 });
-document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr); });
+document.addEventListener("htmx:historyCacheMiss", function (event) { holdForBundles(event.detail.xhr, "replace"); });
 
 // A phone that kept rounds of a match it now only follows (it lost the pencil) still shows them, to
 // send or discard: the offline sender, which that page does not load, comes for them.

@@ -78,3 +78,34 @@ def test_a_script_brought_again_in_another_pages_bundle_runs_once_and_the_script
     expect(victory).to_have_value("3")
     page.get_by_role("button", name="More victory points to win").click()
     expect(victory).to_have_value("4")
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_a_page_of_another_version_of_the_app_is_loaded_whole_not_drawn_into_this_one(page: Page, live_server, app):
+    page.goto(live_server.url + "/")
+    page.evaluate("() => { window.thisDocument = true; }")
+    shared = page.locator('script[type="module"][src^="/bundle/"]').first.get_attribute("src")
+    updated: list[str] = []
+
+    # The server was updated while the home page stayed open: the history page it answers the boosted link with
+    # names the shared script of the new version (its digest is all that differs).
+    def newer_version(route: Route) -> None:
+        if route.request.headers.get("hx-request") != "true" or updated:
+            route.continue_()
+            return
+        answer = route.fetch()
+        updated.append(route.request.url)
+        route.fulfill(response=answer, body=answer.text().replace(shared, "/bundle/0123456789ab.js"))
+
+    page.route(re.compile(r"/history$"), newer_version)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.locator("header").get_by_role("link", name="History").click()
+    expect(page.get_by_role("heading", name="History", exact=True)).to_be_visible()
+    expect(page).to_have_url(live_server.url + "/history")
+    assert updated, "the boosted link was not answered by the new version"
+    # Loaded whole (this document's scripts gone with it), the new version's shared script never run beside these.
+    assert page.evaluate("() => window.thisDocument") is None
+    assert not [url for url in fetched if "0123456789ab" in url]
+    page.go_back()
+    expect(page).to_have_url(live_server.url + "/")
