@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from datetime import date
@@ -10,6 +11,12 @@ from pathlib import Path
 from flask import Flask
 
 KEEP_DAILY = 7
+
+# The daily backup's thread starts in gunicorn's arbiter before it forks the workers. A worker forked while the
+# thread is inside SQLite would inherit SQLite's own locks held (its file-system mutex among them) and block on its
+# first query for ever, deaf to SIGTERM: no process forks while a copy is under way, and a copy waits for a fork.
+_copying = threading.Lock()
+os.register_at_fork(before=_copying.acquire, after_in_parent=_copying.release, after_in_child=_copying.release)
 
 
 def sqlite_path(app: Flask) -> Path | None:
@@ -24,10 +31,12 @@ def backup_to(source: Path, target: Path) -> None:
     """Copy the database with SQLite's online backup API: consistent even mid-write."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
-    with sqlite3.connect(source) as origin, sqlite3.connect(partial) as copy:
-        origin.backup(copy)
-    copy.close()
-    partial.replace(target)
+    with _copying:
+        with sqlite3.connect(source) as origin, sqlite3.connect(partial) as copy:
+            origin.backup(copy)
+        copy.close()
+        origin.close()
+        partial.replace(target)
 
 
 def daily_backup(app: Flask, today: date | None = None) -> Path | None:

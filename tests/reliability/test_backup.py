@@ -119,3 +119,49 @@ def test_daily_backup_does_nothing_without_a_sqlite_file(tmp_path):
     assert daily_backup(app, date(2026, 1, 1)) is None
     app.config["SQLALCHEMY_DATABASE_URI"] = "postgresql+psycopg://nobody@127.0.0.1/none"
     assert daily_backup(app, date(2026, 1, 1)) is None
+
+
+def test_a_worker_is_not_forked_while_the_daily_copy_is_inside_sqlite(tmp_path, monkeypatch):
+    # gunicorn forks its workers after the daily backup's thread has started: a worker forked in the middle of a
+    # copy inherited SQLite's locks held and never answered (seen in CI: a request timed out, the worker deaf to
+    # SIGTERM). The fork now waits for the copy: the worker starts with the copy done.
+    import threading
+
+    from companion.server import backup
+
+    source = tmp_path / "live.sqlite"
+    sqlite3.connect(source).close()
+    target = tmp_path / "backups" / "copy.sqlite"
+    inside = threading.Event()
+    real_connect = sqlite3.connect
+
+    class SlowCopy:
+        """A connection whose copy takes half a second, so a fork lands in the middle of it."""
+
+        def __init__(self, path):
+            self.connection = real_connect(path)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def backup(self, other):
+            inside.set()
+            time.sleep(0.5)
+            self.connection.backup(other.connection)
+
+        def close(self):
+            self.connection.close()
+
+    monkeypatch.setattr(backup.sqlite3, "connect", SlowCopy)
+    copier = threading.Thread(target=backup.backup_to, args=(source, target))
+    copier.start()
+    assert inside.wait(5)
+    child = os.fork()
+    if child == 0:  # the worker: the copy must be over, not under way, when it starts
+        os._exit(0 if target.exists() else 1)
+    _, status = os.waitpid(child, 0)
+    copier.join(5)
+    assert os.waitstatus_to_exitcode(status) == 0
