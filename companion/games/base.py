@@ -625,7 +625,9 @@ PARTIALS: tuple[Partial, ...] = (
     Partial("_round_row.html", "round `number` as a row", (*MATCH, "number")),
     Partial(
         "_round_appended.html",
-        "round `number` added to `#round-rows` out of band after a save (by default its row at the end)",
+        "round `number` added to `#round-rows` out of band after a save (by default its row at the end), the"
+        " out-of-band element marked `data-live-etag` with the version drawn (`live_etag(match)`): a page whose"
+        " poll drew that version already does not add the row again",
         (*MATCH, "number"),
         required=False,
     ),

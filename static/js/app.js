@@ -167,25 +167,42 @@ document.addEventListener("htmx:configRequest", function (event) {
   var shows = el.id === "live" && document.querySelector("#entry [data-entry-shows]");
   if (shows) event.detail.headers["X-Entry-Shows"] = shows.dataset.entryShows;
 });
+// A live tag names the match, its version and the language ("v7-…-en", ":br" added by compression). Answers
+// can come back in another order than asked (a poll beside a save): only a newer version is taken.
+function tagParts(tag) {
+  var parts = /^(?:W\/)?"?v(\d+)-([^":]*)/.exec(tag || "");
+  return parts && { version: Number(parts[1]), rest: parts[2] };
+}
+function isNewer(tag, than) {
+  var answer = tagParts(tag), shown = tagParts(than);
+  return !answer || !shown || answer.rest !== shown.rest || answer.version > shown.version;
+}
 document.addEventListener("htmx:afterRequest", function (event) {
   var el = event.detail.elt;
   var xhr = event.detail.xhr;
   if (el.hasAttribute("data-live") && xhr) {
     var tag = xhr.getResponseHeader("ETag");
-    if (tag) el.dataset.etag = tag;
+    if (tag && isNewer(tag, el.dataset.etag)) el.dataset.etag = tag;
   }
   // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
   var made = xhr && xhr.getResponseHeader("X-Live-ETag");
   var live = made && document.getElementById("live");
   if (live) live.dataset.etag = made;
 });
-// ...and a poll sent before that save and answered after it brings that same version: drawn again, its
-// entry (empty) would replace what the save drew (the round an Undo put back in the entry).
-function versionOf(tag) { return (tag || "").replace(/^W\//, "").replace(/"/g, "").split(":")[0]; }
+// ...and a poll sent before that save and answered after it brings that same version or an older one:
+// drawn, its entry (empty) would replace what the save drew (the round an Undo put back in the entry),
+// and an older table would take the newest round away until the next poll.
 document.addEventListener("htmx:beforeSwap", function (event) {
   var el = event.detail.elt;
   var tag = el.id === "live" && event.detail.xhr && event.detail.xhr.getResponseHeader("ETag");
-  if (tag && versionOf(tag) === versionOf(el.dataset.etag)) event.detail.shouldSwap = false;
+  if (tag && !isNewer(tag, el.dataset.etag)) event.detail.shouldSwap = false;
+});
+// A save's answer adds its round's row to the table: a poll answered before it, after the save was
+// stored, has drawn the table with that round already.
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var made = event.detail.fragment.dataset && event.detail.fragment.dataset.liveEtag;
+  var live = made && document.getElementById("live");
+  if (live && !isNewer(made, live.dataset.etag)) event.detail.shouldSwap = false;
 });
 
 // A request that never reached the server, or a server failure, must not look like a save.

@@ -1,15 +1,23 @@
-"""The live poll at its edges: ids no row can have, foreign Host names, and one language per entity tag."""
+"""The live poll at its edges: odd ids, foreign Host names, one language per entity tag, the version a save drew."""
 
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
 
 from companion import create_app
+from companion.extensions import db
+from companion.games import REGISTRY
+from companion.services import matches as service
+from companion.services.seed import play_match
+from companion.web.pencil import PENCIL_COOKIE
 from tests.helpers import ADDRESS_KEY, HTMX, entry_fields, ref, save_round, start_match
+from tests.pages import read
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+GAMES = sorted(slug for slug, game in REGISTRY.items() if game.seed is not None)
 HUGE_IDS = ["99999999999999999999", "9" * 5000, "2147483648"]
 
 
@@ -76,3 +84,25 @@ def test_the_unchanged_poll_in_italian_is_still_answered_before_flask(tmp_path, 
     tag = first.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     unchanged = first.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.headers["X-Queries"] == "1"
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_row_a_save_adds_is_marked_with_the_version_its_answer_drew(client, app, slug):
+    # The page skips a row its poll drew already (a poll answered between the save's storing and its
+    # answer): it knows by the version the answer marks on the row it adds, every game's the same way.
+    seed = 0
+    while len((made := play_match(random.Random(seed), slug))[2]) < 3:
+        seed += 1
+    players, settings, rounds = made
+    with app.app_context():
+        match, token = service.create_match(slug, players, settings)
+        service.save_round(match, rounds[0])
+        match_id = match.id
+        db.session.remove()
+    client.set_cookie(PENCIL_COOKIE.format(match_id), token)
+    saved = save_round(client, match_id, entry_fields(app, match_id, rounds[1]), number=2)
+    assert saved.status_code == 200, saved.get_data(as_text=True)
+    added = [element for element in read(saved.get_data(as_text=True)).iter() if element.has("data-live-etag")]
+    assert len(added) == 1 and added[0]["hx-swap-oob"].endswith(":#round-rows")
+    assert added[0]["data-live-etag"] == saved.headers["X-Live-ETag"]
+    assert saved.headers["X-Live-ETag"] == client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
