@@ -53,8 +53,9 @@ def test_a_poll_that_draws_the_round_before_the_saves_answer_leaves_one_row_for_
     page.unroute("**/rounds")
     expect(page.get_by_role("heading", name="Who lost round 4?")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="Round 3:")).to_contain_text("Cy +1")
-    assert _played_rounds(page) == ["3", "2", "1"]
-    assert _played_rounds(page) == [row.split()[0] for row in expect_rounds_as_drawn_whole(page)[1:]]
+    # One row for round 3, as a reload draws the table whole.
+    rows = expect_rounds_as_drawn_whole(page)
+    assert [row.split()[0] for row in rows[1:]] == ["3", "2", "1"]
 
 
 def test_a_poll_answered_with_an_older_version_after_two_saves_does_not_take_the_newer_round_away(
