@@ -196,7 +196,7 @@ def export_rows(match: Match) -> Iterator[tuple[Any, ...]]:
 # Speed tricks of the reads, on the path of every save and every poll: their statements are built
 # once, since SQLAlchemy works out a new statement's cache key on every execution, which costs more
 # than SQLite takes to run them. A save reads its match with the seats by hand rather than by get
-# and a lazy load (see the README's Performance). An unchanged poll is most of the
+# and a lazy load (see docs/performance.md). An unchanged poll is most of the
 # requests of a club evening.
 _MATCHES = Match.__table__
 _MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id")).execution_options(**{GROUP_CHECKED: True})
