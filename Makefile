@@ -73,12 +73,12 @@ outage: $(VENV)/.dev-installed chromium
 deploy-check: $(VENV)/.dev-installed chromium
 	deploy/check.sh
 
-# The layers' contracts, and the map: the top of companion/ and every module named in docs/ARCHITECTURE.md;
+# The layers' contracts, and the map: the top of companion/ and every module named in docs/ARCHITECTURE.md; the docs' links;
 # the scripts by ESLint.
 lint: $(VENV)/.dev-installed eslint
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q tests/unit/test_layout.py
+	$(BIN)/python -m pytest -q tests/unit/test_layout.py tests/unit/test_docs.py
 
 # ESLint over static/js/ and tests/e2e/*.js (eslint.config.js), at the versions package-lock.json pins, installed
 # by `npm ci` into node_modules/ (again when the lock changes).
