@@ -43,11 +43,14 @@ def describe_context(match: Match) -> dict:
 
 
 def match_duration(match: Match) -> str | None:
-    """How long a match has lasted: start to finish, or to its latest round while it goes on."""
+    """How long a match has lasted: start to finish, or to its latest round while it goes on; None under a minute."""
     end = match.finished_at or (match.rounds[-1].created_at if match.rounds else None)
     if end is None or end < match.started_at:
         return None
     minutes = round((end - match.started_at).total_seconds() / 60)
+    if minutes < 1:
+        # "0 min" reads as a fault: a match of its first minute has no duration worth telling yet.
+        return None
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
