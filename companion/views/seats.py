@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import gettext
 
 from ..games import get_game
-from ..games.base import N_, ChangedMeanwhile, NotAllowed, Refusal, RuleError
+from ..games.base import ChangedMeanwhile, NotAllowed, Refusal, RuleError
 from ..games.forms import index_in, whole_number
 from ..models import ID_MAX
 from ..queries.matches import row_of, seat_of
@@ -55,7 +55,7 @@ def send_row(match_id: int):
         abort(404)
     try:
         if seat is None:
-            raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
+            raise NotAllowed(game.entry.seat_text("not_seated"))
         side = row_of(match, seat)
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
         row = game.entry.row_from_form(request.form, replay, side)

@@ -110,6 +110,7 @@ def test_the_charts_axis_labels_stand_clear_of_the_axes(browser: Browser, live_s
         # And no two labels over each other.
         for i, one in enumerate(drawn["texts"]):
             for other in drawn["texts"][i + 1:]:
-                apart = one["r"] <= other["l"] or other["r"] <= one["l"] or one["b"] <= other["t"] or other["b"] <= one["t"]
+                apart = (one["r"] <= other["l"] or other["r"] <= one["l"]
+                         or one["b"] <= other["t"] or other["b"] <= one["t"])  # fmt: skip
                 assert apart, (width, "labels over each other", one, other)
         page.context.close()

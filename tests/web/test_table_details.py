@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.helpers import grant_host_rights, ref, save_round, start_match
+import re
+
+from tests.helpers import HTMX, csrf_token, finished_match, grant_host_rights, ref, save_round, start_match, take
 from tests.pages import read
 
 
@@ -35,3 +37,51 @@ def test_a_match_being_played_shows_no_duration_of_0_min(app, client):
     page = read(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Duration: 0 min" not in page.visible_text
     assert "Duration" not in page.visible_text, "a match played for under a minute tells no duration yet"
+
+
+ROUND_WORDS = re.compile(r"\b(rounds?|rows?)\b", re.IGNORECASE)
+ITALIAN_ROUND_WORDS = re.compile(r"\b(turn[oi]|righ[ea])\b", re.IGNORECASE)
+IT = {"Accept-Language": "it-IT,it;q=0.9"}
+
+
+def words_of(element) -> str:
+    """What a phone's reader meets in an element: its text and the names of its controls."""
+    names = [control.name() for role in ("slider", "textbox", "button", "link") for control in element.by_role(role)]
+    labels = [label.text for label in element.find_all("label")]
+    return " ".join([element.text, *names, *labels])
+
+
+def test_burraco_seats_speak_of_hands(app, client):
+    match_id = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
+                           burraco_team1="Noi", burraco_team2="Voi")  # fmt: skip
+    ann, cy = app.test_client(), app.test_client()
+    assert take(ann, match_id, 0).status_code == 302 and take(cy, match_id, 2).status_code == 302
+    hand = {"csrf_token": csrf_token(ann, f"/matches/{ref(match_id)}"), "number": "1", "table_1": "120",
+            "hand_1": "0", "clean_1": "1", "dirty_1": "0"}  # fmt: skip
+    for language, headers, wrong in (("en", {}, ROUND_WORDS), ("it", IT, ITALIAN_ROUND_WORDS)):
+        answer = ann.post(f"/matches/{ref(match_id)}/rows", data=hand, headers={**HTMX, **headers})
+        assert answer.status_code == 200
+        sent = read(answer.get_data(as_text=True))
+        assert not wrong.findall(words_of(sent)), (language, "the seat's answer", words_of(sent))
+        seat_page = read(cy.get(f"/matches/{ref(match_id)}", headers=headers).get_data(as_text=True))
+        entry = seat_page.by_id("entry")
+        assert not wrong.findall(words_of(entry)), (language, "the partner's entry", wrong.findall(words_of(entry)))
+        live = read(client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, **headers}).get_data(as_text=True))
+        rows_in = live.one(cls="rows-in") if live.find_all(cls="rows-in") else live
+        assert not wrong.findall(rows_in.text), (language, "the scorekeeper's count of hands in", rows_in.text)
+    # A hand sent for a hand already saved is refused in the same words.
+    form = {"csrf_token": csrf_token(client), "number": "1", "closed_by": "Noi", "table_2": "40", "hand_2": "15"}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    late = ann.post(f"/matches/{ref(match_id)}/rows", data=hand, headers=HTMX)
+    assert late.status_code == 409
+    refusal = read(late.get_data(as_text=True)).one(cls="entry-notice").text
+    assert "hand 1" in refusal.lower() and not ROUND_WORDS.findall(refusal), refusal
+
+
+def test_pazaaks_replay_speaks_of_sets(app, client):
+    match_id, _players, _settings, _rounds = finished_match(app, "pazaak")
+    for language, headers, wrong in (("en", {}, ROUND_WORDS), ("it", IT, ITALIAN_ROUND_WORDS)):
+        page = read(client.get(f"/matches/{ref(match_id)}", headers=headers).get_data(as_text=True))
+        replay = page.by_id("replay")
+        said = " ".join([words_of(replay), *(field.name() for field in replay.find_all("input"))])
+        assert not wrong.findall(said), (language, wrong.findall(said))

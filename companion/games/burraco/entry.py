@@ -106,6 +106,15 @@ class BurracoEntry(Entry):
     chart_title: ClassVar[Message] = N_("Totals after each hand")
 
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Hand %(n)s:"), "closed": N_("closed")}
+    shown_word: ClassVar[Message] = N_("Hand shown")
+    seat_texts: ClassVar[dict[str, Message]] = {
+        "yours": N_("Send your points of each hand from here; the scorekeeper's phone saves the hand."),
+        "sent": N_("Hand sent: the scorekeeper's sheet has it. Change it and send again until the hand is saved."),
+        "rows_in": N_("Hands in: %(n)s of %(count)s"),
+        "not_played": N_("this match is no longer played: your hand was not sent"),
+        "not_seated": N_("this phone no longer has a seat at the match: your hand was not sent"),
+        "too_late": N_("hand %(n)s was saved before yours arrived: it was not sent"),
+    }
     # A hand's score counts each burraco and the closing at the match's own values.
     described_settings: ClassVar[tuple[str, ...]] = ("clean", "dirty", "closing")
 
