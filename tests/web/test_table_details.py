@@ -85,3 +85,21 @@ def test_pazaaks_replay_speaks_of_sets(app, client):
         replay = page.by_id("replay")
         said = " ".join([words_of(replay), *(field.name() for field in replay.find_all("input"))])
         assert not wrong.findall(said), (language, wrong.findall(said))
+
+
+def main_deck_keys(page: str) -> list:
+    """The buttons of the calculator's main deck, as the page draws them."""
+    return read(page).one_by_role("group", "Main deck").by_role("button")
+
+
+def test_pazaaks_main_deck_keys_are_disabled_once_the_turns_card_is_drawn(app, client):
+    from tests.web.test_pazaak_page import Table
+
+    match_id = start_match(client, "pazaak", ["Ann", "Bob"])
+    table = Table(client, match_id, csrf_token(client))
+    keys = main_deck_keys(table.page)
+    assert len(keys) == 10 and not any(key.has("disabled") for key in keys), "Ann's draw must be open to her"
+    table.tap("draw:7")
+    assert all(key.has("disabled") for key in main_deck_keys(table.page)), "a second draw is offered in Ann's turn"
+    table.tap("end_turn")
+    assert not any(key.has("disabled") for key in main_deck_keys(table.page)), "Bob's draw is closed to him"
