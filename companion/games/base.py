@@ -654,6 +654,9 @@ class SentRow:
     data: dict[str, Any]
     revision: int
     label: str
+    # The seat of the phone that sent it, while that phone sits there: in pairs, the partner told who sent the
+    # pair's row.
+    sender: str = ""
 
 
 class Entry:
@@ -696,6 +699,10 @@ class Entry:
 
     # The settings the offline describer reads, all it is given of them: the page carries them to every phone.
     described_settings: ClassVar[tuple[str, ...]] = ()
+
+    def row_summary(self, row: dict[str, Any], settings: dict[str, Any]) -> str:
+        """A sent row in a few signs, as its side's other phone is told of it ("+500"); '' where none says more."""
+        return ""
 
     def seat_text(self, key: str, **params: Any) -> Message:
         """One of `seat_texts` with its parameters filled in."""

@@ -103,3 +103,69 @@ def test_pazaaks_main_deck_keys_are_disabled_once_the_turns_card_is_drawn(app, c
     assert all(key.has("disabled") for key in main_deck_keys(table.page)), "a second draw is offered in Ann's turn"
     table.tap("end_turn")
     assert not any(key.has("disabled") for key in main_deck_keys(table.page)), "Bob's draw is closed to him"
+
+
+ALIKE = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36"
+
+
+def seated_phone(app, match_id: int, position: int):
+    """A phone of its own, of the table's one make (the same browser and system as the others), at this seat."""
+    phone = app.test_client()
+    phone.environ_base["HTTP_USER_AGENT"] = ALIKE
+    assert take(phone, match_id, position).status_code == 302
+    return phone
+
+
+def send_burraco_hand(phone, match_id: int, side: int, table: str, headers=None):
+    """The seated phone sends its pair's hand: the points laid, nothing in hand, no burraco."""
+    fields = {"csrf_token": csrf_token(phone, f"/matches/{ref(match_id)}"), "number": "1", f"table_{side}": table,
+              f"hand_{side}": "0", f"clean_{side}": "0", f"dirty_{side}": "0"}  # fmt: skip
+    return phone.post(f"/matches/{ref(match_id)}/rows", data=fields, headers={**HTMX, **(headers or {})})
+
+
+def entry_word(page: str) -> str:
+    """The word for what the phone's entry shows, which its live poll sends back."""
+    [word] = [span["data-entry-shows"] for span in read(page).find_all("span") if span.has("data-entry-shows")]
+    return word
+
+
+def test_a_burraco_partners_phone_shows_the_hand_its_partner_sent(app, client):
+    match_id = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
+                           burraco_team1="Noi", burraco_team2="Voi")  # fmt: skip
+    ann, cy = seated_phone(app, match_id, 0), seated_phone(app, match_id, 2)
+    before = cy.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert not read(before).find_all(cls="partner-sent")
+    assert send_burraco_hand(ann, match_id, 1, "500").status_code == 200
+    # Cy's phone learns it at its next poll (its entry drawn again out of band), and a page opened says it too.
+    poll = cy.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": entry_word(before)})
+    assert "Ann sent +500 — sending again replaces it" in read(poll.get_data(as_text=True)).text
+    page = read(cy.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
+    told = page.one(cls="partner-sent")
+    assert told.role == "status" and told.text == "Ann sent +500 — sending again replaces it"
+    italian = read(cy.get(f"/matches/{ref(match_id)}", headers=IT).get_data(as_text=True))
+    assert italian.one(cls="partner-sent").text == "Ann ha inviato +500 — un nuovo invio lo sostituisce"
+    # Ann's own phone is not told of its own hand; once Cy sends the pair's hand again, Ann's is told of Cy's.
+    assert not read(ann.get(f"/matches/{ref(match_id)}").get_data(as_text=True)).find_all(cls="partner-sent")
+    assert send_burraco_hand(cy, match_id, 1, "300+40").status_code == 200
+    told = read(ann.get(f"/matches/{ref(match_id)}").get_data(as_text=True)).one(cls="partner-sent")
+    assert told.text == "Cy sent +340 — sending again replaces it"
+
+
+def test_each_seated_phone_is_named_apart_on_the_scorekeepers_sheet(app, client):
+    # Four phones of one make at Pazzaparola: each row's "sent from" names its seat beside the browser and system.
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    for position in (0, 1):
+        phone = seated_phone(app, match_id, position)
+        fields = {"csrf_token": csrf_token(phone, f"/matches/{ref(match_id)}"), "number": "1",
+                  f"word-{position}": "", f"used-{position}": ["3"]}  # fmt: skip
+        assert phone.post(f"/matches/{ref(match_id)}/rows", data=fields, headers=HTMX).status_code == 200
+    page = read(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
+    assert [line.text for line in page.find_all(cls="sent-by")] == [
+        "sent from Chrome · Android (Ann)", "sent from Chrome · Android (Bob)"]
+    # In Burraco's pairs the pair's one hand says which partner's phone sent it.
+    burraco = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
+                          burraco_team1="Noi", burraco_team2="Voi")  # fmt: skip
+    seated_phone(app, burraco, 0)
+    assert send_burraco_hand(seated_phone(app, burraco, 2), burraco, 1, "120").status_code == 200
+    sheet = read(client.get(f"/matches/{ref(burraco)}").get_data(as_text=True))
+    assert sheet.one(cls="sent-by").text == "sent from Chrome · Android (Cy)"

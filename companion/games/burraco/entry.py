@@ -90,6 +90,10 @@ class BurracoEntry(Entry):
             "dirty": _whole_field(form, f"dirty_{n}", N_("dirty burraco"), f"dirty_{n}", 0),
         }
 
+    def row_summary(self, row: dict[str, Any], settings: dict[str, Any]) -> str:
+        """A sent hand's score before anyone closed: what the partner's phone is told its pair sent ("+500")."""
+        return f"{hand_score({key: int(row.get(key, 0)) for key in ENTRY_KEYS}, False, settings):+d}"
+
     def row_fields(self, row: dict[str, Any], position: int) -> dict[str, list[str]]:
         """A sent hand as the entry's fields of that side."""
         return {f"{key}_{position + 1}": [str(row.get(key, 0))] for key in ENTRY_KEYS}
