@@ -1,11 +1,15 @@
 """Browser tests of the small faults of a third evening at the table, in real Chromium at 360 and 390 px:
-the result card opened as a page, the replay's heading, the chart's axis labels."""
+the result card opened as a page, the replay's heading, the chart's axis labels, long names."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.audit import audit_layout
+from tests.e2e.helpers import LONG_NAMES, server_match_with_pencil
 from tests.helpers import finished_match, ref
 
 pytestmark = pytest.mark.e2e
@@ -114,3 +118,68 @@ def test_the_charts_axis_labels_stand_clear_of_the_axes(browser: Browser, live_s
                          or one["b"] <= other["t"] or other["b"] <= one["t"])  # fmt: skip
                 assert apart, (width, "labels over each other", one, other)
         page.context.close()
+
+
+PHONES = ({"width": 360, "height": 740}, {"width": 390, "height": 844})
+
+# The names' texts the page cuts with an ellipsis where it need not: a name of several words (which could wrap
+# between them instead), or a single word that a line of the phone could hold whole. Only a word longer than a
+# line may be cut (its whole name is in its title).
+NEEDLESS_CUTS = """([names, root]) => {
+  const found = [];
+  const room = window.innerWidth - 48;
+  const places = [...document.querySelectorAll(root)];
+  for (const el of places.flatMap(place => [place, ...place.querySelectorAll('*')])) {
+    const style = getComputedStyle(el);
+    if (style.textOverflow !== 'ellipsis' || !['hidden', 'clip'].includes(style.overflowX)) continue;
+    if (el.scrollWidth <= el.clientWidth + 1 || !el.checkVisibility()) continue;
+    const text = el.textContent.replace(/\\s+/g, ' ').trim().replace(/^\\+ /, '');
+    if (!text || !names.some(name => name.includes(text) || text.includes(name))) continue;
+    if (text.includes(' ')) found.push(`"${text}" cut instead of wrapped between its words`);
+    else if (el.scrollWidth <= room) found.push(`"${text}" cut though a line holds it (${el.scrollWidth} px of ${room})`);
+  }
+  return found;
+}"""
+
+
+def needless_cuts(page: Page, names: list[str], place: str, root: str) -> list[str]:
+    """Each needless cut of a name inside `root` (a selector), at 360 and 390 px, named by its place."""
+    found = []
+    assert page.locator(root).count(), f"{place}: nothing on the page is {root}"
+    for size in PHONES:
+        page.set_viewport_size(size)
+        found += [f"{place} at {size['width']} px: {cut}" for cut in page.evaluate(NEEDLESS_CUTS, [names, root])]
+    return found
+
+
+def test_long_names_are_never_cut_inside_a_word(page: Page, live_server, app):
+    # 40 characters each, half of them one unbroken word: wrapped between words, or cut with an ellipsis.
+    names = LONG_NAMES[:4]
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", names, rounds=2)
+    where = f"{live_server.url}/matches/{ref(match_id)}"
+    found = []
+    for place, path, root in (("the rounds header", "", "#rounds summary"),
+                              ("Topic_'s correction picker", "/rounds/1", "main"), ("the table view", "/table", "main")):
+        page.goto(where + path)
+        found += needless_cuts(page, names, place, root)
+        try:
+            audit_layout(page, names, sizes=PHONES)
+        except AssertionError as fault:
+            found.append(f"{place}: {fault}")
+    assert not found, "\n".join(found)
+
+
+def test_a_long_group_name_is_never_cut_inside_a_word_in_the_header(browser: Browser, private_live_server):
+    phone_page = phone(browser, 360)
+    phone_page.goto(private_live_server.url + "/")
+    name = "Circolo ricreativo Fontanarossa Bellinii"
+    assert len(name) == 40
+    phone_page.get_by_label("Name of the group").fill(name)
+    phone_page.get_by_role("button", name="Start a group").click()
+    expect(phone_page.locator("header .group-name")).to_contain_text("Circolo")
+    found = needless_cuts(phone_page, [name], "the group name in the header", "header")
+    try:
+        audit_layout(phone_page, [name], sizes=PHONES)
+    except AssertionError as fault:
+        found.append(f"the group name in the header: {fault}")
+    assert not found, "\n".join(found)
