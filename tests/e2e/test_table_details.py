@@ -3,8 +3,6 @@ the result card opened as a page, the replay's heading, the chart's axis labels,
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -136,7 +134,7 @@ NEEDLESS_CUTS = """([names, root]) => {
     const text = el.textContent.replace(/\\s+/g, ' ').trim().replace(/^\\+ /, '');
     if (!text || !names.some(name => name.includes(text) || text.includes(name))) continue;
     if (text.includes(' ')) found.push(`"${text}" cut instead of wrapped between its words`);
-    else if (el.scrollWidth <= room) found.push(`"${text}" cut though a line holds it (${el.scrollWidth} px of ${room})`);
+    else if (el.scrollWidth <= room) found.push(`"${text}" cut though a line holds it (${el.scrollWidth}/${room} px)`);
   }
   return found;
 }"""
@@ -158,8 +156,9 @@ def test_long_names_are_never_cut_inside_a_word(page: Page, live_server, app):
     match_id = server_match_with_pencil(page, app, live_server.url, "topic", names, rounds=2)
     where = f"{live_server.url}/matches/{ref(match_id)}"
     found = []
-    for place, path, root in (("the rounds header", "", "#rounds summary"),
-                              ("Topic_'s correction picker", "/rounds/1", "main"), ("the table view", "/table", "main")):
+    places = (("the rounds header", "", "#rounds summary"), ("Topic_'s correction picker", "/rounds/1", "main"),
+              ("the table view", "/table", "main"))
+    for place, path, root in places:
         page.goto(where + path)
         found += needless_cuts(page, names, place, root)
         try:
