@@ -679,6 +679,9 @@ class Entry:
     chart_title: ClassVar[Message] = N_("Totals after each round")
     # What a side's total is, as the result card heads its column (victory points, cards held...).
     total_word: ClassVar[Message] = N_("Total")
+    # The names the new-match form offers the sides, untranslated (Burraco's pairs: "Us" and "Them"): a side still
+    # so named is stored by the untranslated name and shown in each phone's own language (web/display.words).
+    default_side_names: ClassVar[tuple[Message, ...]] = ()
     # The label of the replay's slider, in the same words.
     shown_word: ClassVar[Message] = N_("Round shown")
     # What the seated phones are told of the row they send and its round (a hand in Burraco), and what the
@@ -699,6 +702,10 @@ class Entry:
 
     # The settings the offline describer reads, all it is given of them: the page carries them to every phone.
     described_settings: ClassVar[tuple[str, ...]] = ()
+
+    def settings_with_sides_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The new-match settings with the sides they name renamed (`renamed`: old name to new); none here."""
+        return settings
 
     def row_summary(self, row: dict[str, Any], settings: dict[str, Any]) -> str:
         """A sent row in a few signs, as its side's other phone is told of it ("+500"); '' where none says more."""

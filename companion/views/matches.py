@@ -25,6 +25,7 @@ from ..services import matches as service
 from ..services.ratings import bring_up_to_date
 from ..web import render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
+from ..web.display import show_sides_in_this_language
 from ..web.groups import phone_credential
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
@@ -158,6 +159,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     longer played has `step`, its replay after round `shown` (the last when None).
     """
     game = get_game(match.game)
+    show_sides_in_this_language(match)
     if replay is None:
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
     if standings is None:

@@ -169,3 +169,35 @@ def test_each_seated_phone_is_named_apart_on_the_scorekeepers_sheet(app, client)
     assert send_burraco_hand(seated_phone(app, burraco, 2), burraco, 1, "120").status_code == 200
     sheet = read(client.get(f"/matches/{ref(burraco)}").get_data(as_text=True))
     assert sheet.one(cls="sent-by").text == "sent from Chrome · Android (Cy)"
+
+
+def standings_sides(page: str) -> list[str]:
+    """The sides the standings name, as a phone reads them."""
+    headers = read(page).by_id("standings").by_role("rowheader")
+    return [" ".join(word.text for word in header.find_all(cls="word") if not word.closest(cls="burraco-members"))
+            for header in headers]
+
+
+def test_the_default_burraco_team_names_follow_each_phones_language(app, client):
+    # An English phone starts the pairs with the names its form offers; an Italian phone reads them in Italian.
+    english = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
+                          burraco_team1="Us", burraco_team2="Them")  # fmt: skip
+    italian_phone = app.test_client()
+    page = italian_phone.get(f"/matches/{ref(english)}", headers=IT).get_data(as_text=True)
+    assert standings_sides(page) == ["Noi", "Voi"], standings_sides(page)
+    assert standings_sides(client.get(f"/matches/{ref(english)}").get_data(as_text=True)) == ["Us", "Them"]
+    # And the other way: the Italian scorekeeper's "Noi" and "Voi" are "Us" and "Them" on an English phone.
+    scorekeeper = app.test_client()
+    token = csrf_token(scorekeeper, "/matches/new")
+    started = scorekeeper.post("/matches/new", headers=IT, data={
+        "csrf_token": token, "game": "burraco", "seat": ["Ann", "Bob", "Cy", "Di"], "action": "start",
+        "burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"})  # fmt: skip
+    assert started.status_code == 302
+    match_path = started.headers["Location"]
+    assert standings_sides(scorekeeper.get(match_path, headers=IT).get_data(as_text=True)) == ["Noi", "Voi"]
+    assert standings_sides(app.test_client().get(match_path).get_data(as_text=True)) == ["Us", "Them"]
+    # Names of the table's own choosing are its own in every language.
+    own = start_match(client, "burraco", ["Ann", "Bob", "Cy", "Di"], burraco_mode="pairs",
+                      burraco_team1="Gialli", burraco_team2="Them")  # fmt: skip
+    assert standings_sides(italian_phone.get(f"/matches/{ref(own)}", headers=IT).get_data(as_text=True)) == [
+        "Gialli", "Voi"]

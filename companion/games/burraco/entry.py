@@ -105,6 +105,7 @@ class BurracoEntry(Entry):
 
     # The names the new-match form proposes for the pairs ("we" and "they"), in the page's language.
     team_names: ClassVar[tuple[Message, Message]] = (N_("Us"), N_("Them"))
+    default_side_names: ClassVar[tuple[Message, ...]] = team_names
     board_figure: ClassVar[str | None] = "average_hand"
     round_word: ClassVar[Message] = N_("Hand")
     chart_title: ClassVar[Message] = N_("Totals after each hand")
@@ -173,6 +174,14 @@ class BurracoEntry(Entry):
                 raise RuleError(N_("give each team a name"), field="teams")
             raw["teams"] = dict(zip((team1, team2), pairs(players), strict=True))
         return raw
+
+    def settings_with_sides_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The pairs' team names renamed, their partners kept."""
+        if not settings.get("teams"):
+            return settings
+        teams = {renamed.get(name, name): members for name, members in settings["teams"].items()}
+        # Two teams typed so that renaming one gives the other's name keep the names as typed.
+        return {**settings, "teams": teams} if len(teams) == len(settings["teams"]) else settings
 
     def sides_from_form(self, form: Any, players: list[str]) -> list[list[str]]:
         """Two pairs when four are seated and In pairs is chosen, else each player alone."""
