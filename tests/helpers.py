@@ -443,11 +443,22 @@ def give_pencil(owner, other, match_id: int) -> None:
     assert taken.status_code == 302
 
 
+# The seat link's key, which the seat picker's form sends back with the seat taken.
+SEAT_KEY_FIELD = re.compile(r'name="seat_key" value="([^"]*)"')
+
+
 def take(phone, match_id: int, position, path: str | None = None):
-    """This phone opens the seat link and takes the seat at `position`."""
+    """This phone opens the seat link (`path`, else the seat picker's plain address) and takes the seat at
+    `position`, sending what the picker's form sends."""
     path = path or f"/matches/{ref(match_id)}/seat"
-    token = csrf_token(phone, path)
-    return phone.post(f"/matches/{ref(match_id)}/seat", data={"csrf_token": token, "seat": str(position)})
+    page = phone.get(path).get_data(as_text=True)
+    found = CSRF_PATTERN.search(page)
+    assert found, f"no CSRF token on {path}"
+    fields = {"csrf_token": found.group(1) or found.group(2), "seat": str(position)}
+    key = SEAT_KEY_FIELD.search(page)
+    if key:
+        fields["seat_key"] = key.group(1)
+    return phone.post(f"/matches/{ref(match_id)}/seat", data=fields)
 
 
 def topic_file(players: list[str], uid: str = "t1") -> dict:
