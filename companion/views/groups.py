@@ -132,8 +132,12 @@ def _phone_of_group(member_id: int) -> Member:
 def remove_phone(member_id: int):
     """A host takes a phone out of the group (on an open server: takes its host rights)."""
     phone = _phone_of_group(member_id)
-    service.remove_phone(phone.group_id, phone.id)
-    flash(N_("The phone was removed.").text, "notice")
+    renewed = service.remove_phone(phone.group_id, phone.id)
+    if renewed is None:
+        flash(N_("The phone was removed.").text, "notice")
+    else:
+        flash(N_("The phone was removed, and the invite link renewed: the one that phone had no longer lets it"
+                 " back in. Show the new one below to whoever joins next.").text, "notice")  # fmt: skip
     return redirect(url_for("groups.index"))
 
 
