@@ -32,6 +32,7 @@ from companion.models import PLAYING, Match, Player, PlayerRecord, Rating, Rival
 from companion.queries.matches import find_match
 from companion.queries.ratings import whole_percents
 from companion.services import records
+from companion.web.pencil import PENCIL_COOKIE, kept_under
 from companion.web.row_ids import RowIds
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
@@ -445,6 +446,26 @@ def give_pencil(owner, other, match_id: int) -> None:
 
 # The seat link's key, which the seat picker's form sends back with the seat taken.
 SEAT_KEY_FIELD = re.compile(r'name="seat_key" value="([^"]*)"')
+
+
+def pencil_of(client: FlaskClient, match_id: int) -> str | None:
+    """The scorekeeper token the client's pencil cookie keeps for a match (web/pencil.py), if any."""
+    cookie = client.get_cookie(PENCIL_COOKIE)
+    with client.application.app_context():
+        uid = db.session.get(Match, match_id).uid
+        db.session.remove()
+    entries = dict(entry.partition(":")[::2] for entry in (cookie.value.split(".") if cookie else []))
+    return entries.get(kept_under(uid))
+
+
+def hold_pencil(client: FlaskClient, match_id: int, token: str) -> None:
+    """Put a scorekeeper token for a match into the client's pencil cookie, as the server writes it."""
+    with client.application.app_context():
+        uid = db.session.get(Match, match_id).uid
+        db.session.remove()
+    cookie = client.get_cookie(PENCIL_COOKIE)
+    kept = [entry for entry in (cookie.value.split(".") if cookie else []) if entry]
+    client.set_cookie(PENCIL_COOKIE, ".".join([*kept, f"{kept_under(uid)}:{token}"]))
 
 
 def take(phone, match_id: int, position, path: str | None = None):

@@ -14,10 +14,10 @@ from ..queries.groups import group_of_invite, groups_of, membership, phones_of
 from ..services import groups as service
 from ..web import render
 from ..web.groups import (
-    GROUP_COOKIE,
     choose_group,
     current_group,
     current_member,
+    forget_group,
     give_phone_credential,
     phone_credential,
     phone_label,
@@ -176,6 +176,4 @@ def leave():
     except RuleError as error:
         return _page(422, errors={"leave": error_text(error)})
     flash(N_("This phone left the group.").text, "notice")
-    response = redirect(url_for("home.index"))
-    response.delete_cookie(GROUP_COOKIE)
-    return response
+    return forget_group(redirect(url_for("home.index")))

@@ -21,7 +21,7 @@ from ..web.live import (
     unchanged_headers,
 )
 from ..web.network import lan_address
-from ..web.pencil import is_owner, is_scorekeeper, pencil_token
+from ..web.pencil import holds_a_token_of, is_owner, is_scorekeeper
 from .host import is_host
 from .matches import ROUNDS_CHANGED, entry_shows, match_context, match_or_404
 
@@ -88,7 +88,7 @@ def live(match_id: int):
         return _pencil_panel(match_id, tag)
     template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
     shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None
-    viewer = pencil_token(match_id) is None
+    viewer = not holds_a_token_of(state.uid)
     if viewer and shows not in (None, entry_shows(state.status)):
         viewer = False
     if viewer and (drawn := drawn_for_viewers(state.uid, state.version, template)) is not None:

@@ -14,17 +14,20 @@ import hashlib
 import hmac
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import Flask, Response, abort, current_app, g, request, session
+from itsdangerous import BadSignature, Signer
 from sqlalchemy import select
 
 from ..extensions import db
 from ..games.base import N_
 from ..games.forms import whole_number
-from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, enter_group, leave_group, within_group
+from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_group, leave_group, within_group
 from ..queries.groups import first_membership, membership
+from ..queries.matches import hash_token
 from ..services.groups import new_phone_credential, seen
-from .headers import YEAR
+from . import cookies
 from .i18n import translated
 
 PHONE_COOKIE = "phone"
@@ -82,13 +85,74 @@ def private() -> bool:
     return current_app.config["SETTINGS"].private_groups
 
 
+def _signer(app: Flask | None = None) -> Signer:
+    """Signs the credentials this server makes, with a key derived from its secret key (salted for this use)."""
+    return _signer_of(str((app or current_app).config["SECRET_KEY"]))
+
+
+@lru_cache(maxsize=4)
+def _signer_of(secret: str) -> Signer:
+    """The signer of one secret key, made once (the live-poll middleware asks it on every poll)."""
+    return Signer(secret, salt="phone-credential", digest_method=hashlib.sha256)
+
+
+def signed_credential(value: str | None, app: Flask | None = None) -> str | None:
+    """The credential a cookie's value carries, if this server signed it; None for anything else."""
+    if not value:
+        return None
+    try:
+        return _signer(app).unsign(value).decode()
+    except BadSignature:
+        return None
+
+
+def _held(credential: str) -> bool:
+    """Whether a membership (host rights included) or a seat holds this credential."""
+    hashed = hash_token(credential)
+    held = select(Member.id).where(Member.phone == hashed).union_all(select(Seat.id).where(Seat.phone == hashed))
+    return db.session.execute(held.limit(1)).first() is not None
+
+
+def _read_phone_credential() -> str | None:
+    """The phone's credential, as its cookie carries it, if the server issued it.
+
+    A value this server signed is its own. An unsigned one (what the previous version set, a credential still
+    held after a change of the secret key) is taken only where a membership or a seat already holds it, and
+    then signed again under the cookie's new name with this answer; anything else is a value the server never
+    issued (planted, made up): ignored, so that nothing is ever bound to it (`give_phone_credential` makes a new
+    one instead).
+    """
+    new_name = cookies.name(PHONE_COOKIE)
+    value = request.cookies.get(new_name)
+    if value is None:
+        value = cookies.previous(PHONE_COOKIE)
+        g.phone_moved = value is not None
+    credential = signed_credential(value)
+    if credential is not None:
+        if g.get("phone_moved"):
+            g.phone_to_set = credential
+        return credential
+    if not value or not value.isascii() or len(value) > 200:
+        return None
+    unsigned = value.rsplit(".", 1)[0] if "." in value else value
+    if _held(unsigned):
+        g.phone_to_set = unsigned
+        return unsigned
+    g.phone_refused = True
+    return None
+
+
 def phone_credential() -> str | None:
-    """The phone's own credential, if it has one yet."""
-    return request.cookies.get(PHONE_COOKIE) or g.get("new_phone")
+    """The phone's own credential, if it has one the server issued (see `_read_phone_credential`)."""
+    if "phone" not in g:
+        g.phone = _read_phone_credential()
+    return g.phone or g.get("new_phone")
 
 
 def give_phone_credential() -> str:
-    """The phone's credential, made now (and set in its cookie with the answer) when it has none."""
+    """The phone's credential, made now (and set in its cookie with the answer) when it has none the server
+    issued: a cookie planted beforehand is replaced before anything is bound to it, and a phone that has one
+    keeps it, in whatever group it joins."""
     credential = phone_credential()
     if not credential:
         credential = g.new_phone = new_phone_credential()
@@ -209,8 +273,8 @@ def _followed_match(match_id: int | None, endpoint: str) -> int | None:
 def _private_place(endpoint: str) -> Place:
     """A private server's decision: a match the phone follows by a viewer link (of a group it is not
     working in), else its chosen group, else the first it joined, else no group."""
-    credential = request.cookies.get(PHONE_COOKIE)
-    chosen = request.cookies.get(GROUP_COOKIE)
+    credential = phone_credential()
+    chosen = cookies.get(GROUP_COOKIE)
     member = membership(whole_number(chosen, ID_MAX), credential)
     if member is None:
         member = first_membership(credential)
@@ -259,17 +323,26 @@ def _leave(_error: BaseException | None) -> None:
 
 
 def _set_phone_cookie(response: Response) -> Response:
-    """A credential made during the request goes to the phone's cookie, for a year."""
-    made = g.get("new_phone")
+    """A credential made during the request, or one moved from the previous version's cookie, goes to the
+    phone's cookie, signed, for a year (the previous cookie is deleted)."""
+    made = g.get("new_phone") or g.get("phone_to_set")
     if made:
-        response.set_cookie(PHONE_COOKIE, made, max_age=YEAR, httponly=True, samesite="Lax")
+        cookies.put(response, PHONE_COOKIE, _signer().sign(made).decode())
+    elif g.get("phone_refused") and not g.get("phone_moved"):
+        cookies.remove(response, PHONE_COOKIE)
+    if g.get("phone_moved"):
+        cookies.forget_previous(response, PHONE_COOKIE)
     return response
 
 
 def choose_group(response: Response, group_id: int) -> Response:
     """The phone works in this group from its next request on."""
-    response.set_cookie(GROUP_COOKIE, str(group_id), max_age=YEAR, httponly=True, samesite="Lax")
-    return response
+    return cookies.put(response, GROUP_COOKIE, str(group_id))
+
+
+def forget_group(response: Response) -> Response:
+    """The phone has no group chosen any more (it left the one it had)."""
+    return cookies.remove(response, GROUP_COOKIE)
 
 
 def init_app(app: Flask) -> None:

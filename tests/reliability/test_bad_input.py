@@ -21,7 +21,17 @@ from companion.games import REGISTRY
 from companion.models import Match, Member, Player
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.helpers import csrf_token, dump, examples, grant_host_rights, invite_path, join_group, ref, start_group
+from tests.helpers import (
+    csrf_token,
+    dump,
+    examples,
+    grant_host_rights,
+    hold_pencil,
+    invite_path,
+    join_group,
+    ref,
+    start_group,
+)
 
 GAMES = sorted(REGISTRY)
 # No shrinking: one example costs a request and two database dumps, and shrinking a failure
@@ -130,7 +140,7 @@ def seed_match(app: Flask, client, game: str, rounds: int = 2) -> int:
             service.save_round(match, data)
         match_id = match.id
         db.session.remove()
-    client.set_cookie(f"pencil_{match_id}", token)
+    hold_pencil(client, match_id, token)
     return match_id
 
 
