@@ -169,8 +169,13 @@ def grant_host_rights(client: FlaskClient) -> FlaskClient:
     assert found
     claimed = client.post("/host", data={"csrf_token": found.group(1) or found.group(2), "token": token})
     assert claimed.status_code == 302, claimed.get_data(as_text=True)
-    assert client.get_cookie(PHONE_CREDENTIAL) is not None
+    assert phone_cookie(client) is not None
     return client
+
+
+def phone_cookie(client: FlaskClient):
+    """The client's credential cookie, under its name on this server (`__Host-` prefixed over HTTPS)."""
+    return client.get_cookie(PHONE_CREDENTIAL) or client.get_cookie(f"__Host-{PHONE_CREDENTIAL}")
 
 
 
@@ -490,7 +495,7 @@ def topic_file(players: list[str], uid: str = "t1") -> dict:
 
 def upload(client, content: bytes, **headers):
     """POST a match file to the import from the host's phone (imports need host rights), with the page's CSRF token."""
-    if client.get_cookie(PHONE_CREDENTIAL) is None:
+    if phone_cookie(client) is None:
         grant_host_rights(client)
     token = csrf_token(client, "/history")
     return client.post(
