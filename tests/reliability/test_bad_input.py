@@ -161,6 +161,8 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("seat-take", "topic", "/matches/{m}/seat", "/matches/{m}/seat"),
     ("seat-leave", "topic", "/matches/{m}", "/matches/{m}/seat/leave"),
     ("seat-free", "topic", "/matches/{m}/share", "/matches/{m}/seats/free"),
+    ("seat-let-in", "topic", "/matches/{m}/share", "/matches/{m}/seats/let-in"),
+    ("seat-renew", "topic", "/matches/{m}/share", "/matches/{m}/seats/renew"),
     ("seat-row", "pazzaparola", "/matches/{m}", "/matches/{m}/rows"),
     ("seat-board", "pazaak", "/matches/{m}", "/matches/{m}/board"),
     ("seat-hand", "pazaak", "/matches/{m}", "/matches/{m}/hand"),
