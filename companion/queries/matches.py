@@ -91,7 +91,8 @@ def sent_rows(match: Match) -> dict[int, SentRow]:
         .where(SentRowModel.match_id == match.id, SentRowModel.number == len(match.rounds) + 1)
         .execution_options(**{GROUP_CHECKED: True})
     )
-    return {row.position: SentRow(row.data, row.revision, row.phone_label) for row in found}
+    seated = {seat.phone: seat.name for seat in match.seats if seat.phone}
+    return {row.position: SentRow(row.data, row.revision, row.phone_label, seated.get(row.phone, "")) for row in found}
 
 
 def standings_of(match: Match) -> Standings:

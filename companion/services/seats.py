@@ -98,13 +98,14 @@ def send_row(
         if stored is not None and key is not None and (stored.client_key, stored.phone) == (key, phone):
             return RowSent(stored.revision, saved_round=False)
         # Read under the lock (it brings the status back): the row that ended the match, sent again, is stored.
+        entry = get_game(match.game).entry
         if match.status != PLAYING:
-            raise NotAllowed(N_("this match is no longer played: your row was not sent"))
+            raise NotAllowed(entry.seat_text("not_played"))
         holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
         if phone is None or holder != phone:
-            raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
+            raise NotAllowed(entry.seat_text("not_seated"))
         if number != len(match.rounds) + 1:
-            raise ChangedMeanwhile(N_("round %(n)s was saved before your row arrived: it was not sent", n=number or 0))
+            raise ChangedMeanwhile(entry.seat_text("too_late", n=number or 0))
         if stored is None:
             stored = SentRow(match_id=match.id, number=number, position=side, phone=phone, revision=0)
             db.session.add(stored)

@@ -97,6 +97,13 @@ def manifest():
     return response
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """The app's icon where a browser looks for it unasked: a page that names none (an image opened as a page,
+    the result card) would otherwise log a 404 for it."""
+    return send_from_directory(current_app.static_folder, "icons/icon-192.png", mimetype="image/png", max_age=YEAR)
+
+
 @bp.get("/sw.js")
 def service_worker():
     """The service worker, from the root so that it may look after every page."""

@@ -43,9 +43,6 @@ VIEWER_ONLY = N_("This link only follows the match: to take a seat, scan the sea
                  " shows.")  # fmt: skip
 
 
-ROW_NOT_SENT = N_("this phone no longer has a seat at the match: your row was not sent")
-
-
 @bp.route("/<id:match_id>/seat", methods=["GET", "POST"])
 def seat(match_id: int):
     """The page a scanned seat link opens: the phone picks its player's name and takes that seat.
@@ -110,12 +107,12 @@ def send_row(match_id: int):
         abort(404)
     try:
         if seat is None:
-            raise NotAllowed(_unseated(match, ROW_NOT_SENT))
+            raise NotAllowed(_unseated(match, game.entry.seat_text("not_seated")))
         side = row_of(match, seat)
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
         row = game.entry.row_from_form(request.form, replay, side)
         number = whole_number(request.form.get("number"), ID_MAX)
-        label = _what_this_phone_is_called()
+        label = _what_this_phone_is_called(seat)
         sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label, _row_key())
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": error_text(error)})
@@ -260,10 +257,17 @@ def _panel_after_write(match, renewed: bool = False) -> Response:
     return Response(render_template("_seats_panel.html", **_panel_context(match, renewed=renewed)))
 
 
-def _what_this_phone_is_called() -> str:
-    """The name this phone was given in its group ("Anna's phone"), else its browser and system."""
+def _what_this_phone_is_called(seat=None) -> str:
+    """The name this phone was given in its group ("Anna's phone"), else its browser and system; a row sent from
+    a `seat` names that seat beside them, since the phones of a table are often alike ("Chrome · Android (Ann)")."""
     member = current_member()
-    return member.label if member is not None and member.label else phone_label()
+    machine = phone_label()
+    # A phone joins a group under its browser and system: only a name changed since is one it was given.
+    if member is not None and member.label and member.label != machine:
+        return member.label
+    if seat is None:
+        return machine
+    return f"{machine} ({seat.name})" if machine else seat.name
 
 
 def _panel_context(match, **extra) -> dict:

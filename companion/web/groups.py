@@ -41,11 +41,13 @@ FOLLOWING_KEPT = 20
 # link, its preferences, and what every page needs (files, the service worker, the health check).
 OPEN_TO_ALL = frozenset({
     "home.index", "home.preferences", "home.ping", "home.offline", "home.manifest", "home.service_worker",
-    "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited", "groups.join",
+    "home.favicon", "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited",
+    "groups.join",
 })  # fmt: skip
 # What holds nothing of any group (files, the service worker, the checks): answered without asking who the phone is.
 NO_GROUP_NEEDED = frozenset({
     "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest",
+    "home.favicon",
 })  # fmt: skip
 # What a viewer link (or a seat link) lets a phone outside the group reach of its one match. The seats' own
 # writes are among them: a phone seated by the seat link plays its part; any other is refused (a 403 with the

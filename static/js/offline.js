@@ -406,8 +406,8 @@ function refresh(then) {
   var sent = sentCount;
   htmx.ajax("GET", window.location.pathname, { target: "body", swap: "innerHTML" }).then(function () {
     sentCount = sent;
+    // The status line says how many were sent; the read-back banner repeating it said it twice.
     draw();
-    if (sent) readBack(text("sent", sent), null);
     if (then) then();
   });
 }

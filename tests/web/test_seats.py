@@ -254,7 +254,7 @@ def test_burraco_in_pairs_either_partner_sends_the_pairs_one_hand(app, client):
     hand.update(csrf_token=token, table_1="160")
     assert phones[0].post(f"/matches/{ref(match_id)}/rows", data=hand, headers=HTMX).status_code == 200
     live = read_words(client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
-    assert "Rows in: 1 of 2" in live and "waiting for Voi" in live
+    assert "Hands in: 1 of 2" in live and "waiting for Voi" in live
     sheet = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert sent(sheet, "table_1") == ["160"]
     # The scorekeeper taps who closed and Save: Voi's hand typed here, Noi's as sent.
