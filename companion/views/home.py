@@ -11,6 +11,7 @@ from ..queries.matches import in_progress
 from ..web import asset, cookies, render
 from ..web.cards import THEMES
 from ..web.groups import is_member
+from ..web.headers import YEAR
 from ..web.pencil import is_scorekeeper
 
 bp = Blueprint("home", __name__)
