@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, flash, make_response, redirect, reques
 from ..games import REGISTRY
 from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
-from ..web import asset, render
+from ..web import asset, cookies, render
 from ..web.cards import THEMES
 from ..web.groups import is_member
 from ..web.headers import YEAR
@@ -37,7 +37,7 @@ PREFERENCES = {"theme": THEMES, "lang": ("en", "it")}
 def preferences():
     """Theme and language for this phone, kept in cookies (empty: follow the system)."""
     if request.method == "GET":
-        current = {key: request.cookies.get(key, "") for key in PREFERENCES}
+        current = {key: cookies.get(key) or "" for key in PREFERENCES}
         came_from = request.headers.get("HX-Current-URL") or request.referrer
         return render("preferences.html", back=_back_to(came_from), **current)
     # Translated where it is shown: in the language just chosen.
@@ -46,9 +46,9 @@ def preferences():
     for key, allowed in PREFERENCES.items():
         value = request.form.get(key, "")
         if value in allowed:
-            response.set_cookie(key, value, max_age=YEAR, samesite="Lax")
+            cookies.put(response, key, value, httponly=False)
         else:
-            response.delete_cookie(key)
+            cookies.remove(response, key)
     return response
 
 

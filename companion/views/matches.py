@@ -169,7 +169,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     scorekeeper = is_scorekeeper(match)
     if not scorekeeper:
         # A phone that held the pencil once keeps its token: it is told where the pencil went.
-        token = pencil_token(match.id)
+        token = pencil_token(match)
         extra.setdefault("pencil_elsewhere", token is not None)
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
     # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).

@@ -126,7 +126,8 @@ def test_a_seat_link_seats_a_phone_outside_the_group_without_making_it_a_member(
     app, phones, friday_match, club_match = two_groups
     share = phones["bob"].get(f"/matches/{ref(friday_match)}/share").get_data(as_text=True)
     link = SEAT_LINK.search(share).group(1).replace("&amp;", "&")
-    assert "?follow=" in link
+    # The seat link carries its own key, not the viewer link's.
+    assert "?seat_key=" in link and "follow=" not in link
     stranger = phones["stranger"]
     assert stranger.get(link).status_code == 200
     assert take(stranger, friday_match, 2, path=link).status_code == 302
