@@ -21,7 +21,7 @@ from ..queries import matches as queries
 from .assets import needs_bundles
 from .bytecache import ByteBoundedCache
 from .groups import PHONE_COOKIE
-from .headers import add_standard_headers
+from .headers import PRIVATE_CACHE, add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
 from .row_ids import TEXT, row_ids_of
@@ -70,7 +70,8 @@ LIVE_VARY = ("Cookie", "Accept-Language", "HX-Request", "Accept-Encoding")
 
 def unchanged_headers(tag: str) -> Headers:
     """The headers of a 304 to a live poll, wherever it is given: Flask's view or the middleware."""
-    return add_standard_headers(Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY))]))
+    headers = Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY)), ("Cache-Control", PRIVATE_CACHE)])
+    return add_standard_headers(headers)
 
 
 # A match's address text, read as the `id` converter reads it: a text that is no row's address
