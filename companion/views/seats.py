@@ -26,7 +26,7 @@ from .matches import ROUND_KEY, ROUNDS_CHANGED, match_context, match_or_404
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
 
-@bp.route("/<id:match_id>/seat", methods=["GET", "POST"])
+@bp.route("/<match:match_id>/seat", methods=["GET", "POST"])
 def seat(match_id: int):
     """The page a scanned seat link opens: the phone picks its player's name and takes that seat."""
     match = match_or_404(match_id)
@@ -41,7 +41,7 @@ def seat(match_id: int):
     return redirect(url_for("matches.show", match_id=match.id))
 
 
-@bp.post("/<id:match_id>/rows")
+@bp.post("/<match:match_id>/rows")
 def send_row(match_id: int):
     """A seated phone sends its own row of the round being played; the scorekeeper's sheet gathers it.
 
@@ -74,7 +74,7 @@ def send_row(match_id: int):
     return _entry_after_write(context, saved=sent.saved_round)
 
 
-@bp.post("/<id:match_id>/board")
+@bp.post("/<match:match_id>/board")
 def board(match_id: int):
     """A tap on a seated phone's own board (Pazaak): its move, on its turn, from the hand it noted; the set
     saved by the tap that decides it. Answered with this phone's entry, the refusal's reason beside it."""
@@ -105,7 +105,7 @@ def _entry_after_write(context: dict, saved: bool) -> Response:
     return response
 
 
-@bp.post("/<id:match_id>/hand")
+@bp.post("/<match:match_id>/hand")
 def hand(match_id: int):
     """A tap on a seated phone's hand picker: a side card it holds noted, or one taken out before play begins."""
     match, seat = _board_seat(match_id)
@@ -144,7 +144,7 @@ def _row_key() -> str | None:
     return key
 
 
-@bp.post("/<id:match_id>/seat/leave")
+@bp.post("/<match:match_id>/seat/leave")
 def leave(match_id: int):
     """This phone gets up from its seat and follows the match as any viewer."""
     match = match_or_404(match_id)
@@ -152,7 +152,7 @@ def leave(match_id: int):
     return redirect(url_for("matches.show", match_id=match.id))
 
 
-@bp.get("/<id:match_id>/seats")
+@bp.get("/<match:match_id>/seats")
 def panel(match_id: int):
     """The share page's list of seats, polled while the scorekeeper looks at it: a phone sitting down shows."""
     match = match_or_404(match_id)
@@ -162,7 +162,7 @@ def panel(match_id: int):
     return Response(render_template("_seats_panel.html", **_panel_context(match)), headers={"ETag": tag})
 
 
-@bp.post("/<id:match_id>/seats/free")
+@bp.post("/<match:match_id>/seats/free")
 def free(match_id: int):
     """The scorekeeper (or the host) frees a seat: the phone sitting there only follows the match now."""
     match = match_or_404(match_id)

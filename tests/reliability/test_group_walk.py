@@ -91,7 +91,7 @@ def query_strings(values):
 
 def form_for(client, values):
     """A form naming the group's rows wherever a form may name one."""
-    return {"csrf_token": csrf_token(client, "/"), "other": str(values["player_id"][0]),
+    return {"csrf_token": csrf_token(client, "/"), "other": ref(values["player_id"][0], "player"),
             "group": str(values["group_id"][0]), "name": "Renamed", "code": "000000", "number": "1",
             "seat": ["Dorotea", "Ezechiele"], "game": "pazaak", "action": "start"}  # fmt: skip
 

@@ -83,8 +83,8 @@ def get_paths(app, match_id: int, player_id: int, finished_id: int) -> list[str]
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         match = finished_id if rule.endpoint in FINISHED_ONLY else match_id
-        path = rule.rule.replace("<id:match_id>", ref(match)).replace("<int:number>", "1")
-        path = path.replace("<id:player_id>", ref(player_id))
+        path = rule.rule.replace("<match:match_id>", ref(match)).replace("<int:number>", "1")
+        path = path.replace("<player:player_id>", ref(player_id, "player"))
         # Other arguments (an asset bundle's digest) are checked through the pages that link them.
         if "<" not in path:
             paths.append(path)
