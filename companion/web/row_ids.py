@@ -18,7 +18,16 @@ from sqlalchemy.orm import Session
 from werkzeug.routing import BaseConverter, ValidationError
 
 from ..extensions import db
-from ..models import ID_MAX, PUBLIC_ID_ALPHABET, PUBLIC_ID_LENGTH, Match, Member, OldAddresses, Player
+from ..models import (
+    ID_MAX,
+    PUBLIC_ID_ALPHABET,
+    PUBLIC_ID_LENGTH,
+    Match,
+    Member,
+    OldAddresses,
+    Player,
+    current_group,
+)
 from .groups import place
 
 # A public id; an old address was eight characters of sqids' alphabet (letters and digits), which this
@@ -104,6 +113,13 @@ def address_of(table: str, row_id: int) -> str | None:
     model = MODELS[table]
     loaded = _session().identity_map.get((model, (row_id,), None))
     found = loaded.__dict__.get("public_id") if loaded is not None else None
+    if found is None and table == "player" and current_group() is not None:
+        # A page lists players (a leaderboard, a season, the rivals): the group's roster at once.
+        for player_id, public_id in _session().execute(
+            select(Player.id, Player.public_id).where(Player.group_id == current_group())
+        ):
+            _remember("player", player_id, public_id)
+        found = known.get((table, row_id))
     if found is None:
         columns = model.__table__.c
         found = _session().execute(select(columns.public_id).where(columns.id == row_id)).scalar()
@@ -121,12 +137,47 @@ def row_of(table: str, text: str) -> int | None:
     found = known.get((table, text))
     if found is None and has_request_context():
         found = request.environ.get(KNOWN_ADDRESSES, {}).get((table, text))
-    if found is None:
+    if found is None and table == "player":
+        found = _roster_of(text)
+    elif found is None:
         columns = MODELS[table].__table__.c
         found = _session().execute(select(columns.id).where(columns.public_id == text)).scalar()
     if found is not None:
         _remember(table, found, text)
     return found
+
+
+def _roster_of(text: str) -> int | None:
+    """The id of the player at this address, whose group's whole roster is loaded in the same statement: a
+    player's page links the players met and partnered, and reads the player again by id (both then free).
+
+    Read before the request's group is decided, so any group's: `_keep_to_the_group` then puts out of the
+    session every row of another group, which the views' reads by id would otherwise find in it.
+    """
+    group = select(Player.group_id).where(Player.public_id == text).scalar_subquery()
+    found = None
+    roster = _session().scalars(select(Player).where(Player.group_id == group)).all()
+    for player in roster:
+        _remember("player", player.id, player.public_id)
+        if player.public_id == text:
+            found = player.id
+    if has_app_context():
+        # The session holds its rows weakly: kept for the request, they are there when the view asks.
+        g.address_rows = roster
+    return found
+
+
+def _keep_to_the_group() -> None:
+    """No row of another group stays in the session after the group is decided (see `_roster_of`)."""
+    group = place().group_id
+    session = _session()
+    kept = g.pop("address_rows", None)
+    if kept is None:
+        return
+    g.address_rows = [row for row in kept if row.__dict__.get("group_id") == group]
+    for row in kept:
+        if row.__dict__.get("group_id") != group and row in session:
+            session.expunge(row)
 
 
 def _old_largest(table: str) -> int:
@@ -140,7 +191,10 @@ def _old_largest(table: str) -> int:
 
 
 class AddressConverter(BaseConverter):
-    """A URL part naming a row of one table by its address: the row id in the view (anything else a 404)."""
+    """A URL part naming a row of one table by its address: the row id in the view (anything else a 404).
+
+    `url_for` takes the row's id, the row itself or its address (a query's row that carries `public_id`, so
+    that a list of rows costs no read of each one's address)."""
 
     regex = TEXT
     table = ""
@@ -163,6 +217,8 @@ class AddressConverter(BaseConverter):
         raise ValidationError()
 
     def to_url(self, value: Any) -> str:
+        if isinstance(value, str) and PUBLIC.fullmatch(value):
+            return value
         found = getattr(value, "public_id", None)
         if found is None:
             found = address_of(self.table, int(value))
@@ -174,6 +230,7 @@ class AddressConverter(BaseConverter):
 def _send_old_addresses_on() -> Any:
     """A request by an old address goes on to the row's address (308: a form's post too), if the request's
     group sees the row; another group's old address is a 404 as any address of another group is."""
+    _keep_to_the_group()
     args = request.view_args or {}
     old = {name: value for name, value in args.items() if isinstance(value, OldAddress)}
     if not old:

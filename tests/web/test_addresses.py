@@ -4,6 +4,7 @@ how many rows a server holds; only the rows from before public ids answer to the
 from __future__ import annotations
 
 import re
+import secrets
 from itertools import combinations
 
 import pytest
@@ -70,7 +71,8 @@ def test_two_players_added_one_after_the_other_have_unrelated_addresses(client, 
 
 def test_an_address_outlives_a_change_of_the_secret_key(client, app, tmp_path, database_url):
     match_id = start_match(client, "topic", PLAYERS)
-    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "another key " * 6},
+    another_key = secrets.token_hex(32)
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": another_key},
                        instance_path=str(tmp_path / "other"))  # fmt: skip
     try:
         page = other.test_client().get(f"/matches/{ref(match_id)}")

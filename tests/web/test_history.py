@@ -85,7 +85,7 @@ def test_player_filter_by_roster_entry(client, app, samples):
     assert listed(html) == [str(samples["on"]), str(samples["to"])]
     player = read(html).one_by_role("combobox", "Player")
     chosen = [(option["value"], option.text) for option in player.find_all("option") if option.has("selected")]
-    assert chosen == [(ref(player_id(app, "Cy")), "Cy")]
+    assert chosen == [(ref(player_id(app, "Cy"), "player"), "Cy")]
 
 
 def test_a_players_pages_list_and_count_exactly_their_matches(client, app):

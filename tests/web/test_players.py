@@ -135,9 +135,9 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
         service.create_match("pazaak", ["Annie", "Zed"], {})
     annie = player_id(app, "Annie")
     # The first tap asks for a confirmation, which names both entries; only the confirmed post merges.
-    asked = _post(host_client, app, "Ann", "merge", other=str(annie))
+    asked = _post(host_client, app, "Ann", "merge", other=ref(annie, "player"))
     assert asked.status_code == 200 and "Merge Annie into Ann?" in asked.get_data(as_text=True)
-    response = _post(host_client, app, "Ann", "merge", other=str(annie), confirmed="yes")
+    response = _post(host_client, app, "Ann", "merge", other=ref(annie, "player"), confirmed="yes")
     assert response.status_code == 302
     assert "Merged Annie into Ann." in host_client.get(f"/players/{ref(player_id(app, 'Ann'), 'player')}").get_data(
         as_text=True
@@ -155,7 +155,7 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
 )  # fmt: skip
 def test_bad_merge_is_refused_and_nothing_changes(host_client, app, samples, other, message):
     before = _seat_owners(app)
-    response = _post(host_client, app, "Ann", "merge", other=str(player_id(app, other)) if other else "")
+    response = _post(host_client, app, "Ann", "merge", other=ref(player_id(app, other), "player") if other else "")
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert field_error(html, "combobox", re.compile("^Merge another entry of the same person")).startswith(message)

@@ -189,7 +189,7 @@ def test_a_finished_match_has_its_card_as_a_png_in_the_theme_asked(app, client):
 def test_the_card_is_named_for_the_phone_and_keeps_the_headers_of_a_document(app, client):
     match_id = stored(app, "burraco", ["Anna", "Bruno"], {"target": 1005, "hands": 4}, BURRACO)
     response = client.get(f"/matches/{ref(match_id)}/card.png?theme=dark")
-    assert f'filename="burraco-{match_id}.png"' in response.headers["Content-Disposition"]
+    assert f'filename="burraco-{ref(match_id)}.png"' in response.headers["Content-Disposition"]
     # Opened alone in a tab (the download link without a share sheet), an image is a document.
     check_headers(response, "result card")
 
