@@ -51,8 +51,6 @@ def test_seventy_consecutive_addresses_of_ones_own_matches_tell_nothing_of_each_
     assert ids == list(range(ids[0], ids[0] + 70))
     assert all(ADDRESS.fullmatch(text) for text in addresses) and len(set(addresses)) == 70
     assert max(same_places(one, other) for one, other in combinations(addresses, 2)) <= 4
-    # No address holds its id's digits in order.
-    assert not any(str(row_id) in text for row_id, text in zip(ids, addresses, strict=True) if row_id >= 10)
     # Each leads to its own match.
     assert "Ann, Bob, Cy, Di" in read_words(client.get(f"/matches/{addresses[-1]}").get_data(as_text=True))
 
