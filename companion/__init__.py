@@ -17,7 +17,7 @@ from .extensions import babel, compress, csrf, db, htmx, limiter, migrate
 from .models import ID_MAX
 from .web import cookies, hardening
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
-from .web.row_ids import RowIdConverter
+from .web.row_ids import converters as address_converters
 from .web.templating import App
 
 
@@ -145,8 +145,9 @@ def create_app(
     )
     if test_config:
         app.config.update(test_config)
-    # A row id in an address (`<id:match_id>`) is an opaque text drawn from the secret key.
-    app.url_map.converters["id"] = RowIdConverter.for_key(app.config["SECRET_KEY"])
+    # A row in an address (`<match:match_id>`) is its random public id, never its id (web/row_ids.py); the
+    # secret key reads only the old addresses of the rows from before.
+    app.url_map.converters.update(address_converters(app.config["SECRET_KEY"]))
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(root / "migrations"), render_as_batch=True)

@@ -28,7 +28,7 @@ from .services import groups as group_service
 from .services import matches as service
 from .services.seed import seed_command
 from .web.network import lan_address
-from .web.row_ids import row_ids_of
+from .web.row_ids import address_of
 
 
 def _read_json(path: str) -> Any:
@@ -118,7 +118,7 @@ def import_command(file: str) -> None:
         _fail(str(error))
     for entry in results:
         state = "imported" if entry.created else "already stored"
-        click.echo(f"{entry.id} /matches/{row_ids_of(current_app).encode(entry.id)} {state}")
+        click.echo(f"{entry.id} /matches/{address_of('match', entry.id)} {state}")
 
 
 @click.command("export")

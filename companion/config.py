@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,6 +33,17 @@ def _flag(environ: Mapping[str, str], name: str) -> bool:
     return environ.get(name, "").strip() not in ("", "0")
 
 
+def _networks(environ: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A list of IP addresses or networks, separated by commas ("172.30.57.0/24, 10.0.0.5"); unset: `default`."""
+    found = tuple(part.strip() for part in environ.get(name, "").split(",") if part.strip())
+    for part in found:
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise ValueError(f"{name}: {part!r} is not an IP address or network") from None
+    return found or default
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every setting the app takes from its environment; `create_app` puts it on `app.config["SETTINGS"]`."""
@@ -51,6 +63,10 @@ class Settings:
     # request on standard output, and the name each answer carries in X-Served-By.
     secret_key: str = ""
     behind_proxy: bool = False
+    # Behind the proxy, the addresses or networks whose X-Forwarded-For and -Proto are believed (the proxy's):
+    # a client reaching the app's port from anywhere else is counted by its own address. The default is
+    # loopback and the network compose.yaml gives its containers.
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1/8", "::1", "172.30.57.0/24")
     listen: str = "0.0.0.0"
     access_log: bool = False
     served_by: str = ""
@@ -81,6 +97,7 @@ class Settings:
             count_queries=env.get("COMPANION_COUNT_QUERIES", "").strip() == "1",
             secret_key=env.get("SECRET_KEY", "").strip(),
             behind_proxy=_flag(env, "BEHIND_PROXY"),
+            trusted_proxies=_networks(env, "TRUSTED_PROXIES", cls.trusted_proxies),
             listen=env.get("LISTEN", "").strip() or cls.listen,
             access_log=_flag(env, "ACCESS_LOG"),
             served_by=env.get("SERVED_BY", "").strip(),

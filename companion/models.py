@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -29,6 +30,26 @@ ID_MAX = 2**31 - 1
 
 # A phone's key for one round save: a UUID in its 36-character text form.
 ROUND_KEY_MAX = 36
+
+# A row's address (`/matches/<public_id>`): letters and digits drawn at random by `secrets` when the row is
+# made, kept with it, so that no address tells another or how many rows there are, and a printed QR code
+# outlives a change of the secret key. 62**11 is some 5 * 10**19: guessing one of a server's addresses is
+# hopeless, and two rows drawing the same one (the column is unique) never happens in practice.
+PUBLIC_ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+PUBLIC_ID_LENGTH = 11
+
+
+def new_public_id() -> str:
+    """A new row's address text."""
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
+
+
+class WithAddress:
+    """A table whose rows have an address in URLs: a random public id, never the row id."""
+
+    @declared_attr
+    def public_id(cls) -> Mapped[str]:  # noqa: N805 - a declared attribute is given the class
+        return mapped_column(String(PUBLIC_ID_LENGTH), default=new_public_id, unique=True)
 
 
 def utcnow() -> datetime:
@@ -90,7 +111,20 @@ class Group(db.Model):
     invite: Mapped[str | None] = mapped_column(String(64), unique=True)
 
 
-class Member(db.Model):
+class OldAddresses(db.Model):
+    """The largest row ids that had an address before public ids (migration 0a1d…): only those rows still
+    answer to the old address, a sqids text of the id under the secret key (web/row_ids.py), by a redirect.
+    One row, written by the migration; none on a database made after it."""
+
+    __tablename__ = "old_addresses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_max: Mapped[int] = mapped_column(default=0)
+    player_max: Mapped[int] = mapped_column(default=0)
+    member_max: Mapped[int] = mapped_column(default=0)
+
+
+class Member(WithAddress, db.Model):
     """A phone in a group: it reads and scores the group's matches; a host phone also runs the group."""
 
     __table_args__ = (UniqueConstraint("group_id", "phone"),)
@@ -145,7 +179,7 @@ def _only_the_group(state: ORMExecuteState) -> None:
     )
 
 
-class Player(InGroup, db.Model):
+class Player(WithAddress, InGroup, db.Model):
     """A person in a group's roster, reused across its matches."""
 
     # Uniqueness ignoring case and surrounding spaces, within a group, is enforced by the database.
@@ -164,7 +198,7 @@ class Player(InGroup, db.Model):
 PLAYING, FINISHED, UNFINISHED = "playing", "finished", "unfinished"
 
 
-class Match(InGroup, db.Model):
+class Match(WithAddress, InGroup, db.Model):
     """One match of one game; its standings are always derived from its rounds."""
 
     __table_args__ = (UniqueConstraint("group_id", "uid"),)

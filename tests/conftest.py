@@ -19,6 +19,7 @@ from tests.helpers import (
     ON_POSTGRESQL,
     PHONE,
     LiveServer,
+    address_database,
     chromium_executable,
     fresh_database,
     grant_host_rights,
@@ -67,13 +68,17 @@ def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
 def database_url(tmp_path: Path, migrated_database: str) -> Iterator[str]:
     """Where this test's data lives: a new SQLite file or PostgreSQL database, migrated to head."""
     with fresh_database(template=migrated_database) as url:
-        if url:
+        if not url:
+            instance = tmp_path / "instance"
+            instance.mkdir(exist_ok=True)
+            shutil.copyfile(migrated_database, instance / "companion.sqlite")
+            url = f"sqlite:///{instance / 'companion.sqlite'}"
+        # The test's addresses (`ref`) are read from its own database.
+        address_database(url)
+        try:
             yield url
-            return
-        instance = tmp_path / "instance"
-        instance.mkdir(exist_ok=True)
-        shutil.copyfile(migrated_database, instance / "companion.sqlite")
-        yield f"sqlite:///{instance / 'companion.sqlite'}"
+        finally:
+            address_database(None)
 
 
 @pytest.fixture

@@ -20,15 +20,17 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
-from sqlalchemy import event, func, select
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import selectinload
+from sqlalchemy.pool import NullPool
 from werkzeug.datastructures import MultiDict
 from werkzeug.serving import make_server
 from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.games import get_game
-from companion.models import PLAYING, Match, Player, PlayerRecord, Rating, Rivalry
+from companion.models import PLAYING, Match, Player, PlayerRecord, Rating, Rivalry, new_public_id
 from companion.queries.matches import find_match
 from companion.queries.ratings import whole_percents
 from companion.services import records
@@ -39,18 +41,58 @@ CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([
 # The suite's apps share one secret key, so a test writes a row's address without its app at hand.
 ADDRESS_KEY = "the-suite's-own-key-which-no-server-uses-" * 2
 _ROW_IDS = RowIds(ADDRESS_KEY)
+# The tables whose rows have addresses (companion/web/row_ids.py).
+ADDRESSED = ("match", "player", "member")
+# The database whose rows' addresses `ref` and `unref` read: the test's own (the `database_url` fixture,
+# a server process of the reliability tests), with what they read already.
+_ADDRESS_BOOK: dict[str, Any] = {"url": None, "engine": None, "known": {}}
 
 
-def ref(row_id: int) -> str:
-    """A match's or player's id as the suite's apps write it in an address (`/matches/{ref(match_id)}`)."""
-    return _ROW_IDS.encode(row_id)
+def address_database(url: str | None) -> None:
+    """From now on the addresses are those of the rows of this database."""
+    engine = _ADDRESS_BOOK["engine"]
+    if engine is not None:
+        engine.dispose()
+    _ADDRESS_BOOK.update(url=url, known={}, engine=create_engine(url, poolclass=NullPool) if url else None)
+
+
+def _read_address(statement: str, **values: Any) -> Any:
+    engine = _ADDRESS_BOOK["engine"]
+    assert engine is not None, "no database to read addresses from (the database_url fixture names it)"
+    with engine.connect() as connection:
+        return connection.execute(sql_text(statement), values).scalar()
+
+
+def ref(row_id: int, table: str = "match") -> str:
+    """The address of a row (a match's by default) as the test's app writes it (`/matches/{ref(match_id)}`);
+    for a row that does not exist, an address no row has."""
+    known = _ADDRESS_BOOK["known"]
+    if (table, row_id) not in known:
+        found = _read_address(f'SELECT public_id FROM "{table}" WHERE id = :id', id=row_id)
+        if found is None:
+            return new_public_id()
+        known[(table, row_id)] = found
+        known[found] = row_id
+    return known[(table, row_id)]
 
 
 def unref(text: str) -> int:
-    """The id of a match or player from its address text (the last part of `/matches/…`)."""
-    row_id = _ROW_IDS.decode(text)
-    assert row_id is not None, f"no row's address: {text!r}"
-    return row_id
+    """The id of a match, player or phone from its address text (the last part of `/matches/…`)."""
+    known = _ADDRESS_BOOK["known"]
+    if text not in known:
+        for table in ADDRESSED:
+            found = _read_address(f'SELECT id FROM "{table}" WHERE public_id = :text', text=text)
+            if found is not None:
+                known[text] = found
+                known[(table, found)] = text
+                break
+    assert text in known, f"no row's address: {text!r}"
+    return known[text]
+
+
+def old_ref(row_id: int) -> str:
+    """A row's address before public ids: the sqids text of its id under the suite's secret key."""
+    return _ROW_IDS.encode(row_id)
 
 
 # A name's words as the page draws them (each in a span that a line never breaks inside).

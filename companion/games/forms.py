@@ -1,8 +1,10 @@
-"""Reading posted forms: MultiDicts and plain dicts alike, and the one reader of a posted number or id."""
+"""Reading posted forms: MultiDicts and plain dicts alike, the one reader of a posted number or id and of JSON."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 from .base import N_, Message, RuleError, show
@@ -74,13 +76,69 @@ def index_in(text: str | None, count: int) -> int | None:
     return index if index is not None and index < count else None
 
 
+# How deep any JSON a client sends may nest: a match file (a list of documents → a document → its rounds → a
+# round's own six levels) and the entry tools' hidden state stay well inside it.
+JSON_DEPTH_MAX = 12
+# A UTF-16 surrogate standing alone ("\ud800" in JSON): Python reads it into a str that no database, UTF-8
+# page or file can hold.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class UnreadableJson(RuleError):
+    """JSON no client of ours sends: nested past JSON_DEPTH_MAX, or a text holding a lone surrogate."""
+
+
+def _refuse_nesting(field: str) -> UnreadableJson:
+    return UnreadableJson(N_("the data nests deeper than %(max)s levels", max=JSON_DEPTH_MAX), field=field)
+
+
+def _checked(value: Any, field: str, depth: int = 1) -> None:
+    """Refuse nesting past the cap and lone surrogates in any text, keys included."""
+    if isinstance(value, str):
+        found = None if value.isascii() else _SURROGATE.search(value)
+        if found:
+            code = f"\\u{ord(found.group()):04x}"
+            raise UnreadableJson(N_("a text holds a lone surrogate (%(code)s)", code=code), field=field)
+    elif isinstance(value, list | dict):
+        if depth > JSON_DEPTH_MAX:
+            raise _refuse_nesting(field)
+        if isinstance(value, dict):
+            for key in value:
+                _checked(key, field, depth)
+        for entry in value.values() if isinstance(value, dict) else value:
+            _checked(entry, field, depth + 1)
+
+
+def read_json(
+    text: str | bytes,
+    *,
+    field: str = "round",
+    parse_int: Callable[[str], Any] | None = None,
+    parse_constant: Callable[[str], Any] | None = None,
+) -> Any:
+    """The one reader of JSON a client sends (a posted field, an uploaded match file).
+
+    Text that is not UTF-8 or not JSON raises UnicodeDecodeError or json.JSONDecodeError as json.loads does,
+    for the caller's own words; nesting past JSON_DEPTH_MAX or a lone surrogate in any text is an
+    `UnreadableJson` on `field`, never a RecursionError or a database driver's error.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    try:
+        value = json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
+    except RecursionError:
+        raise _refuse_nesting(field) from None
+    _checked(value, field)
+    return value
+
+
 def json_field(form: Any, key: str, kind: type, what: str | Message) -> Any:
     """A hidden field carrying JSON of one kind (an empty one when absent); unreadable is a RuleError."""
     text = first(form, key)
     if not text:
         return kind()
     try:
-        value = json.loads(text)
+        value = read_json(text)
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, kind):

@@ -212,6 +212,8 @@ class HistoryRow:
     """One match as its history row shows it, read as plain values rather than as ORM objects."""
 
     id: int
+    # Its address: the history links every row, and the id alone would cost a read of each row's address.
+    public_id: str
     game: str
     status: str
     started_at: datetime
@@ -225,7 +227,7 @@ class HistoryPage(Pagination):
     def _query_items(self) -> list[HistoryRow]:
         """The page's matches, newest first, and their players' names: two queries."""
         filters = self._query_args["filters"]
-        columns = select(Match.id, Match.game, Match.status, Match.started_at, Match.summary)
+        columns = select(Match.id, Match.public_id, Match.game, Match.status, Match.started_at, Match.summary)
         matches = db.session.execute(
             _filtered(columns, filters, ordered=True)
             .order_by(Match.started_at.desc(), Match.id.desc())

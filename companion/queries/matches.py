@@ -191,7 +191,7 @@ def export_rows(match: Match) -> Iterator[tuple[Any, ...]]:
     for number, (before, after) in enumerate(pairwise(totals), start=1):
         for side, total in after.items():
             points, label = scored.get(side, {}).get(number, ("", ""))
-            yield match.id, match.game, date, number, side, total - before[side], total, points, label or ""
+            yield match.public_id, match.game, date, number, side, total - before[side], total, points, label or ""
 
 
 # Speed tricks of the reads, on the path of every save and every poll: their statements are built
@@ -211,15 +211,22 @@ _SEATS_OF = (
 _LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id).where(
     _MATCHES.c.id == bindparam("match_id")
 )
+# The same found by the match's address (its public id), with its id: the live-poll middleware reads the
+# address from the URL before Flask's converter does.
+_LIVE_STATE_AT = select(
+    _MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _MATCHES.c.id
+).where(_MATCHES.c.public_id == bindparam("public_id"))
 # The same, with whether a phone (by its credential's hash) is a member of the match's group: a private
 # server's live poll answered before Flask, in the one statement still.
 _MEMBERS = Member.__table__
-_LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(
+_IS_MEMBER = (
     select(_MEMBERS.c.id)
     .where(_MEMBERS.c.group_id == _MATCHES.c.group_id, _MEMBERS.c.phone == bindparam("phone"))
     .exists()
     .label("member")
 )
+_LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(_IS_MEMBER)
+_LIVE_STATE_AT_OF_MEMBER = _LIVE_STATE_AT.add_columns(_IS_MEMBER)
 
 
 def find_match(match_id: int) -> Match | None:
@@ -247,6 +254,14 @@ def live_state(match_id: int, connection: Connection | None = None, phone: str |
         return (connection or db.session).execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
     values = {"match_id": match_id, "phone": hash_token(phone)}
     return (connection or db.session).execute(_LIVE_STATE_OF_MEMBER, values).one_or_none()
+
+
+def live_state_at(public_id: str, connection: Connection, phone: str | None = None) -> Row | None:
+    """`live_state` of the match at this address, with its `id`: the live-poll middleware's one statement."""
+    if phone is None:
+        return connection.execute(_LIVE_STATE_AT, {"public_id": public_id}).one_or_none()
+    values = {"public_id": public_id, "phone": hash_token(phone)}
+    return connection.execute(_LIVE_STATE_AT_OF_MEMBER, values).one_or_none()
 
 
 # --- Lists of matches ----------------------------------------------------------------------

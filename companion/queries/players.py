@@ -133,6 +133,8 @@ class FormEntry:
     started_at: datetime
     won: bool
     shared: bool
+    # The match's address, which the form chip links.
+    match_address: str = ""
 
 
 @dataclass
@@ -212,15 +214,15 @@ def _head_to_head(player_id: int) -> tuple[list[Rival], list[Partner]]:
 def _form(player_id: int) -> list[FormEntry]:
     """The player's last finished matches, newest first: one query."""
     rows = db.session.execute(
-        select(Match.id, Match.game, Match.started_at, Seat.won, Match.summary)
+        select(Match.id, Match.game, Match.started_at, Seat.won, Match.summary, Match.public_id)
         .join(Seat, Seat.match_id == Match.id)
         .where(Seat.player_id == player_id, Match.status == FINISHED)
         .order_by(Match.started_at.desc(), Match.id.desc())
         .limit(FORM_LENGTH)
     )
     return [
-        FormEntry(match_id, game, started, won, won and len(summary.get("winners", [])) > 1)
-        for match_id, game, started, won, summary in rows
+        FormEntry(match_id, game, started, won, won and len(summary.get("winners", [])) > 1, address)
+        for match_id, game, started, won, summary, address in rows
     ]
 
 

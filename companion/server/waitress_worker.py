@@ -69,7 +69,7 @@ def waitress_options(app: Any) -> dict[str, Any]:
         # few MB it answers 413 itself rather than spool 50 MB that the app refuses anyway.
         "max_request_body_size": 4 * app.config["MAX_CONTENT_LENGTH"],
         "ident": "companion",
-        # Behind the server's proxy its X-Forwarded-Proto must reach the app (ProxyFix, companion/web/deploy.py):
+        # Behind the server's proxy its X-Forwarded-Proto must reach the app (TrustedProxies, companion/web/deploy.py):
         # waitress would strip it, and the page's own HTTPS POSTs would look cross-site.
         "clear_untrusted_proxy_headers": not settings.behind_proxy,
     }

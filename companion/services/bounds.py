@@ -8,11 +8,11 @@ extra keys a round carries through (an imported round's time, card details) are 
 
 from __future__ import annotations
 
-import json
 import math
 from datetime import UTC, datetime
 from typing import Any
 
+from ..games import forms
 from ..games.base import N_, RuleError
 
 MAX_ROUNDS = 1000
@@ -101,18 +101,13 @@ def _not_a_number(constant: str) -> Any:
 
 
 def read_json(text: str | bytes) -> Any:
-    """JSON of a match file, or a RuleError for numbers or nesting no match file has.
+    """JSON of a match file, or a RuleError for numbers, nesting or texts no match file has (the games' one
+    reader of JSON a client sends, `games.forms.read_json`, with a match file's numbers).
 
     Text that is not UTF-8 or not JSON raises UnicodeDecodeError or json.JSONDecodeError as
     json.loads does, for the caller's own words.
     """
-    try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
-        return json.loads(text, parse_int=_integer, parse_constant=_not_a_number)
-    except RecursionError:
-        nested = N_("the file nests deeper than a match file does (at most %(max)s levels)", max=DEPTH_MAX)
-        raise RuleError(nested, field="file") from None
+    return forms.read_json(text, field="file", parse_int=_integer, parse_constant=_not_a_number)
 
 
 def stored_time(moment: datetime | None, what: str) -> datetime | None:

@@ -422,16 +422,19 @@ def end_match(match: Match) -> None:
 
 
 def _parse_time(text: Any, what: str) -> datetime | None:
-    """A match file's ISO 8601 time as a naive UTC datetime, or None when absent or unreadable.
+    """A match file's ISO 8601 time as a naive UTC datetime, or None when absent.
 
-    One that reads but cannot be kept (the year 1, or beyond 9998) is a RuleError.
+    One that is no date (9999-99-99) or cannot be kept (the year 1, or beyond 9998) is a RuleError:
+    the current time in its place would file the match under a day it was never played.
     """
     if not isinstance(text, str):
         return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        return None
+        raise RuleError(
+            N_("%(value)s is not a date and time (2025-03-01T20:30:00Z)", value=text[:40]), field=what
+        ) from None
     return stored_time(moment, what)
 
 
@@ -473,13 +476,30 @@ def _checked_file(document: Any, stored: dict[str, int], seen: set[str]) -> tupl
     game = get_game(match.game)
     for number, data in enumerate(document["rounds"], start=1):
         checked = game.check_round(match.player_names, match.settings, data, number)
-        at = _parse_time(data.get("at"), f"round {number}: at") or match.started_at
+        at = _parse_time(data.get("at"), f"round {number}{ROUND_TIME}") or match.started_at
         match.rounds.append(Round(number=number, data=checked, created_at=at, updated_at=now))
     rescore(match)
     finished = _parse_time(document.get("finished"), "finished")
     if match.status == FINISHED and finished:
         match.finished_at = finished
     return match.uid, match
+
+
+# The fields of a match file that hold a time: a refusal of one names the match, whose file may hold many.
+TIMES = ("started", "finished")
+ROUND_TIME = ": at"
+
+
+def _named(document: Any) -> str | None:
+    """How a refusal names a match of a file: its id, else its players."""
+    if not isinstance(document, dict):
+        return None
+    if isinstance(document.get("id"), str):
+        return document["id"][:80]
+    players = document.get("players")
+    if isinstance(players, list) and all(isinstance(name, str) for name in players):
+        return ", ".join(players)[:80]
+    return None
 
 
 def _stored_ids(uids: Iterable[str]) -> dict[str, int]:
@@ -547,6 +567,9 @@ def import_matches(documents: list[Any]) -> list[Imported]:
         try:
             uid, match = _checked_file(document, stored, seen)
         except RuleError as error:
+            named = _named(document)
+            if named and (error.field in TIMES or str(error.field).endswith(ROUND_TIME)):
+                raise RuleError(N_("match %(name)s: %(error)s", name=named, error=error.located())) from error
             if len(documents) > 1:
                 raise RuleError(N_("match %(n)s: %(error)s", n=index, error=error.located())) from error
             raise

@@ -128,7 +128,7 @@ def _phone_of_group(member_id: int) -> Member:
     return found
 
 
-@bp.post("/groups/phones/<id:member_id>/remove")
+@bp.post("/groups/phones/<member:member_id>/remove")
 def remove_phone(member_id: int):
     """A host takes a phone out of the group (on an open server: takes its host rights)."""
     phone = _phone_of_group(member_id)
@@ -141,7 +141,7 @@ def remove_phone(member_id: int):
     return redirect(url_for("groups.index"))
 
 
-@bp.post("/groups/phones/<id:member_id>/host")
+@bp.post("/groups/phones/<member:member_id>/host")
 def make_host(member_id: int):
     """A host makes another phone of the group a host."""
     phone = _phone_of_group(member_id)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from flask import Blueprint, Response, current_app, flash, redirect, request, stream_with_context, url_for
+from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import ServiceUnavailable
 
@@ -26,7 +26,7 @@ from ..web import render, wants_fragment
 from ..web.groups import streamed
 from ..web.i18n import DateField, date_field, located_text, translated
 from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
-from ..web.row_ids import row_ids_of
+from ..web.row_ids import row_of
 from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -59,11 +59,16 @@ def index():
     every language; a date that is not one is named beside its field, and that address is not kept.
     """
     field = date_field()
-    filters = HistoryFilter.from_args(request.args, field.form, row_ids_of(current_app).decode)
+    filters = HistoryFilter.from_args(request.args, field.form, _player_of)
     response = _history_page(filters, field, status=400 if filters.errors else 200)
     if wants_fragment():
         response.headers["HX-Push-Url"] = "false" if filters.errors else url_for("history.index", **filters.args())
     return response
+
+
+def _player_of(text: str) -> int | None:
+    """The player whose address a filter's `player` names."""
+    return row_of("player", text)
 
 
 def _download(chunks: Iterator[str], mimetype: str, filename: str) -> Response:
@@ -103,7 +108,7 @@ def _stamp() -> str:
 
 def _exported() -> Iterator[Match]:
     """The matches an export holds: those the history's filters (in the link's query string) find, on every page."""
-    filters = HistoryFilter.from_args(request.args, date_field().form, row_ids_of(current_app).decode)
+    filters = HistoryFilter.from_args(request.args, date_field().form, _player_of)
     return all_matches(matching(filters) if filters.active else None)
 
 
@@ -141,7 +146,6 @@ def export_csv():
     The matches are those the filters find, or all of them (as in the JSON export).
     """
     exported = _exported()
-    address = row_ids_of(current_app).encode
 
     def chunks() -> Iterator[str]:
         buffer = io.StringIO()
@@ -150,7 +154,7 @@ def export_csv():
         for match in exported:
             for row in export_rows(match):
                 # The match as its address names it: the id would tell how many matches the server holds.
-                writer.writerow([address(row[0]), *(spreadsheet_text(cell) for cell in row[1:])])
+                writer.writerow([row[0], *(spreadsheet_text(cell) for cell in row[1:])])
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()

@@ -65,7 +65,7 @@ def seat_link(match) -> str:
     return public_url("seats.seat", match_id=match.id, **key)
 
 
-@bp.get("/<id:match_id>/live")
+@bp.get("/<match:match_id>/live")
 def live(match_id: int):
     """The standings and rounds for a polling phone; 304 with no body when nothing changed.
 
@@ -127,14 +127,14 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
     return current_app.make_response((render_template("_pencil_panel.html", **context), 200, {"ETag": tag}))
 
 
-@bp.get("/<id:match_id>/table")
+@bp.get("/<match:match_id>/table")
 def table(match_id: int):
     """The big, dark scoreboard for a phone or tablet lying in the middle of the table."""
     match = match_or_404(match_id)
     return render("table.html", **match_context(match, my_seat=None))
 
 
-@bp.get("/<id:match_id>/share")
+@bp.get("/<match:match_id>/share")
 def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)

@@ -289,7 +289,7 @@ def _stepping() -> bool:
     return wants_fragment() and request.headers.get("HX-Target") == REPLAY
 
 
-@bp.get("/<id:match_id>")
+@bp.get("/<match:match_id>")
 def show(match_id: int):
     """The match page: seats, standings, and round entry for the scorekeeper; a match no longer played
     replayed to `?round=N`, which a step of its replay gets alone, the address pushed to the browser's."""
@@ -329,7 +329,7 @@ def _go(target: str):
     return make_response("", location=target) if request.htmx else make_response(redirect(target))
 
 
-@bp.post("/<id:match_id>/rounds")
+@bp.post("/<match:match_id>/rounds")
 def save_round(match_id: int):
     """Save the next round from the game's entry form."""
     match = _editable(match_id)
@@ -377,7 +377,7 @@ def _rows_sent_again(match: Match, form, sent) -> list[str]:
     ]
 
 
-@bp.post("/<id:match_id>/entry")
+@bp.post("/<match:match_id>/entry")
 def entry_step(match_id: int):
     """A tap on a server-side entry tool: the entry drawn again, and its state kept if the tool keeps one."""
     match = _editable(match_id)
@@ -399,12 +399,12 @@ def entry_step(match_id: int):
     return response
 
 
-@bp.get("/<id:match_id>.json")
+@bp.get("/<match:match_id>.json")
 def export(match_id: int):
     """The match as a match file."""
     match = match_or_404(match_id)
     response = jsonify(match_document(match))
-    response.headers["Content-Disposition"] = f"attachment; filename=match-{match.id}.json"
+    response.headers["Content-Disposition"] = f"attachment; filename=match-{match.public_id}.json"
     return response
 
 
@@ -426,14 +426,14 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
     return response
 
 
-@bp.get("/<id:match_id>/chart")
+@bp.get("/<match:match_id>/chart")
 def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
     return render("match.html", fragment="_chart.html", **match_context(match))
 
 
-@bp.get("/<id:match_id>/card.png")
+@bp.get("/<match:match_id>/card.png")
 def card(match_id: int):
     """A finished match's result card, a PNG in the page's language and the theme `?theme=` names (light when
     it names none), for the phone's share sheet or to download."""
@@ -482,7 +482,7 @@ def _round_number(text: str) -> int:
     return number
 
 
-@bp.post("/<id:match_id>/undo")
+@bp.post("/<match:match_id>/undo")
 def undo(match_id: int):
     """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
@@ -494,7 +494,7 @@ def undo(match_id: int):
     return _after_change(match, undone=undone, replay=replay, form=form, reopened=reopened)
 
 
-@bp.post("/<id:match_id>/redo")
+@bp.post("/<match:match_id>/redo")
 def redo(match_id: int):
     """Put back the round undone last."""
     match = _editable(match_id)
@@ -505,7 +505,7 @@ def redo(match_id: int):
     return _after_change(match, saved=saved)
 
 
-@bp.route("/<id:match_id>/rounds/<int:number>", methods=["GET", "POST"])
+@bp.route("/<match:match_id>/rounds/<int:number>", methods=["GET", "POST"])
 def correct(match_id: int, number: int):
     """Correct a past round: the form prefilled with it, then the re-scored match."""
     match = _editable(match_id)
@@ -541,14 +541,14 @@ def correct(match_id: int, number: int):
     return _go(url_for("matches.show", match_id=match.id))
 
 
-@bp.get("/<id:match_id>/changes")
+@bp.get("/<match:match_id>/changes")
 def changes(match_id: int):
     """The change log: corrections, undos and redos with each side's values before and after, in the page's clock."""
     match = match_or_404(match_id)
     return render("changes.html", **match_context(match, log=sheet_changes(match), format_time=format_time))
 
 
-@bp.post("/<id:match_id>/again")
+@bp.post("/<match:match_id>/again")
 def again(match_id: int):
     """Start a new match with the same players, seats and settings: the match's pencil or the host's rights."""
     match = match_or_404(match_id)
@@ -558,7 +558,7 @@ def again(match_id: int):
     return set_pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
 
 
-@bp.route("/<id:match_id>/delete", methods=["GET", "POST"])
+@bp.route("/<match:match_id>/delete", methods=["GET", "POST"])
 def delete(match_id: int):
     """Delete a match, after a confirmation page: its pencil may, and the host may delete any match."""
     match = match_or_404(match_id)
@@ -576,7 +576,7 @@ def delete(match_id: int):
     return _go(url_for("home.index"))
 
 
-@bp.route("/<id:match_id>/end", methods=["GET", "POST"])
+@bp.route("/<match:match_id>/end", methods=["GET", "POST"])
 def end(match_id: int):
     """End a match whose scorekeeper's phone is gone (host rights), after a confirmation page."""
     match = match_or_404(match_id)

@@ -19,7 +19,7 @@ from .matches import match_context, match_or_404
 bp = Blueprint("pencil", __name__, url_prefix="/matches")
 
 
-@bp.post("/<id:match_id>/pencil/offer")
+@bp.post("/<match:match_id>/pencil/offer")
 def offer(match_id: int):
     """Show a single-use QR code with which another phone takes the pencil."""
     match = match_or_404(match_id)
@@ -31,7 +31,7 @@ def offer(match_id: int):
     return render("share.html", fragment="_pencil_offer.html", **context)
 
 
-@bp.route("/<id:match_id>/pencil", methods=["GET", "POST"])
+@bp.route("/<match:match_id>/pencil", methods=["GET", "POST"])
 def take(match_id: int):
     """The page a scanned pencil code opens, and its Take the pencil button.
 
@@ -56,7 +56,7 @@ def take(match_id: int):
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 
-@bp.post("/<id:match_id>/pencil/back")
+@bp.post("/<match:match_id>/pencil/back")
 def back(match_id: int):
     """The phone that started the match takes the pencil back; the host's phone may take any match's pencil."""
     match = match_or_404(match_id)

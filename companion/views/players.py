@@ -7,8 +7,7 @@ from flask_babel import gettext
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.forms import whole_number
-from ..models import ID_MAX, Player
+from ..models import Player
 from ..queries import ratings as rating_reads
 from ..queries.players import leaderboard, matches_of, profile, roster_entries
 from ..queries.seasons import Period, season
@@ -17,6 +16,7 @@ from ..services.roster import RosterError, merge_players, merge_refusal, rename_
 from ..web import render
 from ..web.display import one_full_stop
 from ..web.i18n import date_field, sentence
+from ..web.row_ids import row_of
 from .host import is_host, require_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -91,13 +91,13 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
     )
 
 
-@bp.get("/<id:player_id>")
+@bp.get("/<player:player_id>")
 def show(player_id: int):
     """A player's records per game, head to head and recent form."""
     return _player_page(db.get_or_404(Player, player_id))
 
 
-@bp.post("/<id:player_id>/rename")
+@bp.post("/<player:player_id>/rename")
 def rename(player_id: int):
     """Rename a roster entry (host rights); a bad or taken name is refused next to the field."""
     player = db.get_or_404(Player, player_id)
@@ -112,14 +112,14 @@ def rename(player_id: int):
 
 
 def _row_id(text: str) -> int:
-    """A posted id that fits an INTEGER column; ValueError (read as no choice) otherwise."""
-    value = whole_number(text, ID_MAX)
+    """A posted player's address (as the merge form names a roster entry); ValueError (read as no choice) otherwise."""
+    value = row_of("player", text)
     if not value:
         raise ValueError(text)
     return value
 
 
-@bp.post("/<id:player_id>/merge")
+@bp.post("/<player:player_id>/merge")
 def merge(player_id: int):
     """Merge another roster entry of the same person into this one (host rights), once confirmed.
 

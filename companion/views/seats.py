@@ -43,7 +43,7 @@ VIEWER_ONLY = N_("This link only follows the match: to take a seat, scan the sea
                  " shows.")  # fmt: skip
 
 
-@bp.route("/<id:match_id>/seat", methods=["GET", "POST"])
+@bp.route("/<match:match_id>/seat", methods=["GET", "POST"])
 def seat(match_id: int):
     """The page a scanned seat link opens: the phone picks its player's name and takes that seat.
 
@@ -93,7 +93,7 @@ def _unseated(match, refusal: Message) -> Message:
     return refusal
 
 
-@bp.post("/<id:match_id>/rows")
+@bp.post("/<match:match_id>/rows")
 def send_row(match_id: int):
     """A seated phone sends its own row of the round being played; the scorekeeper's sheet gathers it.
 
@@ -126,7 +126,7 @@ def send_row(match_id: int):
     return _entry_after_write(context, saved=sent.saved_round)
 
 
-@bp.post("/<id:match_id>/board")
+@bp.post("/<match:match_id>/board")
 def board(match_id: int):
     """A tap on a seated phone's own board (Pazaak): its move, on its turn, from the hand it noted; the set
     saved by the tap that decides it. Answered with this phone's entry, the refusal's reason beside it."""
@@ -157,7 +157,7 @@ def _entry_after_write(context: dict, saved: bool) -> Response:
     return response
 
 
-@bp.post("/<id:match_id>/hand")
+@bp.post("/<match:match_id>/hand")
 def hand(match_id: int):
     """A tap on a seated phone's hand picker: a side card it holds noted, or one taken out before play begins."""
     match, seat = _board_seat(match_id)
@@ -196,7 +196,7 @@ def _row_key() -> str | None:
     return key
 
 
-@bp.post("/<id:match_id>/seat/leave")
+@bp.post("/<match:match_id>/seat/leave")
 def leave(match_id: int):
     """This phone gets up from its seat and follows the match as any viewer."""
     match = match_or_404(match_id)
@@ -204,7 +204,7 @@ def leave(match_id: int):
     return redirect(url_for("matches.show", match_id=match.id))
 
 
-@bp.get("/<id:match_id>/seats")
+@bp.get("/<match:match_id>/seats")
 def panel(match_id: int):
     """The share page's list of seats, polled while the scorekeeper looks at it: a phone sitting down shows."""
     match = match_or_404(match_id)
@@ -214,7 +214,7 @@ def panel(match_id: int):
     return Response(render_template("_seats_panel.html", **_panel_context(match)), headers={"ETag": tag})
 
 
-@bp.post("/<id:match_id>/seats/free")
+@bp.post("/<match:match_id>/seats/free")
 def free(match_id: int):
     """The scorekeeper (or the host) frees a seat: the phone sitting there only follows the match now, and may
     not sit there again until it is let back in."""
@@ -223,7 +223,7 @@ def free(match_id: int):
     return _panel_after_write(match)
 
 
-@bp.post("/<id:match_id>/seats/let-in")
+@bp.post("/<match:match_id>/seats/let-in")
 def let_in(match_id: int):
     """The scorekeeper (or the host) lets the phones freed from a seat take it again."""
     match = _seats_managed(match_id, gettext("Only the scorekeeper's phone or a host can let a phone back in."))
@@ -231,7 +231,7 @@ def let_in(match_id: int):
     return _panel_after_write(match)
 
 
-@bp.post("/<id:match_id>/seats/renew")
+@bp.post("/<match:match_id>/seats/renew")
 def renew(match_id: int):
     """The scorekeeper (or a host) renews the seat link: the old one seats nobody from now on, the phones
     seated keep their seats. The answer to a phone that should not be at the table (a private server's)."""

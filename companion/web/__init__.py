@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_babel import get_locale
 
-from . import assets, cards, charts, cookies, display, fragments, groups, headers, i18n, live, pencil, queries
+from . import assets, cards, charts, cookies, display, fragments, groups, headers, i18n, live, pencil, queries, row_ids
 from .assets import (
     asset,
     bundle_url,
@@ -18,7 +18,6 @@ from .assets import (
     page_assets,
 )
 from .fragments import render, wants_fragment
-from .row_ids import row_ids_of
 
 __all__ = ["asset", "bundle_url", "init_app", "render", "wants_fragment"]
 
@@ -34,6 +33,7 @@ def init_app(app: Flask) -> None:
     groups.init_app(app)
     cookies.init_app(app)
     pencil.init_app(app)
+    row_ids.init_app(app)  # after the group is decided: an old address is sent on only within it
     # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
     # renders whichever blueprint drew it.
     app.jinja_env.globals.update(
@@ -64,8 +64,6 @@ def init_app(app: Flask) -> None:
         private_groups=groups.private,
         current_group=groups.current_group,
         is_member=groups.is_member,
-        # A row id as the addresses write it, where a template hands one to a script or a query string.
-        row_id=row_ids_of(app).encode,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words

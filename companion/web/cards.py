@@ -72,7 +72,7 @@ def card_etag(match: Match, theme: str) -> str:
 
 def card_filename(match: Match) -> str:
     """The name the card's file takes on the phone: the game and the match."""
-    return f"{match.game}-{match.id}.png"
+    return f"{match.game}-{match.public_id}.png"
 
 
 # Some 60-120 KB a card: 16 MB keeps the cards of a club evening's finished matches in both languages.

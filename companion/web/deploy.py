@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import socket
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, request
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..config import Settings
 from ..extensions import csrf, db
@@ -33,6 +35,51 @@ def health() -> tuple[str, int, dict[str, str]]:
     return "ok\n", 200, {"Cache-Control": "no-store"}
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+
+
+class TrustedProxies:
+    """WSGI middleware: the client's address and scheme as the proxies named by TRUSTED_PROXIES forwarded them.
+
+    Werkzeug's ProxyFix believes whoever connects: a phone reaching the app's port itself could write any
+    X-Forwarded-For, and be counted by the limits as a new address at each request. Here the headers count
+    only from a trusted address; their addresses are read from the nearest back, the first untrusted one
+    being the client (what the client wrote itself, further left, is never believed).
+    """
+
+    def __init__(self, app: Callable, networks: Iterable[str]):
+        self.app = app
+        self.networks: tuple[Network, ...] = tuple(ipaddress.ip_network(n, strict=False) for n in networks)
+
+    def trusted(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+        if address is None:
+            return False
+        if address.version == 6 and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        return any(address.version == network.version and address in network for network in self.networks)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        if self.trusted(_address(environ.get("REMOTE_ADDR", ""))):
+            client = None
+            for hop in reversed(environ.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+                client = _address(hop)
+                if not self.trusted(client):
+                    break
+            if client is not None:
+                environ["REMOTE_ADDR"] = str(client)
+            proto = environ.get("HTTP_X_FORWARDED_PROTO", "").split(",")[-1].strip().lower()
+            if proto in ("http", "https"):
+                environ["wsgi.url_scheme"] = proto
+        return self.app(environ, start_response)
+
+
 def _started() -> None:
     g.deploy_started = time.perf_counter()
 
@@ -50,7 +97,8 @@ def _answered(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """BEHIND_PROXY=1: trust the proxy's X-Forwarded-For/-Proto (its HTTPS makes cookies Secure).
+    """BEHIND_PROXY=1: believe the X-Forwarded-For/-Proto of the proxies TRUSTED_PROXIES names (its HTTPS makes
+    cookies Secure).
 
     ACCESS_LOG=1: a line per request on standard output, and the app's own information lines.
     """
@@ -62,7 +110,7 @@ def init_app(app: Flask) -> None:
     if settings.behind_proxy or settings.served_by:  # a laptop's answers do not name it
         app.config["SERVED_BY"] = served_by(settings)
     if settings.behind_proxy:  # its cookies are Secure too (hardening.config)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
+        app.wsgi_app = TrustedProxies(app.wsgi_app, settings.trusted_proxies)  # type: ignore[method-assign]
     if settings.access_log:
         app.config["ACCESS_LOG"] = True
         app.logger.setLevel(logging.INFO)  # the migrations' line too (companion/database.py)

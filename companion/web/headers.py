@@ -76,12 +76,28 @@ def add_standard_headers(headers: Headers, subresource: bool = False) -> Headers
     return headers
 
 
+# What holds nothing of any group (web/groups.py's NO_GROUP_NEEDED): the files, the service worker, the checks.
+# Anything else may hold a group's data or a phone's own part, which no cache shared by several phones (a
+# proxy's, a school's) may keep or give to another phone.
+SHARED_ENDPOINTS = frozenset({
+    "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest", "home.favicon",
+})  # fmt: skip
+PRIVATE_CACHE = "private, no-cache"
+
+
 def _on_every_response(response: Response) -> Response:
-    """The standard headers on whatever Flask answers, error pages included."""
+    """The standard headers on whatever Flask answers, error pages included; anything but the shared files
+    is private to the phone that asked, and differs by its cookies."""
     subresource = response.mimetype in SUBRESOURCE_TYPES and request.endpoint != "home.service_worker"
     if response.mimetype.startswith("image/") and response.mimetype != "image/svg+xml":
         response.headers.setdefault("Content-Security-Policy", IMAGE_POLICY)
+    if request.endpoint not in SHARED_ENDPOINTS:
+        response.cache_control.public = False
+        response.cache_control.private = True
+        response.vary.add("Cookie")
     add_standard_headers(response.headers, subresource)
+    if not ({"no-cache", "no-store"} & set(response.cache_control)) and response.cache_control.max_age is None:
+        response.cache_control.no_cache = True
     return response
 
 

@@ -22,10 +22,10 @@ from . import cookies
 from .assets import needs_bundles
 from .bytecache import ByteBoundedCache
 from .groups import PHONE_COOKIE, signed_credential
-from .headers import add_standard_headers
+from .headers import PRIVATE_CACHE, add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
-from .row_ids import TEXT, row_ids_of
+from .row_ids import KNOWN_ADDRESSES, PUBLIC
 
 
 # At most 1024 uids of at most 80 characters: some 200 KB.
@@ -71,12 +71,13 @@ LIVE_VARY = ("Cookie", "Accept-Language", "HX-Request", "Accept-Encoding")
 
 def unchanged_headers(tag: str) -> Headers:
     """The headers of a 304 to a live poll, wherever it is given: Flask's view or the middleware."""
-    return add_standard_headers(Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY))]))
+    headers = Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY)), ("Cache-Control", PRIVATE_CACHE)])
+    return add_standard_headers(headers)
 
 
-# A match's address text, read as the `id` converter reads it: a text that is no row's address
-# goes on to Flask's 404 rather than into a query.
-LIVE_PATH = re.compile(rf"/matches/({TEXT})/live")
+# A match's address, as the `match` converter reads it: any other text (an old address among them) goes on
+# to Flask rather than into a query.
+LIVE_PATH = re.compile(rf"/matches/({PUBLIC.pattern})/live")
 # Where the middleware leaves the state it read for the view, which then need not read it again.
 LIVE_STATE_KEY = "companion.live_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
@@ -99,7 +100,6 @@ class UnchangedPolls:
             self.engine = db.engine
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
-        self.row_id = row_ids_of(app).decode
         # On a private server only a member of the match's group is answered here; any other phone
         # (one following by a viewer link, a stranger) goes on to Flask, which decides (web/groups.py).
         self.private = app.config["SETTINGS"].private_groups
@@ -121,14 +121,17 @@ class UnchangedPolls:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
         if if_none_match and environ.get("REQUEST_METHOD") == "GET":
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
-            match_id = self.row_id(found.group(1)) if found else None
+            address = found.group(1) if found else None
             # Only a credential this server signed is answered here; any other cookie goes on to Flask.
             phone = signed_credential(parse_cookie(environ).get(self.phone_cookie), self.app) if self.private else None
-            if match_id is not None and self.trusted(environ) and (phone or not self.private):
+            if address is not None and self.trusted(environ) and (phone or not self.private):
                 with self.engine.connect() as connection:
-                    state = queries.live_state(match_id, connection, phone)
+                    state = queries.live_state_at(address, connection, phone)
                 if self.counting:
                     environ[QUERIES_BEFORE_FLASK] = 1
+                if state is not None:
+                    # Flask's converter then knows the match without asking the database again.
+                    environ[KNOWN_ADDRESSES] = {("match", address): state.id}
                 if self.private and (state is None or not state.member):
                     return self.flask(environ, start_response)
                 environ[LIVE_STATE_KEY] = state

@@ -71,7 +71,7 @@ def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> N
 def press_start(page: Page, game_name: str, names: list[str] = ()) -> int:
     """Start the match set up on the page; its id. `names`: the player names its page shows."""
     page.get_by_role("button", name=f"Start {game_name}").click()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     audit_layout(page, names)
     return unref(page.url.rsplit("/", 1)[1])
 

@@ -65,7 +65,7 @@ def test_a_long_match_too_wide_for_a_phone_can_be_scrolled_by_keyboard(browser, 
         f"/matches/{ref(match_id)}",
         f"/matches/{ref(match_id)}?round=2",
         "/players",
-        f"/players/{ref(player_id)}",
+        f"/players/{ref(player_id, 'player')}",
     ):
         page.goto(live_server.url + path)
         assert serious_axe_violations(page) == [], path

@@ -182,7 +182,7 @@ def test_settings_are_set_by_keypad_and_steppers_and_kept_with_the_match(page: P
     page.get_by_role("button", name="Lower: Closing (chiusura)").click()
     expect(page.get_by_label("Closing (chiusura)", exact=True)).to_have_value("50")
     page.get_by_role("button", name=f"Start {BURRACO_GAME_NAME}").click()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     expect(page.locator("#standings")).to_contain_text("Hand 1 of 5")
     expect(page.locator("#standings")).to_contain_text(
         "To 2005 · 5 hands · clean (pulito) 200 · dirty (sporco) 100 · closing (chiusura) 50"

@@ -34,7 +34,7 @@ def test_pencil_goes_to_another_phone_and_back(page: Page, browser: Browser, liv
     expect(other.get_by_text("Only the scorekeeper's phone can enter rounds")).to_be_visible()
     other.goto(pencil_link)
     other.get_by_role("button", name="Take the pencil").click()
-    expect(other).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(other).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     expect(other.get_by_text("Only the scorekeeper's phone can enter rounds")).to_have_count(0)
 
     page.goto(match_url)
@@ -149,7 +149,7 @@ def test_correction_is_logged_and_a_second_editor_is_refused(page: Page, live_se
         expect(tab.get_by_role("heading", name="Correct round 1")).to_be_visible()
 
     correct(page, untick="Bob", tick="Cy")
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     expect(page.locator("#rounds")).to_contain_text("corrected")
 
     correct(other, untick="Bob", tick="Ann")

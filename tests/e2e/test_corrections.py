@@ -57,7 +57,7 @@ def test_a_correction_that_ends_the_match_at_round_3_takes_rounds_4_and_5_back(
     # The choices made survive the explanation; one more tap saves them.
     expect(form.locator('input[name="penalty"][value="Ann"]')).to_have_count(2)
     page.get_by_role("button", name="Save and end the match at round 3").click()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     expect(page.locator("#rounds tbody tr")).to_have_count(3)
     assert shown_cards(page) == engine_totals(page, match_url, runner, tmp_path) == {"Ann": 3, "Bob": 2, "Cy": 2}
 

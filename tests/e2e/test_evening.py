@@ -70,7 +70,7 @@ def loser(page: Page, name: str):
 
 def match_path(page: Page) -> str:
     """The path of the match page the phone is on."""
-    found = re.search(r"/matches/[0-9A-Za-z]{8}$", page.url)
+    found = re.search(r"/matches/[0-9A-Za-z]{11}$", page.url)
     assert found, page.url
     return found.group(0)
 
@@ -98,7 +98,7 @@ def table_view_by_its_link(tablet: Page, match_url: str, names: list[str], figur
     every total whole on screen, every name whole, and the game's own figure if it has one."""
     tablet.goto(match_url)
     tablet.get_by_role("link", name="Table view").click()
-    expect(tablet).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}/table$"))
+    expect(tablet).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}/table$"))
     totals = tablet.locator(".table-scores .total")
     expect(totals).to_have_count(len(names))
     for name in names:
@@ -263,7 +263,7 @@ def pazaak_in_italian(table: Table, app: Flask) -> None:
     expect(bruno.get_by_label("Set per vincere")).to_have_text("3")
     table.audit(bruno)
     bruno.get_by_role("button", name="Inizia Pazaak").click()
-    expect(bruno).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(bruno).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     table.audit(bruno)
     table.carla.goto(bruno.url)
     table.audit(table.carla)
@@ -310,7 +310,7 @@ def pazzaparola_ended_by_the_host_then_played_again(table: Table, app: Flask) ->
     # The host plays it again; Dario finds the new match in progress on his home page and follows it.
     anna.get_by_role("button", name="Play again").click()
     expect(anna).not_to_have_url(first_url)
-    expect(anna).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(anna).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     again_url = anna.url
     table.audit(anna)
     dario.goto(table.base + "/")

@@ -79,7 +79,7 @@ def test_a_save_refused_for_a_moved_pencil_keeps_what_was_typed(
     add_to_roster(app, "Ann", "Bob")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
     # This phone cannot hear the live poll: it learns that the pencil moved only from its Save.
-    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/live"), lambda route: route.abort())
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/live"), lambda route: route.abort())
     with app.app_context():
         match = find_match(match_id)
         pencil_service.take_pencil(match, pencil_service.offer_pencil(match))

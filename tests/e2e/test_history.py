@@ -37,7 +37,7 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
 
     page.get_by_label("Player", exact=True).select_option(label="Quincy")
     expect(page.get_by_text("1 match", exact=True)).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/history\?.*player=[0-9A-Za-z]{8}"))
+    expect(page).to_have_url(re.compile(r"/history\?.*player=[0-9A-Za-z]{11}"))
     row = page.locator(".history-item")
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Quincy, Rosa")

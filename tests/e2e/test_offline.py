@@ -150,7 +150,7 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
         else:
             route.continue_()
 
-    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), store_then_lose_the_answer)
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"), store_then_lose_the_answer)
     topic_loser_button(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent")
     assert lost and "round_key=" in lost[0]
@@ -182,7 +182,7 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
         failed.append(1)
         route.fulfill(status=502, body="Bad Gateway")
 
-    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), gateway_error_once)
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"), gateway_error_once)
     topic_loser_button(page, "Bob").click()
     expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
     assert failed
@@ -214,14 +214,14 @@ def test_kept_rounds_survive_a_reload_and_are_sent_when_the_server_answers(page:
     topic_loser_button(page, "Ann").click()
     expect(kept_rows(page)).to_have_count(2)
     # The network is back but the saves still cannot get through, and the phone reloads the page.
-    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), lambda route: route.abort())
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"), lambda route: route.abort())
     go_online(page)
     page.reload()
     expect(kept_rows(page)).to_have_count(2)
     expect(kept_rows(page).nth(1)).to_contain_text("Ann")
     expect(page.get_by_role("heading", name="Who lost round 3?")).to_be_visible()
     assert losers_stored(app, match_id) == []
-    page.unroute(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"))
+    page.unroute(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"))
     expect(page.locator("#offline-status")).to_have_text("2 rounds sent", timeout=15000)
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"]]
 
@@ -442,7 +442,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     keep_cy_offline(page)
     held: list[Route] = []
-    page.route(re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$"), lambda route: held.append(route))
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"), lambda route: held.append(route))
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round waiting — sending…")
     for _ in range(200):  # a bound, so that a request the route never sees fails the test instead of hanging it
@@ -453,7 +453,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     kept_rows(page).nth(0).get_by_role("button", name="Undo").click()  # tapped while the round is on its way
     # The round reaches the server, which stores it, and the phone then takes it back there: what is stored is
     # read once that undo is answered (the page's own state is right before it, so it cannot say when).
-    with page.expect_response(re.compile(r"/matches/[0-9A-Za-z]{8}/undo$")):
+    with page.expect_response(re.compile(r"/matches/[0-9A-Za-z]{11}/undo$")):
         held[0].continue_()
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     page.wait_for_function("() => !document.querySelector('#waiting-rounds li')")
@@ -468,7 +468,7 @@ def test_kept_rounds_still_show_after_a_reload_on_a_phone_that_lost_the_pencil(
     browser_faults.expect(REFUSED_403)
     match_id = start_topic(page, live_server.url, app)
     keep_cy_offline(page)
-    blocked = re.compile(r"/matches/[0-9A-Za-z]{8}/rounds$")
+    blocked = re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$")
     page.route(blocked, lambda route: route.abort())
     go_online(page)
     with app.app_context():

@@ -71,7 +71,7 @@ def expect_standings_as_flask_scores(page: Page, base: str, runner, tmp_path) ->
 
     Returns the exported match file and what `flask score` printed for it.
     """
-    match_id = re.search(r"/matches/([0-9A-Za-z]{8})$", page.url).group(1)
+    match_id = re.search(r"/matches/([0-9A-Za-z]{11})$", page.url).group(1)
     document = page.request.get(f"{base}/matches/{match_id}.json").json()
     path = tmp_path / "match.json"
     path.write_text(json.dumps(document))
@@ -197,7 +197,7 @@ def test_a_set_in_progress_survives_a_reload_and_goes_with_the_pencil(
     other = browser.new_context(viewport=PHONE, has_touch=True, locale="en-GB").new_page()
     other.goto(pencil_link)
     other.get_by_role("button", name="Take the pencil").click()
-    expect(other).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(other).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     expect(total(other, "Ann")).to_have_text("6")
     expect(total(other, "Bob")).to_have_text("9")
     expect(other.get_by_role("status").filter(has_text="to play")).to_have_text("Bob to play")

@@ -25,7 +25,7 @@ def test_a_players_page_at_360_px(page: Page, app, live_server):
     page.goto(f"{live_server.url}/host?token={host.new_link_token(app)}")
     page.get_by_role("button", name="Take host rights").click()
     expect(page.get_by_text("This phone has host rights.")).to_be_visible()
-    page.goto(f"{live_server.url}/players/{ref(player_id(app, 'Ann'))}")
+    page.goto(f"{live_server.url}/players/{ref(player_id(app, 'Ann'), 'player')}")
 
     chart = page.get_by_role("img", name=re.compile(r"Share of matches won after each of 2 finished matches: 50%"))
     expect(chart).to_be_visible()

@@ -65,7 +65,7 @@ def start_topic(page: Page, base: str, players: list[str]) -> str:
         ).tap()
         expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
     page.get_by_role("button", name="Start Topic_").tap()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     return page.url
 
 
@@ -189,7 +189,7 @@ def test_a_viewer_link_follows_one_match_and_nothing_else(browser: Browser, priv
     match_a = start_topic(host, base, PLAYERS_A)
     lose_round(host, "Pasquale", 1)
     host.get_by_role("link", name="Share · viewer QR").click()
-    viewer_link = host.get_by_role("link", name=re.compile(r"matches.\w{8}\?follow=")).inner_text()
+    viewer_link = host.get_by_role("link", name=re.compile(r"matches.\w{11}\?follow=")).inner_text()
 
     stranger = phone(browser, base)
     stranger.goto(viewer_link)

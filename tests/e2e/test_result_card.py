@@ -72,7 +72,7 @@ def test_a_phone_that_shares_files_hands_the_card_to_its_share_sheet(browser: Br
     expect(page.locator("html")).to_have_attribute("data-shared-files", "1")
     shared = page.evaluate("window.sharedFiles")
     assert len(shared) == 1
-    assert shared[0]["name"] == f"pazzaparola-{match_id}.png"
+    assert shared[0]["name"] == f"pazzaparola-{ref(match_id)}.png"
     assert shared[0]["type"] == "image/png" and shared[0]["head"] == PNG_SIGNATURE and shared[0]["size"] > 10_000
     assert shared[0]["title"] == "Pazzaparola"
     # Still on the match page: sharing is no navigation.
@@ -88,7 +88,7 @@ def test_without_a_share_sheet_the_link_downloads_the_card(browser: Browser, liv
     expect_tappable(page)
     with page.expect_download() as download:
         share_button(page).click()
-    assert download.value.suggested_filename == f"burraco-{match_id}.png"
+    assert download.value.suggested_filename == f"burraco-{ref(match_id)}.png"
     image = Image.open(io.BytesIO(Path(download.value.path()).read_bytes()))
     assert image.format == "PNG" and image.size[0] == 1080
     expect(page).to_have_url(re.compile(rf"/matches/{ref(match_id)}$"))
@@ -115,4 +115,4 @@ def test_a_phone_following_the_match_is_offered_the_card_as_the_last_round_ends_
     audit_layout(page, players)
     share_button(page).tap()
     expect(page.locator("html")).to_have_attribute("data-shared-files", "1")
-    assert [file["name"] for file in page.evaluate("window.sharedFiles")] == [f"pazzaparola-{match_id}.png"]
+    assert [file["name"] for file in page.evaluate("window.sharedFiles")] == [f"pazzaparola-{ref(match_id)}.png"]

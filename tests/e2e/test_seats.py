@@ -84,7 +84,7 @@ def test_a_phone_takes_its_seat_follows_its_own_cards_and_is_told_when_freed(
     late.get_by_role("button", name="Take a seat").tap()
     expect(late.get_by_role("status").filter(has_text="Your seat")).to_contain_text(LONG)
     expect(late.locator(".topic-mine .big-num")).to_have_text("1")
-    assert re.search(r"/matches/\w{8}$", late.url)
+    assert re.search(r"/matches/\w{11}$", late.url)
 
 
 def seat_link_of(page: Page) -> str:

@@ -74,7 +74,7 @@ def test_forty_character_names_never_scroll_a_page_sideways_at_360_px(page: Page
         ("finished pazaak", f"/matches/{ref(finished)}"),
         ("history", "/history"),
         ("players", "/players"),
-        ("a player", f"/players/{ref(player_id)}"),
+        ("a player", f"/players/{ref(player_id, 'player')}"),
         ("preferences", "/preferences"),
     ]
     scrolling = {}

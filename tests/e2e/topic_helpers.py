@@ -32,7 +32,7 @@ def start_topic(page: Page, base: str, players: list[str], deck_taps: list[str])
         expect(deck).not_to_have_value(before)
     audit_layout(page, players)
     page.get_by_role("button", name="Start Topic_").tap()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     audit_layout(page, players)
 
 

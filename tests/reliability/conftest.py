@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ADDRESS_KEY, fresh_database
+from tests.helpers import ADDRESS_KEY, address_database, fresh_database
 from tests.reliability.helpers import ROOT
 
 BIN = Path(sys.executable).parent
@@ -76,6 +76,8 @@ class ServerProcess:
         )
         log.close()
         self.starts += 1
+        # The test writes the addresses of this server's rows.
+        address_database(self.db_url)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -321,7 +321,7 @@ def test_generated_group_forms_never_break_anything(private_app, key, page, targ
         with app.app_context():
             member = db.session.scalars(select(Member.id).order_by(Member.id.desc())).first()
             db.session.remove()
-        values = {"member": ref(member), "invite": invite_path(host)}
+        values = {"member": ref(member, "member"), "invite": invite_path(host)}
         if key not in fields_cache:
             fields_cache[key] = page_fields(poster, page.format(**values))
         form = data.draw(form_strategy(fields_cache[key]))
@@ -351,7 +351,7 @@ def get_routes(app: Flask) -> list[str]:
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         rest = rule.rule
-        for argument in ("<id:match_id>", "<int:number>", "<id:player_id>"):
+        for argument in ("<match:match_id>", "<int:number>", "<player:player_id>"):
             rest = rest.replace(argument, "")
         if "<" not in rest:
             found.append(rule.rule)
@@ -374,8 +374,8 @@ def test_generated_query_strings_never_break_anything(app, client):
         @FUZZ
         @given(query=QUERY_STRINGS, htmx=st.sampled_from(sorted(HEADERS)))
         def run(query, htmx):
-            path = rule.replace("<id:match_id>", ref(match_id)).replace("<int:number>", "1")
-            path = path.replace("<id:player_id>", ref(player_id))
+            path = rule.replace("<match:match_id>", ref(match_id)).replace("<int:number>", "1")
+            path = path.replace("<player:player_id>", ref(player_id, "player"))
             url = f"{path}?{urlencode(query)}"
             before = dump(app)
             response = client.get(url, headers=HEADERS[htmx])
@@ -452,7 +452,7 @@ def test_a_script_as_a_name_is_shown_as_text(app, client):
         match_path,
         "/history",
         "/players",
-        f"/players/{ref(player_id)}",
+        f"/players/{ref(player_id, 'player')}",
         match_path + "/table",
         match_path + "/live",
     ):
@@ -477,11 +477,11 @@ def test_out_of_range_ids_in_urls_are_404(app, client, number):
     # sqids can write it: up to 2**63 - 1).
     texts = [number, *([ref(int(number))] if int(number) <= sys.maxsize else [])]
     for rule in app.url_map.iter_rules():
-        if "<int:" not in rule.rule and "<id:" not in rule.rule:
+        if not any(kind in rule.rule for kind in ("<int:", "<match:", "<player:", "<member:")):
             continue
         for text in texts:
             path = rule.rule.replace("<int:number>", number)
-            for part in ("<id:match_id>", "<id:player_id>"):
+            for part in ("<match:match_id>", "<player:player_id>", "<member:member_id>"):
                 path = path.replace(part, text)
             for method in sorted((rule.methods or set()) & {"GET", "POST"}):
                 response = client.open(path, method=method, data={"csrf_token": token})
@@ -491,13 +491,13 @@ def test_out_of_range_ids_in_urls_are_404(app, client, number):
 def test_every_post_route_is_fuzzed(app):
     fuzzed = {
         target.split("?")[0]
-        .replace("{m}", "<id:match_id>")
-        .replace("{p}", "<id:player_id>")
+        .replace("{m}", "<match:match_id>")
+        .replace("{p}", "<player:player_id>")
         .replace("/rounds/1", "/rounds/<int:number>")
         for _, _, _, target in ENDPOINTS
     }
     fuzzed.add("/history/import")
-    fuzzed |= {target.replace("{member}", "<id:member_id>").replace("{invite}", "/join/<token>")
+    fuzzed |= {target.replace("{member}", "<member:member_id>").replace("{invite}", "/join/<token>")
                for _, _, target in GROUP_ENDPOINTS}  # fmt: skip
     posts = {rule.rule for rule in app.url_map.iter_rules() if "POST" in (rule.methods or ())}
     assert posts <= fuzzed, f"POST routes no generated input reaches: {sorted(posts - fuzzed)}"

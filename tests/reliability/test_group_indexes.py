@@ -33,7 +33,7 @@ def test_a_groups_pages_read_its_matches_by_its_group_first(app, client, page):
     start_match(client, "topic", ["Ann", "Bob", "Cy"])
     with app.app_context():
         player_id = db.session.execute(text("SELECT player_id FROM seat WHERE match_id = :m"), {"m": match_id}).scalar()
-    path = {"home": "/", "history": "/history", "player page": f"/players/{ref(player_id)}"}[page]
+    path = {"home": "/", "history": "/history", "player page": f"/players/{ref(player_id, 'player')}"}[page]
     with counted(app) as statements:
         assert client.get(path).status_code == 200
     read = plans(app, statements)

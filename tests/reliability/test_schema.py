@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from sqlalchemy import text
 from companion import create_app
 from companion.extensions import db
 from companion.queries.matches import hash_token
-from tests.helpers import ADDRESS_KEY, csrf_token, fresh_database, ref
+from tests.helpers import ADDRESS_KEY, address_database, csrf_token, fresh_database, old_ref, ref
 
 FIRST_REVISION = "7846c37c80c0"
 # The scorekeeper's cookie of the old match, so the test can go on playing it after the upgrade.
@@ -67,7 +68,11 @@ def old_database(tmp_path: Path) -> Iterator[str]:
                 for statement in statements:
                     connection.execute(text(statement))
             db.engine.dispose()
-        yield url
+        address_database(url)
+        try:
+            yield url
+        finally:
+            address_database(None)
 
 
 def test_a_first_release_database_is_upgraded_on_start(tmp_path, old_database):
@@ -118,6 +123,18 @@ def test_a_first_release_database_is_upgraded_on_start(tmp_path, old_database):
             "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Di"], "action": "start"}
         )
         assert started.status_code == 302 and started.headers["Location"].endswith(f"/matches/{ref(2)}")
+        # The match from before answers its old address (a printed QR code) by a redirect to its new one; the
+        # match made since has none, nor has a player added since.
+        with app.app_context():
+            with db.engine.connect() as connection:
+                addresses = connection.execute(text("SELECT id, public_id FROM match ORDER BY id")).all()
+                old = connection.execute(text("SELECT match_max, player_max, member_max FROM old_addresses")).one()
+        assert [row_id for row_id, _ in addresses] == [1, 2] and old == (1, 3, 0)
+        assert all(re.fullmatch(r"[0-9A-Za-z]{11}", public_id) for _, public_id in addresses)
+        moved = client.get(f"/matches/{old_ref(1)}/live")
+        assert moved.status_code == 308 and moved.headers["Location"] == f"/matches/{ref(1)}/live"
+        assert client.get(f"/players/{old_ref(2)}").headers["Location"] == f"/players/{ref(2, 'player')}"
+        assert client.get(f"/matches/{old_ref(2)}").status_code == 404
     finally:
         with app.app_context():
             db.session.remove()

@@ -14,7 +14,7 @@ from sqlalchemy import text
 from companion import create_app
 from companion.extensions import db
 from companion.queries.matches import hash_token
-from tests.helpers import ADDRESS_KEY, HTMX, csrf_token, fresh_database, read_words, ref
+from tests.helpers import ADDRESS_KEY, HTMX, address_database, csrf_token, fresh_database, read_words, ref
 
 # The revision the previous version left its database at.
 PREVIOUS_REVISION = "e9a7c5b3d1f2"
@@ -75,6 +75,7 @@ def test_an_upgraded_instances_phones_keep_their_groups_seats_pencils_and_host_r
     monkeypatch.setenv("COMPANION_GROUPS", "private")
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": ADDRESS_KEY},
                      instance_path=str(tmp_path / "instance"))  # fmt: skip
+    address_database(url)  # the match's address is the one the upgrade gave it
     match_page = f"/matches/{ref(ids['match'])}"
     try:
         # The host's phone, with the cookies the previous version set it: its credential, group, pencil, language.
@@ -118,6 +119,7 @@ def test_an_upgraded_instances_phones_keep_their_groups_seats_pencils_and_host_r
         assert stranger.get(match_page, **HTTPS).status_code == 404
         assert "__Host-phone" not in moved(stranger.get("/", **HTTPS))[0]
     finally:
+        address_database(None)
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

@@ -130,7 +130,7 @@ def test_a_fifth_game_shows_in_the_history_the_player_page_and_the_table_view(cl
 
     with app.app_context():
         ann = db.session.scalar(select(Player.id).where(Player.key == "ann"))
-    profile = client.get(f"/players/{ref(ann)}").get_data(as_text=True)
+    profile = client.get(f"/players/{ref(ann, 'player')}").get_data(as_text=True)
     assert "Fives" in fives_tags(profile)
     assert ("Best round", "5") in definitions(read(profile))
     board = read(client.get("/players?game=fives").get_data(as_text=True))

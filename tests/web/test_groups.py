@@ -31,6 +31,11 @@ TOPIC_ROUND = {"several": "on", "losers": "Bob"}
 FOLLOW_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"?]+\?follow=[^"]+)"')
 
 
+def phone_path(member_id: int, action: str) -> str:
+    """The address of a host's button on one of the group's phones ("remove", "host")."""
+    return f"/groups/phones/{ref(member_id, 'member')}/{action}"
+
+
 def test_the_open_server_needs_no_step_to_join(app, client):
     match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"])
     other = app.test_client()
@@ -151,7 +156,7 @@ def test_a_removed_phone_loses_access_at_once_even_to_its_unchanged_polls(two_gr
     bob_id = member_ids(app, "Gialli kitchen")[False][0]
     page = ann.get("/groups").get_data(as_text=True)
     assert "Remove" in page
-    removed = ann.post(f"/groups/phones/{ref(bob_id)}/remove", data={"csrf_token": csrf_token(ann, "/groups")})
+    removed = ann.post(phone_path(bob_id, "remove"), data={"csrf_token": csrf_token(ann, "/groups")})
     assert removed.status_code == 302
     assert bob.get(f"/matches/{ref(friday_match)}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
     assert bob.get("/history").status_code == 404
@@ -166,7 +171,7 @@ def test_a_host_makes_another_phone_a_host_and_a_last_host_cannot_leave_alone(tw
     assert "Make another phone a host" in refused.get_data(as_text=True)
     bob_id = member_ids(app, "Gialli kitchen")[False][0]
     assert (
-        ann.post(f"/groups/phones/{ref(bob_id)}/host", data={"csrf_token": csrf_token(ann, "/groups")}).status_code
+        ann.post(phone_path(bob_id, "host"), data={"csrf_token": csrf_token(ann, "/groups")}).status_code
         == 302
     )
     assert "/join/" in bob.get("/groups").get_data(as_text=True)
@@ -178,7 +183,7 @@ def test_a_host_makes_another_phone_a_host_and_a_last_host_cannot_leave_alone(tw
 def test_a_host_phone_removes_another_only_in_its_own_group(two_groups):
     app, phones, _, _ = two_groups
     di_id = member_ids(app, "Chess club")[False][0]
-    response = phones["ann"].post(f"/groups/phones/{ref(di_id)}/remove", data={"csrf_token": csrf_token(phones["ann"])})
+    response = phones["ann"].post(phone_path(di_id, "remove"), data={"csrf_token": csrf_token(phones["ann"])})
     assert response.status_code == 404
     assert phones["di"].get("/history").status_code == 200
 
@@ -220,7 +225,7 @@ def test_each_host_phone_has_its_own_rights_revoked_alone(app, runner):
     # The host sees the other two host phones, each with its own Remove.
     assert page.count(">Remove<") == 2
     second_id = member_ids(app, "")[True][1]
-    removed = first.post(f"/groups/phones/{ref(second_id)}/remove", data={"csrf_token": csrf_token(first, "/groups")})
+    removed = first.post(phone_path(second_id, "remove"), data={"csrf_token": csrf_token(first, "/groups")})
     assert removed.status_code == 302
     assert not has_host_rights(second)
     assert has_host_rights(first) and has_host_rights(third)

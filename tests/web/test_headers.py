@@ -83,8 +83,8 @@ def get_paths(app, match_id: int, player_id: int, finished_id: int) -> list[str]
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         match = finished_id if rule.endpoint in FINISHED_ONLY else match_id
-        path = rule.rule.replace("<id:match_id>", ref(match)).replace("<int:number>", "1")
-        path = path.replace("<id:player_id>", ref(player_id))
+        path = rule.rule.replace("<match:match_id>", ref(match)).replace("<int:number>", "1")
+        path = path.replace("<player:player_id>", ref(player_id, "player"))
         # Other arguments (an asset bundle's digest) are checked through the pages that link them.
         if "<" not in path:
             paths.append(path)
@@ -125,6 +125,31 @@ def test_every_page_and_fragment(app, host_client, scorekeeper):
                     what,
                     page=not headers and response.get_data(as_text=True).lstrip().lower().startswith("<!doctype"),
                 )
+
+
+# What holds nothing of any group: the files and the checks, which a shared cache may keep.
+NO_GROUP_ROUTES = {"/healthz", "/ping", "/sw.js", "/manifest.webmanifest", "/favicon.ico"}
+
+
+def test_every_answer_that_may_hold_a_groups_data_is_private_and_varies_by_cookie(app, host_client, scorekeeper):
+    match_id, _ = scorekeeper
+    finished_id, *_ = finished_match(app, "topic")
+    paths = [path for path in get_paths(app, match_id, 1, finished_id) if path not in NO_GROUP_ROUTES]
+    assert f"/matches/{ref(match_id)}.json" in paths
+    for path in [*paths, f"/matches/{ref(999999)}", "/no/such/page"]:
+        for headers in ({}, HTMX):
+            response = host_client.get(path, headers=headers)
+            response.get_data()
+            response.close()
+            what = f"GET {path} {headers}"
+            assert "private" in response.cache_control, (what, response.headers.get("Cache-Control"))
+            assert "cookie" in {value.lower() for value in response.vary}, (what, response.headers.get("Vary"))
+    # The live poll the middleware answers before Flask runs too.
+    live = host_client.get(f"/matches/{ref(match_id)}/live", headers=HTMX)
+    again = {**HTMX, "If-None-Match": live.headers["ETag"]}
+    unchanged = host_client.get(f"/matches/{ref(match_id)}/live", headers=again)
+    assert unchanged.status_code == 304 and "private" in unchanged.cache_control
+    assert "cookie" in {value.lower() for value in unchanged.vary}
 
 
 def test_write_answers_and_fragments(app, client, scorekeeper):
@@ -229,3 +254,10 @@ def test_an_unchanged_poll_answered_before_flask_has_the_headers_flask_gives_it(
     assert before_flask.status_code == by_flask.status_code == 304
     check_headers(before_flask, "304 before Flask")
     assert sorted(before_flask.headers.items()) == sorted(by_flask.headers.items())
+
+
+def test_the_answers_a_shared_cache_may_keep_are_those_that_hold_no_groups_data():
+    from companion.web.groups import NO_GROUP_NEEDED
+    from companion.web.headers import SHARED_ENDPOINTS
+
+    assert SHARED_ENDPOINTS == NO_GROUP_NEEDED

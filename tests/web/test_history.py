@@ -81,11 +81,11 @@ def test_filters_combine(client, samples, query, expected):
 
 
 def test_player_filter_by_roster_entry(client, app, samples):
-    html = client.get(f"/history?player={ref(player_id(app, 'Cy'))}&game=topic").get_data(as_text=True)
+    html = client.get(f"/history?player={ref(player_id(app, 'Cy'), 'player')}&game=topic").get_data(as_text=True)
     assert listed(html) == [str(samples["on"]), str(samples["to"])]
     player = read(html).one_by_role("combobox", "Player")
     chosen = [(option["value"], option.text) for option in player.find_all("option") if option.has("selected")]
-    assert chosen == [(ref(player_id(app, "Cy")), "Cy")]
+    assert chosen == [(ref(player_id(app, "Cy"), "player"), "Cy")]
 
 
 def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
@@ -103,7 +103,7 @@ def test_a_players_pages_list_and_count_exactly_their_matches(client, app):
     for (who, game), expected in wanted.items():
         shown, page = [], 1
         while True:
-            html = client.get(f"/history?player={ref(who)}&game={game}&page={page}").get_data(as_text=True)
+            html = client.get(f"/history?player={ref(who, 'player')}&game={game}&page={page}").get_data(as_text=True)
             if page == 1:
                 count = re.match(r"(\d+) match", "".join(p.text for p in read(html).find_all(cls="history-count")))
                 assert (int(count.group(1)) if count else 0) == len(expected), (who, game)
@@ -236,7 +236,15 @@ def test_csv_export_one_line_per_round_per_side(client, samples):
     assert response.mimetype == "text/csv"
     lines = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert lines[0] == [
-        "match", "game", "date", "round", "side", "round score", "running total", "points", "scored with"
+        "match",
+        "game",
+        "date",
+        "round",
+        "side",
+        "round score",
+        "running total",
+        "points",
+        "scored with",
     ]
     burraco = [line for line in lines[1:] if line[0] == ref(samples["bu"])]
     assert burraco == [
@@ -256,8 +264,12 @@ def test_csv_export_has_each_word_and_its_score(client, samples):
     words = [(line[3], line[4], line[7], line[8]) for line in lines[1:] if line[0] == ref(samples["pz"])]
     # The word scores by the rulebook: the upper row's points minus one per unused card.
     assert words == [
-        ("1", "Ann", "18", "ZANZARA"), ("1", "Bob", "-2", "RE"), ("2", "Ann", "-2", "OCA"),
-        ("2", "Bob", "28", "GATTO"), ("3", "Ann", "14", "QUIZ"), ("3", "Bob", "-6", ""),
+        ("1", "Ann", "18", "ZANZARA"),
+        ("1", "Bob", "-2", "RE"),
+        ("2", "Ann", "-2", "OCA"),
+        ("2", "Bob", "28", "GATTO"),
+        ("3", "Ann", "14", "QUIZ"),
+        ("3", "Bob", "-6", ""),
     ]
 
 
@@ -416,8 +428,9 @@ def _queries_per_page(app, client) -> dict[str, int]:
         # The newest match's game and first player, so that every filtered page has rows.
         newest = db.session.scalars(select(Match).order_by(Match.started_at.desc())).first()
         who, game = newest.seats[0].player, newest.game
-    pages = {"history": "/history", "filtered": f"/history?game={game}&player={ref(who.id)}&from=2020-01-01",
-             "search": f"/history?q={who.name[:3]}", "player": f"/players/{ref(who.id)}", "players": "/players",
+    address = ref(who.id, "player")
+    pages = {"history": "/history", "filtered": f"/history?game={game}&player={address}&from=2020-01-01",
+             "search": f"/history?q={who.name[:3]}", "player": f"/players/{address}", "players": "/players",
              "board": f"/players?game={game}"}  # fmt: skip
     found = {}
     for kind, url in pages.items():

@@ -50,7 +50,7 @@ def test_the_filtered_history_downloads_only_what_it_shows(client, app, samples)
 def test_a_live_filter_change_carries_the_new_filters_to_the_downloads(client, app, samples):  # noqa: F811
     client.get("/history")
     ann = player_id(app, "Ann")
-    fragment = client.get(f"/history?game=burraco&player={ref(ann)}", headers=HTMX).get_data(as_text=True)
+    fragment = client.get(f"/history?game=burraco&player={ref(ann, 'player')}", headers=HTMX).get_data(as_text=True)
     found = links(fragment)
     assert found["json"] and found["csv"], "the swap leaves the old links in place"
     assert read(fragment).by_id("history-downloads")["hx-swap-oob"] == "true"

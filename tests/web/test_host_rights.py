@@ -93,7 +93,9 @@ def test_a_forged_host_cookie_gives_nothing(app, client, table, forged):
         host.new_link_token(app)
     stranger.set_cookie(PHONE_CREDENTIAL, forged)
     token = csrf_token(stranger, "/players")
-    response = stranger.post(f"/players/{ref(player_id(app, 'Ann'))}/rename", data={"csrf_token": token, "name": "Zed"})
+    response = stranger.post(
+        f"/players/{ref(player_id(app, 'Ann'), 'player')}/rename", data={"csrf_token": token, "name": "Zed"}
+    )
     assert response.status_code == 403
 
 
@@ -101,8 +103,8 @@ def host_writes(app, match_id: int) -> list[tuple[str, str, dict]]:
     """Every write only the host may make: (what, path, form)."""
     ann, bob = player_id(app, "Ann"), player_id(app, "Bob")
     return [
-        ("rename", f"/players/{ref(ann)}/rename", {"name": "Annie"}),
-        ("merge", f"/players/{ref(ann)}/merge", {"other": str(bob)}),
+        ("rename", f"/players/{ref(ann, 'player')}/rename", {"name": "Annie"}),
+        ("merge", f"/players/{ref(ann, 'player')}/merge", {"other": ref(bob, "player")}),
         ("end", f"/matches/{ref(match_id)}/end", {}),
         ("delete", f"/matches/{ref(match_id)}/delete", {}),
         ("take the pencil", f"/matches/{ref(match_id)}/pencil/back", {}),
@@ -145,7 +147,10 @@ def test_the_host_may_do_each_of_them(app, client, table):
     grant_host_rights(stranger)
     token = csrf_token(stranger, "/players")
     ann = player_id(app, "Ann")
-    assert stranger.post(f"/players/{ref(ann)}/rename", data={"csrf_token": token, "name": "Annie"}).status_code == 302
+    assert (
+        stranger.post(f"/players/{ref(ann, 'player')}/rename", data={"csrf_token": token, "name": "Annie"}).status_code
+        == 302
+    )
     # Taking any match's pencil: the host's phone then keeps its score, the old phone no longer.
     assert stranger.post(f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": token}).status_code == 302
     assert save_topic_round(stranger, match_id, 2).status_code == 200
@@ -190,7 +195,7 @@ def test_a_stuck_match_ended_by_the_host_is_kept_as_unfinished(app, client, tabl
     assert "End this match as unfinished?" in stranger.get(f"/matches/{ref(match_id)}/end").get_data(as_text=True)
     assert stranger.post(f"/matches/{ref(match_id)}/end", data={"csrf_token": token}).status_code == 302
     home = client.get("/").get_data(as_text=True)
-    assert f"/matches/{ref(match_id)}\"" not in home and "No match in progress" in home
+    assert f'/matches/{ref(match_id)}"' not in home and "No match in progress" in home
     history = client.get("/history").get_data(as_text=True)
     assert "Unfinished" in history
     page = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)

@@ -242,5 +242,5 @@ def test_dates_are_written_in_the_visitors_language(client, app):
 
     store_samples(app)  # a Burraco match of Ann and Bob, started on 10 May 2024
     for headers, day in (({}, "10 May 2024"), ({"Accept-Language": "it"}, "10 mag 2024")):
-        for path in ("/history", f"/players/{ref(player_id(app, 'Ann'))}"):
+        for path in ("/history", f"/players/{ref(player_id(app, 'Ann'), 'player')}"):
             assert day in get(client, path, headers), (path, day)

@@ -49,8 +49,10 @@ def test_a_rename_to_a_filled_name_is_refused_in_italian(app, host_client):
         ann = db.session.query(Player).filter_by(name="Ann").one().id
         db.session.remove()
     host_client.set_cookie("lang", "it")
-    token = csrf_token(host_client, f"/players/{ref(ann)}")
-    response = host_client.post(f"/players/{ref(ann)}/rename", data={"csrf_token": token, "name": "Ann\u3164"})
+    token = csrf_token(host_client, f"/players/{ref(ann, 'player')}")
+    response = host_client.post(
+        f"/players/{ref(ann, 'player')}/rename", data={"csrf_token": token, "name": "Ann\u3164"}
+    )
     assert response.status_code == 422
     assert "Un nome non può contenere caratteri invisibili" in response.get_data(as_text=True)
     assert sorted(players(app)) == ["Ann", "Bob"]

@@ -91,28 +91,35 @@ IMPORTS = {
         "digits is far larger",
     ),
     "a Burraco table of 1e20": (
-        spoilt("burraco", lambda d: d["rounds"][0]["sides"]["Noi"].update(table=1e20)), "at most 1,000,000"
+        spoilt("burraco", lambda d: d["rounds"][0]["sides"]["Noi"].update(table=1e20)),
+        "at most 1,000,000",
     ),
     "a Burraco table of 10**20": (
-        spoilt("burraco", lambda d: d["rounds"][0]["sides"]["Noi"].update(table=10**20)), "far larger"
+        spoilt("burraco", lambda d: d["rounds"][0]["sides"]["Noi"].update(table=10**20)),
+        "far larger",
     ),
     "a start in the year 1, east of UTC": (
-        spoilt("topic", lambda d: d.update(started="0001-01-01T00:00:00+14:00")), "outside the calendar"
+        spoilt("topic", lambda d: d.update(started="0001-01-01T00:00:00+14:00")),
+        "outside the calendar",
     ),
     "a finish in 9999": (spoilt("topic", lambda d: d.update(finished="9999-12-31T23:59:59")), "9999"),
     "NaN": (spoilt("topic", lambda d: d["rounds"][0].update(extra=0)).replace(b'"extra": 0', b'"extra": NaN'), "NaN"),
     "a theme of 201 characters": (
-        spoilt("pazzaparola", lambda d: d["rounds"][0].update(theme="x" * 201)), "at most 200 characters"
+        spoilt("pazzaparola", lambda d: d["rounds"][0].update(theme="x" * 201)),
+        "at most 200 characters",
     ),
     "an extra key of 41 characters": (
-        spoilt("topic", lambda d: d["rounds"][0].update({"k" * 41: 1})), "a key has at most 40 characters"
+        spoilt("topic", lambda d: d["rounds"][0].update({"k" * 41: 1})),
+        "a key has at most 40 characters",
     ),
     "a round nested 8 deep": (
-        spoilt("topic", lambda d: d["rounds"][0].update(note=[[[[[[[1]]]]]]])), "nests more than"
+        spoilt("topic", lambda d: d["rounds"][0].update(note=[[[[[[[1]]]]]]])),
+        "nests more than",
     ),
     "1001 rounds": (spoilt("topic", lambda d: d.update(rounds=[{"losers": ["Bob"]}] * 1001)), "at most 1000 rounds"),
     "a name with a zero-width space": (
-        spoilt("topic", lambda d: d.update(players=["Ann\u200b", "Bob", "Cy"])), "invisible or control"
+        spoilt("topic", lambda d: d.update(players=["Ann\u200b", "Bob", "Cy"])),
+        "invisible or control",
     ),
 }
 
@@ -185,8 +192,10 @@ def test_a_rename_to_a_name_with_an_rtl_override_is_refused(app, host_client):
     with app.app_context():
         ann = db.session.query(Player).filter_by(name="Ann").one().id
         db.session.remove()
-    token = csrf_token(host_client, f"/players/{ref(ann)}")
-    response = host_client.post(f"/players/{ref(ann)}/rename", data={"csrf_token": token, "name": "\u202ennA"})
+    token = csrf_token(host_client, f"/players/{ref(ann, 'player')}")
+    response = host_client.post(
+        f"/players/{ref(ann, 'player')}/rename", data={"csrf_token": token, "name": "\u202ennA"}
+    )
     assert response.status_code == 422
     assert "invisible or control characters" in response.get_data(as_text=True)
 

@@ -32,8 +32,8 @@ def test_a_removed_phone_cannot_rejoin_by_its_old_invite_link_even_with_its_cook
         group_id = db.session.scalar(select(Group.id).where(Group.name == "Gialli kitchen"))
         bob_id = db.session.scalar(select(Member.id).where(~Member.host, Member.group_id == group_id))
         db.session.remove()
-    removed = ann.post(f"/groups/phones/{ref(bob_id)}/remove", data={"csrf_token": csrf_token(ann, "/groups")},
-                       follow_redirects=True)  # fmt: skip
+    removed = ann.post(f"/groups/phones/{ref(bob_id, 'member')}/remove",
+                       data={"csrf_token": csrf_token(ann, "/groups")}, follow_redirects=True)  # fmt: skip
     page = read_words(html.unescape(removed.get_data(as_text=True)))
     assert "the invite link renewed: the one that phone had no longer lets it back in" in page
     new_invite = invite_path(ann)

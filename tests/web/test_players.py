@@ -21,7 +21,7 @@ def card(html: str, game_name: str) -> str:
 
 
 def test_player_records_per_game_match_the_hand_computed_figures(client, app, samples):
-    html = client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True)
+    html = client.get(f"/players/{ref(player_id(app, 'Ann'), 'player')}").get_data(as_text=True)
     assert "4 matches, 4 won (100%)" in html
     # ZANZARA 18, OCA −2, QUIZ 14: best 18, average 30 / 3.
     assert card(html, "Pazzaparola") == (
@@ -34,14 +34,14 @@ def test_player_records_per_game_match_the_hand_computed_figures(client, app, sa
 
 
 def test_a_loser_and_a_match_in_progress(client, app, samples):
-    bob = client.get(f"/players/{ref(player_id(app, 'Bob'))}").get_data(as_text=True)
+    bob = client.get(f"/players/{ref(player_id(app, 'Bob'), 'player')}").get_data(as_text=True)
     assert "4 matches, 0 won (0%)" in bob
     # RE −2, GATTO 28, no word −6.
     assert card(bob, "Pazzaparola").endswith("Best word GATTO (28) Average word 6.7")
     assert card(bob, "Burraco PAROLE").endswith("Average hand 225")
     assert card(bob, "Topic_").endswith("Cards per game 2.0")
     assert card(bob, "Pazaak").endswith("Sets won 1")
-    di = client.get(f"/players/{ref(player_id(app, 'Di'))}").get_data(as_text=True)
+    di = client.get(f"/players/{ref(player_id(app, 'Di'), 'player')}").get_data(as_text=True)
     assert "0 matches, 0 won" in di and "1 in progress" in di and "No finished match yet." in di
 
 
@@ -58,15 +58,15 @@ def field_error(html: str, role: str, name: str | re.Pattern) -> str:
 
 
 def test_head_to_head_and_recent_form(client, app, samples):
-    html = read_words(client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True))
+    html = read_words(client.get(f"/players/{ref(player_id(app, 'Ann'), 'player')}").get_data(as_text=True))
     rivals = read(html).one("section", aria_labelledby="rivals-title").one("table")
     rows = [tuple(row.values()) for row in table_rows(rivals)]
     assert rows == [("Bob", "4", "4", "0"), ("Cy", "1", "1", "0")]
     assert [list(row) for row in table_rows(rivals)][0] == ["Against", "Together", "Ann won", "They won"]
     rivals_links = [header.one_by_role("link")["href"] for header in rivals.by_role("rowheader")]
-    assert len(rivals_links) == 2 and all(re.fullmatch(r"/players/[0-9A-Za-z]{8}", href) for href in rivals_links)
+    assert len(rivals_links) == 2 and all(re.fullmatch(r"/players/[0-9A-Za-z]{11}", href) for href in rivals_links)
     assert recent_form(html) == [("Won", f"/matches/{ref(samples[uid])}") for uid in ("pk", "to", "bu", "pz")]
-    cy = client.get(f"/players/{ref(player_id(app, 'Cy'))}").get_data(as_text=True)
+    cy = client.get(f"/players/{ref(player_id(app, 'Cy'), 'player')}").get_data(as_text=True)
     assert [won for won, _ in recent_form(cy)] == ["Lost"]
 
 
@@ -89,11 +89,11 @@ def test_roster_leaderboards(client, app, samples):
 
 
 def test_unknown_player_is_a_404(client):
-    assert client.get(f"/players/{ref(999)}").status_code == 404
+    assert client.get(f"/players/{ref(999, 'player')}").status_code == 404
 
 
 def _post(client, app, who, action, **data):
-    url = f"/players/{ref(player_id(app, who))}"
+    url = f"/players/{ref(player_id(app, who), 'player')}"
     token = csrf_token(client, url)
     return client.post(f"{url}/{action}", data={"csrf_token": token, **data})
 
@@ -102,7 +102,7 @@ def test_rename_keeps_the_names_matches_were_played_with(host_client, app, sampl
     ann = player_id(app, "Ann")
     response = _post(host_client, app, "Ann", "rename", name="  Anna   Maria ")
     assert response.status_code == 302
-    page = read_words(host_client.get(f"/players/{ref(ann)}").get_data(as_text=True))
+    page = read_words(host_client.get(f"/players/{ref(ann, 'player')}").get_data(as_text=True))
     assert [(heading.text, heading.get("title")) for heading in read(page).find_all("h1")] == [("Anna Maria",) * 2]
     assert "Renamed to Anna Maria." in page
     with app.app_context():
@@ -135,11 +135,13 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
         service.create_match("pazaak", ["Annie", "Zed"], {})
     annie = player_id(app, "Annie")
     # The first tap asks for a confirmation, which names both entries; only the confirmed post merges.
-    asked = _post(host_client, app, "Ann", "merge", other=str(annie))
+    asked = _post(host_client, app, "Ann", "merge", other=ref(annie, "player"))
     assert asked.status_code == 200 and "Merge Annie into Ann?" in asked.get_data(as_text=True)
-    response = _post(host_client, app, "Ann", "merge", other=str(annie), confirmed="yes")
+    response = _post(host_client, app, "Ann", "merge", other=ref(annie, "player"), confirmed="yes")
     assert response.status_code == 302
-    assert "Merged Annie into Ann." in host_client.get(f"/players/{ref(player_id(app, 'Ann'))}").get_data(as_text=True)
+    assert "Merged Annie into Ann." in host_client.get(f"/players/{ref(player_id(app, 'Ann'), 'player')}").get_data(
+        as_text=True
+    )
     with app.app_context():
         assert db.session.get(Player, annie) is None
         seats = db.session.scalars(select(Seat).where(Seat.player_id == player_id(app, "Ann")))
@@ -153,7 +155,7 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
 )  # fmt: skip
 def test_bad_merge_is_refused_and_nothing_changes(host_client, app, samples, other, message):
     before = _seat_owners(app)
-    response = _post(host_client, app, "Ann", "merge", other=str(player_id(app, other)) if other else "")
+    response = _post(host_client, app, "Ann", "merge", other=ref(player_id(app, other), "player") if other else "")
     html = response.get_data(as_text=True)
     assert response.status_code == 422
     assert field_error(html, "combobox", re.compile("^Merge another entry of the same person")).startswith(message)
@@ -162,6 +164,8 @@ def test_bad_merge_is_refused_and_nothing_changes(host_client, app, samples, oth
 
 def _seat_owners(app):
     with app.app_context():
-        return sorted(db.session.execute(select(Seat.id, Seat.player_id)).all()), db.session.scalar(
-            select(func.count(Player.id))
-        ), db.session.scalar(select(func.count(Match.id)))
+        return (
+            sorted(db.session.execute(select(Seat.id, Seat.player_id)).all()),
+            db.session.scalar(select(func.count(Player.id))),
+            db.session.scalar(select(func.count(Match.id))),
+        )

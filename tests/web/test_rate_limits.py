@@ -319,6 +319,38 @@ def test_behind_the_proxy_the_address_is_the_one_it_names(tmp_path, database_url
         db.engine.dispose()
 
 
+def test_a_client_reaching_the_apps_port_directly_is_counted_by_its_own_address(tmp_path, database_url):
+    # Caddy on compose's network forwards; a client on the LAN that reaches port 8000 itself does not.
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
+    settings = Settings(behind_proxy=True, secret_key="s" * 64, trusted_proxies=("172.30.57.0/24",))
+    app = create_app(config, instance_path=str(tmp_path / "instance"), settings=settings)
+
+    def export(remote: str, forwarded_for: str) -> int:
+        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": forwarded_for}
+        response = download(app.test_client(), "/history/export.csv", headers=headers,
+                            environ_base={"REMOTE_ADDR": remote})  # fmt: skip
+        return response.status_code
+
+    # Each of its requests names another made-up address: all of them are counted as its own.
+    assert [export("192.168.1.40", f"198.51.100.{n}") for n in range(10)] == [200] * 10
+    assert export("192.168.1.40", "198.51.100.99") == 429
+    # Through the proxy the address it names is the client's: another client is not refused.
+    assert export("172.30.57.2", "192.168.1.41") == 200
+    assert [export("172.30.57.2", "198.51.100.7") for _ in range(10)] == [200] * 10
+    assert export("172.30.57.2", "198.51.100.7") == 429
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_trusted_proxies_are_addresses_or_networks_and_default_to_composes_network():
+    assert Settings.from_environ({}).trusted_proxies == Settings().trusted_proxies
+    assert "172.30.57.0/24" in Settings().trusted_proxies
+    found = Settings.from_environ({"TRUSTED_PROXIES": " 10.0.0.5, 2001:db8::/32 "})
+    assert found.trusted_proxies == ("10.0.0.5", "2001:db8::/32")
+    with pytest.raises(ValueError, match="TRUSTED_PROXIES"):
+        Settings.from_environ({"TRUSTED_PROXIES": "10.0.0.5, the proxy"})
+
+
 def test_while_the_shared_store_is_down_requests_are_answered_and_counted_in_memory(
     tmp_path, database_url, monkeypatch
 ):

@@ -195,7 +195,7 @@ def test_every_page_that_shows_ratings_shows_them_rebuilt_after_a_correction(app
     first, _ = corrected_first_match(app)
     with app.app_context():
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
-    path = f"/players/{ref(ann)}" if page == "player" else page
+    path = f"/players/{ref(ann, 'player')}" if page == "player" else page
     assert client.get(path).status_code == 200
     with app.app_context():
         assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale

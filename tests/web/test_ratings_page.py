@@ -71,7 +71,7 @@ def test_a_players_page_charts_their_rating_of_each_game_over_time(client, app):
         played_match("pazaak", ["Ann", "Bob"], [1, 1])
         played_match("topic", ["Ann", "Bob", "Cy"], [1, 1])
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
-    html = client.get(f"/players/{ref(ann)}").get_data(as_text=True)
+    html = client.get(f"/players/{ref(ann, 'player')}").get_data(as_text=True)
     board = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/pazaak").get_data(as_text=True))}
     topic = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/topic").get_data(as_text=True))}
     assert "Rating over time" in html
@@ -87,7 +87,7 @@ def test_a_player_without_a_finished_match_has_no_rating_chart(client, app):
     with app.app_context():
         played_match("pazaak", ["Ann", "Bob"], [0])
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
-    assert "Rating over time" not in client.get(f"/players/{ref(ann)}").get_data(as_text=True)
+    assert "Rating over time" not in client.get(f"/players/{ref(ann, 'player')}").get_data(as_text=True)
 
 
 def test_a_long_rating_line_is_drawn_at_an_even_spread_of_its_matches_ending_with_the_last(client, app):
@@ -109,5 +109,5 @@ def test_a_long_rating_line_is_drawn_at_an_even_spread_of_its_matches_ending_wit
     board = {row[1].split()[0]: row[2] for row in rows(client.get("/players/ratings/pazaak").get_data(as_text=True))}
     assert pazaak.line[-1] == pazaak.now == int(board["Ann"])
     assert topic.line == (topic.now,) and not pazaak.provisional and topic.provisional
-    html = client.get(f"/players/{ref(ann)}").get_data(as_text=True)
+    html = client.get(f"/players/{ref(ann, 'player')}").get_data(as_text=True)
     assert f"Pazaak {board['Ann']}" in html

@@ -91,7 +91,7 @@ def test_the_best_word_moves_back_when_its_match_changes_or_goes(app, client):
         assert_exact()
         assert db.session.get(PlayerRecord, (ann.id, "pazzaparola")).best_label == "CASA"
         ann_id = ann.id
-    html = client.get(f"/players/{ref(ann_id)}").get_data(as_text=True)
+    html = client.get(f"/players/{ref(ann_id, 'player')}").get_data(as_text=True)
     assert "CASA (3)" in html
 
 

@@ -25,7 +25,7 @@ def test_one_set_and_one_round_are_said_in_the_singular(host_client, app):
 def test_a_rename_to_a_name_ending_in_a_dot_says_one_dot(host_client, app):
     store_samples(app)
     ann = player_id(app, "Ann")
-    url = f"/players/{ref(ann)}"
+    url = f"/players/{ref(ann, 'player')}"
     token = csrf_token(host_client, url)
     host_client.post(f"{url}/rename", data={"csrf_token": token, "name": "Benedetta C."})
     page = host_client.get(url).get_data(as_text=True)

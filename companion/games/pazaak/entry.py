@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..base import N_, Entry, Message, Np_, Replay, RuleError, Standings, name_key, show
-from ..forms import BOARD_FIELD, KEPT_FIELD, first, index_in, json_field, values, whole_number
+from ..forms import BOARD_FIELD, KEPT_FIELD, first, index_in, json_field, read_json, values, whole_number
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, decide_set, hand_card
 from .table_rules import (
     ARROW,
@@ -330,7 +330,7 @@ CHANGED = N_("this set changed on another page or phone: here it is as it stands
 def read_state(text: str | None, players: list[str]) -> TableState:
     """The state a page sent back, refused when damaged or belonging to other players."""
     try:
-        state = TableState.from_dict(json.loads(text or ""))
+        state = TableState.from_dict(read_json(text or "", field="table"))
     except json.JSONDecodeError:
         raise TableError(DAMAGED) from None
     except TableError:
@@ -351,7 +351,7 @@ def shown_moves(form: Any, players: list[str]) -> tuple[int, list[Any]] | None:
         return None
     state = read_state(text, players)
     try:
-        moves = json.loads(form_value(form, "moves") or "[]")
+        moves = read_json(form_value(form, "moves") or "[]", field="table")
         if not isinstance(moves, list) or replay(players, state.starter, moves) != state:
             raise TableError(DAMAGED)
     except (TableError, json.JSONDecodeError):
@@ -362,7 +362,7 @@ def shown_moves(form: Any, players: list[str]) -> tuple[int, list[Any]] | None:
 def kept_moves(form: Any) -> tuple[int, list[Any]] | None:
     """The set the server keeps (start seat and moves), or None when it keeps none."""
     try:
-        kept = json.loads(form_value(form, KEPT_FIELD) or "null")
+        kept = read_json(form_value(form, KEPT_FIELD) or "null", field="table")
     except json.JSONDecodeError:
         return None
     if not isinstance(kept, dict) or kept.get("starter") not in (0, 1) or not isinstance(kept.get("moves"), list):
@@ -405,7 +405,7 @@ def seat_board(form: Any) -> dict[str, Any]:
     """What the view says this phone may see of the seated phones' hands (see BOARD_FIELD): its own seat, the
     hands it sees, and the size of each hand it may not see."""
     try:
-        board = json.loads(form_value(form, BOARD_FIELD) or "{}")
+        board = read_json(form_value(form, BOARD_FIELD) or "{}", field="table")
     except json.JSONDecodeError:
         board = {}
     board = board if isinstance(board, dict) else {}
