@@ -187,7 +187,20 @@ document.addEventListener("htmx:afterRequest", function (event) {
   // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
   var made = xhr && xhr.getResponseHeader("X-Live-ETag");
   var live = made && document.getElementById("live");
-  if (live) live.dataset.etag = made;
+  if (live && isNewer(made, live.dataset.etag)) live.dataset.etag = made;
+});
+// Quick taps on a tool whose answers draw the entry alone (Pazaak's hand picker and boards) are answered in any
+// order: one that comes back after the next tap's would draw the entry as it stood a tap before, and the polls,
+// already at the newest version, would never draw it again. Its answer names the version it drew.
+function isOlder(tag, than) {
+  var answer = tagParts(tag), shown = tagParts(than);
+  return Boolean(answer && shown && answer.rest === shown.rest && answer.version < shown.version);
+}
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var drawn = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Entry-Version");
+  var shown = drawn && event.detail.target && event.detail.target.id === "entry" &&
+    event.detail.target.querySelector("[data-entry-version]");
+  if (shown && isOlder(drawn, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
 });
 // ...and a poll sent before that save and answered after it brings that same version or an older one:
 // drawn, its entry (empty) would replace what the save drew (the round an Undo put back in the entry),
