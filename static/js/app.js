@@ -56,7 +56,33 @@ export function showBanner(message, kept, offer) {
     line.textContent = message;
   }
   slot.appendChild(line);
+  keepClear();
   return line;
+}
+
+// What the next tap is for (Topic_'s loser buttons, marked data-keep-clear) is kept between the read-back line,
+// which sticks to the top of the screen after a save, and the screen's bottom edge, or what covers that edge
+// (a keypad bar, data-covers-bottom): under the line, a quick tap for the next round would undo the last one.
+// The parts so marked are kept clear together (Topic_'s question "Who lost round 5?" and its buttons).
+export function keepClear(target) {
+  var parts = target ? [target] : [].slice.call(document.querySelectorAll("#entry [data-keep-clear]"));
+  parts = parts.filter(function (part) { return part.getClientRects().length; });
+  if (!parts.length) return;
+  var gap = 8;
+  var slot = document.getElementById("banner");
+  var top = slot && getComputedStyle(slot).position === "sticky" ? Math.max(0, slot.getBoundingClientRect().bottom) : 0;
+  var bottom = window.innerHeight;
+  document.querySelectorAll("[data-covers-bottom]").forEach(function (bar) {
+    var box = bar.getBoundingClientRect();
+    if (box.height && box.top < bottom) bottom = Math.max(box.top, top);
+  });
+  var boxes = parts.map(function (part) { return part.getBoundingClientRect(); });
+  var box = {
+    top: Math.min.apply(null, boxes.map(function (one) { return one.top; })),
+    bottom: Math.max.apply(null, boxes.map(function (one) { return one.bottom; })),
+  };
+  if (box.top < top + gap) window.scrollBy(0, box.top - top - gap);
+  else if (box.bottom > bottom - gap) window.scrollBy(0, Math.min(box.bottom - bottom + gap, box.top - top - gap));
 }
 
 // --- a page's own bundles ------------------------------------------------------------------
@@ -291,6 +317,12 @@ htmx.onLoad(function () {
     slot.dataset.measured = "1";
     bannerHeight.observe(slot);
   }
+});
+
+// A save's, undo's or redo's answer draws the entry and the read-back line: the next tap's buttons are kept clear
+// of it. A poll's drawing moves nothing, as the scorekeeper may be reading higher up.
+document.addEventListener("htmx:afterSettle", function (event) {
+  if (event.detail.target && event.detail.target.id === "entry" && !event.detail.elt.hasAttribute("data-live")) keepClear();
 });
 
 // The read-back banner steps aside after a few seconds.
