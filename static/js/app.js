@@ -72,9 +72,12 @@ export function keepClear(target) {
   var slot = document.getElementById("banner");
   var top = slot && getComputedStyle(slot).position === "sticky" ? Math.max(0, slot.getBoundingClientRect().bottom) : 0;
   var bottom = window.innerHeight;
+  // A bar stuck to the bottom covers its own height there, wherever it stands before the page has scrolled.
   document.querySelectorAll("[data-covers-bottom]").forEach(function (bar) {
-    var box = bar.getBoundingClientRect();
-    if (box.height && box.top < bottom) bottom = Math.max(box.top, top);
+    var style = getComputedStyle(bar);
+    if ((style.position !== "sticky" && style.position !== "fixed") || style.bottom === "auto") return;
+    var height = bar.getBoundingClientRect().height;
+    if (height) bottom = Math.max(Math.min(bottom, window.innerHeight - height), top);
   });
   var boxes = parts.map(function (part) { return part.getBoundingClientRect(); });
   var box = {
@@ -320,10 +323,22 @@ htmx.onLoad(function () {
 });
 
 // A save's, undo's or redo's answer draws the entry and the read-back line: the next tap's buttons are kept clear
-// of it. A poll's drawing moves nothing, as the scorekeeper may be reading higher up.
+// of it. A poll's drawing moves nothing, as the scorekeeper may be reading higher up; but what must be in view as
+// soon as it is drawn (a seated phone's own row, which the keypad's tray would cover when the page opens and after
+// each round) is kept clear whoever drew it. After htmx has scrolled where the swap says (a boosted page: the top).
+var DRAWN_CLEAR = '[data-keep-clear="on-load"]';
+function holds(element, selector) {
+  return Boolean(element.querySelector && (element.matches(selector) || element.querySelector(selector)));
+}
 document.addEventListener("htmx:afterSettle", function (event) {
-  if (event.detail.target && event.detail.target.id === "entry" && !event.detail.elt.hasAttribute("data-live")) keepClear();
+  var target = event.target;
+  var answered = target.id === "entry" && !event.detail.elt.hasAttribute("data-live");
+  if (answered || holds(target, DRAWN_CLEAR)) setTimeout(function () { keepClear(); }, 0);
 });
+htmx.onLoad(function (root) {
+  if (root === document.body && holds(root, "#entry " + DRAWN_CLEAR)) keepClear();
+});
+
 
 // The read-back banner steps aside after a few seconds.
 htmx.onLoad(function (root) {
