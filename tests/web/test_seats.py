@@ -18,6 +18,7 @@ from tests.helpers import (
     start_match,
     stored_match,
     take,
+    unref,
 )
 from tests.pages import read
 
@@ -386,3 +387,23 @@ def test_the_row_that_ended_the_match_sent_again_under_its_key_is_answered_as_st
     # A row sent anew to the match over is refused with its reason.
     fresh = phones[1].post(f"/matches/{ref(match_id)}/rows", data={**last, "row_key": ""}, headers=HTMX)
     assert fresh.status_code == 403 and "no longer played" in html.unescape(fresh.get_data(as_text=True))
+
+
+def test_play_again_seats_the_same_phones_and_their_poll_of_the_finished_match_takes_them_there(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"], target="1")
+    phones = seated_phones(app, client, match_id, [1])
+    viewer = app.test_client()
+    viewer.get(f"/matches/{ref(match_id)}")
+    form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["9"], "used-1": ["2"]}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    assert stored_match(app, match_id).status == "finished"
+    # Before Play again, nothing follows the finished match: its seated phone's poll draws it as it is.
+    assert "HX-Redirect" not in phones[1].get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers
+    again = client.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": csrf_token(client)})
+    new_id = unref(again.headers["Location"].rsplit("/", 1)[1])
+    assert seated(app, new_id) == seated(app, match_id) and seated(app, new_id)["Bob"] is not None
+    # The seated phone's next poll of the finished match takes it to the new one; a viewer stays to look at it.
+    poll = phones[1].get(f"/matches/{ref(match_id)}/live", headers=HTMX)
+    assert poll.status_code == 200 and poll.headers["HX-Redirect"] == f"/matches/{ref(new_id)}"
+    assert "HX-Redirect" not in viewer.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers
+    assert "Your seat: Bob" in read_words(phones[1].get(f"/matches/{ref(new_id)}").get_data(as_text=True))
