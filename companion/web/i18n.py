@@ -154,6 +154,10 @@ SCRIPT_TEXTS: dict[str, Message] = {
         "This needs the server, which cannot be reached right now. Rounds you save are kept on this phone."
     ),
     "reconnecting": N_("Reconnecting…"),
+    "leave_waiting": Np_(
+        "%(num)s round kept on this phone is not sent yet. Leave this page anyway?",
+        "%(num)s rounds kept on this phone are not sent yet. Leave this page anyway?",
+    ),
     "not_kept": N_(
         "Not saved: the server cannot be reached and this phone cannot keep the round. What you entered is still here."
     ),
@@ -162,7 +166,7 @@ SCRIPT_TEXTS: dict[str, Message] = {
 
 # The words of the script every page runs (app.js), drawn into every page; the others are the offline
 # sender's, which travel in its bundle, in the page's language (companion/web/assets.py).
-SHARED_SCRIPT_TEXTS = ("server_failed", "needs_server")
+SHARED_SCRIPT_TEXTS = ("server_failed", "needs_server", "leave_waiting")
 
 
 def script_texts(keys: Iterable[str] = SHARED_SCRIPT_TEXTS, language: str | None = None) -> dict[str, Any]:

@@ -38,6 +38,43 @@ export function onLoad(callback) {
 // match looks for below.
 export const KEPT_PREFIX = "companion.waiting.";
 
+// How many rounds of the match shown wait on this phone (kept offline, or refused and waiting for a look).
+export function roundsWaiting() {
+  var section = document.querySelector("#entry[data-offline-match]");
+  if (!section) return 0;
+  try { return JSON.parse(localStorage.getItem(KEPT_PREFIX + section.dataset.offlineMatch) || "[]").length; }
+  catch (e) { return 0; }
+}
+
+// Over a plain http:// address (the laptop's, as `make run` prints it) no service worker runs: a reload without
+// the network is the browser's own error page, the rounds kept but out of sight until the network is back. So the
+// page asks before it is left while rounds wait (a boosted link of the app too: htmx's navigation fires no
+// beforeunload), and on such an address says, while it matters, that reloading needs the network.
+window.addEventListener("beforeunload", function (event) {
+  if (roundsWaiting()) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+});
+var VERBS = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete"];
+function boosted(element) {
+  var boost = element.closest && element.closest("[hx-boost]");
+  return Boolean(boost && boost.getAttribute("hx-boost") === "true" && element.matches("a[href], form") &&
+    !VERBS.some(function (verb) { return element.hasAttribute(verb); }));
+}
+document.addEventListener("htmx:confirm", function (event) {
+  var count = roundsWaiting();
+  if (!count || !boosted(event.detail.elt)) return;
+  event.preventDefault();
+  if (window.confirm(text("leave_waiting", count))) event.detail.issueRequest(true);
+});
+export function showReloadNote() {
+  var note = document.getElementById("reload-note");
+  if (note) note.hidden = window.isSecureContext || !(roundsWaiting() || !navigator.onLine);
+}
+window.addEventListener("online", showReloadNote);
+window.addEventListener("offline", showReloadNote);
+
 // The read-back line at the top of the screen, drawn by a script (the server draws its own): a warning, or a
 // round kept on the phone (`kept`), with what the line offers beside its words (`offer`: Undo).
 export function showBanner(message, kept, offer) {
@@ -339,6 +376,8 @@ htmx.onLoad(function (root) {
   if (root === document.body && holds(root, "#entry " + DRAWN_CLEAR)) keepClear();
 });
 
+
+htmx.onLoad(showReloadNote);
 
 // The read-back banner steps aside after a few seconds.
 htmx.onLoad(function (root) {
