@@ -527,9 +527,7 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
 # server listens, is one): there the page registers no service worker, and a reload without the network is the
 # browser's own error page.
 PLAIN_HTTP = 'Object.defineProperty(window, "isSecureContext", { value: false });'
-RELOAD_NOTE = (
-    "Over this http:// address, reloading this page needs the network: keep it open until the rounds are sent."
-)
+RELOAD_NOTE = "Over http://, reloading this page needs the network."
 
 
 @INTERCEPTING
