@@ -198,8 +198,8 @@ class Match(InGroup, db.Model):
     # The table chose, when starting the match, to have each round saved as soon as every seated phone sent
     # its row (a game whose rows make a whole round); otherwise the scorekeeper's Save saves it.
     save_when_rows_in: Mapped[bool] = mapped_column(default=False, server_default=false())
-    # The match started from this one by Play again, which the phones seated at this one follow to (views.live).
-    followed_by_id: Mapped[int | None] = mapped_column(ForeignKey("match.id", ondelete="SET NULL"))
+    # The match this one was started from by Play again: the phones seated there follow to this one (views.live).
+    follows_id: Mapped[int | None] = mapped_column(ForeignKey("match.id", ondelete="SET NULL"), index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"

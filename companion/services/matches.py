@@ -92,17 +92,16 @@ def _started(
 
 def play_again(match: Match) -> tuple[Match, str]:
     """A new match with the same game, players, seats and settings, its rounds saved the same way, and the same
-    table: each phone seated at this match sits at its seat of the new one, which this match names as the one
-    that follows it. Under this match's lock, which bumps its version: its seated phones' next poll hears of it
-    and takes them there (views.live), so a table that sends its own rows goes on without scanning again."""
-    with transaction(locking=match):
+    table: each phone seated at this match sits at its seat of the new one, which names this one as the match it
+    follows. This match is left as it was; its seated phones' pages ask whether it is followed and go there
+    (views.live.followed), so a table that sends its own rows goes on without scanning again."""
+    with transaction():
         new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in)
+        new_match.follows_id = match.id
         seated = {seat.position: seat for seat in match.seats if seat.phone}
         for seat in new_match.seats:
             if seat.position in seated:
                 seat.phone, seat.phone_label = seated[seat.position].phone, seated[seat.position].phone_label
-        db.session.flush()
-        match.followed_by_id = new_match.id
     return new_match, token
 
 

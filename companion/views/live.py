@@ -83,8 +83,6 @@ def live(match_id: int):
         return Response(status=304, headers=unchanged_headers(tag))
     if request.args.get("view") == "pencil":
         return _pencil_panel(match_id, tag)
-    if state.status != PLAYING and (followed := _followed_to(match_id)) is not None:
-        return followed
     template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
     shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None
     viewer = pencil_token(match_id) is None
@@ -112,14 +110,15 @@ def live(match_id: int):
     return response
 
 
-def _followed_to(match_id: int) -> Response | None:
-    """Where Play again started this match anew with this phone at its seat: the answer that takes the page there
-    (on a private server with what lets a phone outside the group follow it, as the seat link did). None while
-    nothing follows the match or this phone has no seat at what does."""
+@bp.get("/<id:match_id>/followed")
+def followed(match_id: int):
+    """Asked by the page of a match no longer played, on a phone seated at it: where Play again started it anew
+    with this phone at its seat, the answer takes the page there (on a private server with what lets a phone
+    outside the group follow it, as the seat link did); nothing while no such match is there."""
     match = match_or_404(match_id)
-    new_match = queries.find_match(match.followed_by_id) if match.followed_by_id else None
-    if new_match is None or queries.seat_of(new_match, phone_credential()) is None:
-        return None
+    new_match = queries.played_again_at(match, phone_credential()) if match.status != PLAYING else None
+    if new_match is None:
+        return Response(status=204)
     follow = {"follow": follow_token(new_match.uid)} if private() else {}
     return Response(status=200, headers={"HX-Redirect": url_for("matches.show", match_id=new_match.id, **follow)})
 

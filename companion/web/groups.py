@@ -44,7 +44,7 @@ NO_GROUP_NEEDED = frozenset({
 })  # fmt: skip
 # What a viewer link (or a seat link) lets a phone outside the group reach of its one match.
 FOLLOWING = frozenset({
-    "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table",
+    "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table", "live.followed",
     "seats.seat", "seats.leave", "seats.send_row",
 })  # fmt: skip
 # The open server's host link: a private server has no such thing (its administrator has the command line).

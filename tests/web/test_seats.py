@@ -397,13 +397,22 @@ def test_play_again_seats_the_same_phones_and_their_poll_of_the_finished_match_t
     form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["9"], "used-1": ["2"]}
     assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
     assert stored_match(app, match_id).status == "finished"
-    # Before Play again, nothing follows the finished match: its seated phone's poll draws it as it is.
-    assert "HX-Redirect" not in phones[1].get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers
+    # The finished match's page on the seated phone asks whether it was played again: not yet.
+    asks = f"/matches/{ref(match_id)}/followed"
+    assert asks in phones[1].get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert asks not in viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert phones[1].get(asks, headers=HTMX).status_code == 204
+    before = dump(app)
     again = client.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": csrf_token(client)})
     new_id = unref(again.headers["Location"].rsplit("/", 1)[1])
     assert seated(app, new_id) == seated(app, match_id) and seated(app, new_id)["Bob"] is not None
-    # The seated phone's next poll of the finished match takes it to the new one; a viewer stays to look at it.
-    poll = phones[1].get(f"/matches/{ref(match_id)}/live", headers=HTMX)
-    assert poll.status_code == 200 and poll.headers["HX-Redirect"] == f"/matches/{ref(new_id)}"
-    assert "HX-Redirect" not in viewer.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers
+    # The finished match is left as it was.
+    after = dump(app)
+    assert [row for row in after["match"] if row[0] == match_id] == [
+        row for row in before["match"] if row[0] == match_id
+    ]
+    # Its next question takes the seated phone to the new match; a viewer has none to ask.
+    answer = phones[1].get(asks, headers=HTMX)
+    assert answer.status_code == 200 and answer.headers["HX-Redirect"] == f"/matches/{ref(new_id)}"
+    assert viewer.get(asks, headers=HTMX).status_code == 204
     assert "Your seat: Bob" in read_words(phones[1].get(f"/matches/{ref(new_id)}").get_data(as_text=True))
