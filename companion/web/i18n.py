@@ -166,7 +166,7 @@ SCRIPT_TEXTS: dict[str, Message] = {
 
 # The words of the script every page runs (app.js), drawn into every page; the others are the offline
 # sender's, which travel in its bundle, in the page's language (companion/web/assets.py).
-SHARED_SCRIPT_TEXTS = ("server_failed", "needs_server", "leave_waiting")
+SHARED_SCRIPT_TEXTS = ("server_failed", "needs_server")
 
 
 def script_texts(keys: Iterable[str] = SHARED_SCRIPT_TEXTS, language: str | None = None) -> dict[str, Any]:

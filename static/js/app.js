@@ -62,6 +62,7 @@ function boosted(element) {
   return Boolean(boost && boost.getAttribute("hx-boost") === "true" && element.matches("a[href], form") &&
     !VERBS.some(function (verb) { return element.hasAttribute(verb); }));
 }
+// Its words come with the offline sender, which every page where rounds wait loads (see below).
 document.addEventListener("htmx:confirm", function (event) {
   var count = roundsWaiting();
   if (!count || !boosted(event.detail.elt)) return;
