@@ -114,11 +114,11 @@ def live(match_id: int):
 def followed(match_id: int):
     """Asked by the page of a match no longer played, on a phone seated at it: where Play again started it anew
     with this phone at its seat, the answer takes the page there (on a private server with what lets a phone
-    outside the group follow it, as the seat link did); nothing while no such match is there."""
+    outside the group follow it, as the seat link did); an empty answer while no such match is there."""
     match = match_or_404(match_id)
     new_match = queries.played_again_at(match, phone_credential()) if match.status != PLAYING else None
     if new_match is None:
-        return Response(status=204)
+        return Response("", status=200)
     follow = {"follow": follow_token(new_match.uid)} if private() else {}
     return Response(status=200, headers={"HX-Redirect": url_for("matches.show", match_id=new_match.id, **follow)})
 
