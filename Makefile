@@ -8,7 +8,7 @@ endif
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-quick chromium redis bench outage deploy-check vendor lint clean translations
+.PHONY: run test test-quick chromium redis bench outage deploy-check vendor lint eslint clean translations
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -49,7 +49,7 @@ redis:
 # judge a server by what it served under load in a bounded time run after, alone (pytest.ini's `alone`).
 PYTEST_WORKERS = -n 2 --dist worksteal
 
-test: chromium redis
+test: chromium redis eslint
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "not alone"
 	$(BIN)/python -m pytest -m alone
@@ -73,11 +73,21 @@ outage: $(VENV)/.dev-installed chromium
 deploy-check: $(VENV)/.dev-installed chromium
 	deploy/check.sh
 
-# The layers' contracts, and the map: the top of companion/ and every module named in docs/ARCHITECTURE.md.
-lint: $(VENV)/.dev-installed
+# The layers' contracts, and the map: the top of companion/ and every module named in docs/ARCHITECTURE.md; the docs' links;
+# the scripts by ESLint.
+lint: $(VENV)/.dev-installed eslint
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q tests/unit/test_layout.py
+	$(BIN)/python -m pytest -q tests/unit/test_layout.py tests/unit/test_docs.py
+
+# ESLint over static/js/ and tests/e2e/*.js (eslint.config.js), at the versions package-lock.json pins, installed
+# by `npm ci` into node_modules/ (again when the lock changes).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+eslint: node_modules/.installed
+	node_modules/.bin/eslint
 
 vendor:
 	scripts/vendor.sh

@@ -503,7 +503,7 @@ def _groups_budgets(found: dict) -> list[tuple[str, bool, str]]:
 
 
 def report(r: dict) -> None:
-    """The figures as Markdown tables, readable in a terminal and ready for the README."""
+    """The figures as Markdown tables, readable in a terminal and ready for docs/performance.md."""
     say(
         f"\n### Requests ({r['machine']}; load average {r['load_average_at_start'][0]:.1f} at start,"
         f" {r['load_average_at_end'][0]:.1f} at end)\n"

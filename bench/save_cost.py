@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/save_cost.py                      # 300 saves, median and quartiles
     .venv/bin/python bench/save_cost.py --profile 20         # and cProfile's 20 dearest functions
-    .venv/bin/python bench/save_cost.py --parts               # and part by part (the README's table)
+    .venv/bin/python bench/save_cost.py --parts               # and part by part (a row per part of a save)
     .venv/bin/python bench/save_cost.py --base main --turns 6  # that commit and this tree in turns
 
 The scorekeeper's htmx POST of `bench/client.py` (a 4-player Topic_ match, rounds 1 to 30, then a new
@@ -12,7 +12,7 @@ than the wall clock on a machine shared with other work; with `--base` each side
 process, in turns, and the ratio of the medians is the figure to read.
 
 With `--parts` a timer (thread CPU time) is put around each function named in PARTS; a part's figure is
-its median over the saves, and the rows the README shows are worked out from them per save (the
+its median over the saves, and the rows it prints are worked out from them per save (the
 Flask around the view is the request less the view and the compression, for example).
 """
 
@@ -47,7 +47,7 @@ PARTS = {
     "answer": ("companion.views.matches", "_after_change"),
     "compression": ("brotli", "compress"),
 }
-# The rows of the README's table, each a sum of parts (signs) per save.
+# The rows of the table of parts it prints, each a sum of parts (signs) per save.
 ROWS = {
     "Flask around the view": {"request": 1, "view": -1, "compression": -1},
     "read the match and its seats": {"read": 1},
@@ -170,7 +170,7 @@ def _describe(times: list[float]) -> str:
 
 
 def _rows(parts: dict[str, list[float]]) -> dict[str, float]:
-    """The README's rows: each row's sum of parts per save, its median over the saves."""
+    """The printed rows: each row's sum of parts per save, its median over the saves."""
     count = len(parts["request"])
     return {
         row: statistics.median(sum(sign * parts[name][i] for name, sign in signs.items()) for i in range(count))

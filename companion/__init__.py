@@ -15,7 +15,7 @@ from werkzeug.routing import IntegerConverter
 from .config import Settings
 from .extensions import babel, compress, csrf, db, htmx, limiter, migrate
 from .models import ID_MAX
-from .web import hardening
+from .web import cookies, hardening
 from .web.i18n import DEFAULT_LANGUAGE, chosen_language
 from .web.row_ids import RowIdConverter
 from .web.templating import App
@@ -194,4 +194,4 @@ def create_app(
 
 def _pick_locale() -> str | None:
     """The language the visitor chose with the switch, else the browser's preference."""
-    return chosen_language(request.cookies.get("lang"), request.headers.get("Accept-Language"))
+    return chosen_language(cookies.get("lang"), request.headers.get("Accept-Language"))

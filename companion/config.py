@@ -1,4 +1,4 @@
-"""The settings the environment gives the app, read once at start into one typed object (README, "Settings")."""
+"""The settings the environment gives the app, read once at start into one typed object (docs/settings.md)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ def _app() -> Flask:
 @click.group(cls=FlaskGroup, create_app=_app, add_version_option=False, load_dotenv=False)
 @click.version_option(package_version(), prog_name="table-companion")
 def cli() -> None:
-    """The table companion. Settings come from the environment (see the README's "Run it on a server")."""
+    """The table companion. Settings come from the environment (see docs/settings.md and docs/server.md)."""
 
 
 @cli.command("serve")

@@ -198,6 +198,9 @@ class Match(InGroup, db.Model):
     # The table chose, when starting the match, to have each round saved as soon as every seated phone sent
     # its row (a game whose rows make a whole round); otherwise the scorekeeper's Save saves it.
     save_when_rows_in: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Which seat link is current (its key is made from the uid and this number under the secret key): the
+    # scorekeeper or a host renews it, and the keys of every earlier one stop seating anyone at once.
+    seat_link: Mapped[int] = mapped_column(default=0, server_default="0")
     # The match this one was started from by Play again: the phones seated there follow to this one (views.live).
     follows_id: Mapped[int | None] = mapped_column(ForeignKey("match.id", ondelete="SET NULL"), index=True)
 
@@ -259,6 +262,9 @@ class Seat(db.Model):
     # The side cards the phone sitting here noted (Pazaak), seen by that phone alone: never exported, and
     # emptied when the seat is freed or the match ends, so a card never played stays private for ever.
     hand: Mapped[list[str] | None] = mapped_column(JSON)
+    # The phones the scorekeeper freed from this seat (sha256 of their credentials), newest last: none of them
+    # takes it again until the scorekeeper or a host lets them back in (None: nobody kept out).
+    kept_out: Mapped[list[str] | None] = mapped_column(JSON)
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")

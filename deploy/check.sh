@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make deploy-check: the README's "Run it on a server" on this machine, for real. The image is
+# make deploy-check: docs/server.md's steps on this machine, for real. The image is
 # built from the Dockerfile (its base from Debian's packages: deploy/base-image.sh); PostgreSQL,
 # Redis and Caddy are Debian's, run as compose.yaml runs theirs, with the repository's Caddyfile and an
-# .env made from .env.example as the README says; two app containers on two loopback ports.
+# .env made from .env.example as docs/server.md says; two app containers on two loopback ports.
 # Real Chromium drives phones through Caddy's HTTPS (deploy/check_browser.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,8 +59,8 @@ echo "built $IMAGE in $build_seconds s"
 "${PODMAN[@]}" image inspect --format '{{json .Config.Healthcheck}}' "$IMAGE" | grep -q healthz \
   || { echo "the image lost its HEALTHCHECK" >&2; exit 1; }
 
-step "The README's steps: .env from .env.example"
-# As the README says: the address, Caddy's local authority on a LAN, two secrets of your own.
+step "docs/server.md's steps: .env from .env.example"
+# As docs/server.md says: the address, Caddy's local authority on a LAN, two secrets of your own.
 cp .env.example "$work/.env"
 sed -i -e "s/^SITE_ADDRESS=.*/SITE_ADDRESS=$SITE/" -e "s/^CADDY_TLS=.*/CADDY_TLS=internal/" \
   -e "s/^SECRET_KEY=.*/SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(32))')/" \

@@ -32,6 +32,7 @@ from companion.models import PLAYING, Match, Player, PlayerRecord, Rating, Rival
 from companion.queries.matches import find_match
 from companion.queries.ratings import whole_percents
 from companion.services import records
+from companion.web.pencil import PENCIL_COOKIE, kept_under
 from companion.web.row_ids import RowIds
 
 CSRF_PATTERN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
@@ -168,8 +169,13 @@ def grant_host_rights(client: FlaskClient) -> FlaskClient:
     assert found
     claimed = client.post("/host", data={"csrf_token": found.group(1) or found.group(2), "token": token})
     assert claimed.status_code == 302, claimed.get_data(as_text=True)
-    assert client.get_cookie(PHONE_CREDENTIAL) is not None
+    assert phone_cookie(client) is not None
     return client
+
+
+def phone_cookie(client: FlaskClient):
+    """The client's credential cookie, under its name on this server (`__Host-` prefixed over HTTPS)."""
+    return client.get_cookie(PHONE_CREDENTIAL) or client.get_cookie(f"__Host-{PHONE_CREDENTIAL}")
 
 
 
@@ -443,11 +449,42 @@ def give_pencil(owner, other, match_id: int) -> None:
     assert taken.status_code == 302
 
 
+# The seat link's key, which the seat picker's form sends back with the seat taken.
+SEAT_KEY_FIELD = re.compile(r'name="seat_key" value="([^"]*)"')
+
+
+def pencil_of(client: FlaskClient, match_id: int) -> str | None:
+    """The scorekeeper token the client's pencil cookie keeps for a match (web/pencil.py), if any."""
+    cookie = client.get_cookie(PENCIL_COOKIE)
+    with client.application.app_context():
+        uid = db.session.get(Match, match_id).uid
+        db.session.remove()
+    entries = dict(entry.partition(":")[::2] for entry in (cookie.value.split(".") if cookie else []))
+    return entries.get(kept_under(uid))
+
+
+def hold_pencil(client: FlaskClient, match_id: int, token: str) -> None:
+    """Put a scorekeeper token for a match into the client's pencil cookie, as the server writes it."""
+    with client.application.app_context():
+        uid = db.session.get(Match, match_id).uid
+        db.session.remove()
+    cookie = client.get_cookie(PENCIL_COOKIE)
+    kept = [entry for entry in (cookie.value.split(".") if cookie else []) if entry]
+    client.set_cookie(PENCIL_COOKIE, ".".join([*kept, f"{kept_under(uid)}:{token}"]))
+
+
 def take(phone, match_id: int, position, path: str | None = None):
-    """This phone opens the seat link and takes the seat at `position`."""
+    """This phone opens the seat link (`path`, else the seat picker's plain address) and takes the seat at
+    `position`, sending what the picker's form sends."""
     path = path or f"/matches/{ref(match_id)}/seat"
-    token = csrf_token(phone, path)
-    return phone.post(f"/matches/{ref(match_id)}/seat", data={"csrf_token": token, "seat": str(position)})
+    page = phone.get(path).get_data(as_text=True)
+    found = CSRF_PATTERN.search(page)
+    assert found, f"no CSRF token on {path}"
+    fields = {"csrf_token": found.group(1) or found.group(2), "seat": str(position)}
+    key = SEAT_KEY_FIELD.search(page)
+    if key:
+        fields["seat_key"] = key.group(1)
+    return phone.post(f"/matches/{ref(match_id)}/seat", data=fields)
 
 
 def topic_file(players: list[str], uid: str = "t1") -> dict:
@@ -458,7 +495,7 @@ def topic_file(players: list[str], uid: str = "t1") -> dict:
 
 def upload(client, content: bytes, **headers):
     """POST a match file to the import from the host's phone (imports need host rights), with the page's CSRF token."""
-    if client.get_cookie(PHONE_CREDENTIAL) is None:
+    if phone_cookie(client) is None:
         grant_host_rights(client)
     token = csrf_token(client, "/history")
     return client.post(

@@ -654,6 +654,9 @@ class SentRow:
     data: dict[str, Any]
     revision: int
     label: str
+    # The seat of the phone that sent it, while that phone sits there: in pairs, the partner told who sent the
+    # pair's row.
+    sender: str = ""
 
 
 class Entry:
@@ -676,6 +679,21 @@ class Entry:
     chart_title: ClassVar[Message] = N_("Totals after each round")
     # What a side's total is, as the result card heads its column (victory points, cards held...).
     total_word: ClassVar[Message] = N_("Total")
+    # The names the new-match form offers the sides, untranslated (Burraco's pairs: "Us" and "Them"): a side still
+    # so named is stored by the untranslated name and shown in each phone's own language (web/display.words).
+    default_side_names: ClassVar[tuple[Message, ...]] = ()
+    # The label of the replay's slider, in the same words.
+    shown_word: ClassVar[Message] = N_("Round shown")
+    # What the seated phones are told of the row they send and its round (a hand in Burraco), and what the
+    # scorekeeper's count of the rows in says: `texts_for_seats` fills in their parameters.
+    seat_texts: ClassVar[dict[str, Message]] = {
+        "yours": N_("Send your row of each round from here; the scorekeeper's phone saves the round."),
+        "sent": N_("Row sent: the scorekeeper's sheet has it. Change it and send again until the round is saved."),
+        "rows_in": N_("Rows in: %(n)s of %(count)s"),
+        "not_played": N_("this match is no longer played: your row was not sent"),
+        "not_seated": N_("this phone no longer has a seat at the match: your row was not sent"),
+        "too_late": N_("round %(n)s was saved before your row arrived: it was not sent"),
+    }
 
     # The words of a round's read-back, each one catalogue entry: the server's line (`readback`) and the
     # offline describer of static/js/games/<slug>.js (a round kept on the phone) say them alike, the script
@@ -684,6 +702,18 @@ class Entry:
 
     # The settings the offline describer reads, all it is given of them: the page carries them to every phone.
     described_settings: ClassVar[tuple[str, ...]] = ()
+
+    def settings_with_sides_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The new-match settings with the sides they name renamed (`renamed`: old name to new); none here."""
+        return settings
+
+    def row_summary(self, row: dict[str, Any], settings: dict[str, Any]) -> str:
+        """A sent row in a few signs, as its side's other phone is told of it ("+500"); '' where none says more."""
+        return ""
+
+    def seat_text(self, key: str, **params: Any) -> Message:
+        """One of `seat_texts` with its parameters filled in."""
+        return Message(self.seat_texts[key].text, params)
 
     def said(self, key: str, **params: Any) -> Message:
         """One of `round_texts` with its parameters filled in, for `say` to translate."""

@@ -105,7 +105,8 @@ def sent_rows(match: Match) -> dict[int, SentRow]:
         .where(SentRowModel.match_id == match.id, SentRowModel.number == len(match.rounds) + 1)
         .execution_options(**{GROUP_CHECKED: True})
     )
-    return {row.position: SentRow(row.data, row.revision, row.phone_label) for row in found}
+    seated = {seat.phone: seat.name for seat in match.seats if seat.phone}
+    return {row.position: SentRow(row.data, row.revision, row.phone_label, seated.get(row.phone, "")) for row in found}
 
 
 def standings_of(match: Match) -> Standings:
@@ -210,7 +211,7 @@ def export_rows(match: Match) -> Iterator[tuple[Any, ...]]:
 # Speed tricks of the reads, on the path of every save and every poll: their statements are built
 # once, since SQLAlchemy works out a new statement's cache key on every execution, which costs more
 # than SQLite takes to run them. A save reads its match with the seats by hand rather than by get
-# and a lazy load (see the README's Performance). An unchanged poll is most of the
+# and a lazy load (see docs/performance.md). An unchanged poll is most of the
 # requests of a club evening.
 _MATCHES = Match.__table__
 _MATCH_BY_ID = select(Match).where(Match.id == bindparam("match_id")).execution_options(**{GROUP_CHECKED: True})

@@ -5,7 +5,7 @@ out a new statement object's cache key on every execution, and the unit of work 
 deciding what to flush than SQLite takes to run a small write: so the lock, the new round and the
 changed caches are Core statements built once, and what they read or wrote is recorded as the
 objects' committed state, which leaves the commit nothing to flush. What each part of a save costs,
-with and without these tricks, is in the README's Performance section.
+with and without these tricks: docs/performance.md and `bench/save_cost.py --parts`.
 """
 
 from __future__ import annotations

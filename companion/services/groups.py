@@ -78,10 +78,17 @@ def leave(member: Member, needs_a_host: bool = True) -> None:
         db.session.delete(member)
 
 
-def remove_phone(group_id: int, member_id: int) -> None:
-    """A host takes a phone out of the group: it loses access at once."""
+def remove_phone(group_id: int, member_id: int) -> str | None:
+    """A host takes a phone out of the group: it loses access at once, and the group's invite link is renewed
+    with it, so the link that phone had lets it back in no more, even once it has cleared its cookies (a new
+    credential). Returns the new invite link's token (None for the open group, which has no invite link)."""
+    token = None
     with transaction():
         db.session.execute(delete(Member).where(Member.group_id == group_id, Member.id == member_id))
+        group = db.session.get(Group, group_id)
+        if group is not None and group.invite is not None:
+            token = group.invite = secrets.token_urlsafe(24)
+    return token
 
 
 def make_host(group_id: int, member_id: int) -> None:

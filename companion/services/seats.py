@@ -21,6 +21,15 @@ from .transaction import transaction
 LABEL_MAX = 80
 # Why a board's tap is refused to a phone whose seat was freed meanwhile.
 NOT_SEATED = N_("this phone no longer has a seat at the match: your tap was not played")
+# How many freed phones a seat keeps out at most (the oldest is let back in first): a Free guards against
+# mistakes at the table; the answer to a hostile phone is a new seat link.
+KEPT_OUT_MAX = 20
+
+
+def kept_out_message(name: str) -> Message:
+    """Why a phone freed from a seat may not take it again."""
+    return N_("the scorekeeper freed %(name)s's seat from this phone: it can take that seat again once the"
+              " scorekeeper or a host lets it back in", name=name)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,8 @@ def take_seat(match: Match, position: int | None, credential: str, label: str = 
         raise NotAllowed(N_("this match is no longer played: its seats cannot be taken"))
     phone = hash_token(credential)
     with transaction(locking=match):
+        if phone in (db.session.scalar(select(Seat.kept_out).where(Seat.id == seat.id)) or ()):
+            raise NotAllowed(kept_out_message(seat.name))
         _free(and_(Seat.match_id == match.id, Seat.phone == phone, Seat.id != seat.id))
         taken = db.session.execute(
             update(Seat)
@@ -87,13 +98,14 @@ def send_row(
         if stored is not None and key is not None and (stored.client_key, stored.phone) == (key, phone):
             return RowSent(stored.revision, saved_round=False)
         # Read under the lock (it brings the status back): the row that ended the match, sent again, is stored.
+        entry = get_game(match.game).entry
         if match.status != PLAYING:
-            raise NotAllowed(N_("this match is no longer played: your row was not sent"))
+            raise NotAllowed(entry.seat_text("not_played"))
         holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
         if phone is None or holder != phone:
-            raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
+            raise NotAllowed(entry.seat_text("not_seated"))
         if number != len(match.rounds) + 1:
-            raise ChangedMeanwhile(N_("round %(n)s was saved before your row arrived: it was not sent", n=number or 0))
+            raise ChangedMeanwhile(entry.seat_text("too_late", n=number or 0))
         if stored is None:
             stored = SentRow(match_id=match.id, number=number, position=side, phone=phone, revision=0)
             db.session.add(stored)
@@ -183,12 +195,43 @@ def leave_seat(match: Match, credential: str | None) -> None:
 
 
 def free_seat(match: Match, position: int | None) -> None:
-    """The scorekeeper frees a seat (a phone gone, or the wrong one sat down): another phone may take it."""
+    """The scorekeeper frees a seat (a phone gone, or the wrong one sat down): another phone may take it, and
+    the phone freed from it may not until the scorekeeper or a host lets it back in (`let_back_in`)."""
+    _seat_at(match, position)
+    with transaction(locking=match):
+        seat = db.session.execute(
+            select(Seat.id, Seat.phone, Seat.kept_out).where(Seat.match_id == match.id, Seat.position == position)
+        ).one()
+        if seat.phone is not None:
+            kept = [phone for phone in seat.kept_out or () if phone != seat.phone]
+            kept = [*kept, seat.phone][-KEPT_OUT_MAX:]
+            db.session.execute(update(Seat).where(Seat.id == seat.id).values(kept_out=kept))
+        _free(Seat.id == seat.id)
+    _seen_again(match)
+
+
+def let_back_in(match: Match, position: int | None) -> None:
+    """The scorekeeper or a host lets the phones freed from a seat take it again."""
+    _seat_at(match, position)
+    with transaction(locking=match):
+        db.session.execute(
+            update(Seat).where(Seat.match_id == match.id, Seat.position == position).values(kept_out=None)
+        )
+    _seen_again(match)
+
+
+def renew_seat_link(match: Match) -> None:
+    """A new seat link for the match: the one before it seats nobody from now on, and the phones seated by it
+    keep their seats. Under the match's lock, which bumps its version: the share pages polling it redraw it."""
+    with transaction(locking=match):
+        db.session.execute(update(Match).where(Match.id == match.id).values(seat_link=Match.seat_link + 1))
+    db.session.expire(match, ["seat_link"])
+
+
+def _seat_at(match: Match, position: int | None) -> None:
+    """Refuse a seat the match does not have."""
     if not any(seat.position == position for seat in match.seats):
         raise RuleError(N_("this match has no such seat"), field="seat")
-    with transaction(locking=match):
-        _free(and_(Seat.match_id == match.id, Seat.position == position))
-    _seen_again(match)
 
 
 def _free(where) -> None:
@@ -200,4 +243,4 @@ def _free(where) -> None:
 def _seen_again(match: Match) -> None:
     """The seats were written by statements: the match's are read again when next used."""
     for seat in match.seats:
-        db.session.expire(seat, ["phone", "phone_label", "hand"])
+        db.session.expire(seat, ["phone", "phone_label", "hand", "kept_out"])

@@ -14,10 +14,10 @@ from ..queries.groups import group_of_invite, groups_of, membership, phones_of
 from ..services import groups as service
 from ..web import render
 from ..web.groups import (
-    GROUP_COOKIE,
     choose_group,
     current_group,
     current_member,
+    forget_group,
     give_phone_credential,
     phone_credential,
     phone_label,
@@ -132,8 +132,12 @@ def _phone_of_group(member_id: int) -> Member:
 def remove_phone(member_id: int):
     """A host takes a phone out of the group (on an open server: takes its host rights)."""
     phone = _phone_of_group(member_id)
-    service.remove_phone(phone.group_id, phone.id)
-    flash(N_("The phone was removed.").text, "notice")
+    renewed = service.remove_phone(phone.group_id, phone.id)
+    if renewed is None:
+        flash(N_("The phone was removed.").text, "notice")
+    else:
+        flash(N_("The phone was removed, and the invite link renewed: the one that phone had no longer lets it"
+                 " back in. Show the new one below to whoever joins next.").text, "notice")  # fmt: skip
     return redirect(url_for("groups.index"))
 
 
@@ -172,6 +176,4 @@ def leave():
     except RuleError as error:
         return _page(422, errors={"leave": error_text(error)})
     flash(N_("This phone left the group.").text, "notice")
-    response = redirect(url_for("home.index"))
-    response.delete_cookie(GROUP_COOKIE)
-    return response
+    return forget_group(redirect(url_for("home.index")))

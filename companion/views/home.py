@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, flash, make_response, redirect, reques
 from ..games import REGISTRY
 from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
-from ..web import asset, render
+from ..web import asset, cookies, render
 from ..web.cards import THEMES
 from ..web.groups import is_member
 from ..web.headers import YEAR
@@ -37,7 +37,7 @@ PREFERENCES = {"theme": THEMES, "lang": ("en", "it")}
 def preferences():
     """Theme and language for this phone, kept in cookies (empty: follow the system)."""
     if request.method == "GET":
-        current = {key: request.cookies.get(key, "") for key in PREFERENCES}
+        current = {key: cookies.get(key) or "" for key in PREFERENCES}
         came_from = request.headers.get("HX-Current-URL") or request.referrer
         return render("preferences.html", back=_back_to(came_from), **current)
     # Translated where it is shown: in the language just chosen.
@@ -46,9 +46,9 @@ def preferences():
     for key, allowed in PREFERENCES.items():
         value = request.form.get(key, "")
         if value in allowed:
-            response.set_cookie(key, value, max_age=YEAR, samesite="Lax")
+            cookies.put(response, key, value, httponly=False)
         else:
-            response.delete_cookie(key)
+            cookies.remove(response, key)
     return response
 
 
@@ -96,6 +96,13 @@ def manifest():
     response = make_response(json.dumps(data))
     response.mimetype = "application/manifest+json"
     return response
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The app's icon where a browser looks for it unasked: a page that names none (an image opened as a page,
+    the result card) would otherwise log a 404 for it."""
+    return send_from_directory(current_app.static_folder, "icons/icon-192.png", mimetype="image/png", max_age=YEAR)
 
 
 @bp.get("/sw.js")

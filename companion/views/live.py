@@ -10,7 +10,7 @@ from markupsafe import Markup
 from ..models import PLAYING
 from ..queries import matches as queries
 from ..web import render
-from ..web.groups import follow_token, phone_credential, place, private
+from ..web.groups import SEAT_KEY, follow_token, phone_credential, place, private, seat_token
 from ..web.live import (
     LIVE_STATE_KEY,
     LIVE_VARY,
@@ -21,7 +21,7 @@ from ..web.live import (
     unchanged_headers,
 )
 from ..web.network import lan_address
-from ..web.pencil import is_owner, is_scorekeeper, pencil_token
+from ..web.pencil import holds_a_token_of, is_owner, is_scorekeeper
 from .host import is_host
 from .matches import ROUNDS_CHANGED, entry_shows, match_context, match_or_404
 
@@ -58,8 +58,11 @@ def _match_link(endpoint: str, match) -> str:
 
 
 def seat_link(match) -> str:
-    """The address the seat QR code carries: the seat picker, open to a phone outside the group."""
-    return _match_link("seats.seat", match)
+    """The address the seat QR code carries: the seat picker. On a private server it carries the seat link's
+    own key (never the viewer link's), which lets a phone outside the group follow this one match and take a
+    seat at it, until the link is renewed; on an open server every phone may sit down, and it carries nothing."""
+    key = {SEAT_KEY: seat_token(match.uid, match.seat_link)} if private() else {}
+    return public_url("seats.seat", match_id=match.id, **key)
 
 
 @bp.get("/<id:match_id>/live")
@@ -85,7 +88,7 @@ def live(match_id: int):
         return _pencil_panel(match_id, tag)
     template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
     shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None
-    viewer = pencil_token(match_id) is None
+    viewer = not holds_a_token_of(state.uid)
     if viewer and shows not in (None, entry_shows(state.status)):
         viewer = False
     if viewer and (drawn := drawn_for_viewers(state.uid, state.version, template)) is not None:
@@ -158,6 +161,7 @@ def share(match_id: int):
         seat_url=seats,
         seat_qr=qr_svg(seats),
         may_free=is_scorekeeper(match) or is_host(),
+        may_renew=private(),
         owner=owner,
     )
     return render("share.html", **context)

@@ -25,6 +25,7 @@ from ..services import matches as service
 from ..services.ratings import bring_up_to_date
 from ..web import render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
+from ..web.display import show_sides_in_this_language
 from ..web.groups import phone_credential
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
@@ -132,7 +133,7 @@ def entry_shows(
     scorekeeper: bool = False,
     elsewhere: bool = False,
     may_reclaim: bool = False,
-    seat_round: int | None = None,
+    seat_round: int | str | None = None,
     pencil_round: int | None = None,
     board: str | None = None,
 ) -> str:
@@ -161,6 +162,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     longer played has `step`, its replay after round `shown` (the last when None).
     """
     game = get_game(match.game)
+    show_sides_in_this_language(match)
     if replay is None:
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
     if standings is None:
@@ -170,7 +172,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
     scorekeeper = is_scorekeeper(match)
     if not scorekeeper:
         # A phone that held the pencil once keeps its token: it is told where the pencil went.
-        token = pencil_token(match.id)
+        token = pencil_token(match)
         extra.setdefault("pencil_elsewhere", token is not None)
         extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
     # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).
@@ -192,8 +194,10 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
             scorekeeper,
             extra.get("pencil_elsewhere", False),
             extra.get("may_reclaim", False),
-            # A seated phone's entry is its row of the round being played: drawn again once that round is saved.
-            seat_round=None if my_seat is None else len(match.rounds) + 1,
+            # A seated phone's entry is its row of the round being played: drawn again once that round is saved, or
+            # once its partner's phone sent the pair's row (`partner_sent`).
+            seat_round=None if my_seat is None else _seat_round(len(match.rounds) + 1,
+                                                                 partner_sent(my_seat, my_row, sent)),
             # Where the last row sent saves the round, the scorekeeper's entry moves on to the next one with it.
             pencil_round=len(match.rounds) + 1 if match.save_when_rows_in else None,
             board=_board_taps(match, game, my_seat, scorekeeper),
@@ -206,6 +210,7 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         scorekeeper=scorekeeper,
         my_seat=my_seat,
         my_row=my_row,
+        partner_sent=partner_sent(my_seat, my_row, sent),
         host=is_host(),
         may_play_again=match.status != PLAYING and may_play_again(match),
         form=form or {},
@@ -228,6 +233,17 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
         chances=_chances_as_the_table_sits_down(match),
         **extra,
     )
+
+
+def partner_sent(my_seat, my_row, sent: dict):
+    """The row another phone of this seat's side sent (a Burraco partner's), or None: this phone is told of it."""
+    row = sent.get(my_row) if my_seat is not None and my_row is not None else None
+    return row if row is not None and row.sender and row.sender != my_seat.name else None
+
+
+def _seat_round(number: int, partners) -> int | str:
+    """The round a seated phone enters, marked with the revision of the row its partner sent."""
+    return number if partners is None else f"{number}-{partners.revision}"
 
 
 def _board_taps(match: Match, game, my_seat, scorekeeper: bool) -> str | None:

@@ -60,7 +60,7 @@ def take(match_id: int):
 def back(match_id: int):
     """The phone that started the match takes the pencil back; the host's phone may take any match's pencil."""
     match = match_or_404(match_id)
-    owner_token = pencil_token(match.id)
+    owner_token = pencil_token(match)
     if is_host() and not queries.is_owner(match, owner_token):
         token = pencil.take_over_pencil(match)
         return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)

@@ -8,15 +8,27 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import gettext
 
 from ..games import get_game
-from ..games.base import N_, ChangedMeanwhile, NotAllowed, Refusal, RuleError
+from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from ..games.forms import index_in, whole_number
 from ..models import ID_MAX
-from ..queries.matches import row_of, seat_of
+from ..queries.matches import hash_token, row_of, seat_of
 from ..services import seats as service
 from ..web import render, wants_fragment
 from ..web.fragments import status_of
-from ..web.groups import current_member, give_phone_credential, phone_credential, phone_label
-from ..web.i18n import error_text
+from ..web.groups import (
+    CURRENT,
+    REPLACED,
+    REPLACED_TEXT,
+    current_member,
+    give_phone_credential,
+    is_member,
+    phone_credential,
+    phone_label,
+    private,
+    seat_key,
+    seat_key_state,
+)
+from ..web.i18n import error_text, translated
 from ..web.live import live_etag, shows_version, unchanged_headers
 from ..web.pencil import is_scorekeeper
 from .host import is_host
@@ -26,19 +38,59 @@ from .matches import ENTRY_VERSION, ROUND_KEY, ROUNDS_CHANGED, match_context, ma
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
 
+# Why a phone that only follows the match (by its viewer link) may not sit down or play a seat's part.
+VIEWER_ONLY = N_("This link only follows the match: to take a seat, scan the seat link the scorekeeper's Share page"
+                 " shows.")  # fmt: skip
+
+
 @bp.route("/<id:match_id>/seat", methods=["GET", "POST"])
 def seat(match_id: int):
-    """The page a scanned seat link opens: the phone picks its player's name and takes that seat."""
+    """The page a scanned seat link opens: the phone picks its player's name and takes that seat.
+
+    On a private server a phone outside the group needs the seat link's current key (a viewer link only
+    watches: a 403 that says so); a phone freed from a seat is told why it may not take that one again.
+    """
     match = match_or_404(match_id)
+    key = _seat_key_or_refuse(match)
     if request.method == "GET":
-        return render("seat.html", **match_context(match))
+        return render("seat.html", **_seat_page(match, key))
     position = index_in(request.form.get("seat"), len(match.seats))
     try:
         service.take_seat(match, position, give_phone_credential(), _what_this_phone_is_called())
     except Refusal as refused:
-        context = match_context(match, errors={"seat": error_text(refused)})
+        context = _seat_page(match, key, errors={"seat": error_text(refused)})
         return render("seat.html", status=status_of(refused), **context)
     return redirect(url_for("matches.show", match_id=match.id))
+
+
+def _seat_key_or_refuse(match) -> str | None:
+    """The seat link's key this phone sits down with (None where it needs none: an open server, a member of
+    the match's group); a 403 with the reason for a phone outside the group without the current one."""
+    if not private() or is_member():
+        return None
+    key = seat_key(match)
+    state = seat_key_state(match.uid, match.seat_link, key)
+    if state == CURRENT:
+        return key
+    abort(403, translated(REPLACED_TEXT if state == REPLACED else VIEWER_ONLY))
+
+
+def _seat_page(match, key: str | None, **extra) -> dict:
+    """The seat picker's context: the key its form sends back, and the seats this phone was freed from."""
+    phone = phone_credential()
+    hashed = hash_token(phone) if phone else None
+    kept_out = [seat for seat in match.seats if hashed and hashed in (seat.kept_out or ())]
+    return match_context(match, seat_key=key, kept_out=kept_out,
+                         kept_out_notes=[translated(service.kept_out_message(seat.name), standing_alone=True)
+                                         for seat in kept_out], **extra)  # fmt: skip
+
+
+def _unseated(match, refusal: Message) -> Message:
+    """Why this phone, which has no seat at the match, may not play a seat's part: it only follows the match by
+    its viewer link, or (`refusal`) it no longer has the seat it took (the seat picker tells a freed phone more)."""
+    if private() and not is_member() and seat_key_state(match.uid, match.seat_link, seat_key(match)) is None:
+        return VIEWER_ONLY
+    return refusal
 
 
 @bp.post("/<id:match_id>/rows")
@@ -55,12 +107,12 @@ def send_row(match_id: int):
         abort(404)
     try:
         if seat is None:
-            raise NotAllowed(N_("this phone no longer has a seat at the match: your row was not sent"))
+            raise NotAllowed(_unseated(match, game.entry.seat_text("not_seated")))
         side = row_of(match, seat)
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
         row = game.entry.row_from_form(request.form, replay, side)
         number = whole_number(request.form.get("number"), ID_MAX)
-        label = _what_this_phone_is_called()
+        label = _what_this_phone_is_called(seat)
         sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label, _row_key())
     except RuleError as error:
         context = match_context(match, form=request.form, errors={error.field or "round": error_text(error)})
@@ -132,7 +184,7 @@ def _board_seat(match_id: int):
     match = match_or_404(match_id)
     seat = seat_of(match, phone_credential())
     if seat is None:
-        refused = NotAllowed(service.NOT_SEATED)
+        refused = NotAllowed(_unseated(match, service.NOT_SEATED))
         context = match_context(match, errors={"round": error_text(refused)})
         abort(render("match.html", fragment="_round_entry.html", status=403, **context))
     if not get_game(match.game).entry.seat_boards:
@@ -168,23 +220,62 @@ def panel(match_id: int):
 
 @bp.post("/<id:match_id>/seats/free")
 def free(match_id: int):
-    """The scorekeeper (or the host) frees a seat: the phone sitting there only follows the match now."""
+    """The scorekeeper (or the host) frees a seat: the phone sitting there only follows the match now, and may
+    not sit there again until it is let back in."""
+    match = _seats_managed(match_id, gettext("Only the scorekeeper's phone can free a seat."))
+    service.free_seat(match, index_in(request.form.get("seat"), len(match.seats)))
+    return _panel_after_write(match)
+
+
+@bp.post("/<id:match_id>/seats/let-in")
+def let_in(match_id: int):
+    """The scorekeeper (or the host) lets the phones freed from a seat take it again."""
+    match = _seats_managed(match_id, gettext("Only the scorekeeper's phone or a host can let a phone back in."))
+    service.let_back_in(match, index_in(request.form.get("seat"), len(match.seats)))
+    return _panel_after_write(match)
+
+
+@bp.post("/<id:match_id>/seats/renew")
+def renew(match_id: int):
+    """The scorekeeper (or a host) renews the seat link: the old one seats nobody from now on, the phones
+    seated keep their seats. The answer to a phone that should not be at the table (a private server's)."""
+    match = _seats_managed(match_id, gettext("Only the scorekeeper's phone or a host can renew the seat link."))
+    if not private():
+        abort(404)
+    service.renew_seat_link(match)
+    return _panel_after_write(match, renewed=True)
+
+
+def _seats_managed(match_id: int, refusal: str):
+    """The match whose seats this phone manages (it holds the pencil, or it is a host), else a 403."""
     match = match_or_404(match_id)
     if not (is_scorekeeper(match) or is_host()):
-        abort(403, gettext("Only the scorekeeper's phone can free a seat."))
-    service.free_seat(match, index_in(request.form.get("seat"), len(match.seats)))
+        abort(403, refusal)
+    return match
+
+
+def _panel_after_write(match, renewed: bool = False) -> Response:
+    """The share page's seats as they are now (a whole share page for a form sent without htmx)."""
     if not wants_fragment():
         return redirect(url_for("live.share", match_id=match.id))
-    return render_template("_seats_panel.html", **_panel_context(match))
+    return Response(render_template("_seats_panel.html", **_panel_context(match, renewed=renewed)))
 
 
-def _what_this_phone_is_called() -> str:
-    """The name this phone was given in its group ("Anna's phone"), else its browser and system."""
+def _what_this_phone_is_called(seat=None) -> str:
+    """The name this phone was given in its group ("Anna's phone"), else its browser and system; a row sent from
+    a `seat` names that seat beside them, since the phones of a table are often alike ("Chrome · Android (Ann)")."""
     member = current_member()
-    return member.label if member is not None and member.label else phone_label()
+    machine = phone_label()
+    # A phone joins a group under its browser and system: only a name changed since is one it was given.
+    if member is not None and member.label and member.label != machine:
+        return member.label
+    if seat is None:
+        return machine
+    return f"{machine} ({seat.name})" if machine else seat.name
 
 
-def _panel_context(match) -> dict:
+def _panel_context(match, **extra) -> dict:
     """The match's context with its seat link and the link's QR code."""
     link = seat_link(match)
-    return match_context(match, seat_url=link, seat_qr=qr_svg(link), may_free=is_scorekeeper(match) or is_host())
+    return match_context(match, seat_url=link, seat_qr=qr_svg(link), may_free=is_scorekeeper(match) or is_host(),
+                         may_renew=private(), **extra)  # fmt: skip

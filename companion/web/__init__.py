@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_babel import get_locale
 
-from . import assets, cards, charts, display, fragments, groups, headers, i18n, live, queries
+from . import assets, cards, charts, cookies, display, fragments, groups, headers, i18n, live, pencil, queries
 from .assets import (
     asset,
     bundle_url,
@@ -32,10 +32,13 @@ def init_app(app: Flask) -> None:
     queries.init_app(app)
     live.init_app(app)
     groups.init_app(app)
+    cookies.init_app(app)
+    pencil.init_app(app)
     # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
     # renders whichever blueprint drew it.
     app.jinja_env.globals.update(
         asset=asset,
+        cookie=cookies.get,
         icon_address=icon_address,
         icon_logo=icon_logo,
         bundle_url=bundle_url,

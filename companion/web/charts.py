@@ -95,9 +95,18 @@ def _strip(svg: str, label: str) -> str:
             classes = child.get("class", "").split()
             if child.tag in (f"{SVG}defs", f"{SVG}desc", f"{SVG}title") or "tooltip-overlay" in classes:
                 parent.remove(child)
+    # pygal's stylesheet anchored its labels (a y label's end at the axis, an x label's middle under its tick, a
+    # title's middle); without it every label started at its point and ran over the axis.
+    for group in root.iter(f"{SVG}g"):
+        classes = group.get("class", "").split()
+        if "axis" in classes and ("x" in classes or "y" in classes):
+            for text in group.iter(f"{SVG}text"):
+                text.set("text-anchor", "middle" if "x" in classes else "end")
     for element in root.iter():
         classes = element.get("class", "").split()
         element.attrib.pop("style", None)
+        if element.tag == f"{SVG}text" and "title" in classes:
+            element.set("text-anchor", "middle")
         if element.tag == f"{SVG}text":
             element.set("fill", "currentColor")
         if element.tag == f"{SVG}path" and "line" in classes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from flask import g, has_app_context
 from flask_babel import format_timedelta, gettext
 from markupsafe import Markup, escape
 
@@ -43,11 +44,14 @@ def describe_context(match: Match) -> dict:
 
 
 def match_duration(match: Match) -> str | None:
-    """How long a match has lasted: start to finish, or to its latest round while it goes on."""
+    """How long a match has lasted: start to finish, or to its latest round while it goes on; None under a minute."""
     end = match.finished_at or (match.rounds[-1].created_at if match.rounds else None)
     if end is None or end < match.started_at:
         return None
     minutes = round((end - match.started_at).total_seconds() / 60)
+    if minutes < 1:
+        # "0 min" reads as a fault: a match of its first minute has no duration worth telling yet.
+        return None
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
@@ -58,10 +62,22 @@ def time_since(moment: datetime) -> str:
 
 def words(name: str) -> Markup:
     """A name as words that a line may break between but never inside; a word too long for its box
-    is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title)."""
+    is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title).
+    A side of the match shown that still has the name the form offered ("Us") is shown in the page's language."""
+    if has_app_context() and "side_words" in g:
+        name = g.side_words.get(name, name)
     # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
     # % per word were much slower, for the dozen names of every save's answer.
     return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in name.split()))
+
+
+def show_sides_in_this_language(match: Match) -> None:
+    """The match's sides still named as the new-match form offered them ("Us") are shown, for this request, in
+    the page's language ("Noi"); a player of that name is left as named."""
+    entry = get_game(match.game).entry
+    if entry.default_side_names:
+        sides = set(get_game(match.game).sides(match.player_names, match.settings)) - set(match.player_names)
+        g.side_words = {name.text: gettext(name.text) for name in entry.default_side_names if name.text in sides}
 
 
 def names(players: list[str]) -> Markup:

@@ -34,7 +34,7 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
 # load's time on a slow line; at that level brotli fills hash tables far larger than a fragment of a
 # few KB, a good part of a save's CPU, and leaves the processor's caches cold for the next request.
 # A fragment goes to a page already loaded, over the table's network, on every tap: a fast level
-# costs a fraction of that for a few more bytes (the README's Performance section has the figures).
+# costs a fraction of that for a few more bytes (docs/performance.md has the figures).
 FRAGMENT_BROTLI_QUALITY = 2
 
 

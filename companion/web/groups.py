@@ -14,16 +14,21 @@ import hashlib
 import hmac
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import Flask, Response, abort, current_app, g, request, session
+from itsdangerous import BadSignature, Signer
 from sqlalchemy import select
 
 from ..extensions import db
+from ..games.base import N_
 from ..games.forms import whole_number
-from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, enter_group, leave_group, within_group
+from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_group, leave_group, within_group
 from ..queries.groups import first_membership, membership
+from ..queries.matches import hash_token
 from ..services.groups import new_phone_credential, seen
-from .headers import YEAR
+from . import cookies
+from .i18n import translated
 
 PHONE_COOKIE = "phone"
 GROUP_COOKIE = "group"
@@ -36,17 +41,32 @@ FOLLOWING_KEPT = 20
 # link, its preferences, and what every page needs (files, the service worker, the health check).
 OPEN_TO_ALL = frozenset({
     "home.index", "home.preferences", "home.ping", "home.offline", "home.manifest", "home.service_worker",
-    "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited", "groups.join",
+    "home.favicon", "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited",
+    "groups.join",
 })  # fmt: skip
 # What holds nothing of any group (files, the service worker, the checks): answered without asking who the phone is.
 NO_GROUP_NEEDED = frozenset({
     "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest",
+    "home.favicon",
 })  # fmt: skip
-# What a viewer link (or a seat link) lets a phone outside the group reach of its one match.
+# What a viewer link (or a seat link) lets a phone outside the group reach of its one match. The seats' own
+# writes are among them: a phone seated by the seat link plays its part; any other is refused (a 403 with the
+# reason, views/seats.py), since a viewer link only watches.
 FOLLOWING = frozenset({
     "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table", "live.followed",
-    "seats.seat", "seats.leave", "seats.send_row",
+    "seats.seat", "seats.leave", "seats.send_row", "seats.board", "seats.hand",
 })  # fmt: skip
+# The seat link's key, in its address and in the seat picker's form.
+SEAT_KEY = "seat_key"
+# The seat links a phone opened, by match, newest last (as FOLLOWING_KEPT): it may sit down again without
+# scanning the link once more, while the link is current.
+SEAT_KEYS_KEPT = 20
+# How many earlier seat links of a match are told apart from a made-up key: a phone that opens one is told
+# that it was replaced.
+SEAT_LINKS_RECOGNISED = 100
+CURRENT, REPLACED = "current", "replaced"
+# Why a renewed seat link seats nobody (views/seats.py says it too, to a phone already following the match).
+REPLACED_TEXT = N_("This seat link was replaced by a newer one: scan the one the scorekeeper's Share page shows now.")
 # The open server's host link: a private server has no such thing (its administrator has the command line).
 OPEN_SERVER_ONLY = frozenset({"host.landing", "host.claim"})
 # An open server has one group, which nobody starts, joins or leaves: its page lists the host phones alone.
@@ -67,13 +87,74 @@ def private() -> bool:
     return current_app.config["SETTINGS"].private_groups
 
 
+def _signer(app: Flask | None = None) -> Signer:
+    """Signs the credentials this server makes, with a key derived from its secret key (salted for this use)."""
+    return _signer_of(str((app or current_app).config["SECRET_KEY"]))
+
+
+@lru_cache(maxsize=4)
+def _signer_of(secret: str) -> Signer:
+    """The signer of one secret key, made once (the live-poll middleware asks it on every poll)."""
+    return Signer(secret, salt="phone-credential", digest_method=hashlib.sha256)
+
+
+def signed_credential(value: str | None, app: Flask | None = None) -> str | None:
+    """The credential a cookie's value carries, if this server signed it; None for anything else."""
+    if not value:
+        return None
+    try:
+        return _signer(app).unsign(value).decode()
+    except BadSignature:
+        return None
+
+
+def _held(credential: str) -> bool:
+    """Whether a membership (host rights included) or a seat holds this credential."""
+    hashed = hash_token(credential)
+    held = select(Member.id).where(Member.phone == hashed).union_all(select(Seat.id).where(Seat.phone == hashed))
+    return db.session.execute(held.limit(1)).first() is not None
+
+
+def _read_phone_credential() -> str | None:
+    """The phone's credential, as its cookie carries it, if the server issued it.
+
+    A value this server signed is its own. An unsigned one (what the previous version set, a credential still
+    held after a change of the secret key) is taken only where a membership or a seat already holds it, and
+    then signed again under the cookie's new name with this answer; anything else is a value the server never
+    issued (planted, made up): ignored, so that nothing is ever bound to it (`give_phone_credential` makes a new
+    one instead).
+    """
+    new_name = cookies.name(PHONE_COOKIE)
+    value = request.cookies.get(new_name)
+    if value is None:
+        value = cookies.previous(PHONE_COOKIE)
+        g.phone_moved = value is not None
+    credential = signed_credential(value)
+    if credential is not None:
+        if g.get("phone_moved"):
+            g.phone_to_set = credential
+        return credential
+    if not value or not value.isascii() or len(value) > 200:
+        return None
+    unsigned = value.rsplit(".", 1)[0] if "." in value else value
+    if _held(unsigned):
+        g.phone_to_set = unsigned
+        return unsigned
+    g.phone_refused = True
+    return None
+
+
 def phone_credential() -> str | None:
-    """The phone's own credential, if it has one yet."""
-    return request.cookies.get(PHONE_COOKIE) or g.get("new_phone")
+    """The phone's own credential, if it has one the server issued (see `_read_phone_credential`)."""
+    if "phone" not in g:
+        g.phone = _read_phone_credential()
+    return g.phone or g.get("new_phone")
 
 
 def give_phone_credential() -> str:
-    """The phone's credential, made now (and set in its cookie with the answer) when it has none."""
+    """The phone's credential, made now (and set in its cookie with the answer) when it has none the server
+    issued: a cookie planted beforehand is replaced before anything is bound to it, and a phone that has one
+    keeps it, in whatever group it joins."""
     credential = phone_credential()
     if not credential:
         credential = g.new_phone = new_phone_credential()
@@ -126,34 +207,82 @@ def follow_token(uid: str) -> str:
     return hmac.new(key, f"follow:{uid}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def _followed_match(match_id: int | None) -> int | None:
-    """The group of a match this phone follows by a viewer link (opened now, or before: the session keeps
-    it), else None. Read only when the phone shows such a link: a member's own pages cost nothing more."""
+def seat_token(uid: str, generation: int) -> str:
+    """What a match's seat link carries: made from its uid and the link's generation (`Match.seat_link`) under
+    the secret key, another text than the viewer link's, so holding one tells nothing of the other."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, f"seat:{uid}:{generation}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _same(given: str, expected: str) -> bool:
+    """Whether a token sent is the one expected, compared in constant time."""
+    return given.isascii() and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def seat_key_state(uid: str, generation: int, key: str | None) -> str | None:
+    """Whether a seat link's key is the match's current one (CURRENT), one it had before (REPLACED), or none."""
+    if not key:
+        return None
+    if _same(key, seat_token(uid, generation)):
+        return CURRENT
+    earliest = max(0, generation - SEAT_LINKS_RECOGNISED)
+    if any(_same(key, seat_token(uid, older)) for older in range(earliest, generation)):
+        return REPLACED
+    return None
+
+
+def seat_key(match: Match) -> str | None:
+    """The seat link's key this phone shows for the match: the request's (the link, or the picker's form), else
+    the one the session kept when the phone opened the link; a current key sent is kept for the next time."""
+    sent = request.values.get(SEAT_KEY)
+    kept = session.get("seat_keys", {})
+    if not sent:
+        return kept.get(str(match.id))
+    if seat_key_state(match.uid, match.seat_link, sent) == CURRENT and kept.get(str(match.id)) != sent:
+        kept = {name: key for name, key in kept.items() if name != str(match.id)}
+        session["seat_keys"] = dict([*kept.items(), (str(match.id), sent)][-SEAT_KEYS_KEPT:])
+    return sent
+
+
+def _followed_match(match_id: int | None, endpoint: str) -> int | None:
+    """The group of a match this phone follows by a viewer link or its seat link (opened now, or before: the
+    session keeps it), else None. Read only when the phone shows such a link: a member's own pages cost
+    nothing more. A seat link renewed since it was printed opens nothing, and says so."""
     following = session.get("following", [])
     token = request.args.get("follow")
-    if match_id is None or (match_id not in following and not token):
+    key = request.values.get(SEAT_KEY) if endpoint == "seats.seat" else None
+    if match_id is None or (match_id not in following and not token and not key):
         return None
-    found = db.session.execute(select(Match.group_id, Match.uid).where(Match.id == match_id)).one_or_none()
+    found = db.session.execute(
+        select(Match.group_id, Match.uid, Match.seat_link).where(Match.id == match_id)
+    ).one_or_none()
     if found is None:
         return None
     if match_id not in following:
-        if not token.isascii() or not hmac.compare_digest(token.encode(), follow_token(found.uid).encode()):
-            return None
+        if token and _same(token, follow_token(found.uid)):
+            pass
+        else:
+            state = seat_key_state(found.uid, found.seat_link, key)
+            if state == REPLACED:
+                abort(403, translated(REPLACED_TEXT))
+            if state != CURRENT:
+                return None
         session["following"] = [*following, match_id][-FOLLOWING_KEPT:]
     return found.group_id
+
 
 
 def _private_place(endpoint: str) -> Place:
     """A private server's decision: a match the phone follows by a viewer link (of a group it is not
     working in), else its chosen group, else the first it joined, else no group."""
-    credential = request.cookies.get(PHONE_COOKIE)
-    chosen = request.cookies.get(GROUP_COOKIE)
+    credential = phone_credential()
+    chosen = cookies.get(GROUP_COOKIE)
     member = membership(whole_number(chosen, ID_MAX), credential)
     if member is None:
         member = first_membership(credential)
     if endpoint in FOLLOWING:
         match_id = (request.view_args or {}).get("match_id")
-        group = _followed_match(match_id)
+        group = _followed_match(match_id, endpoint)
         if group is not None and (member is None or member.group_id != group):
             return Place(group, following=match_id)
     if member is None:
@@ -196,17 +325,26 @@ def _leave(_error: BaseException | None) -> None:
 
 
 def _set_phone_cookie(response: Response) -> Response:
-    """A credential made during the request goes to the phone's cookie, for a year."""
-    made = g.get("new_phone")
+    """A credential made during the request, or one moved from the previous version's cookie, goes to the
+    phone's cookie, signed, for a year (the previous cookie is deleted)."""
+    made = g.get("new_phone") or g.get("phone_to_set")
     if made:
-        response.set_cookie(PHONE_COOKIE, made, max_age=YEAR, httponly=True, samesite="Lax")
+        cookies.put(response, PHONE_COOKIE, _signer().sign(made).decode())
+    elif g.get("phone_refused") and not g.get("phone_moved"):
+        cookies.remove(response, PHONE_COOKIE)
+    if g.get("phone_moved"):
+        cookies.forget_previous(response, PHONE_COOKIE)
     return response
 
 
 def choose_group(response: Response, group_id: int) -> Response:
     """The phone works in this group from its next request on."""
-    response.set_cookie(GROUP_COOKIE, str(group_id), max_age=YEAR, httponly=True, samesite="Lax")
-    return response
+    return cookies.put(response, GROUP_COOKIE, str(group_id))
+
+
+def forget_group(response: Response) -> Response:
+    """The phone has no group chosen any more (it left the one it had)."""
+    return cookies.remove(response, GROUP_COOKIE)
 
 
 def init_app(app: Flask) -> None:

@@ -35,6 +35,8 @@ def config(settings: Settings) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": MAX_UPLOAD_MB * 1024 * 1024,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": settings.secure_cookies,
+        # Over HTTPS every cookie of the app is `__Host-` prefixed (web/cookies.py), the session's too.
+        "SESSION_COOKIE_NAME": "__Host-session" if settings.secure_cookies else "session",
     }
 
 

@@ -24,6 +24,27 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
+# An image opened as a page of its own (the result card's PNG, shared or saved) is drawn by Chromium's image
+# viewer, whose page styles itself by style attributes (the page, the image, its zoom-in and zoom-out cursor):
+# the pages' policy refused them, with a console error each. An image's policy lets those four in by their
+# hashes, and nothing else (a newer Chromium may change them: the card is still shown, a console error returns).
+IMAGE_VIEWER_STYLES = (
+    "sha256-M6Ysz0+Rk4NS0oJRgQlAcfTBnQYhP6Zx0KLoS2OqDb8=",
+    "sha256-kZIsqHPSISIo2t1pH7cXKP7WqETBpurMjGw/57SZwqg=",
+    "sha256-igERkzBGYTzviA32gI5nzf4iHFeHVLFHkbG1rP17wT8=",
+    "sha256-Qq1azyZghvXgLgAyMgjlXaRf35q7WBBCbR04hRQoK8A=",
+)
+IMAGE_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'unsafe-hashes' " + " ".join(f"'{digest}'" for digest in IMAGE_VIEWER_STYLES),
+        "img-src 'self' data:",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+    ]
+)
+
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -58,6 +79,8 @@ def add_standard_headers(headers: Headers, subresource: bool = False) -> Headers
 def _on_every_response(response: Response) -> Response:
     """The standard headers on whatever Flask answers, error pages included."""
     subresource = response.mimetype in SUBRESOURCE_TYPES and request.endpoint != "home.service_worker"
+    if response.mimetype.startswith("image/") and response.mimetype != "image/svg+xml":
+        response.headers.setdefault("Content-Security-Policy", IMAGE_POLICY)
     add_standard_headers(response.headers, subresource)
     return response
 

@@ -42,9 +42,10 @@ def _preferred_language(accept_language: str) -> str:
     return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
-def language_of_environ(environ: dict[str, Any]) -> str:
-    """The same choice from a bare WSGI environ, for code that runs before Flask (the live-poll middleware)."""
-    return chosen_language(parse_cookie(environ).get("lang"), environ.get("HTTP_ACCEPT_LANGUAGE"))
+def language_of_environ(environ: dict[str, Any], cookie: str = "lang") -> str:
+    """The same choice from a bare WSGI environ, for code that runs before Flask (the live-poll middleware);
+    `cookie`: the language cookie's name on this server (web/cookies.py)."""
+    return chosen_language(parse_cookie(environ).get(cookie), environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
 # The request being served and its translations, per thread (a ContextVar, like Flask's own

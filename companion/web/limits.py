@@ -1,4 +1,4 @@
-"""The limits per phone and per address: how often a phone may export, import or send a wrong code (README, "Limits").
+"""The limits per phone and per address: how often a phone may export, import or send a wrong code (docs/access.md).
 
 Every count is kept in the limiter's store (Flask-Limiter, `LIMITS_STORAGE_URL`): each process's memory on
 a laptop, Redis where several processes or servers serve, so that a limit means the same however many

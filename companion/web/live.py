@@ -18,9 +18,10 @@ from werkzeug.wsgi import get_host
 from ..extensions import db
 from ..models import Match
 from ..queries import matches as queries
+from . import cookies
 from .assets import needs_bundles
 from .bytecache import ByteBoundedCache
-from .groups import PHONE_COOKIE
+from .groups import PHONE_COOKIE, signed_credential
 from .headers import add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
@@ -102,6 +103,9 @@ class UnchangedPolls:
         # On a private server only a member of the match's group is answered here; any other phone
         # (one following by a viewer link, a stranger) goes on to Flask, which decides (web/groups.py).
         self.private = app.config["SETTINGS"].private_groups
+        self.phone_cookie = cookies.name(PHONE_COOKIE, app)
+        self.language_cookie = cookies.name("lang", app)
+        self.app = app
 
     def trusted(self, environ: dict[str, Any]) -> bool:
         """Whether the Host is one of this server's names; Flask refuses any other with its 400 page."""
@@ -118,7 +122,8 @@ class UnchangedPolls:
         if if_none_match and environ.get("REQUEST_METHOD") == "GET":
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             match_id = self.row_id(found.group(1)) if found else None
-            phone = parse_cookie(environ).get(PHONE_COOKIE) if self.private else None
+            # Only a credential this server signed is answered here; any other cookie goes on to Flask.
+            phone = signed_credential(parse_cookie(environ).get(self.phone_cookie), self.app) if self.private else None
             if match_id is not None and self.trusted(environ) and (phone or not self.private):
                 with self.engine.connect() as connection:
                     state = queries.live_state(match_id, connection, phone)
@@ -127,7 +132,7 @@ class UnchangedPolls:
                 if self.private and (state is None or not state.member):
                     return self.flask(environ, start_response)
                 environ[LIVE_STATE_KEY] = state
-                tag = state and etag_of(state.version, state.uid, language_of_environ(environ))
+                tag = state and etag_of(state.version, state.uid, language_of_environ(environ, self.language_cookie))
                 if tag and shows_version(tag, if_none_match):
                     headers = unchanged_headers(tag)
                     if self.counting:

@@ -1,7 +1,7 @@
 """match follows: the match Play again started this one from, whose seated phones follow to this one
 
 Revision ID: c4e8a2f6b0d9
-Revises: e9a7c5b3d1f2
+Revises: c7e1a4f9b2d6
 Create Date: 2026-12-04 02:30:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c4e8a2f6b0d9'
-down_revision = 'e9a7c5b3d1f2'
+down_revision = 'c7e1a4f9b2d6'
 branch_labels = None
 depends_on = None
 

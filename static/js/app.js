@@ -13,7 +13,7 @@ export function addTexts(words) { Object.assign(bundleTexts, words); }
 export function wordsFor(key) {
   if (key in bundleTexts) return bundleTexts[key];
   var block = document.getElementById("ui-texts");
-  try { return block ? JSON.parse(block.dataset.texts)[key] : undefined; } catch (e) { return undefined; }
+  try { return block ? JSON.parse(block.dataset.texts)[key] : undefined; } catch { return undefined; }
 }
 
 // A plain text, or a count's two forms, `%(num)s` standing for the count.

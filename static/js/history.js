@@ -5,7 +5,7 @@ import { htmx } from "../vendor/htmx/htmx.min.js";
 var FIELD = "input[data-day-order]";
 // What a field holds once a whole day is typed: ISO (the links' form), three numbers with
 // separators between, or the eight digits of a keypad that has no separator (six are sent by Enter).
-var WHOLE = /^\s*(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[ .\/,-]+\d{1,2}[ .\/,-]+\d{4}|\d{4}[ .\/,-]+\d{1,2}[ .\/,-]+\d{1,2}|\d{8})\s*$/;
+var WHOLE = /^\s*(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[ ./,-]+\d{1,2}[ ./,-]+\d{4}|\d{4}[ ./,-]+\d{1,2}[ ./,-]+\d{1,2}|\d{8})\s*$/;
 
 // A half-typed date ("25/1") is not sent as the history's filter: the results would be drawn
 // for nothing and the field told it is not a date while the rest is being typed. The whole
@@ -22,7 +22,7 @@ function pad(number) { return (number < 10 ? "0" : "") + number; }
 function isoDay(field) {
   var text = field.value.trim();
   if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(text)) return text;
-  var numbers = text.split(/[ .\/,-]+/);
+  var numbers = text.split(/[ ./,-]+/);
   if (numbers.length !== 3) return "";
   var parts = {};
   field.dataset.dayOrder.split("").forEach(function (letter, index) { parts[letter] = numbers[index]; });
@@ -80,7 +80,7 @@ document.addEventListener("htmx:afterSettle", function () {
 // The calendar's buttons appear once Cally has come, on this page and on every history page a
 // boosted link brings later: without it (or without popovers) the fields are typed in.
 function showCalendars() {
-  if (!HTMLElement.prototype.hasOwnProperty("popover") || !customElements.get("calendar-date")) return;
+  if (!Object.prototype.hasOwnProperty.call(HTMLElement.prototype, "popover") || !customElements.get("calendar-date")) return;
   document.querySelectorAll(".calendar-button").forEach(function (button) { button.hidden = false; });
 }
 customElements.whenDefined("calendar-date").then(showCalendars);

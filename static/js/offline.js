@@ -28,7 +28,7 @@ var sentCount = 0;
 function storeKey() { return STORE_PREFIX + section.dataset.offlineMatch; }
 
 function waiting() {
-  try { return JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch (e) { return []; }
+  try { return JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch { return []; }
 }
 
 // Whether the rounds could be kept: a full or closed storage (private browsing) says no.
@@ -37,7 +37,7 @@ function keep(list) {
     if (list.length) localStorage.setItem(storeKey(), JSON.stringify(list));
     else localStorage.removeItem(storeKey());
     return true;
-  } catch (e) {
+  } catch {
     return false;
   }
 }
@@ -69,7 +69,7 @@ function say(key, params) {
 export function summaryOf(game, pairs, match) {
   try {
     return describers[game] ? describers[game](pairs, match, say) : "";
-  } catch (e) {
+  } catch {
     return "";
   }
 }
@@ -81,7 +81,7 @@ export function labelOf(game, number) {
 
 function describe(pairs) {
   var match;
-  try { match = JSON.parse(section.dataset.describe); } catch (e) { return ""; }
+  try { match = JSON.parse(section.dataset.describe); } catch { return ""; }
   return summaryOf(section.dataset.offlineGame, pairs, match);
 }
 
@@ -382,7 +382,7 @@ function drain() {
 function currentToken() {
   var field = document.querySelector('#entry input[name="csrf_token"]');
   if (field) return field.value;
-  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return null; }
+  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch { return null; }
 }
 
 // The Undo a phone tapped while its round was on the way: the round the server just stored goes back.
@@ -407,8 +407,8 @@ function refresh(then) {
   var sent = sentCount;
   htmx.ajax("GET", window.location.pathname, { target: "body", swap: "innerHTML" }).then(function () {
     sentCount = sent;
+    // The status line says how many were sent; the read-back banner repeating it said it twice.
     draw();
-    if (sent) readBack(text("sent", sent), null);
     if (then) then();
   });
 }
@@ -471,7 +471,7 @@ function offlinePage() {
     var name = localStorage.key(i);
     if (name.indexOf(STORE_PREFIX) !== 0) continue;
     var list;
-    try { list = JSON.parse(localStorage.getItem(name) || "[]"); } catch (e) { list = []; }
+    try { list = JSON.parse(localStorage.getItem(name) || "[]"); } catch { list = []; }
     if (!list.length) continue;
     var id = name.slice(STORE_PREFIX.length);
     matches.push({ url: "/matches/" + encodeURIComponent(id), count: list.length,

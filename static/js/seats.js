@@ -73,7 +73,7 @@ function storeName() {
 
 function waiting() {
   var name = storeName();
-  try { return (name && JSON.parse(localStorage.getItem(name) || "[]")) || []; } catch (e) { return []; }
+  try { return (name && JSON.parse(localStorage.getItem(name) || "[]")) || []; } catch { return []; }
 }
 
 function keep(list) {
@@ -82,7 +82,7 @@ function keep(list) {
   try {
     if (list.length) localStorage.setItem(name, JSON.stringify(list));
     else localStorage.removeItem(name);
-  } catch (e) { /* storage full or closed: the row stays in the form, drawn as not sent */ }
+  } catch { /* storage full or closed: the row stays in the form, drawn as not sent */ }
 }
 
 function pairsOf(formData) {

@@ -15,6 +15,7 @@ from companion.extensions import db
 from companion.games import get_game
 from companion.services import matches as service
 from companion.services.matches import roster_players
+from companion.web.pencil import PENCIL_COOKIE, kept_under
 from tests.e2e.audit import audit_layout
 from tests.helpers import CUT_PHONES, PHONE_COOKIE, unref
 
@@ -102,9 +103,11 @@ def server_match_with_pencil(
         for _ in range(rounds):
             form = MultiDict(ROUND_FORMS[game](sides))
             service.save_round(match, rules.entry.round_from_form(form, match.player_names, match.settings))
-        match_id = match.id
+        match_id, kept = match.id, f"{kept_under(match.uid)}:{token}"
         db.session.remove()
-    page.context.add_cookies([{"name": f"pencil_{match_id}", "value": token, "url": base}])
+    # Beside the pencils the browser holds already, in the one cookie the server writes (web/pencil.py).
+    held = [cookie["value"] for cookie in page.context.cookies(base) if cookie["name"] == PENCIL_COOKIE]
+    page.context.add_cookies([{"name": PENCIL_COOKIE, "value": ".".join([*held, kept]), "url": base}])
     return match_id
 
 

@@ -95,6 +95,8 @@ def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_serv
 
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
+    # Said once: the status line alone, not a read-back banner repeating it.
+    expect(page.get_by_text("3 rounds sent")).to_have_count(1)
     expect(kept_rows(page)).to_have_count(0)
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"], ["Ann"], ["Bob"]]
     # The page is the server's again: its standings, and the entry of the round after the last stored.

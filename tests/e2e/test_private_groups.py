@@ -147,7 +147,8 @@ def test_a_removed_phone_loses_the_match_it_was_following(browser: Browser, priv
     phones = hosting.get_by_role("list").filter(has_text="this phone")
     expect(phones.get_by_role("listitem")).to_have_count(2)
     phones.get_by_role("listitem").filter(has_not_text="this phone").get_by_role("button", name="Remove").click()
-    expect(hosting.get_by_text("The phone was removed.")).to_be_visible()
+    expect(hosting.get_by_text("The phone was removed, and the invite link renewed")).to_be_visible()
+    expect(hosting.get_by_role("img", name="QR code of the invite link")).to_be_visible()
     expect(phones.get_by_role("listitem")).to_have_count(1)
 
     # A new round: the removed phone's next poll is refused, and its page does not show the round.
@@ -303,3 +304,79 @@ def test_a_phone_names_itself_for_its_hosts_list(browser: Browser, private_live_
     phones = host.get_by_role("list").filter(has_text="this phone")
     expect(phones.get_by_role("listitem").filter(has_text=name)).to_have_count(1)
     audit_layout(host, [name])
+
+
+def start_game(page: Page, base: str, game: str, players: list[str]) -> str:
+    """Start a match of `game` by taps, its players typed as new; the match page's address."""
+    page.goto(base + "/matches/new")
+    page.get_by_role("button", name=game, exact=True).tap()
+    expect(page.get_by_role("button", name=game, exact=True)).to_have_attribute("aria-pressed", "true")
+    for name in players:
+        page.get_by_label("New player name").fill(name)
+        page.get_by_role("group").filter(has=page.get_by_label("New player name")).get_by_role(
+            "button", name="Add"
+        ).tap()
+        expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
+    page.get_by_role("button", name=f"Start {game}").tap()
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    return page.url
+
+
+def tap_board(page: Page, *moves: str) -> None:
+    """Taps on this phone's Pazaak board, each answered (and drawn again) before the next, none refused."""
+    for name in moves:
+        button = page.get_by_role("button", name=name, exact=True)
+        expect(button).to_be_enabled()
+        board = page.locator("#entry .pazaak-entry").element_handle()
+        button.tap()
+        board.wait_for_element_state("hidden")
+        expect(page.locator(".pazaak-refused")).to_have_count(0)
+
+
+FORBIDDEN = "Failed to load resource: the server responded with a status of 403 (FORBIDDEN)"
+
+
+def test_a_phone_outside_the_group_seated_at_pazaak_notes_its_hand_and_plays_its_board(
+    browser: Browser, private_live_server, browser_faults
+):
+    browser_faults.expect(NOT_FOUND)
+    browser_faults.expect(FORBIDDEN)
+    base = private_live_server.url
+    host = phone(browser, base)
+    start_group(host, base, GROUP_A)
+    match_a = start_game(host, base, "Pazaak", PLAYERS_A)
+    host.get_by_role("link", name="Share · viewer QR").click()
+    seat_link = host.locator("#seats-panel .qr-url a").get_attribute("href")
+    viewer_link = host.get_by_role("link", name=re.compile(r"matches.\w{8}\?follow=")).inner_text()
+    assert "seat_key=" in seat_link and "follow=" not in seat_link
+
+    # A phone that holds only the viewer link watches: the seat picker refuses it, saying why.
+    viewer = phone(browser, base)
+    viewer.goto(viewer_link)
+    answer = viewer.goto(match_a + "/seat")
+    assert answer is not None and answer.status == 403
+    expect(viewer.get_by_text("This link only follows the match: to take a seat, scan the seat link")).to_be_visible()
+
+    # A phone outside the group sits down by the seat link, notes its hand and plays its board.
+    outsider = phone(browser, base)
+    outsider.goto(seat_link)
+    outsider.get_by_label("Pasquale").check()
+    outsider.get_by_role("button", name="Take a seat").tap()
+    expect(outsider.get_by_role("status").filter(has_text="Your seat")).to_contain_text("Pasquale")
+    host.goto(match_a + "/seat")
+    host.get_by_label("Ornella").check()
+    host.get_by_role("button", name="Take a seat").tap()
+    expect(host.get_by_role("status").filter(has_text="Your seat")).to_contain_text("Ornella")
+    for card in ("+1", "+2", "−1", "T±1"):
+        outsider.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
+    expect(outsider.locator(".pazaak-note-hand .pazaak-palette")).to_have_count(0)
+    audit_layout(outsider, PLAYERS_A)
+    tap_board(host, "Draw 10", "Stand")
+    expect(outsider.get_by_role("button", name="Draw 9", exact=True)).to_be_enabled()
+    tap_board(outsider, "Draw 9", "Pasquale: +1", "Stand")
+    expect(outsider.get_by_role("status").filter(has_text="Set 1 is decided and saved.")).to_be_visible()
+    audit_layout(outsider, PLAYERS_A)
+    # Still nothing else of the group.
+    for url in (base + "/history", base + "/players", match_a + "/share"):
+        answer = outsider.goto(url)
+        assert answer is not None and answer.status == 404, url

@@ -18,7 +18,7 @@ from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.helpers import HTMX, csrf_token, dump, grant_host_rights, ref, unref
+from tests.helpers import HTMX, csrf_token, dump, grant_host_rights, hold_pencil, pencil_of, ref, unref
 
 ROOT = Path(__file__).resolve().parents[2]
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}
@@ -48,7 +48,7 @@ def match(app, client):
     )
     assert response.status_code == 302
     match_id = unref(response.headers["Location"].rsplit("/", 1)[1])
-    pencil = client.get_cookie(f"pencil_{match_id}").value
+    pencil = pencil_of(client, match_id)
     saved = client.post(
         f"/matches/{ref(match_id)}/rounds", data={"csrf_token": token, "number": "1", **TOPIC_ROUND}, headers=HTMX
     )
@@ -94,7 +94,7 @@ def test_match_writes_need_the_scorekeeper_token(app, client, match, cookie):
     match_id, pencil = match
     stranger = app.test_client()
     if cookie == "forged":
-        stranger.set_cookie(f"pencil_{match_id}", "A" * 43)
+        hold_pencil(stranger, match_id, "A" * 43)
     elif cookie == "other match":
         # The real pencil of another match is no key to this one.
         token = csrf_token(stranger, "/matches/new")
@@ -102,7 +102,7 @@ def test_match_writes_need_the_scorekeeper_token(app, client, match, cookie):
             "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["X", "Y"], "action": "start"}
         )
         other_id = unref(other.headers["Location"].rsplit("/", 1)[1])
-        stranger.set_cookie(f"pencil_{match_id}", stranger.get_cookie(f"pencil_{other_id}").value)
+        hold_pencil(stranger, match_id, pencil_of(stranger, other_id))
     # A viewer who followed the viewer link: the page, its session and its CSRF token.
     page = stranger.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert 'name="number"' not in page, "a viewer is offered the round entry"
@@ -206,7 +206,7 @@ def test_tokens_are_long_and_random(app, client, match):
         "/matches/new", data={"csrf_token": token, "game": "topic", "seat": ["Ann", "Bob"], "action": "start"}
     )
     second_id = unref(second.headers["Location"].rsplit("/", 1)[1])
-    assert other.get_cookie(f"pencil_{second_id}").value != pencil
+    assert pencil_of(other, second_id) not in (None, pencil)
     assert len(app.config["SECRET_KEY"]) >= 64
 
 
@@ -228,7 +228,7 @@ def test_tokens_are_compared_in_constant_time(app, client, match, monkeypatch):
     assert (queries.hash_token(pencil), stored) in calls
     calls.clear()
     stranger = app.test_client()
-    stranger.set_cookie(f"pencil_{match_id}", "B" * 43)
+    hold_pencil(stranger, match_id, "B" * 43)
     assert (
         stranger.post(
             f"/matches/{ref(match_id)}/undo", headers={"X-CSRFToken": csrf_token(stranger, "/offline")}

@@ -21,7 +21,17 @@ from companion.games import REGISTRY
 from companion.models import Match, Member, Player
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.helpers import csrf_token, dump, examples, grant_host_rights, invite_path, join_group, ref, start_group
+from tests.helpers import (
+    csrf_token,
+    dump,
+    examples,
+    grant_host_rights,
+    hold_pencil,
+    invite_path,
+    join_group,
+    ref,
+    start_group,
+)
 
 GAMES = sorted(REGISTRY)
 # No shrinking: one example costs a request and two database dumps, and shrinking a failure
@@ -130,7 +140,7 @@ def seed_match(app: Flask, client, game: str, rounds: int = 2) -> int:
             service.save_round(match, data)
         match_id = match.id
         db.session.remove()
-    client.set_cookie(f"pencil_{match_id}", token)
+    hold_pencil(client, match_id, token)
     return match_id
 
 
@@ -151,6 +161,8 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("seat-take", "topic", "/matches/{m}/seat", "/matches/{m}/seat"),
     ("seat-leave", "topic", "/matches/{m}", "/matches/{m}/seat/leave"),
     ("seat-free", "topic", "/matches/{m}/share", "/matches/{m}/seats/free"),
+    ("seat-let-in", "topic", "/matches/{m}/share", "/matches/{m}/seats/let-in"),
+    ("seat-renew", "topic", "/matches/{m}/share", "/matches/{m}/seats/renew"),
     ("seat-row", "pazzaparola", "/matches/{m}", "/matches/{m}/rows"),
     ("seat-board", "pazaak", "/matches/{m}", "/matches/{m}/board"),
     ("seat-hand", "pazaak", "/matches/{m}", "/matches/{m}/hand"),

@@ -200,7 +200,7 @@ def https_client(monkeypatch, tmp_path, database_url):
 
 def test_over_https_every_cookie_is_secure_and_the_session_lax(https_client):
     page = https_client.get("/preferences", base_url="https://localhost")
-    session = [c for c in page.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    session = [c for c in page.headers.getlist("Set-Cookie") if c.startswith("__Host-session=")]
     assert session and "Secure" in session[0] and "SameSite=Lax" in session[0]
     token = csrf_token(https_client, "https://localhost/preferences")
     response = https_client.post(
@@ -211,7 +211,7 @@ def test_over_https_every_cookie_is_secure_and_the_session_lax(https_client):
     )
     assert response.status_code == 302
     cookies = response.headers.getlist("Set-Cookie")
-    assert {c.split("=", 1)[0] for c in cookies} >= {"theme", "lang"}
+    assert {c.split("=", 1)[0] for c in cookies} >= {"__Host-theme", "__Host-lang"}
     assert all("; Secure" in cookie for cookie in cookies), cookies
 
 
@@ -223,7 +223,7 @@ def test_the_pencil_cookie_is_secure_over_https(https_client):
         base_url="https://localhost",
         headers={"Origin": "https://localhost"},
     )
-    pencils = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("pencil_")]
+    pencils = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("__Host-pencil=")]
     assert pencils, (response.status_code, response.headers)
     assert all("; Secure" in cookie for cookie in pencils)
 

@@ -39,8 +39,8 @@ PAGES = {
     "history": (
         "/history",
         {
-            "en": ["Search by player name", "All games", "Export and import"],
-            "it": ["Cerca per nome del giocatore", "Tutti i giochi", "Esporta e importa"],
+            "en": ["Search by player name", "All games", "Export"],
+            "it": ["Cerca per nome del giocatore", "Tutti i giochi", "Esporta"],
         },
     ),
     "players": ("/players", {"en": ["Win rate", "Played"], "it": ["% vittorie", "Giocate"]}),

@@ -12,8 +12,7 @@ from companion.extensions import db
 from companion.games import REGISTRY
 from companion.services import matches as service
 from companion.services.seed import play_match
-from companion.web.pencil import PENCIL_COOKIE
-from tests.helpers import ADDRESS_KEY, HTMX, entry_fields, ref, save_round, start_match
+from tests.helpers import ADDRESS_KEY, HTMX, entry_fields, hold_pencil, ref, save_round, start_match
 from tests.pages import read
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -99,7 +98,7 @@ def test_the_row_a_save_adds_is_marked_with_the_version_its_answer_drew(client, 
         service.save_round(match, rounds[0])
         match_id = match.id
         db.session.remove()
-    client.set_cookie(PENCIL_COOKIE.format(match_id), token)
+    hold_pencil(client, match_id, token)
     saved = save_round(client, match_id, entry_fields(app, match_id, rounds[1]), number=2)
     assert saved.status_code == 200, saved.get_data(as_text=True)
     added = [element for element in read(saved.get_data(as_text=True)).iter() if element.has("data-live-etag")]

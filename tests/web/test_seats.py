@@ -127,7 +127,8 @@ def test_a_seat_link_seats_a_phone_outside_the_group_without_making_it_a_member(
     app, phones, friday_match, club_match = two_groups
     share = phones["bob"].get(f"/matches/{ref(friday_match)}/share").get_data(as_text=True)
     link = SEAT_LINK.search(share).group(1).replace("&amp;", "&")
-    assert "?follow=" in link
+    # The seat link carries its own key, not the viewer link's.
+    assert "?seat_key=" in link and "follow=" not in link
     stranger = phones["stranger"]
     assert stranger.get(link).status_code == 200
     assert take(stranger, friday_match, 2, path=link).status_code == 302
@@ -254,7 +255,7 @@ def test_burraco_in_pairs_either_partner_sends_the_pairs_one_hand(app, client):
     hand.update(csrf_token=token, table_1="160")
     assert phones[0].post(f"/matches/{ref(match_id)}/rows", data=hand, headers=HTMX).status_code == 200
     live = read_words(client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
-    assert "Rows in: 1 of 2" in live and "waiting for Voi" in live
+    assert "Hands in: 1 of 2" in live and "waiting for Voi" in live
     sheet = client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert sent(sheet, "table_1") == ["160"]
     # The scorekeeper taps who closed and Save: Voi's hand typed here, Noi's as sent.

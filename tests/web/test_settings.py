@@ -79,3 +79,23 @@ def test_the_limits_count_in_memory_unless_a_shared_store_is_named():
     assert Settings.from_environ({}).limits_storage_url == "memory://"
     shared = Settings.from_environ({"LIMITS_STORAGE_URL": " redis://redis:6379/0 "})
     assert shared.limits_storage_url == "redis://redis:6379/0"
+
+
+class _Asked(dict):
+    """An empty environment that notes every variable asked of it."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def get(self, name, default=None):
+        self.asked.add(name)
+        return super().get(name, default)
+
+
+def test_every_variable_the_settings_read_is_in_the_settings_table_and_no_other():
+    environ = _Asked()
+    Settings.from_environ(environ)
+    table = (ROOT / "docs" / "settings.md").read_text()
+    documented = set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", table, re.M))
+    assert environ.asked and documented == environ.asked

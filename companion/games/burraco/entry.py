@@ -90,6 +90,10 @@ class BurracoEntry(Entry):
             "dirty": _whole_field(form, f"dirty_{n}", N_("dirty burraco"), f"dirty_{n}", 0),
         }
 
+    def row_summary(self, row: dict[str, Any], settings: dict[str, Any]) -> str:
+        """A sent hand's score before anyone closed: what the partner's phone is told its pair sent ("+500")."""
+        return f"{hand_score({key: int(row.get(key, 0)) for key in ENTRY_KEYS}, False, settings):+d}"
+
     def row_fields(self, row: dict[str, Any], position: int) -> dict[str, list[str]]:
         """A sent hand as the entry's fields of that side."""
         return {f"{key}_{position + 1}": [str(row.get(key, 0))] for key in ENTRY_KEYS}
@@ -101,11 +105,21 @@ class BurracoEntry(Entry):
 
     # The names the new-match form proposes for the pairs ("we" and "they"), in the page's language.
     team_names: ClassVar[tuple[Message, Message]] = (N_("Us"), N_("Them"))
+    default_side_names: ClassVar[tuple[Message, ...]] = team_names
     board_figure: ClassVar[str | None] = "average_hand"
     round_word: ClassVar[Message] = N_("Hand")
     chart_title: ClassVar[Message] = N_("Totals after each hand")
 
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Hand %(n)s:"), "closed": N_("closed")}
+    shown_word: ClassVar[Message] = N_("Hand shown")
+    seat_texts: ClassVar[dict[str, Message]] = {
+        "yours": N_("Send your points of each hand from here; the scorekeeper's phone saves the hand."),
+        "sent": N_("Hand sent: the scorekeeper's sheet has it. Change it and send again until the hand is saved."),
+        "rows_in": N_("Hands in: %(n)s of %(count)s"),
+        "not_played": N_("this match is no longer played: your hand was not sent"),
+        "not_seated": N_("this phone no longer has a seat at the match: your hand was not sent"),
+        "too_late": N_("hand %(n)s was saved before yours arrived: it was not sent"),
+    }
     # A hand's score counts each burraco and the closing at the match's own values.
     described_settings: ClassVar[tuple[str, ...]] = ("clean", "dirty", "closing")
 
@@ -160,6 +174,14 @@ class BurracoEntry(Entry):
                 raise RuleError(N_("give each team a name"), field="teams")
             raw["teams"] = dict(zip((team1, team2), pairs(players), strict=True))
         return raw
+
+    def settings_with_sides_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The pairs' team names renamed, their partners kept."""
+        if not settings.get("teams"):
+            return settings
+        teams = {renamed.get(name, name): members for name, members in settings["teams"].items()}
+        # Two teams typed so that renaming one gives the other's name keep the names as typed.
+        return {**settings, "teams": teams} if len(teams) == len(settings["teams"]) else settings
 
     def sides_from_form(self, form: Any, players: list[str]) -> list[list[str]]:
         """Two pairs when four are seated and In pairs is chosen, else each player alone."""

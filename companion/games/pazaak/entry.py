@@ -54,6 +54,7 @@ class PazaakEntry(Entry):
     round_word: ClassVar[Message] = N_("Set")
     chart_title: ClassVar[Message] = N_("Totals after each set")
     total_word: ClassVar[Message] = N_("Sets won")
+    shown_word: ClassVar[Message] = N_("Set shown")
 
     round_texts: ClassVar[dict[str, Message]] = {
         "label": N_("Set %(n)s:"),
