@@ -235,6 +235,8 @@ class Match(WithAddress, InGroup, db.Model):
     # Which seat link is current (its key is made from the uid and this number under the secret key): the
     # scorekeeper or a host renews it, and the keys of every earlier one stop seating anyone at once.
     seat_link: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The match this one was started from by Play again: the phones seated there follow to this one (views.live).
+    follows_id: Mapped[int | None] = mapped_column(ForeignKey("match.id", ondelete="SET NULL"), index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"

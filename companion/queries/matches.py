@@ -51,6 +51,20 @@ def seat_of(match: Match, credential: str | None) -> Seat | None:
     return next((seat for seat in match.seats if seat.phone == hashed), None)
 
 
+def played_again_at(match: Match, credential: str | None) -> Match | None:
+    """The newest match Play again started from this one at which this phone (its own credential) has a seat."""
+    if not credential:
+        return None
+    statement = (
+        select(Match)
+        .join(Seat, Seat.match_id == Match.id)
+        .where(Match.follows_id == match.id, Seat.phone == hash_token(credential))
+        .order_by(Match.id.desc())
+        .limit(1)
+    )
+    return db.session.scalars(statement).first()
+
+
 def seat_board(match: Match, my_seat: Seat | None) -> dict:
     """What a phone may see of the hands noted on seated phones (the entry's BOARD_FIELD): its own seat and hand,
     and of every other hand only how many cards it holds."""

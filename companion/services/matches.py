@@ -74,18 +74,35 @@ def create_match(
     table chose to have each round saved once every side's row is sent from its seat (if the game's rows make
     a whole round)."""
     with transaction():
-        match = _new_match(game_slug, names, settings)
-        match.save_when_rows_in = save_when_rows_in and get_game(game_slug).entry.round_from_rows_alone
-        token = secrets.token_urlsafe(32)
-        match.scorekeeper_hash = match.owner_hash = hash_token(token)
-        db.session.add(match)
-        rescore(match)
+        return _started(game_slug, names, settings, save_when_rows_in)
+
+
+def _started(
+    game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool
+) -> tuple[Match, str]:
+    """A match started in the transaction under way, with the scorekeeper token for the creator's cookie."""
+    match = _new_match(game_slug, names, settings)
+    match.save_when_rows_in = save_when_rows_in and get_game(game_slug).entry.round_from_rows_alone
+    token = secrets.token_urlsafe(32)
+    match.scorekeeper_hash = match.owner_hash = hash_token(token)
+    db.session.add(match)
+    rescore(match)
     return match, token
 
 
 def play_again(match: Match) -> tuple[Match, str]:
-    """A new match with the same game, players, seats and settings, its rounds saved the same way."""
-    return create_match(match.game, match.player_names, match.settings, match.save_when_rows_in)
+    """A new match with the same game, players, seats and settings, its rounds saved the same way, and the same
+    table: each phone seated at this match sits at its seat of the new one, which names this one as the match it
+    follows. This match is left as it was; its seated phones' pages ask whether it is followed and go there
+    (views.live.followed), so a table that sends its own rows goes on without scanning again."""
+    with transaction():
+        new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in)
+        new_match.follows_id = match.id
+        seated = {seat.position: seat for seat in match.seats if seat.phone}
+        for seat in new_match.seats:
+            if seat.position in seated:
+                seat.phone, seat.phone_label = seated[seat.position].phone, seated[seat.position].phone_label
+    return new_match, token
 
 
 # Bump when a cache kept by `rescore` changes meaning or gains a column: matches stored

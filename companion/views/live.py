@@ -10,7 +10,7 @@ from markupsafe import Markup
 from ..models import PLAYING
 from ..queries import matches as queries
 from ..web import render
-from ..web.groups import SEAT_KEY, follow_token, place, private, seat_token
+from ..web.groups import SEAT_KEY, follow_token, phone_credential, place, private, seat_token
 from ..web.live import (
     LIVE_STATE_KEY,
     LIVE_VARY,
@@ -111,6 +111,19 @@ def live(match_id: int):
     if template == "_live.html":
         response.headers["HX-Trigger"] = ROUNDS_CHANGED
     return response
+
+
+@bp.get("/<match:match_id>/followed")
+def followed(match_id: int):
+    """Asked by the page of a match no longer played, on a phone seated at it: where Play again started it anew
+    with this phone at its seat, the answer takes the page there (on a private server with what lets a phone
+    outside the group follow it, as the seat link did); an empty answer while no such match is there."""
+    match = match_or_404(match_id)
+    new_match = queries.played_again_at(match, phone_credential()) if match.status != PLAYING else None
+    if new_match is None:
+        return Response("", status=200)
+    follow = {"follow": follow_token(new_match.uid)} if private() else {}
+    return Response(status=200, headers={"HX-Redirect": url_for("matches.show", match_id=new_match.id, **follow)})
 
 
 def _pencil_panel(match_id: int, tag: str) -> Response:

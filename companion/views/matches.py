@@ -40,6 +40,9 @@ ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 # The event a response names when the rounds changed: the chart, its legend and the duration
 # listen for it and fetch themselves again (drawing the chart in the save would double its time).
 ROUNDS_CHANGED = "rounds-changed"
+# The header of a tap's answer that draws the entry alone: the version it drew, which the page compares with the
+# entry it shows (static/js/app.js), as answers to quick taps come back in any order.
+ENTRY_VERSION = "X-Entry-Version"
 # The flash category that carries the number of a round just corrected to the match page.
 CORRECTED = "corrected"
 # The id of a finished match's replay, which its steps swap (HX-Target).
@@ -79,7 +82,7 @@ def setup():
         draft.apply(action)
         return _setup_page(draft, 422 if draft.errors else 200, focus_name=action == "new")
     try:
-        match, token = service.create_match(draft.game, draft.seats, draft.settings(), draft.save_when_rows_in)
+        match, token = service.create_match(draft.game, draft.seats, draft.settings(gettext), draft.save_when_rows_in)
     except RuleError as error:
         draft.errors[error.field or "players"] = error_text(error)
         return _setup_page(draft, 422)
@@ -394,8 +397,9 @@ def entry_step(match_id: int):
             context = match_context(match, form=request.form)
     response = render("match.html", fragment="_round_entry.html", **context)
     if kept:
-        # Keeping the tool's state made a new version, which the page's live poll need not fetch.
-        response.headers["X-Live-ETag"] = live_etag(match)
+        # Keeping the tool's state made a new version, which the page's live poll need not fetch; a tap's
+        # answer that comes back after the next one's is not drawn over it (app.js).
+        response.headers["X-Live-ETag"] = response.headers[ENTRY_VERSION] = live_etag(match)
     return response
 
 

@@ -33,7 +33,7 @@ from ..web.live import live_etag, shows_version, unchanged_headers
 from ..web.pencil import is_scorekeeper
 from .host import is_host
 from .live import qr_svg, seat_link
-from .matches import ROUND_KEY, ROUNDS_CHANGED, match_context, match_or_404
+from .matches import ENTRY_VERSION, ROUND_KEY, ROUNDS_CHANGED, match_context, match_or_404
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
@@ -151,6 +151,7 @@ def _entry_after_write(context: dict, saved: bool) -> Response:
     changed too, out of band, marked as the version the page then shows: a poll sent before the write and
     answered after it is not drawn over them (app.js), nor is the next one fetched for nothing."""
     response = render("match.html", fragment="_seat_write.html", saved_round=saved, **context)
+    response.headers[ENTRY_VERSION] = live_etag(context["match"])
     if saved:
         response.headers["HX-Trigger"] = ROUNDS_CHANGED
         response.headers["X-Live-ETag"] = live_etag(context["match"])
@@ -171,7 +172,10 @@ def hand(match_id: int):
     except NotAllowed as refused:
         context = match_context(match, errors={"round": error_text(refused)})
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
-    return render("match.html", fragment="_round_entry.html", **match_context(match))
+    response = render("match.html", fragment="_round_entry.html", **match_context(match))
+    # Quick taps are answered in any order: the page draws no answer older than the entry it shows (app.js).
+    response.headers[ENTRY_VERSION] = live_etag(match)
+    return response
 
 
 def _board_seat(match_id: int):

@@ -53,7 +53,7 @@ NO_GROUP_NEEDED = frozenset({
 # writes are among them: a phone seated by the seat link plays its part; any other is refused (a 403 with the
 # reason, views/seats.py), since a viewer link only watches.
 FOLLOWING = frozenset({
-    "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table",
+    "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table", "live.followed",
     "seats.seat", "seats.leave", "seats.send_row", "seats.board", "seats.hand",
 })  # fmt: skip
 # The seat link's key, in its address and in the seat picker's form.

@@ -155,6 +155,10 @@ SCRIPT_TEXTS: dict[str, Message] = {
         "This needs the server, which cannot be reached right now. Rounds you save are kept on this phone."
     ),
     "reconnecting": N_("Reconnecting…"),
+    "leave_waiting": Np_(
+        "%(num)s round kept on this phone is not sent yet. Leave this page anyway?",
+        "%(num)s rounds kept on this phone are not sent yet. Leave this page anyway?",
+    ),
     "not_kept": N_(
         "Not saved: the server cannot be reached and this phone cannot keep the round. What you entered is still here."
     ),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from ..games import REGISTRY, default_game
@@ -82,13 +82,13 @@ class Draft:
         """Whether the table chose to have each round saved once every seated phone sent its row."""
         return REGISTRY[self.game].entry.round_from_rows_alone and self.form.get(SAVE_WHEN_ROWS_IN) == "1"
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self, translate: Callable[[str], str]) -> dict[str, Any]:
         """The raw settings the game's own form fields carry, for the rules to check. A side still named as the
-        form offered it in this phone's language ("Noi") is kept by the untranslated name ("Us"), which every
-        phone shows in its own language."""
+        form offered it in this phone's language (`translate`: "Us" is "Noi") is kept by the untranslated name,
+        which every phone shows in its own language."""
         entry = REGISTRY[self.game].entry
         raw = entry.settings_from_form(self.form, self.seats)
-        offered = {gettext(name.text): name.text for name in entry.default_side_names}
+        offered = {translate(name.text): name.text for name in entry.default_side_names}
         return entry.settings_with_sides_renamed(raw, offered) if offered else raw
 
     def setup_view(self) -> dict[str, Any]:

@@ -38,6 +38,44 @@ export function onLoad(callback) {
 // match looks for below.
 export const KEPT_PREFIX = "companion.waiting.";
 
+// How many rounds of the match shown wait on this phone (kept offline, or refused and waiting for a look).
+export function roundsWaiting() {
+  var section = document.querySelector("#entry[data-offline-match]");
+  if (!section) return 0;
+  try { return JSON.parse(localStorage.getItem(KEPT_PREFIX + section.dataset.offlineMatch) || "[]").length; }
+  catch { return 0; }
+}
+
+// Over a plain http:// address (the laptop's, as `make run` prints it) no service worker runs: a reload without
+// the network is the browser's own error page, the rounds kept but out of sight until the network is back. So the
+// page asks before it is left while rounds wait (a boosted link of the app too: htmx's navigation fires no
+// beforeunload), and on such an address says, while it matters, that reloading needs the network.
+window.addEventListener("beforeunload", function (event) {
+  if (roundsWaiting()) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+});
+var VERBS = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete"];
+function boosted(element) {
+  var boost = element.closest && element.closest("[hx-boost]");
+  return Boolean(boost && boost.getAttribute("hx-boost") === "true" && element.matches("a[href], form") &&
+    !VERBS.some(function (verb) { return element.hasAttribute(verb); }));
+}
+// Its words come with the offline sender, which every page where rounds wait loads (see below).
+document.addEventListener("htmx:confirm", function (event) {
+  var count = roundsWaiting();
+  if (!count || !boosted(event.detail.elt)) return;
+  event.preventDefault();
+  if (window.confirm(text("leave_waiting", count))) event.detail.issueRequest(true);
+});
+export function showReloadNote() {
+  var note = document.getElementById("reload-note");
+  if (note) note.hidden = window.isSecureContext || !(roundsWaiting() || !navigator.onLine);
+}
+window.addEventListener("online", showReloadNote);
+window.addEventListener("offline", showReloadNote);
+
 // The read-back line at the top of the screen, drawn by a script (the server draws its own): a warning, or a
 // round kept on the phone (`kept`), with what the line offers beside its words (`offer`: Undo).
 export function showBanner(message, kept, offer) {
@@ -56,7 +94,36 @@ export function showBanner(message, kept, offer) {
     line.textContent = message;
   }
   slot.appendChild(line);
+  keepClear();
   return line;
+}
+
+// What the next tap is for (Topic_'s loser buttons, marked data-keep-clear) is kept between the read-back line,
+// which sticks to the top of the screen after a save, and the screen's bottom edge, or what covers that edge
+// (a keypad bar, data-covers-bottom): under the line, a quick tap for the next round would undo the last one.
+// The parts so marked are kept clear together (Topic_'s question "Who lost round 5?" and its buttons).
+export function keepClear(target) {
+  var parts = target ? [target] : [].slice.call(document.querySelectorAll("#entry [data-keep-clear]"));
+  parts = parts.filter(function (part) { return part.getClientRects().length; });
+  if (!parts.length) return;
+  var gap = 8;
+  var slot = document.getElementById("banner");
+  var top = slot && getComputedStyle(slot).position === "sticky" ? Math.max(0, slot.getBoundingClientRect().bottom) : 0;
+  var bottom = window.innerHeight;
+  // A bar stuck to the bottom covers its own height there, wherever it stands before the page has scrolled.
+  document.querySelectorAll("[data-covers-bottom]").forEach(function (bar) {
+    var style = getComputedStyle(bar);
+    if ((style.position !== "sticky" && style.position !== "fixed") || style.bottom === "auto") return;
+    var height = bar.getBoundingClientRect().height;
+    if (height) bottom = Math.max(Math.min(bottom, window.innerHeight - height), top);
+  });
+  var boxes = parts.map(function (part) { return part.getBoundingClientRect(); });
+  var box = {
+    top: Math.min.apply(null, boxes.map(function (one) { return one.top; })),
+    bottom: Math.max.apply(null, boxes.map(function (one) { return one.bottom; })),
+  };
+  if (box.top < top + gap) window.scrollBy(0, box.top - top - gap);
+  else if (box.bottom > bottom - gap) window.scrollBy(0, Math.min(box.bottom - bottom + gap, box.top - top - gap));
 }
 
 // --- a page's own bundles ------------------------------------------------------------------
@@ -187,7 +254,20 @@ document.addEventListener("htmx:afterRequest", function (event) {
   // The scorekeeper's own save already drew the version it made: its poll need not fetch it again.
   var made = xhr && xhr.getResponseHeader("X-Live-ETag");
   var live = made && document.getElementById("live");
-  if (live) live.dataset.etag = made;
+  if (live && isNewer(made, live.dataset.etag)) live.dataset.etag = made;
+});
+// Quick taps on a tool whose answers draw the entry alone (Pazaak's hand picker and boards) are answered in any
+// order: one that comes back after the next tap's would draw the entry as it stood a tap before, and the polls,
+// already at the newest version, would never draw it again. Its answer names the version it drew.
+function isOlder(tag, than) {
+  var answer = tagParts(tag), shown = tagParts(than);
+  return Boolean(answer && shown && answer.rest === shown.rest && answer.version < shown.version);
+}
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var drawn = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Entry-Version");
+  var shown = drawn && event.detail.target && event.detail.target.id === "entry" &&
+    event.detail.target.querySelector("[data-entry-version]");
+  if (shown && isOlder(drawn, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
 });
 // ...and a poll sent before that save and answered after it brings that same version or an older one:
 // drawn, its entry (empty) would replace what the save drew (the round an Undo put back in the entry),
@@ -279,6 +359,26 @@ htmx.onLoad(function () {
     bannerHeight.observe(slot);
   }
 });
+
+// A save's, undo's or redo's answer draws the entry and the read-back line: the next tap's buttons are kept clear
+// of it. A poll's drawing moves nothing, as the scorekeeper may be reading higher up; but what must be in view as
+// soon as it is drawn (a seated phone's own row, which the keypad's tray would cover when the page opens and after
+// each round) is kept clear whoever drew it. After htmx has scrolled where the swap says (a boosted page: the top).
+var DRAWN_CLEAR = '[data-keep-clear="on-load"]';
+function holds(element, selector) {
+  return Boolean(element.querySelector && (element.matches(selector) || element.querySelector(selector)));
+}
+document.addEventListener("htmx:afterSettle", function (event) {
+  var target = event.target;
+  var answered = target.id === "entry" && !event.detail.elt.hasAttribute("data-live");
+  if (answered || holds(target, DRAWN_CLEAR)) setTimeout(function () { keepClear(); }, 0);
+});
+htmx.onLoad(function (root) {
+  if (root === document.body && holds(root, "#entry " + DRAWN_CLEAR)) keepClear();
+});
+
+
+htmx.onLoad(showReloadNote);
 
 // The read-back banner steps aside after a few seconds.
 htmx.onLoad(function (root) {

@@ -9,7 +9,7 @@
 // Its words come in front of it in its bundle, in the page's language (assets.py): a page in another
 // language brings them anew, and this sender, running already, keeps going alone.
 import { htmx } from "../vendor/htmx/htmx.min.js";
-import { KEPT_PREFIX as STORE_PREFIX, onLoad, showBanner, text, wordsFor } from "./app.js";
+import { KEPT_PREFIX as STORE_PREFIX, onLoad, showBanner, showReloadNote, text, wordsFor } from "./app.js";
 import { describers } from "./entries.js";
 import { newKey, onUnanswered, reasonOf as refusalOf } from "./writes.js";
 
@@ -91,6 +91,7 @@ function label(number) { return labelOf(section.dataset.offlineGame, number); }
 
 function draw() {
   if (!section) return;
+  showReloadNote();
   var list = waiting();
   var status = document.getElementById("offline-status");
   var box = document.getElementById("waiting-rounds");

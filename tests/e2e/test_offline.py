@@ -523,3 +523,59 @@ def test_an_offline_page_names_the_kept_rounds_and_leads_back_to_send_them(page:
     expect(page.locator("#offline-status")).to_have_text("3 rounds sent")
     assert losers_stored(app, match_id) == [["Cy"], ["Ann"], ["Bob"]]
     assert round_times(app, match_id) == [played, played, played]
+
+
+# The laptop's plain http:// address, as `make run` prints it, is no secure context (127.0.0.1, where the test
+# server listens, is one): there the page registers no service worker, and a reload without the network is the
+# browser's own error page.
+PLAIN_HTTP = 'Object.defineProperty(window, "isSecureContext", { value: false });'
+RELOAD_NOTE = "Over http://, reloading this page needs the network."
+
+
+@INTERCEPTING
+def test_over_plain_http_the_page_asks_before_it_is_left_while_rounds_wait(page: Page, live_server, app):
+    # A scorekeeper on the laptop's http:// address reloaded with the wi-fi down: the browser's error page, the
+    # rounds kept but out of sight, and nothing had said a reload needs the network.
+    page.add_init_script(PLAIN_HTTP)
+    start_topic(page, live_server.url, app)
+    match_url = page.url
+    note = page.locator("#reload-note")
+    expect(note).to_be_hidden()
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append((dialog.type, dialog.message)), dialog.dismiss()))
+    keep_cy_offline(page)
+    expect(note).to_have_text(RELOAD_NOTE)
+    expect(note).to_be_visible()
+
+    # A reload is asked about first, and staying keeps the page and its round.
+    page.evaluate("setTimeout(() => location.reload(), 0)")
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert [kind for kind, _ in asked] == ["beforeunload"]
+    expect(kept_rows(page)).to_have_count(1)
+    # So is a link of the app, which htmx follows without unloading the page.
+    page.get_by_role("link", name="History", exact=True).click()
+    for _ in range(100):
+        if len(asked) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert asked[1] == ("confirm", "1 round kept on this phone is not sent yet. Leave this page anyway?")
+    expect(page).to_have_url(match_url)
+    expect(kept_rows(page)).to_have_count(1)
+
+    # Once the round is sent there is nothing to ask, nor to say.
+    go_online(page)
+    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    expect(note).to_be_hidden()
+    page.get_by_role("link", name="History", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/history$"))
+    assert len(asked) == 2
+
+
+def test_where_a_service_worker_runs_the_page_says_nothing_of_reloading(page: Page, live_server, app):
+    start_topic(page, live_server.url, app)
+    keep_cy_offline(page)
+    expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
+    expect(page.locator("#reload-note")).to_be_hidden()

@@ -182,3 +182,52 @@ def test_a_scorekeeper_who_does_not_play_watches_both_boards_live_and_frees_a_se
     expect(bob.get_by_text("Stai seguendo questa partita")).to_be_visible()
     expect(bob.locator(".pazaak-calc")).to_have_count(0)
     audit_layout(bob, PLAYERS)
+
+
+def test_a_hand_answer_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
+    page: Page, browser: Browser, live_server, app
+):
+    # On a busy machine Ann's four quick taps were all stored, yet her phone still showed the picker: the
+    # third tap's answer came back after the fourth's and drew the entry as it stood a card before, and
+    # every poll after it was a 304, so nothing drew it again.
+    _, link = start_pazaak(page, live_server.url, app, {"width": 1180, "height": 820})
+    ann = new_phone(browser, live_server.url, {"width": 360, "height": 740})
+    take_seat(ann, link, "Ann")
+    for number, card in enumerate(ANN[:2], start=1):
+        ann.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
+        expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(number)
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    ann.route("**/hand", hold_the_first)
+    ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
+    for _ in range(100):
+        if held:
+            break
+        ann.wait_for_timeout(50)
+    assert held, "the third card's answer was expected to be held"
+    # The fourth tap, on the picker the third's answer has not redrawn yet, is answered first.
+    ann.get_by_role("button", name=f"Add {ANN[3]} to your hand", exact=True).tap()
+    expect_full_hand(ann)
+    route, answer = held[0]
+    with ann.expect_event("requestfinished", lambda request: request.url.endswith("/hand")):
+        route.fulfill(response=answer)
+    ann.unroute("**/hand")
+    # The page has drawn (or skipped) the late answer before it hears its next poll.
+    with ann.expect_response(lambda response: "/live" in response.url):
+        pass
+    # The late answer drew nothing over the hand: the four cards and no palette, as a reload draws them.
+    expect_full_hand(ann)
+    ann.reload()
+    expect_full_hand(ann)
+
+
+def expect_full_hand(phone: Page) -> None:
+    """The phone shows the four cards of Ann's hand noted, and no side card left to add."""
+    expect(phone.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(4)
+    expect(phone.locator(".pazaak-note-hand .pazaak-palette")).to_have_count(0)

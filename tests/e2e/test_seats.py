@@ -325,3 +325,90 @@ def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     assert stored["Us"] == {"table": 155, "hand": 0, "clean": 1, "dirty": 0}
     assert stored["Them"] == {"table": 40, "hand": 0, "clean": 0, "dirty": 0}
     expect(cy.get_by_role("button", name="Send our hand 2")).to_be_visible()
+
+
+# Where a seated phone's own row lies against the top of the screen and the top of the keypad's tray.
+OWN_ROW_IN_VIEW = """() => {
+  const row = document.querySelector("#entry .seat-row-entry .pz-row").getBoundingClientRect();
+  const tray = document.querySelector("#entry .pz-tray").getBoundingClientRect();
+  return {row_top: Math.round(row.top), row_bottom: Math.round(row.bottom), tray_top: Math.round(tray.top),
+          screen: innerHeight};
+}"""
+
+
+def assert_own_row_above_the_keypad(phone: Page, when: str) -> None:
+    """The row the seated phone enters lies between the top of the screen and the top of the keypad's tray."""
+    where = phone.evaluate(OWN_ROW_IN_VIEW)
+    assert where["row_top"] >= 0 and where["row_bottom"] <= where["tray_top"], f"{when}: {where}"
+
+
+def test_a_seated_phone_sees_its_own_row_above_the_keypad_on_opening_and_after_each_round(
+    page: Page, browser: Browser, live_server, app
+):
+    # On a 360×740 phone the keypad's tray, stuck to the bottom of the screen, covered the player's own row
+    # when the page opened and again after every round: the player tapped points into a row they could not see.
+    players = ["John", LONG]
+    add_to_roster(app, *players)
+    seat_players(page, live_server.url, "Pazzaparola", players)
+    page.get_by_label("Save each round by itself once every player's row is in").check()
+    press_start(page, "Pazzaparola", players)
+    link = seat_link_of(page)
+    john = seat_phone(browser, link, "John", size={"width": 360, "height": 740})
+    long = seat_phone(browser, link, LONG, size={"width": 360, "height": 740}, locale="it-IT")
+    expect(john.get_by_role("button", name="Send my row of round 1")).to_be_visible()
+    assert_own_row_above_the_keypad(john, "on opening")
+    expect(long.get_by_role("button", name="Invia la mia riga del turno 1")).to_be_visible()
+    assert_own_row_above_the_keypad(long, "on opening, in Italian")
+    for number, (john_row, long_row) in enumerate([([7, 2, 3], [2, 2]), ([5], [3, 3])], start=1):
+        send_row(john, john_row, "", f"Send my row of round {number}")
+        expect(john.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+        send_row(long, long_row, "", f"Invia la mia riga del turno {number}")
+        # The last row sent saved the round: each phone's entry moves on to the next by its poll.
+        expect(john.get_by_role("button", name=f"Send my row of round {number + 1}")).to_be_visible()
+        assert_own_row_above_the_keypad(john, f"after round {number}")
+        expect(long.get_by_role("button", name=f"Invia la mia riga del turno {number + 1}")).to_be_visible()
+        assert_own_row_above_the_keypad(long, f"after round {number}, in Italian")
+
+
+def test_play_again_takes_the_seated_phones_to_the_new_match_at_their_seats(
+    page: Page, browser: Browser, live_server, app
+):
+    # After Play again every player had to scan the seat link and pick their name again, or the rounds the table
+    # had chosen to have saved by themselves waited for rows nobody could send.
+    players = ["John", LONG]
+    add_to_roster(app, *players)
+    seat_players(page, live_server.url, "Pazzaparola", players)
+    for _ in range(2):
+        page.get_by_role("button", name="Fewer victory points to win").click()
+    expect(page.get_by_label("Victory points to win", exact=True)).to_have_value("1")
+    page.get_by_label("Save each round by itself once every player's row is in").check()
+    press_start(page, "Pazzaparola", players)
+    link = seat_link_of(page)
+    john = seat_phone(browser, link, "John", size={"width": 360, "height": 740})
+    long = seat_phone(browser, link, LONG, size={"width": 390, "height": 844}, locale="it-IT")
+    send_row(john, [7, 2, 3], "GAS", "Send my row of round 1")
+    expect(john.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+    send_row(long, [2, 2], "IO", "Invia la mia riga del turno 1")
+    expect(john.get_by_text("The match is over. It is kept in the history.")).to_be_visible()
+    expect(long.get_by_text("La partita è finita. Resta nello storico.")).to_be_visible()
+    finished_url = john.url
+
+    page.get_by_role("button", name="Play again").click()
+    expect(page).not_to_have_url(finished_url)
+    new_url = page.url
+    # Within a poll or two, each seated phone is on the new match, at its own seat, no name picked again.
+    for phone in (john, long):
+        expect(phone).to_have_url(new_url, timeout=3500)
+    expect(john.get_by_role("status").filter(has_text="Your seat")).to_contain_text("John")
+    expect(john.get_by_role("button", name="Send my row of round 1")).to_be_visible()
+    expect(long.get_by_role("button", name="Invia la mia riga del turno 1")).to_be_visible()
+    audit_layout(long, players)
+    # And the round is saved by itself once both rows are in.
+    send_row(john, [5], "", "Send my row of round 1")
+    expect(john.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+    send_row(long, [3, 3], "", "Invia la mia riga del turno 1")
+    expect(page.locator("#rounds")).to_contain_text("Round 1")
+    stored = page.request.get(new_url + ".json").json()["rounds"]
+    assert [sorted(stored[0]["rows"][name]["used"]) for name in players] == [[5], [3, 3]]
+    # The finished match is as it was: its seats and its one round.
+    assert len(page.request.get(finished_url + ".json").json()["rounds"]) == 1

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole
+from tests.e2e.helpers import NETWORK_CUT, add_to_roster, expect_rounds_as_drawn_whole, go_offline
 from tests.e2e.topic_helpers import COUNT_TAPS_SCRIPT, start_topic, topic_cards_held, topic_loser_button
 
 pytestmark = pytest.mark.e2e
@@ -152,3 +152,60 @@ def test_the_last_round_line_shows_a_long_name_on_a_narrow_phone(page: Page, liv
     }""")
     assert hidden == 0
     audit_layout(page, players)
+
+
+# Where each loser button is, and whether a tap at its centre lands on it rather than on what covers it.
+LOSER_BUTTONS_REACHED = """() => [...document.querySelectorAll("#entry button.topic-player")].map((button) => {
+  const box = button.getBoundingClientRect();
+  const inside = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {name: button.value, inside, reached: Boolean(hit && button.contains(hit)),
+          covered_by: hit && !button.contains(hit) ? hit.outerHTML.slice(0, 80) : null};
+})"""
+
+
+def assert_loser_buttons_reached(page: Page, after: str) -> None:
+    """Every loser button lies inside the screen, and a tap at its centre reaches it."""
+    found = page.evaluate(LOSER_BUTTONS_REACHED)
+    assert len(found) == 4
+    missed = [button for button in found if not (button["inside"] and button["reached"])]
+    assert missed == [], f"after {after}: {missed}"
+
+
+def scrolled_to_the_end(page: Page) -> None:
+    """The scorekeeper has scrolled to the end of the page, the loser buttons near the top of the screen."""
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+
+
+@pytest.mark.parametrize("size", [{"width": 360, "height": 740}, {"width": 390, "height": 844}])
+def test_the_read_back_line_never_covers_the_next_rounds_loser_buttons(
+    page: Page, live_server, app, size, browser_faults
+):
+    # At the table the read-back line and its Undo stuck to the top of the screen over the loser buttons a
+    # scorekeeper had scrolled up to, so a quick tap for the next round undid the round just saved.
+    for fault in NETWORK_CUT:
+        browser_faults.expect(fault, may_not_come=True)
+    four = [*PLAYERS, "Dee"]
+    add_to_roster(app, *four)
+    page.set_viewport_size(size)
+    start_topic(page, live_server.url, four, [])
+    scrolled_to_the_end(page)
+    topic_loser_button(page, "Bob").tap()
+    readback = page.locator("#banner .readback")
+    expect(readback).to_contain_text("Round 1: Bob +1")
+    assert_loser_buttons_reached(page, "a save")
+
+    scrolled_to_the_end(page)
+    readback.get_by_role("button", name="Undo", exact=True).tap()
+    expect(page.get_by_role("heading", name="Who lost round 1?")).to_be_visible()
+    expect(readback).to_contain_text("Round 1 taken back.")
+    assert_loser_buttons_reached(page, "an undo")
+
+    scrolled_to_the_end(page)
+    topic_loser_button(page, "Cy").tap()
+    expect(readback).to_contain_text("Round 1: Cy +1")
+    go_offline(page)
+    scrolled_to_the_end(page)
+    topic_loser_button(page, "Dee").tap()
+    expect(readback).to_contain_text("kept on this phone")
+    assert_loser_buttons_reached(page, "an offline save")

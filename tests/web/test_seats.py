@@ -18,6 +18,7 @@ from tests.helpers import (
     start_match,
     stored_match,
     take,
+    unref,
 )
 from tests.pages import read
 
@@ -387,3 +388,32 @@ def test_the_row_that_ended_the_match_sent_again_under_its_key_is_answered_as_st
     # A row sent anew to the match over is refused with its reason.
     fresh = phones[1].post(f"/matches/{ref(match_id)}/rows", data={**last, "row_key": ""}, headers=HTMX)
     assert fresh.status_code == 403 and "no longer played" in html.unescape(fresh.get_data(as_text=True))
+
+
+def test_play_again_seats_the_same_phones_and_their_poll_of_the_finished_match_takes_them_there(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"], target="1")
+    phones = seated_phones(app, client, match_id, [1])
+    viewer = app.test_client()
+    viewer.get(f"/matches/{ref(match_id)}")
+    form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["9"], "used-1": ["2"]}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    assert stored_match(app, match_id).status == "finished"
+    # The finished match's page on the seated phone asks whether it was played again: not yet.
+    asks = f"/matches/{ref(match_id)}/followed"
+    assert asks in phones[1].get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert asks not in viewer.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert "HX-Redirect" not in phones[1].get(asks, headers=HTMX).headers
+    before = dump(app)
+    again = client.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": csrf_token(client)})
+    new_id = unref(again.headers["Location"].rsplit("/", 1)[1])
+    assert seated(app, new_id) == seated(app, match_id) and seated(app, new_id)["Bob"] is not None
+    # The finished match is left as it was.
+    after = dump(app)
+    assert [row for row in after["match"] if row[0] == match_id] == [
+        row for row in before["match"] if row[0] == match_id
+    ]
+    # Its next question takes the seated phone to the new match; a viewer has none to ask.
+    answer = phones[1].get(asks, headers=HTMX)
+    assert answer.status_code == 200 and answer.headers["HX-Redirect"] == f"/matches/{ref(new_id)}"
+    assert "HX-Redirect" not in viewer.get(asks, headers=HTMX).headers
+    assert "Your seat: Bob" in read_words(phones[1].get(f"/matches/{ref(new_id)}").get_data(as_text=True))
