@@ -48,6 +48,10 @@ redis:
 # tests spend much of their time waiting on polls, so the suite takes about half as long. The tests that
 # judge a server by what it served under load in a bounded time run after, alone (pytest.ini's `alone`).
 PYTEST_WORKERS = -n 2 --dist worksteal
+# Compiled modules are kept, pytest's assertion-rewritten test modules among them, where a shell says not to
+# write them: else each of a CI run's pytest processes (a controller and two workers per leg) rewrites every
+# test module again, some seconds each.
+unexport PYTHONDONTWRITEBYTECODE
 # On PostgreSQL (DATABASE_URL=postgresql://..., as scripts/with-postgres.sh sets it) the suite has run on SQLite
 # already: the tests marked `database` run again (pytest.ini says which), not the pure rules or the browser
 # tests whose pages no database changes.
