@@ -54,10 +54,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    """One seed for the run's generated examples, chosen here unless `--hypothesis-seed` names one: the
-    workers are handed the controller's options, so all of them draw from it, and the header prints it."""
-    if getattr(config, "workerinput", None) is None and config.getoption("hypothesis_seed") is None:
+    """One seed for the run's generated examples, chosen here unless `--hypothesis-seed` names one (before
+    Hypothesis reads the option); an xdist worker takes the controller's (`pytest_configure_node`)."""
+    worker = getattr(config, "workerinput", None)
+    if worker is not None:
+        config.option.hypothesis_seed = worker["hypothesis_seed"]
+    elif config.getoption("hypothesis_seed") is None:
         config.option.hypothesis_seed = str(random.randrange(2**32))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """Hand each xdist worker the run's seed."""
+    node.workerinput["hypothesis_seed"] = node.config.getoption("hypothesis_seed")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
