@@ -8,7 +8,7 @@ endif
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-quick chromium redis bench outage deploy-check vendor lint eslint clean translations
+.PHONY: run test test-deep test-quick chromium redis bench outage deploy-check vendor lint eslint clean translations
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -48,11 +48,31 @@ redis:
 # tests spend much of their time waiting on polls, so the suite takes about half as long. The tests that
 # judge a server by what it served under load in a bounded time run after, alone (pytest.ini's `alone`).
 PYTEST_WORKERS = -n 2 --dist worksteal
+# Compiled modules are kept, pytest's assertion-rewritten test modules among them, where a shell says not to
+# write them: else each of a CI run's pytest processes (a controller and two workers per leg) rewrites every
+# test module again, some seconds each.
+unexport PYTHONDONTWRITEBYTECODE
+# On PostgreSQL (DATABASE_URL=postgresql://..., as scripts/with-postgres.sh sets it) the suite has run on SQLite
+# already: the tests marked `database` run again (pytest.ini says which), not the pure rules or the browser
+# tests whose pages no database changes.
+ON_POSTGRESQL := $(filter postgres://% postgresql://%,$(DATABASE_URL))
+SELECTION := $(if $(ON_POSTGRESQL),database and )
+
+# The suite: the parallel run, then the tests that run alone; $(1): more of pytest's options.
+define suite
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "$(SELECTION)not alone" $(1)
+	$(BIN)/python -m pytest -m "$(SELECTION)alone" $(1)
+endef
 
 test: chromium redis eslint
-	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "not alone"
-	$(BIN)/python -m pytest -m alone
+	$(call suite)
+
+# make test with ten times as many generated examples per property and fuzzer (the "deep" Hypothesis profile,
+# tests/conftest.py), every explicit example as in make test: for a change to the rules, the forms or the
+# readers of what a phone sends.
+test-deep: chromium redis eslint
+	$(call suite,--hypothesis-profile=deep)
 
 test-quick: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest $(PYTEST_WORKERS) -m "not e2e and not alone"
@@ -62,6 +82,7 @@ test-quick: $(VENV)/.dev-installed
 # BASE=<commit> runs that commit's app too, each figure on both in turns, with the ratio (about twice as long);
 # ONLY=save (or polls, fragments, card, history, groups, ratings, browser, slow, evening; comma-separated) runs those parts alone.
 bench: $(VENV)/.dev-installed chromium
+	$(BIN)/python -m pytest -q -p no:cacheprovider bench/tests
 	$(BIN)/python bench/run.py $(if $(BASE),--base $(BASE)) $(if $(ONLY),--only $(ONLY))
 
 # A wi-fi outage at two tables: the network off for 5 minutes, 20 rounds entered; lost and doubled rounds (both 0).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from companion import create_app
 from companion.extensions import db
 from tests.helpers import (
     ADDRESS_KEY,
+    DEEP,
     ON_POSTGRESQL,
     PHONE,
     LiveServer,
@@ -30,9 +32,47 @@ from tests.helpers import (
     store_samples,
 )
 
-# Speed is measured by the benchmark, never by tests: a loaded machine must not fail a property.
-settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Speed is measured by the benchmark, never by tests: a loaded machine must not fail a property. A failure
+# prints the decorator that replays its example (print_blob), and the run's seed is printed up front
+# (`pytest_report_header`): `--hypothesis-seed=N` runs the same examples again. `make test-deep` loads
+# the "deep" profile, whose properties generate DEEP times as many examples (tests/helpers.py's `generated`).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.register_profile("deep", settings.get_profile("suite"), max_examples=100 * DEEP)
 settings.load_profile("suite")
+
+# The folders whose every test is marked `database` (pytest.ini): each goes through the app's SQL.
+DATABASE_FOLDERS = ("web", "reliability")
+TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of tests/web and tests/reliability `database`, the PostgreSQL leg's selection."""
+    for item in items:
+        parts = item.path.relative_to(TESTS).parts
+        if parts[0] in DATABASE_FOLDERS:
+            item.add_marker(pytest.mark.database)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """One seed for the run's generated examples, chosen here unless `--hypothesis-seed` names one (before
+    Hypothesis reads the option); an xdist worker takes the controller's (`pytest_configure_node`)."""
+    worker = getattr(config, "workerinput", None)
+    if worker is not None:
+        config.option.hypothesis_seed = worker["hypothesis_seed"]
+    elif config.getoption("hypothesis_seed") is None:
+        config.option.hypothesis_seed = str(random.randrange(2**32))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """Hand each xdist worker the run's seed."""
+    node.workerinput["hypothesis_seed"] = node.config.getoption("hypothesis_seed")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """The seed of this run's generated examples, to run them again."""
+    return f"hypothesis seed {config.getoption('hypothesis_seed')} (again: --hypothesis-seed=...)"
 
 
 def _migrate(url: str, instance: Path) -> None:
@@ -179,6 +219,36 @@ def live_server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSer
     monkeypatch.setattr("companion.web.network.lan_addresses", lambda: [])
     with LiveServer(app) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory: pytest.TempPathFactory, migrated_database: str) -> Iterator[Flask]:
+    """One app and database for a whole browser module whose cases each start a match of their own (a page's
+    layout, its contrast, its labels): the app, its database and its server are what such a case costs most.
+    A module asks for it by naming `app` and `live_server` after `module_app` and `module_live_server`."""
+    folder = tmp_path_factory.mktemp("module")
+    with fresh_database(template=migrated_database) as url:
+        if url is None:
+            instance = folder / "instance"
+            instance.mkdir()
+            shutil.copyfile(migrated_database, instance / "companion.sqlite")
+            url = f"sqlite:///{instance / 'companion.sqlite'}"
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": ADDRESS_KEY}
+        application = create_app(config, instance_path=str(folder / "instance"))
+        yield application
+        with application.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def module_live_server(module_app: Flask) -> Iterator[LiveServer]:
+    """`module_app` served over HTTP for the browser, for the whole module (each case has its own browser
+    context: its own cookies, so its own pencils)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("companion.web.network.lan_addresses", lambda: [])
+        with LiveServer(module_app) as server:
+            yield server
 
 
 @pytest.fixture

@@ -148,6 +148,17 @@ def reaching_flask(app: Flask) -> Iterator[list[str]]:
 
 ON_POSTGRESQL = SERVER_URL.startswith(("postgres://", "postgresql://"))
 
+# How many times as many examples a property generates in `make test-deep` (the "deep" Hypothesis profile).
+DEEP = 10
+
+
+def generated(examples: int) -> int:
+    """How many examples a property generates in this run: `examples` in `make test`, DEEP times as many in
+    `make test-deep`. Its explicit examples (@example, a case table) run in both, and run first."""
+    from hypothesis import settings
+
+    return examples * (DEEP if settings.get_current_profile_name() == "deep" else 1)
+
 
 @contextmanager
 def fresh_database(template: str | None = None) -> Iterator[str | None]:

@@ -66,6 +66,7 @@ def start_topic(page: Page, base: str, app) -> int:
     return start_match(page, base, "Topic_", PLAYERS)
 
 
+@pytest.mark.database
 def test_rounds_tapped_offline_are_sent_in_order_once_each(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
     topic_loser_button(page, "Bob").click()
@@ -137,6 +138,7 @@ def test_undo_takes_back_a_kept_round_on_the_phone_alone(page: Page, live_server
     assert losers_stored(app, match_id) == [["Bob"], ["Cy"]]
 
 
+@pytest.mark.database
 @INTERCEPTING
 def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)
@@ -158,6 +160,7 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
 
+@pytest.mark.database
 @INTERCEPTING
 @pytest.mark.parametrize("stored_first", [False, True], ids=["never-reached", "stored-then-died"])
 def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
@@ -435,6 +438,7 @@ def test_kept_rounds_are_sent_with_the_pages_own_token_after_the_browser_was_clo
     assert losers_stored(app, match_id) == [["Cy"]]
 
 
+@pytest.mark.database
 @INTERCEPTING
 def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live_server, app):
     match_id = start_topic(page, live_server.url, app)

@@ -18,6 +18,7 @@ from companion.games.pazaak.rules import HAND_CARDS
 from companion.games.pazaak.table_rules import TABLE_SIZE
 from companion.web.assets import bundle_url
 from companion.web.i18n import LANGUAGES, translated
+from tests.helpers import generated
 
 pytestmark = pytest.mark.e2e
 
@@ -223,7 +224,7 @@ def test_a_round_kept_offline_is_said_as_the_server_reads_it_back(page: Page, ap
     counts = {"made": 0, "described": 0}
 
     # Many rounds per example, one browser call for each batch.
-    @settings(max_examples=50, deadline=None)
+    @settings(max_examples=generated(50), deadline=None)
     @given(examples(slug))
     def same_words(example):
         (raw_players, raw_settings), batch = example

@@ -114,6 +114,7 @@ def send_row(phone: Page, points: list[int], word: str, send_label: str) -> None
     phone.get_by_role("button", name=re.compile(send_label)).tap()
 
 
+@pytest.mark.database
 def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_with_one_tap(
     page: Page, browser: Browser, live_server, app, browser_faults
 ):
@@ -189,6 +190,7 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     assert stored["Ringo"]["used"] == [4, 1]
 
 
+@pytest.mark.database
 def test_a_table_that_chose_it_has_the_round_saved_by_the_last_row_sent(page: Page, browser: Browser, live_server, app):
     players = ["John", LONG]
     add_to_roster(app, *players)

@@ -18,6 +18,17 @@ from tests.helpers import ref, stored_match
 
 pytestmark = pytest.mark.e2e
 
+# One app, database and server for all of this module's cases, each on a match of its own
+# (tests/conftest.py's module_app): starting them was most of what a case cost.
+@pytest.fixture
+def app(module_app):
+    return module_app
+
+
+@pytest.fixture
+def live_server(module_live_server):
+    return module_live_server
+
 
 def pairs(names: list[str]) -> dict:
     """Burraco in pairs, the two teams named as long as names may be."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import sys
 from html.parser import HTMLParser
 from typing import Any
@@ -25,6 +24,7 @@ from tests.helpers import (
     csrf_token,
     dump,
     examples,
+    generated,
     grant_host_rights,
     hold_pencil,
     invite_path,
@@ -37,7 +37,10 @@ GAMES = sorted(REGISTRY)
 # No shrinking: one example costs a request and two database dumps, and shrinking a failure
 # took minutes; the assertion messages carry the whole failing form instead.
 PHASES = (Phase.explicit, Phase.reuse, Phase.generate)
-EXAMPLES_PER_ENDPOINT = int(os.environ.get("BAD_INPUT_EXAMPLES", "30"))
+# Examples per endpoint and run: each category of NASTY reaches each field within a few, and a run's seed
+# differs from the last (printed in the header), so the runs together try ever more. `make test-deep`
+# sends ten times as many.
+EXAMPLES_PER_ENDPOINT = generated(12)
 # Every fuzz run: no deadline (a request's time varies), no example database kept between runs.
 FUZZ = settings(
     max_examples=EXAMPLES_PER_ENDPOINT,

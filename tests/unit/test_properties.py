@@ -17,6 +17,7 @@ from companion.games.pazaak.table_rules import (
     outcome,
     result,
 )
+from tests.helpers import generated
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
 TOPIC, BURRACO, PAZZAPAROLA, PAZAAK = (get_game(s) for s in ("topic", "burraco", "pazzaparola", "pazaak"))
@@ -144,7 +145,7 @@ def make_action(kind, data):
     }[kind]
 
 
-@settings(max_examples=300)
+@settings(max_examples=generated(300))
 @given(st.data(), st.integers(0, 1))
 def test_calculator_result_gives_the_engine_the_same_winner(data, starter):
     players = ["Ann", "Bob"]
@@ -192,7 +193,7 @@ def test_calculator_result_gives_the_engine_the_same_winner(data, starter):
         raise AssertionError("a finished set accepted a card")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=generated(150), deadline=None)
 @given(st.sampled_from(["pazzaparola", "burraco", "topic", "pazaak"]), st.randoms(use_true_random=False))
 def test_a_tally_advanced_round_by_round_equals_a_full_replay_after_every_round(slug, rng):
     game = get_game(slug)

@@ -18,7 +18,7 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
-from tests.helpers import played_match, ref
+from tests.helpers import generated, played_match, ref
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
@@ -136,7 +136,7 @@ def wipe() -> None:
     db.session.commit()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=generated(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operations, min_size=1, max_size=10))
 def test_the_kept_ratings_are_a_full_rebuild_after_any_history(app, history):
     with app.app_context():

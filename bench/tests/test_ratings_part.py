@@ -1,5 +1,6 @@
-"""The bench's ratings part does what it says on a small seeded instance: each save ends and rates its match,
-each correction of the oldest match is stored, and the rebuild rates every finished match of the game."""
+"""The bench's self-test, run by `make bench` before the bench: the ratings part does what it says on a small
+seeded instance (each save ends and rates its match, each correction of the oldest match is stored, and the
+rebuild rates every finished match of the game)."""
 
 from __future__ import annotations
 
