@@ -235,7 +235,10 @@ def module_app(tmp_path_factory: pytest.TempPathFactory, migrated_database: str)
             url = f"sqlite:///{instance / 'companion.sqlite'}"
         config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": ADDRESS_KEY}
         application = create_app(config, instance_path=str(folder / "instance"))
+        # The module's addresses (`ref`) are read from its database.
+        address_database(url)
         yield application
+        address_database(None)
         with application.app_context():
             db.session.remove()
             db.engine.dispose()

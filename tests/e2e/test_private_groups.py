@@ -318,7 +318,7 @@ def start_game(page: Page, base: str, game: str, players: list[str]) -> str:
         ).tap()
         expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
     page.get_by_role("button", name=f"Start {game}").tap()
-    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{8}$"))
+    expect(page).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
     return page.url
 
 
@@ -347,7 +347,7 @@ def test_a_phone_outside_the_group_seated_at_pazaak_notes_its_hand_and_plays_its
     match_a = start_game(host, base, "Pazaak", PLAYERS_A)
     host.get_by_role("link", name="Share · viewer QR").click()
     seat_link = host.locator("#seats-panel .qr-url a").get_attribute("href")
-    viewer_link = host.get_by_role("link", name=re.compile(r"matches.\w{8}\?follow=")).inner_text()
+    viewer_link = host.get_by_role("link", name=re.compile(r"matches.\w{11}\?follow=")).inner_text()
     assert "seat_key=" in seat_link and "follow=" not in seat_link
 
     # A phone that holds only the viewer link watches: the seat picker refuses it, saying why.
