@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 
 from flask import g, has_app_context
@@ -65,30 +64,11 @@ def words(name: str) -> Markup:
     """A name as words that a line may break between but never inside; a word too long for its box
     is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title).
     A side of the match shown that still has the name the form offered ("Us") is shown in the page's language."""
-    # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
-    # % per word were much slower, for the dozen names of every save's answer.
-    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in words_of(name)))
-
-
-# A rounds table's column holds its header's longest word whole: about 0.6 rem a letter of the header's bold
-# 0.85 rem, and the cell's padding; at most 12 rem, so a 360 px phone still shows a column of scores beside the
-# round's number: a longer word (some 19 letters) is cut, the whole name in the header's title.
-LETTER_REM, PADDING_REM, WIDEST_REM = 0.6, 1.6, 12
-
-
-def column_width(name: str, narrowest: int) -> str:
-    """The class (`col-N`, match.css) that widens a rounds table's column from `narrowest` rem to its name's
-    longest word, so its header wraps between words and never cuts one: a table grown past the phone scrolls."""
-    longest = max((len(word) for word in words_of(name)), default=0)
-    rem = min(WIDEST_REM, math.ceil(longest * LETTER_REM + PADDING_REM))
-    return f"col-{rem}" if rem > narrowest else ""
-
-
-def words_of(name: str) -> list[str]:
-    """The words of a name as a page shows it (a side still named as the form offered it, in the page's language)."""
     if has_app_context() and "side_words" in g:
         name = g.side_words.get(name, name)
-    return name.split()
+    # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
+    # % per word were much slower, for the dozen names of every save's answer.
+    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in name.split()))
 
 
 def show_sides_in_this_language(match: Match) -> None:

@@ -168,21 +168,6 @@ def test_long_names_are_never_cut_inside_a_word(page: Page, live_server, app):
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("game", ["burraco", "pazzaparola"])
-def test_long_names_are_never_cut_inside_a_word_in_a_rounds_tables_header(page: Page, live_server, app, game):
-    # Four sides of 40 characters (half of them one word longer than a line): each column holds its header's
-    # longest word whole (before: 4-4.6 rem columns cut "Fontanarossa"), and the table scrolls past the phone.
-    names = LONG_NAMES[:4]
-    match_id = server_match_with_pencil(page, app, live_server.url, game, names, rounds=2)
-    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
-    found = needless_cuts(page, names, "the rounds header", "#rounds thead")
-    try:
-        audit_layout(page, names, sizes=PHONES)
-    except AssertionError as fault:
-        found.append(f"the rounds header: {fault}")
-    assert not found, "\n".join(found)
-
-
 def test_a_long_group_name_is_never_cut_inside_a_word_in_the_header(browser: Browser, private_live_server):
     phone_page = phone(browser, 360)
     phone_page.goto(private_live_server.url + "/")
