@@ -57,15 +57,18 @@ window.addEventListener("beforeunload", function (event) {
   }
 });
 var VERBS = ["hx-get", "hx-post", "hx-put", "hx-patch", "hx-delete"];
-function boosted(element) {
+// A boosted link to another page. A boosted form on the page where rounds wait is one of its own actions (take
+// the pencil back, undo), whose answer is this page again: it must go out, never be held behind a question.
+function leaves(element) {
   var boost = element.closest && element.closest("[hx-boost]");
-  return Boolean(boost && boost.getAttribute("hx-boost") === "true" && element.matches("a[href], form") &&
-    !VERBS.some(function (verb) { return element.hasAttribute(verb); }));
+  return Boolean(boost && boost.getAttribute("hx-boost") === "true" && element.matches("a[href]") &&
+    !VERBS.some(function (verb) { return element.hasAttribute(verb); }) &&
+    new URL(element.href, location.href).pathname !== location.pathname);
 }
 // Its words come with the offline sender, which every page where rounds wait loads (see below).
 document.addEventListener("htmx:confirm", function (event) {
   var count = roundsWaiting();
-  if (!count || !boosted(event.detail.elt)) return;
+  if (!count || !leaves(event.detail.elt)) return;
   event.preventDefault();
   if (window.confirm(text("leave_waiting", count))) event.detail.issueRequest(true);
 });
