@@ -224,8 +224,10 @@ class Load:
         """One phone: picks a table at random, saves the round it believes is next, learns from the answer."""
         rng = random.Random(index)
         client = Client(self.base_url)
-        for match in (m for table in self.tables for m in table):
-            client.cookies[match.cookie_name] = match.cookie_value
+        # Every match's pencil, in the one cookie of every pencil a phone holds (web/pencil.py).
+        matches = [m for table in self.tables for m in table]
+        for name in {match.cookie_name for match in matches}:
+            client.cookies[name] = ".".join(match.cookie_value for match in matches if match.cookie_name == name)
         # The next round number this phone believes each match is at; a first guess of 1 is
         # corrected by the server's 409, which answers with the entry form of the round due.
         believed: dict[int, int] = {match.id: 1 for table in self.tables for match in table}
