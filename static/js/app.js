@@ -272,6 +272,13 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     event.detail.target.querySelector("[data-entry-version]");
   if (shown && isOlder(drawn, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
 });
+// The same holds for the entry a poll draws out of band (its entry showed something else when it was sent): a
+// poll answered after a quicker tap's answer would draw the entry as it stood before that tap.
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var drawn = event.detail.target.id === "entry" && event.detail.fragment.querySelector("[data-entry-version]");
+  var shown = drawn && event.detail.target.querySelector("[data-entry-version]");
+  if (shown && isOlder(drawn.dataset.entryVersion, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
+});
 // ...and a poll sent before that save and answered after it brings that same version or an older one:
 // drawn, its entry (empty) would replace what the save drew (the round an Undo put back in the entry),
 // and an older table would take the newest round away until the next poll.

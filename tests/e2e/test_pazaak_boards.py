@@ -231,3 +231,44 @@ def expect_full_hand(phone: Page) -> None:
     """The phone shows the four cards of Ann's hand noted, and no side card left to add."""
     expect(phone.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(4)
     expect(phone.locator(".pazaak-note-hand .pazaak-palette")).to_have_count(0)
+
+
+def test_a_poll_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
+    page: Page, browser: Browser, live_server, app
+):
+    # A phone outside the group once kept its picker after four quick taps (a CI run on a busy machine): a poll
+    # sent before the third tap was stored came back after the fourth tap's answer, with the entry redrawn as
+    # it stood at three cards.
+    _, link = start_pazaak(page, live_server.url, app, {"width": 1180, "height": 820})
+    ann = new_phone(browser, live_server.url, {"width": 360, "height": 740})
+    take_seat(ann, link, "Ann")
+    for number, card in enumerate(ANN[:2], start=1):
+        ann.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
+        expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(number)
+    held = []
+    live = re.compile(r"/matches/[0-9A-Za-z]{11}/live$")
+    # Every poll from now on is held: the late one is let through alone, and none after it can draw the entry
+    # again before the page is looked at.
+    ann.route(live, lambda route: held.append(route))
+    for _ in range(100):
+        if held:
+            break
+        ann.wait_for_timeout(50)
+    assert held, "a poll was expected within five seconds"
+    # The poll, sent while the phone showed two cards, is answered once the third is stored: the entry as it
+    # stands at three cards, out of band...
+    ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
+    expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(3)
+    answer = held[0].fetch()
+    assert 'id="entry"' in answer.text(), "the held poll was expected to draw the entry again"
+    # ...and reaches the phone only after the fourth tap's answer drew the full hand.
+    ann.get_by_role("button", name=f"Add {ANN[3]} to your hand", exact=True).tap()
+    expect_full_hand(ann)
+    ann.evaluate("""() => { window.lateAnswerHandled = new Promise(done =>
+        document.getElementById('live').addEventListener('htmx:afterRequest', done, {once: true})); }""")
+    held[0].fulfill(response=answer)
+    ann.evaluate("() => window.lateAnswerHandled.then(() => true)")
+    expect_full_hand(ann)
+    ann.unroute_all(behavior="ignoreErrors")
+    ann.reload()
+    expect_full_hand(ann)
