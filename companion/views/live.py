@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from ..models import PLAYING
 from ..queries import matches as queries
-from ..web import render
+from ..web import hx, render
 from ..web.groups import SEAT_KEY, follow_token, phone_credential, place, private, seat_token
 from ..web.live import (
     LIVE_STATE_KEY,
@@ -109,7 +109,7 @@ def live(match_id: int):
     response.headers["ETag"] = tag
     response.vary.update(LIVE_VARY)
     if template == "_live.html":
-        response.headers["HX-Trigger"] = ROUNDS_CHANGED
+        hx.trigger_client_event(response, ROUNDS_CHANGED)
     return response
 
 
@@ -123,7 +123,7 @@ def followed(match_id: int):
     if new_match is None:
         return Response("", status=200)
     follow = {"follow": follow_token(new_match.uid)} if private() else {}
-    return Response(status=200, headers={"HX-Redirect": url_for("matches.show", match_id=new_match.id, **follow)})
+    return hx.client_redirect(url_for("matches.show", match_id=new_match.id, **follow))
 
 
 def _pencil_panel(match_id: int, tag: str) -> Response:
