@@ -7,6 +7,8 @@ from flask import Response
 # The request headers an answer varies on, for its Vary header: whether htmx asks, and which element it swaps.
 REQUEST = "HX-Request"
 TARGET = "HX-Target"
+# htmx ends the polling of the element whose request is answered with this status.
+STOP_POLLING = 286
 
 
 def location(url: str) -> Response:
@@ -17,6 +19,12 @@ def location(url: str) -> Response:
 def client_redirect(url: str) -> Response:
     """Send the browser to another page with a full load."""
     return Response("", headers={"HX-Redirect": url})
+
+
+def stop_polling(response: Response) -> Response:
+    """The answer as the last to a poll: htmx draws it, then the element asks no more."""
+    response.status_code = STOP_POLLING
+    return response
 
 
 def trigger_client_event(response: Response, name: str) -> Response:

@@ -136,7 +136,8 @@ class UnchangedPolls:
                     return self.flask(environ, start_response)
                 environ[LIVE_STATE_KEY] = state
                 tag = state and etag_of(state.version, state.uid, language_of_environ(environ, self.language_cookie))
-                if tag and shows_version(tag, if_none_match):
+                # A settled match's poll goes on to Flask, whose answer ends it (views.live): a 304 would not.
+                if tag and shows_version(tag, if_none_match) and not state.settled:
                     headers = unchanged_headers(tag)
                     if self.counting:
                         headers["X-Queries"] = "1"
