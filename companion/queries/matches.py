@@ -10,14 +10,25 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from sqlalchemy import Connection, Row, Select, bindparam, func, inspect, select
+from sqlalchemy import Connection, Row, Select, and_, bindparam, func, inspect, or_, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..games import get_game
 from ..games.base import SentRow, Standings
-from ..models import GROUP_CHECKED, PLAYING, Match, Member, Round, RoundChange, Seat, current_group
+from ..models import (
+    FINISHED,
+    GROUP_CHECKED,
+    PLAYING,
+    UNFINISHED,
+    Match,
+    Member,
+    Round,
+    RoundChange,
+    Seat,
+    current_group,
+)
 from ..models import SentRow as SentRowModel
 
 
@@ -222,13 +233,21 @@ _SEATS_OF = (
     .order_by(Seat.position)
     .execution_options(**{GROUP_CHECKED: True})
 )
-_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id).where(
+# Whether nothing can change what the match's live block shows any more, so its polls may end: the host ended it
+# (no round is written to it again, nor is its pencil taken back), or it is finished and no phone can ever hold its
+# pencil (an imported match), so nothing undoes or corrects a round. A finished match played here may still be
+# undone by its pencil, and then played on.
+_SETTLED = or_(
+    _MATCHES.c.status == UNFINISHED,
+    and_(_MATCHES.c.status == FINISHED, _MATCHES.c.scorekeeper_hash == "", _MATCHES.c.owner_hash == ""),
+).label("settled")
+_LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED).where(
     _MATCHES.c.id == bindparam("match_id")
 )
 # The same found by the match's address (its public id), with its id: the live-poll middleware reads the
 # address from the URL before Flask's converter does.
 _LIVE_STATE_AT = select(
-    _MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _MATCHES.c.id
+    _MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED, _MATCHES.c.id
 ).where(_MATCHES.c.public_id == bindparam("public_id"))
 # The same, with whether a phone (by its credential's hash) is a member of the match's group: a private
 # server's live poll answered before Flask, in the one statement still.
@@ -259,7 +278,8 @@ def find_match(match_id: int) -> Match | None:
 
 def live_state(match_id: int, connection: Connection | None = None, phone: str | None = None) -> Row | None:
     """A match's version, uid, status and group, or None: all a live poll needs to know whether it changed
-    (and, with the status, what a viewer's entry shows), and whether the phone may know it.
+    (and, with the status, what a viewer's entry shows), whether the phone may know it, and whether it is
+    `settled` (see _SETTLED): nothing can change it any more.
 
     On `connection` when given: the live-poll middleware asks before Flask opens a session; with the
     phone's credential, `member` also says whether that phone is in the match's group.

@@ -22,7 +22,7 @@ from ..queries.matches import EXPORT_COLUMNS, all_matches, export_rows
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
-from ..web import render, wants_fragment
+from ..web import hx, render, wants_fragment
 from ..web.groups import streamed
 from ..web.i18n import DateField, date_field, located_text, translated
 from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
@@ -62,7 +62,7 @@ def index():
     filters = HistoryFilter.from_args(request.args, field.form, _player_of)
     response = _history_page(filters, field, status=400 if filters.errors else 200)
     if wants_fragment():
-        response.headers["HX-Push-Url"] = "false" if filters.errors else url_for("history.index", **filters.args())
+        hx.push_url(response, None if filters.errors else url_for("history.index", **filters.args()))
     return response
 
 

@@ -38,7 +38,7 @@ def preferences():
     """Theme and language for this phone, kept in cookies (empty: follow the system)."""
     if request.method == "GET":
         current = {key: cookies.get(key) or "" for key in PREFERENCES}
-        came_from = request.headers.get("HX-Current-URL") or request.referrer
+        came_from = request.htmx.current_url or request.referrer
         return render("preferences.html", back=_back_to(came_from), **current)
     # Translated where it is shown: in the language just chosen.
     flash(N_("Preferences saved.").text, "notice")

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from ..models import PLAYING
 from ..queries import matches as queries
-from ..web import render
+from ..web import hx, render
 from ..web.groups import SEAT_KEY, follow_token, phone_credential, place, private, seat_token
 from ..web.live import (
     LIVE_STATE_KEY,
@@ -67,7 +67,8 @@ def seat_link(match) -> str:
 
 @bp.get("/<match:match_id>/live")
 def live(match_id: int):
-    """The standings and rounds for a polling phone; 304 with no body when nothing changed.
+    """The standings and rounds for a polling phone; 304 with no body when nothing changed, and 286 (htmx's
+    last answer to a poll) once nothing can change the match any more (`settled`: queries.matches._SETTLED).
 
     After a save the table's seven viewers all ask for the new version: a phone without
     the match's pencil gets the fragment drawn for the first of them without the match
@@ -83,6 +84,9 @@ def live(match_id: int):
         abort(404)
     tag = etag_of(state.version, state.uid, str(get_locale()))
     if shows_version(tag, request.headers.get("If-None-Match")):
+        if state.settled:
+            # Untagged, as app.js draws no answer of the version it shows, and htmx ends a poll only on one drawn.
+            return hx.stop_polling(hx.reswap(Response(""), "none"))
         return Response(status=304, headers=unchanged_headers(tag))
     if request.args.get("view") == "pencil":
         return _pencil_panel(match_id, tag)
@@ -109,21 +113,27 @@ def live(match_id: int):
     response.headers["ETag"] = tag
     response.vary.update(LIVE_VARY)
     if template == "_live.html":
-        response.headers["HX-Trigger"] = ROUNDS_CHANGED
-    return response
+        hx.trigger_client_event(response, ROUNDS_CHANGED)
+    # Nothing can change a settled match any more: this drawing of it is the poll's last.
+    return hx.stop_polling(response) if state.settled else response
 
 
 @bp.get("/<match:match_id>/followed")
 def followed(match_id: int):
     """Asked by the page of a match no longer played, on a phone seated at it: where Play again started it anew
     with this phone at its seat, the answer takes the page there (on a private server with what lets a phone
-    outside the group follow it, as the seat link did); an empty answer while no such match is there."""
+    outside the group follow it, as the seat link did); an empty answer while no such match is there, and the
+    poll's last (286) once this phone has no seat at it: Play again seats only the phones seated at the match,
+    and no phone sits down at a match no longer played."""
     match = match_or_404(match_id)
-    new_match = queries.played_again_at(match, phone_credential()) if match.status != PLAYING else None
+    if match.status == PLAYING:
+        return Response("")
+    credential = phone_credential()
+    new_match = queries.played_again_at(match, credential)
     if new_match is None:
-        return Response("", status=200)
+        return Response("") if queries.seat_of(match, credential) else hx.stop_polling(Response(""))
     follow = {"follow": follow_token(new_match.uid)} if private() else {}
-    return Response(status=200, headers={"HX-Redirect": url_for("matches.show", match_id=new_match.id, **follow)})
+    return hx.client_redirect(url_for("matches.show", match_id=new_match.id, **follow))
 
 
 def _pencil_panel(match_id: int, tag: str) -> Response:

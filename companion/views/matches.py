@@ -7,9 +7,8 @@ import re
 import zlib
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, make_response, redirect, request, url_for
 from flask_babel import format_time, gettext
-from htmx_flask import make_response
 from werkzeug.datastructures import MultiDict
 
 from ..games import REGISTRY, get_game
@@ -23,7 +22,7 @@ from ..queries.players import roster_entries
 from ..queries.ratings import match_chances, table_chances
 from ..services import matches as service
 from ..services.ratings import bring_up_to_date
-from ..web import render, wants_fragment
+from ..web import hx, render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.display import show_sides_in_this_language
 from ..web.groups import phone_credential
@@ -289,7 +288,7 @@ def _round_to_show(match: Match) -> int | None:
 
 def _stepping() -> bool:
     """Whether this request is a step of a replay (its buttons, its slider), which swaps the replay alone."""
-    return wants_fragment() and request.headers.get("HX-Target") == REPLAY
+    return wants_fragment() and request.htmx.target == REPLAY
 
 
 @bp.get("/<match:match_id>")
@@ -308,9 +307,9 @@ def show(match_id: int):
     if corrected is not None:
         context["corrected"] = service.Saved(corrected, context["standings"])
     response = render("match.html", fragment="_replay.html" if stepping else None, stepping=stepping, **context)
-    response.vary.add("HX-Target")
+    response.vary.add(hx.TARGET)
     if stepping:
-        response.headers["HX-Push-Url"] = url_for("matches.show", match_id=match.id, round=context["step"].shown)
+        hx.push_url(response, url_for("matches.show", match_id=match.id, round=context["step"].shown))
     return response
 
 
@@ -329,7 +328,7 @@ def _editable(match_id: int) -> Match:
 
 def _go(target: str):
     """Send the browser to another page: HX-Location for htmx, a redirect otherwise."""
-    return make_response("", location=target) if request.htmx else make_response(redirect(target))
+    return hx.location(target) if request.htmx else redirect(target)
 
 
 @bp.post("/<match:match_id>/rounds")
@@ -423,8 +422,7 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
         match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended,
         reopened=reopened,
     )  # fmt: skip
-    response = render("match.html", fragment="_round_saved.html", **context)
-    response.headers["HX-Trigger"] = ROUNDS_CHANGED
+    response = hx.trigger_client_event(render("match.html", fragment="_round_saved.html", **context), ROUNDS_CHANGED)
     # The version this answer shows, which the page's live poll then need not fetch again (app.js).
     response.headers["X-Live-ETag"] = live_etag(match)
     return response

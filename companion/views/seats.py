@@ -13,7 +13,7 @@ from ..games.forms import index_in, whole_number
 from ..models import ID_MAX
 from ..queries.matches import hash_token, row_of, seat_of
 from ..services import seats as service
-from ..web import render, wants_fragment
+from ..web import hx, render, wants_fragment
 from ..web.fragments import status_of
 from ..web.groups import (
     CURRENT,
@@ -153,7 +153,7 @@ def _entry_after_write(context: dict, saved: bool) -> Response:
     response = render("match.html", fragment="_seat_write.html", saved_round=saved, **context)
     response.headers[ENTRY_VERSION] = live_etag(context["match"])
     if saved:
-        response.headers["HX-Trigger"] = ROUNDS_CHANGED
+        hx.trigger_client_event(response, ROUNDS_CHANGED)
         response.headers["X-Live-ETag"] = live_etag(context["match"])
     return response
 

@@ -2,17 +2,20 @@
 
 A count alone does not bound memory: a fragment or a chart of a long match weighs a
 hundred times one of a short match. Each cache here forgets its least recently used entries once its keys and values
-weigh more than its budget, and never keeps an entry larger than a quarter of it.
+weigh more than its budget (cachetools' LRUCache, weighing each entry), and never keeps an entry larger than a
+quarter of it.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import wraps
+from operator import itemgetter
 from typing import Any, TypeVar
+
+from cachetools import LRUCache
 
 Result = TypeVar("Result")
 
@@ -32,18 +35,21 @@ class ByteBoundedCache:
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
-        self.held = 0
-        self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        # Each value is kept with its weight and its key's: cachetools weighs what it holds, not the key.
+        self._entries: LRUCache[Hashable, tuple[Any, int]] = LRUCache(max_bytes, getsizeof=itemgetter(1))
+        # cachetools' caches are not thread-safe, and the server answers requests in threads.
         self._lock = threading.Lock()
+
+    @property
+    def held(self) -> int:
+        """The bytes its keys and values weigh."""
+        return self._entries.currsize
 
     def get(self, key: Hashable) -> Any | None:
         """The value kept under `key` (now the most recently used), or None."""
         with self._lock:
             found = self._entries.get(key)
-            if found is None:
-                return None
-            self._entries.move_to_end(key)
-            return found[0]
+        return None if found is None else found[0]
 
     def put(self, key: Hashable, value: Any) -> None:
         """Keep a value, forgetting the least recently used ones past the budget."""
@@ -51,20 +57,12 @@ class ByteBoundedCache:
         if size > self.max_bytes // 4:
             return
         with self._lock:
-            previous = self._entries.pop(key, None)
-            if previous is not None:
-                self.held -= previous[1]
             self._entries[key] = (value, size)
-            self.held += size
-            while self.held > self.max_bytes:
-                _, (_, forgotten) = self._entries.popitem(last=False)
-                self.held -= forgotten
 
     def clear(self) -> None:
         """Forget everything."""
         with self._lock:
             self._entries.clear()
-            self.held = 0
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.http import parse_accept_header
 
 from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal
+from . import hx
 from .i18n import error_text, translated
 from .limits import seconds_to_wait
 
@@ -26,7 +27,7 @@ def render(page: str, fragment: str | None = None, status: int = 200, **context:
     """Render the page, or only its partial for an htmx swap, marking the response Vary."""
     template = fragment if fragment and wants_fragment() else page
     response = current_app.make_response((render_template(template, **context), status))
-    response.vary.add("HX-Request")
+    response.vary.add(hx.REQUEST)
     return response
 
 
@@ -137,11 +138,10 @@ def _error_page(error: HTTPException) -> Response:
     context = {"code": code, "title": translated(title), "description": _description(error, code)}
     if wants_fragment():
         response = current_app.make_response((render_template("_error.html", **context), code))
-        response.headers["HX-Retarget"] = "#banner"
-        response.headers["HX-Reswap"] = "innerHTML"
+        hx.reswap(hx.retarget(response, "#banner"), "innerHTML")
     else:
         response = current_app.make_response((render_template("error.html", **context), code))
-    response.vary.add("HX-Request")
+    response.vary.add(hx.REQUEST)
     retry_after = getattr(error, "retry_after", None) or seconds_to_wait(error)
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)

@@ -18,7 +18,7 @@ from werkzeug.wsgi import get_host
 from ..extensions import db
 from ..models import Match
 from ..queries import matches as queries
-from . import cookies
+from . import cookies, hx
 from .assets import needs_bundles
 from .bytecache import ByteBoundedCache
 from .groups import PHONE_COOKIE, signed_credential
@@ -66,7 +66,7 @@ def shows_version(tag: str, if_none_match: str | None) -> bool:
 
 # What a live fragment's body depends on besides its URL: the language (the `lang` cookie or
 # Accept-Language), the pencil cookie, whether htmx asks, and the compression.
-LIVE_VARY = ("Cookie", "Accept-Language", "HX-Request", "Accept-Encoding")
+LIVE_VARY = ("Cookie", "Accept-Language", hx.REQUEST, "Accept-Encoding")
 
 
 def unchanged_headers(tag: str) -> Headers:
@@ -136,7 +136,8 @@ class UnchangedPolls:
                     return self.flask(environ, start_response)
                 environ[LIVE_STATE_KEY] = state
                 tag = state and etag_of(state.version, state.uid, language_of_environ(environ, self.language_cookie))
-                if tag and shows_version(tag, if_none_match):
+                # A settled match's poll goes on to Flask, whose answer ends it (views.live): a 304 would not.
+                if tag and shows_version(tag, if_none_match) and not state.settled:
                     headers = unchanged_headers(tag)
                     if self.counting:
                         headers["X-Queries"] = "1"

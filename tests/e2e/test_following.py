@@ -1,4 +1,5 @@
-"""Browser tests of every phone following the match: the pencil's moves, the host's end, the giver's page."""
+"""Browser tests of every phone following the match: the pencil's moves, the host's end, the giver's page, the
+polls' end."""
 
 from __future__ import annotations
 
@@ -11,14 +12,17 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
+from tests.e2e.audit import audit_layout
 from tests.e2e.burraco_helpers import enter_burraco_hand, start_burraco
-from tests.e2e.helpers import add_to_roster
-from tests.helpers import PHONE, stored_match
+from tests.e2e.helpers import add_to_roster, server_match_with_pencil
+from tests.helpers import PHONE, match_short_of_its_end, ref, save_stored_round, stored_match
 
 pytestmark = pytest.mark.e2e
 
 # What a phone whose pencil went elsewhere shows where the entry was.
 ELSEWHERE = "Another phone holds the pencil."
+# A match page's polls: its live block's, and on a phone seated at a match over, whether it was played again.
+POLLS = re.compile(r"/matches/[0-9A-Za-z]{11}/(live|followed)")
 
 
 def phone(browser: Browser) -> Page:
@@ -93,3 +97,47 @@ def test_a_save_refused_for_a_moved_pencil_keeps_what_was_typed(
     expect(kept.nth(0)).to_contain_text("Ann 455 (closed), Bob 35")
     expect(kept.nth(0)).to_contain_text("Needs a look: Another phone holds the pencil.")
     assert stored_match(app, match_id).rounds == []
+
+
+def polls_of(page: Page) -> list[str]:
+    """The polls the page sends from now on, each by what it asks (`live` or `followed`), as they leave."""
+    sent: list[str] = []
+    page.on("request", lambda request: (found := POLLS.search(request.url)) and sent.append(found.group(1)))
+    return sent
+
+
+def test_a_page_stops_polling_once_nothing_can_follow_its_match_and_polls_on_while_something_can(
+    page: Page, browser: Browser, live_server, app
+):
+    # A match no longer played was polled every second, for ever, by every page left open on it.
+    base = live_server.url
+    # A finished match with a phone seated at it: a Play again takes that phone on, and an Undo would play it on.
+    kept_id, players, last = match_short_of_its_end(app, "topic")
+    seated = phone(browser)
+    seated.goto(f"{base}/matches/{ref(kept_id)}/seat")
+    seated.get_by_label(players[0]).check()
+    seated.get_by_role("button", name="Take a seat").click()
+    expect(seated.get_by_role("status").filter(has_text="Your seat")).to_contain_text(players[0])
+    save_stored_round(app, kept_id, last)
+    expect(seated.locator("#entry")).to_contain_text("The match is over.")
+    seated_polls = polls_of(seated)
+    # The host ends a match: no round is written to it again, and a Play again takes no phone from this page.
+    ended_id = server_match_with_pencil(page, app, base, "topic", ["Ann", "Bob"], rounds=1)
+    page.goto(f"{base}/matches/{ref(ended_id)}")
+    ended_polls = polls_of(page)
+    with app.app_context():
+        service.end_match(find_match(ended_id))
+        db.session.remove()
+    expect(page.locator("#entry")).to_contain_text("The host ended this match as unfinished.")
+    polled_before = len(ended_polls)
+    page.wait_for_timeout(3000)
+    assert len(ended_polls) == polled_before
+    assert seated_polls.count("live") >= 2 and seated_polls.count("followed") >= 2
+    # The same page opened again asks once, and keeps what it shows.
+    page.reload()
+    reloaded_polls = polls_of(page)
+    page.wait_for_timeout(2500)
+    assert reloaded_polls == ["live"]
+    expect(page.locator("#entry")).to_contain_text("The host ended this match as unfinished.")
+    expect(page.locator("#live")).to_contain_text("Bob")
+    audit_layout(page, ["Ann", "Bob"])

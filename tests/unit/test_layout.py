@@ -33,3 +33,11 @@ def test_every_module_and_package_is_named_on_the_map():
         if not named:
             missing.append(str(relative))
     assert missing == []
+
+
+def test_htmx_headers_are_named_in_one_module():
+    """companion/web/hx.py writes every HX- response header (and names those an answer varies on); htmx-flask's
+    request.htmx reads the request's: no module sets or reads one by hand."""
+    by_hand = [str(path.relative_to(ROOT)) for path in sorted(PACKAGE.rglob("*.py"))
+               if path != PACKAGE / "web" / "hx.py" and '"HX-' in path.read_text()]  # fmt: skip
+    assert by_hand == []

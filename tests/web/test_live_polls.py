@@ -10,9 +10,21 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY
+from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.services.seed import play_match
-from tests.helpers import ADDRESS_KEY, HTMX, entry_fields, hold_pencil, ref, save_round, start_match
+from tests.helpers import (
+    ADDRESS_KEY,
+    HTMX,
+    entry_fields,
+    finished_match,
+    hold_pencil,
+    read_words,
+    ref,
+    save_round,
+    start_match,
+    store_samples,
+)
 from tests.pages import read
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -105,3 +117,34 @@ def test_the_row_a_save_adds_is_marked_with_the_version_its_answer_drew(client, 
     assert len(added) == 1 and added[0]["hx-swap-oob"].endswith(":#round-rows")
     assert added[0]["data-live-etag"] == saved.headers["X-Live-ETag"]
     assert saved.headers["X-Live-ETag"] == client.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
+
+
+def test_a_poll_of_a_match_nothing_can_change_any_more_is_its_last(app, client):
+    # A match no longer played was polled every second for ever. htmx ends a poll answered 286: so are the polls of
+    # a match the host ended and of a finished one whose pencil no phone can hold (imported); a match played, or
+    # finished with its pencil (an Undo plays it on), is still told "unchanged".
+    playing = start_match(client, "topic", PLAYERS)
+    viewer = app.test_client()
+    live = f"/matches/{ref(playing)}/live"
+    tag = viewer.get(live, headers=HTMX).headers["ETag"]
+    assert viewer.get(live, headers={**HTMX, "If-None-Match": tag}).status_code == 304
+    with app.app_context():
+        service.end_match(find_match(playing))
+        db.session.remove()
+    # The page that saw it played is drawn the end, its entry included, in the poll's last answer.
+    ended = viewer.get(live, headers={**HTMX, "If-None-Match": tag, "X-Entry-Shows": "viewer"})
+    assert ended.status_code == 286
+    assert "The host ended this match as unfinished." in read_words(ended.get_data(as_text=True))
+    # A page opened since shows it as it is: its first poll keeps that, and is its last; the table view's too.
+    for path in (live, f"{live}?view=table"):
+        tag = viewer.get(path, headers=HTMX).headers["ETag"]
+        unchanged = viewer.get(path, headers={**HTMX, "If-None-Match": tag})
+        assert unchanged.status_code == 286 and unchanged.headers["HX-Reswap"] == "none" and not unchanged.data
+
+    finished, *_ = finished_match(app, "topic")
+    imported = store_samples(app)
+    # An imported match still played is the host's to take the pencil of.
+    for match_id, status in ((finished, 304), (imported["to"], 286), (imported["on"], 304)):
+        live = f"/matches/{ref(match_id)}/live"
+        tag = viewer.get(live, headers=HTMX).headers["ETag"]
+        assert viewer.get(live, headers={**HTMX, "If-None-Match": tag}).status_code == status

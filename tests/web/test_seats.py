@@ -417,3 +417,20 @@ def test_play_again_seats_the_same_phones_and_their_poll_of_the_finished_match_t
     assert answer.status_code == 200 and answer.headers["HX-Redirect"] == f"/matches/{ref(new_id)}"
     assert "HX-Redirect" not in viewer.get(asks, headers=HTMX).headers
     assert "Your seat: Bob" in read_words(phones[1].get(f"/matches/{ref(new_id)}").get_data(as_text=True))
+
+
+def test_a_phone_freed_from_its_seat_at_a_finished_match_stops_asking_whether_it_was_played_again(app, client):
+    # The page of a finished match on a phone seated at it asked every second, for ever, whether it was played again.
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"], target="1")
+    phones = seated_phones(app, client, match_id, [1])
+    form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["9"], "used-1": ["2"]}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    asks = f"/matches/{ref(match_id)}/followed"
+    # Seated, it asks on: a Play again would seat it at the new match.
+    assert phones[1].get(asks, headers=HTMX).status_code == 200
+    freed = client.post(f"/matches/{ref(match_id)}/seats/free",
+                        data={"csrf_token": csrf_token(client), "seat": "1"}, headers=HTMX)  # fmt: skip
+    assert freed.status_code == 200
+    # Freed, no Play again can seat it any more: the answer is the poll's last, and takes it nowhere.
+    answer = phones[1].get(asks, headers=HTMX)
+    assert answer.status_code == 286 and "HX-Redirect" not in answer.headers

@@ -1,0 +1,51 @@
+"""htmx's response headers, one function each (django-htmx's helpers, for Flask): no other module writes them."""
+
+from __future__ import annotations
+
+from flask import Response
+
+# The request headers an answer varies on, for its Vary header: whether htmx asks, and which element it swaps.
+REQUEST = "HX-Request"
+TARGET = "HX-Target"
+# htmx ends the polling of the element whose request is answered with this status.
+STOP_POLLING = 286
+
+
+def location(url: str) -> Response:
+    """Send htmx to another page as a boosted link goes there: the body swapped, no full load."""
+    return Response("", headers={"HX-Location": url})
+
+
+def client_redirect(url: str) -> Response:
+    """Send the browser to another page with a full load."""
+    return Response("", headers={"HX-Redirect": url})
+
+
+def stop_polling(response: Response) -> Response:
+    """The answer as the last to a poll: htmx draws it, then the element asks no more."""
+    response.status_code = STOP_POLLING
+    return response
+
+
+def trigger_client_event(response: Response, name: str) -> Response:
+    """The page hears the event `name` once the answer is in (hx-trigger="name from:body")."""
+    response.headers["HX-Trigger"] = name
+    return response
+
+
+def push_url(response: Response, url: str | None) -> Response:
+    """The address the browser keeps for this swap; None keeps the one it has."""
+    response.headers["HX-Push-Url"] = "false" if url is None else url
+    return response
+
+
+def reswap(response: Response, style: str) -> Response:
+    """Swap the answer this way (an hx-swap value) rather than as the element asked."""
+    response.headers["HX-Reswap"] = style
+    return response
+
+
+def retarget(response: Response, selector: str) -> Response:
+    """Swap the answer into the element `selector` finds rather than the request's target."""
+    response.headers["HX-Retarget"] = selector
+    return response
