@@ -40,16 +40,20 @@ settings.register_profile("suite", deadline=None, suppress_health_check=[HealthC
 settings.register_profile("deep", settings.get_profile("suite"), max_examples=100 * DEEP)
 settings.load_profile("suite")
 
-# The folders whose every test is marked `database` (pytest.ini): each goes through the app's SQL.
+# The folders whose tests are marked `database` (pytest.ini), the PostgreSQL leg's selection: each goes through
+# the app's SQL. A module of theirs whose outcome no database decides (markup, headers, languages, the rules
+# through their pages) says why in `SAME_ON_EVERY_DATABASE` and runs on SQLite alone; a new module runs on both
+# until it says so.
 DATABASE_FOLDERS = ("web", "reliability")
 TESTS = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test of tests/web and tests/reliability `database`, the PostgreSQL leg's selection."""
+    """Mark the tests of tests/web and tests/reliability `database`, but those of a module that says why no
+    database answers it differently."""
     for item in items:
         parts = item.path.relative_to(TESTS).parts
-        if parts[0] in DATABASE_FOLDERS:
+        if parts[0] in DATABASE_FOLDERS and not getattr(item.module, "SAME_ON_EVERY_DATABASE", None):
             item.add_marker(pytest.mark.database)
 
 

@@ -9,6 +9,8 @@ import pytest
 from bench.client import Client, create_match
 from bench.micro import poll_headers
 
+SAME_ON_EVERY_DATABASE = "the server's connections, not its SQL"
+
 
 @pytest.mark.parametrize("kind", ["gunicorn", "waitress"])
 def test_unchanged_polls_keep_the_connection(start_server, kind):

@@ -8,6 +8,8 @@ import pytest
 
 from bench import slow
 
+SAME_ON_EVERY_DATABASE = "the server's connections, not its SQL"
+
 # A phone held up behind the slow connections waits for one of their drips, every DRIP_EVERY seconds;
 # one served beside them does not. The line lies between the two, well clear of a loaded machine's
 # slower answers: how fast a phone is served is the bench's figure, not this test's.

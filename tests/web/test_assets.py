@@ -13,6 +13,8 @@ from companion.games import REGISTRY
 from tests.helpers import HTMX, entry_fields, finished_match, ref, save_round, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the bundles each page links: markup and files, no SQL of their own"
+
 # The files a bundle holds, in order: a stylesheet's as comments, a script bundle's as its modules (modules.py); the
 # words a script bundle carries are not a file.
 FILE_MARK = re.compile(r'/\* ([\w.-]+) \*/|define\("(?:[\w/]+/)?([\w-]+(?:\.min)?\.js)"')

@@ -9,6 +9,8 @@ from companion import create_app
 from tests.helpers import ADDRESS_KEY, HTMX, csrf_token, entry_fields, ref, save_round, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "what the benchmark relies on in the app, measured on the embedded database it serves"
+
 COMPRESSED = {"Accept-Encoding": "br, gzip"}
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

@@ -15,6 +15,8 @@ from companion.models import Match
 from tests.helpers import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
 from tests.pages import Element, checked, read
 
+SAME_ON_EVERY_DATABASE = "the game's entry and standings through its page: the rules and the markup"
+
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}

@@ -20,6 +20,8 @@ from tests.helpers import (
 )
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the chances drawn from the ratings (the ratings kept are tested on both)"
+
 LIBRARY = PlackettLuce()
 TITLE = "Chances to win"
 

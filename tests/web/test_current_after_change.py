@@ -7,6 +7,8 @@ import re
 from tests.helpers import HTMX, csrf_token, ref, save_round, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the pieces drawn from the rounds after a write: markup (the writes are tested on both)"
+
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 

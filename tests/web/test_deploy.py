@@ -14,6 +14,8 @@ from companion import create_app
 from companion.extensions import db
 from tests.helpers import csrf_token, stored_matches, topic_file, upload
 
+SAME_ON_EVERY_DATABASE = "the proxy's headers, the health check and the log line"
+
 
 def app_in(instance, database_url):
     """An app on this instance folder and database."""

@@ -14,6 +14,8 @@ from companion.services.roster import RosterError, rename_player
 from companion.web.setup_form import Draft
 from tests.helpers import HTMX, csrf_token, ref, start_match
 
+SAME_ON_EVERY_DATABASE = "how refusals are translated and mapped to statuses"
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -13,6 +13,8 @@ from companion.games import REGISTRY
 from companion.games.base import PARTIALS, Partial
 from tests.fifth_game import registered
 
+SAME_ON_EVERY_DATABASE = "the partials each game draws"
+
 SLUGS = [*sorted(REGISTRY), "fives"]
 
 

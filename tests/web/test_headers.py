@@ -10,6 +10,8 @@ import pytest
 
 from tests.helpers import HTMX, check_headers, csrf_token, finished_match, ref, unref
 
+SAME_ON_EVERY_DATABASE = "the security headers and the markup the policy allows"
+
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 

@@ -15,6 +15,8 @@ from flask.testing import FlaskClient
 from tests.helpers import csrf_token, ref, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the language chosen and the catalog"
+
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "translations" / "it" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")

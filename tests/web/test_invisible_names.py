@@ -8,6 +8,8 @@ from companion.extensions import db
 from companion.models import Player
 from tests.helpers import csrf_token, post_new_match, ref, start_match
 
+SAME_ON_EVERY_DATABASE = "names refused by the rules before anything is stored"
+
 # Each looks like "Ann" (or like nothing at all) on a phone.
 FILLED = ["Ann\u3164", "Ann\u2800", "An\u034fn", "Ann\uffa0", "Ann\u115f", "\u3164", "\u2800\u2800"]
 

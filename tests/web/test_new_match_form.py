@@ -5,6 +5,8 @@ from __future__ import annotations
 from tests.helpers import post_new_match
 from tests.pages import Element, read
 
+SAME_ON_EVERY_DATABASE = "the new-match form's markup"
+
 
 def setup_tap(client, game: str, seats: list[str], **fields):
     """A tap on the new-match form (an htmx POST) with the game picked and these players seated."""

@@ -12,6 +12,8 @@ from companion.models import Match
 from tests.helpers import HTMX, csrf_token, read_words, ref, save_round, start_match, stored_match
 from tests.pages import Element, read
 
+SAME_ON_EVERY_DATABASE = "the game's entry and standings through its page: the rules and the markup"
+
 PAIR = ["Ann", "Bob"]
 
 

@@ -9,6 +9,8 @@ from companion.models import Match
 from tests.helpers import csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
 from tests.pages import checked, read
 
+SAME_ON_EVERY_DATABASE = "the game's entry and standings through its page: the rules and the markup"
+
 BEATLES = ["John", "Ringo", "Paul", "George"]
 # The rulebook's round: ZANZARA 18, Ringo 14, Paul 10, George 9 with 8 cards each.
 RULEBOOK = {

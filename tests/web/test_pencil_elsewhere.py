@@ -7,6 +7,8 @@ import re
 from tests.helpers import csrf_token, give_pencil, ref, save_round, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "what the page says where the pencil went: markup"
+
 NOTICE = re.compile(r'<p class="entry-notice" role="alert" data-fade>([^<]*)</p>')
 PLAYERS = ["Ann", "Bob", "Cy"]
 

@@ -8,6 +8,8 @@ import pytest
 
 from tests.helpers import csrf_token
 
+SAME_ON_EVERY_DATABASE = "the preferences page: cookies and markup"
+
 
 def checked(html: str, name: str) -> list[str]:
     """The values of the radio buttons of group `name` that the page shows ticked."""

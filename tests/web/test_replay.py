@@ -23,6 +23,8 @@ from tests.helpers import (
 )
 from tests.pages import Element, hrefs, read
 
+SAME_ON_EVERY_DATABASE = "the replay's steps: the rules' standings after each round, drawn"
+
 GAMES = ["pazzaparola", "burraco", "topic", "pazaak"]
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
 # What a step of the replay sends: htmx swapping the replay alone.

@@ -20,6 +20,8 @@ from companion.web import cards
 from tests.helpers import check_headers, finished_match, ref, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the result card: a picture drawn from the standings"
+
 ITALIAN = {"Accept-Language": "it-IT,it;q=0.9"}
 
 

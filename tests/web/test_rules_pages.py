@@ -11,6 +11,8 @@ from flask.testing import FlaskClient
 from tests.helpers import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the rules a table would catch, through the pages"
+
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}
 

@@ -12,6 +12,8 @@ from companion.games import REGISTRY, get_game
 from companion.models import Match
 from companion.services.seed import play_match
 
+SAME_ON_EVERY_DATABASE = "the one replay path of 3,000 seeded matches: the rules (test_seed stores every game on both)"
+
 
 @pytest.mark.parametrize("seed_value", [0, 1, 2, 14, 18, 42, 1234])
 @pytest.mark.parametrize("slug", [slug for slug, game in REGISTRY.items() if game.seed is not None])

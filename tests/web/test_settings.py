@@ -10,6 +10,8 @@ import pytest
 from companion.config import Settings
 from tests.helpers import ADDRESS_KEY
 
+SAME_ON_EVERY_DATABASE = "the settings read from the environment"
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

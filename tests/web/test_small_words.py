@@ -7,6 +7,8 @@ import re
 from tests.helpers import csrf_token, entry_fields, player_id, ref, save_round, start_match, store_samples
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the pages' small words"
+
 
 def text_of(html: str) -> str:
     """A page's text without its tags, whitespace collapsed."""

@@ -7,6 +7,8 @@ import re
 from tests.helpers import HTMX, csrf_token, finished_match, grant_host_rights, ref, save_round, start_match, take
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the table's small faults as the markup shows them"
+
 
 def import_forms(page: str) -> list:
     """The history's forms that send a match file to be imported."""

@@ -12,6 +12,8 @@ from companion.web.display import words
 from tests.helpers import read_words, start_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the templates' quick paths against their slow ones"
+
 
 def test_a_name_is_drawn_as_its_words_each_escaped():
     drawn = words("  Anna <b>Maria</b> & Co ")

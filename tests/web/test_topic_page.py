@@ -12,6 +12,8 @@ from companion.models import Match
 from tests.helpers import HTMX, csrf_token, post_new_match, read_words, ref, save_round, start_match, stored_match
 from tests.pages import checked, read
 
+SAME_ON_EVERY_DATABASE = "the game's entry and standings through its page: the rules and the markup"
+
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 

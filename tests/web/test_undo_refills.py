@@ -8,6 +8,8 @@ from werkzeug.datastructures import MultiDict
 from tests.helpers import HTMX, csrf_token, entry_fields, read_words, ref, save_round, start_match, stored_match
 from tests.pages import read
 
+SAME_ON_EVERY_DATABASE = "the entry an Undo fills in again: markup (Undo itself is tested on both)"
+
 ROUNDS = {
     "pazzaparola": {
         "theme": "Animali",

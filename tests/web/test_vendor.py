@@ -10,6 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import trim_pico  # noqa: E402
 
+SAME_ON_EVERY_DATABASE = "the vendored front-end files"
+
 
 def test_pico_leaves_out_only_what_no_page_draws(app):
     """scripts/trim_pico.py drops Pico's selectors of elements and attributes no template or script draws."""
