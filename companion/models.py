@@ -141,6 +141,17 @@ class Member(WithAddress, db.Model):
     label: Mapped[str] = mapped_column(String(80), default="")
 
 
+class MovedPhone(db.Model):
+    """A credential of the previous version (an unsigned `phone` cookie) moved to a new one on its first request:
+    its hash and when, nothing else. For a short while the same old value (that phone's other requests, sent
+    at once) is given the same new credential, which is derived again from it and never stored; then refused."""
+
+    __tablename__ = "moved_phone"
+
+    old_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    moved_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class InGroup:
     """A table whose rows belong to one group: a request sees those of its group alone (see `_only_the_group`)."""
 

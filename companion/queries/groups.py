@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import Group, Match, Member, Player
+from ..models import Group, Match, Member, MovedPhone, Player
 from .matches import hash_token
 
 
@@ -17,6 +17,12 @@ def membership(group_id: int | None, phone: str | None) -> Member | None:
     if group_id is None or not phone:
         return None
     return db.session.scalar(select(Member).where(Member.group_id == group_id, Member.phone == hash_token(phone)))
+
+
+def moved_at(phone: str) -> datetime | None:
+    """When this credential (the previous version's, unsigned) was moved to a new one, if it was lately
+    (services.groups.move_phone)."""
+    return db.session.scalar(select(MovedPhone.moved_at).where(MovedPhone.old_hash == hash_token(phone)))
 
 
 def first_membership(phone: str | None) -> Member | None:

@@ -1,26 +1,54 @@
-"""Groups and their phones: start a group, invite, join, leave, hosts, and the administrator's deletion."""
+"""Groups and their phones: start a group, invite, join, leave, hosts, deletion, a previous credential moved."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import String, cast, delete, func, select, update
 
 from ..extensions import db
 from ..games.base import N_, RuleError, checked_name
-from ..models import OPEN_GROUP_ID, Group, Match, Member, Player, utcnow
+from ..models import OPEN_GROUP_ID, Group, Match, Member, MovedPhone, Player, Seat, SentRow, utcnow
 from ..queries.groups import membership
 from ..queries.matches import hash_token
+from .dialect import conflict_insert
 from .transaction import transaction
 
 # A phone's "last seen" is written at most this often: a request reads it, it does not write it.
 SEEN_EVERY = timedelta(minutes=5)
+# How long the previous version's credential of a phone, once moved, still opens its new one: a page's requests
+# sent at once (its page, its bundles' fragments, a poll) all carry the old cookie until the first answer sets
+# the new one, and a slow phone's may arrive seconds apart. Long enough for those, too short to carry the old
+# value to another phone and plant it there: after it the old value is one the server never issued.
+MOVED_PHONE_GRACE = timedelta(seconds=15)
 
 
 def new_phone_credential() -> str:
     """A phone's own credential, kept in its cookie: its rights in each of its groups hang on it alone."""
     return secrets.token_urlsafe(32)
+
+
+def move_phone(old: str, new: str) -> None:
+    """Move every right a phone's credential holds (memberships and host rights, seats, the seats it is kept out
+    of, the rows it sent) to a new credential, at once, and note the old one's hash and when (`MovedPhone`).
+
+    The same move again (the phone's requests sent together) moves nothing more and keeps the first time. Moves
+    noted longer ago than `MOVED_PHONE_GRACE` are forgotten: their old credential, held by nothing, is refused
+    as any value the server never issued."""
+    old_hash, new_hash = hash_token(old), hash_token(new)
+    now = utcnow()
+    with transaction():
+        db.session.execute(delete(MovedPhone).where(MovedPhone.moved_at < now - MOVED_PHONE_GRACE))
+        noted = conflict_insert(MovedPhone).values(old_hash=old_hash, moved_at=now)
+        db.session.execute(noted.on_conflict_do_nothing(index_elements=["old_hash"]))
+        for model in (Member, Seat, SentRow):
+            db.session.execute(update(model).where(model.phone == old_hash).values(phone=new_hash))
+        # A seat's list of the phones kept out of it is JSON: the few lists that name the old hash (hex digits,
+        # so no pattern character) are found by their text and rewritten.
+        kept_out = select(Seat).where(cast(Seat.kept_out, String).contains(old_hash))
+        for seat in db.session.scalars(kept_out):
+            seat.kept_out = [new_hash if phone == old_hash else phone for phone in seat.kept_out or ()]
 
 
 def _named(raw: str, field: str) -> str:

@@ -67,6 +67,7 @@ def init_app(app: Flask) -> None:
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words
+    app.jinja_env.filters["syllables"] = display.syllables
     app.jinja_env.filters["names"] = display.names
     # A refusal the page works out itself (a game's set calculator) translated as the views do theirs.
     app.jinja_env.filters["error_text"] = i18n.error_text

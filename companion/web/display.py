@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
+from itertools import pairwise
 
+import pyphen
 from flask import g, has_app_context
-from flask_babel import format_timedelta, gettext
+from flask_babel import format_timedelta, get_locale, gettext
 from markupsafe import Markup, escape
 
 from ..games import get_game
 from ..games.base import Entry, Standings
 from ..models import Match, utcnow
 from . import charts
-from .i18n import glued, translated
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, glued, translated
 
 
 def game_players(game) -> str:
@@ -64,11 +67,58 @@ def words(name: str) -> Markup:
     """A name as words that a line may break between but never inside; a word too long for its box
     is cut with an ellipsis by the `.word` rule (the element showing it carries the whole name as title).
     A side of the match shown that still has the name the form offered ("Us") is shown in the page's language."""
-    if has_app_context() and "side_words" in g:
-        name = g.side_words.get(name, name)
     # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
     # % per word were much slower, for the dozen names of every save's answer.
-    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in name.split()))
+    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in _shown(name).split()))
+
+
+def syllables(name: str) -> Markup:
+    """A name as words for a column too narrow for some of them (a rounds table's header): each word whole on
+    a line where it fits (the `.syllables` rule), and one longer than its column broken at its syllables with
+    a hyphen (soft hyphens where pyphen's dictionaries put them: `_syllable_breaks`), else at any letter:
+    never cut, so the column keeps its width (the element showing it carries the whole name as title). A
+    side still named as the form offered it is shown in the page's language, as by `words`."""
+    language = str(get_locale() or DEFAULT_LANGUAGE) if has_app_context() else DEFAULT_LANGUAGE
+    shown = []
+    for word in _shown(name).split():
+        cuts = _syllable_breaks(word, language)
+        pieces = [word[start:end] for start, end in pairwise((0, *cuts, len(word)))]
+        shown.append('<span class="syllables">' + "&shy;".join(str(escape(piece)) for piece in pieces) + "</span>")
+    return Markup(" ".join(shown))
+
+
+# The letters a line of a rounds table's narrowest column holds with a hyphen (4 rem at the header's 0.8 rem
+# bold): a longer run between two breaks of the page's dictionary is broken at the other language's syllables too.
+SYLLABLE_RUN = 5
+
+
+@lru_cache(maxsize=2048)
+def _syllable_breaks(word: str, language: str) -> tuple[int, ...]:
+    """Where a word may break between its syllables: where the dictionary of the page's language breaks it, and
+    inside a run longer than `SYLLABLE_RUN` it leaves, where the other language's does. A name is seldom a word
+    of the page's language: the English dictionary breaks "Annamaria" only after "An" and finds no break in
+    "Francesca", which a narrow column would then break at any letter ("Annamari", "a")."""
+    own = [int(place) for place in _hyphenator(language).positions(word)]
+    others = [int(place) for other in LANGUAGES if other != language for place in _hyphenator(other).positions(word)]
+    breaks = set(own)
+    for start, end in pairwise((0, *own, len(word))):
+        if end - start > SYLLABLE_RUN:
+            breaks.update(place for place in others if start < place < end)
+    # Between letters only: a line breaks after a word's own hyphen ("Anne-Marie") without a second one.
+    return tuple(sorted(place for place in breaks if word[place - 1].isalpha() and word[place].isalpha()))
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def _hyphenator(language: str) -> pyphen.Pyphen:
+    """pyphen's hyphenation dictionary of one of the app's languages, read once."""
+    return pyphen.Pyphen(lang=language)
+
+
+def _shown(name: str) -> str:
+    """A name as the page shows it: a side of the match still named as the form offered it in the page's language."""
+    if has_app_context() and "side_words" in g:
+        return g.side_words.get(name, name)
+    return name
 
 
 def show_sides_in_this_language(match: Match) -> None:

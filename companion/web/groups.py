@@ -10,6 +10,7 @@ answer of an address that does not exist. The group decided is entered for the r
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 from collections.abc import Iterator
@@ -23,10 +24,10 @@ from sqlalchemy import select
 from ..extensions import db
 from ..games.base import N_
 from ..games.forms import whole_number
-from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_group, leave_group, within_group
-from ..queries.groups import first_membership, membership
+from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_group, leave_group, utcnow, within_group
+from ..queries.groups import first_membership, membership, moved_at
 from ..queries.matches import hash_token
-from ..services.groups import new_phone_credential, seen
+from ..services.groups import MOVED_PHONE_GRACE, move_phone, new_phone_credential, seen
 from . import cookies
 from .i18n import translated
 
@@ -115,14 +116,37 @@ def _held(credential: str) -> bool:
     return db.session.execute(held.limit(1)).first() is not None
 
 
+def _successor(old: str) -> str:
+    """The credential a previous version's (unsigned) one moves to: an HMAC of it under a key derived from the
+    secret key, so each of the phone's requests that still carry the old one is given the same new one, which
+    the server never has to store."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    key = hmac.new(secret, b"moved-phone-credential", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(hmac.new(key, old.encode(), hashlib.sha256).digest()).rstrip(b"=").decode()
+
+
+def _moved(old: str) -> str | None:
+    """The new credential of a phone that shows a previous version's (unsigned) one: on the first request that
+    shows it where a membership or a seat holds it, everything it holds is moved to a new one; within
+    `MOVED_PHONE_GRACE` of that, the same again (the phone's other requests, sent at once); else None."""
+    if _held(old):
+        move_phone(old, _successor(old))
+        return _successor(old)
+    when = moved_at(old)
+    if when is not None and utcnow() - when <= MOVED_PHONE_GRACE:
+        return _successor(old)
+    return None
+
+
 def _read_phone_credential() -> str | None:
     """The phone's credential, as its cookie carries it, if the server issued it.
 
     A value this server signed is its own. An unsigned one (what the previous version set, a credential still
-    held after a change of the secret key) is taken only where a membership or a seat already holds it, and
-    then signed again under the cookie's new name with this answer; anything else is a value the server never
-    issued (planted, made up): ignored, so that nothing is ever bound to it (`give_phone_credential` makes a new
-    one instead).
+    held after a change of the secret key) that a membership or a seat holds is moved, on its first request, to
+    a new credential signed in its cookie with this answer (`_moved`): the old value is then good only for a
+    few seconds more, so that it cannot be carried to another phone and planted there. Anything else is a
+    value the server never issued (planted, made up): ignored, so that nothing is ever bound to it
+    (`give_phone_credential` makes a new one instead).
     """
     new_name = cookies.name(PHONE_COOKIE)
     value = request.cookies.get(new_name)
@@ -137,9 +161,10 @@ def _read_phone_credential() -> str | None:
     if not value or not value.isascii() or len(value) > 200:
         return None
     unsigned = value.rsplit(".", 1)[0] if "." in value else value
-    if _held(unsigned):
-        g.phone_to_set = unsigned
-        return unsigned
+    moved = _moved(unsigned)
+    if moved is not None:
+        g.phone_to_set = moved
+        return moved
     g.phone_refused = True
     return None
 

@@ -168,6 +168,45 @@ def test_long_names_are_never_cut_inside_a_word(page: Page, live_server, app):
     assert not found, "\n".join(found)
 
 
+# Each element of a place that its content overflows (wider inside than its box): a word drawn past its column's
+# edge, or cut at it, is not whole on screen.
+OVERFLOWS = """(root) => [...document.querySelectorAll(root)]
+  .flatMap(place => [place, ...place.querySelectorAll('*')])
+  .filter(el => el.checkVisibility() && el.scrollWidth > el.clientWidth + 1)
+  .map(el => `<${el.tagName.toLowerCase()}.${el.className}> "${el.textContent.replace(/\u00ad/g, '')}"`
+             + ` ${el.scrollWidth} px in ${el.clientWidth}`)"""
+
+
+@pytest.mark.parametrize("game", ["burraco", "pazzaparola"])
+def test_long_names_are_never_cut_in_a_rounds_tables_header(page: Page, live_server, app, game):
+    # Four sides of 40 characters, half of them one word longer than a column: the columns keep their width (four
+    # of them fit a 360 px phone: test_in_view.py), and a word too long for one breaks at its syllables with a
+    # hyphen, never cut with an ellipsis (before: 4-4.6 rem columns cut "Fontanarossa" and the long words).
+    names = LONG_NAMES[:4]
+    match_id = server_match_with_pencil(page, app, live_server.url, game, names, rounds=2)
+    found = []
+    for language in ("en", "it"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": live_server.url}])
+        page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+        headers = page.locator("#rounds thead th.num")
+        expect(headers.first).to_be_visible()
+        assert sorted(headers.evaluate_all("hs => hs.map(h => h.title)")) == sorted(names)
+        found += [f"{language}: {cut}" for cut in needless_cuts(page, names, "the rounds header", "#rounds thead")]
+        for size in PHONES:
+            page.set_viewport_size(size)
+            found += [f"{language} at {size['width']} px: not whole: {fault}"
+                      for fault in page.evaluate(OVERFLOWS, "#rounds thead")]  # fmt: skip
+            for header in headers.all():
+                left, right = header.evaluate("h => { const r = h.getBoundingClientRect(); return [r.left, r.right]; }")
+                if left < 0 or right > size["width"]:
+                    found.append(f"{language} at {size['width']} px: {header.get_attribute('title')} off screen")
+        try:
+            audit_layout(page, names, sizes=PHONES)
+        except AssertionError as fault:
+            found.append(f"{language}: the rounds header: {fault}")
+    assert not found, "\n".join(found)
+
+
 def test_a_long_group_name_is_never_cut_inside_a_word_in_the_header(browser: Browser, private_live_server):
     phone_page = phone(browser, 360)
     phone_page.goto(private_live_server.url + "/")

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from flask.sessions import SecureCookieSessionInterface
 from flask_migrate import upgrade
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from companion import create_app
 from companion.extensions import db
+from companion.models import MovedPhone
 from companion.queries.matches import hash_token
+from companion.services.groups import MOVED_PHONE_GRACE
 from tests.helpers import ADDRESS_KEY, HTMX, address_database, csrf_token, fresh_database, read_words, ref
 
 # The revision the previous version left its database at.
@@ -118,6 +121,20 @@ def test_an_upgraded_instances_phones_keep_their_groups_seats_pencils_and_host_r
         stranger.set_cookie("phone", NEVER_HELD)
         assert stranger.get(match_page, **HTTPS).status_code == 404
         assert "__Host-phone" not in moved(stranger.get("/", **HTTPS))[0]
+        # The previous version's credentials, moved, are refused a few seconds later: carried to another phone
+        # (planted there), they open nothing; the phones they were moved on keep everything.
+        with app.app_context():
+            for noted in db.session.scalars(select(MovedPhone)):
+                noted.moved_at -= MOVED_PHONE_GRACE + timedelta(seconds=1)
+            db.session.commit()
+            db.session.remove()
+        for old in (HOST, SEATED):
+            planted = app.test_client()
+            planted.set_cookie("phone", old)
+            assert planted.get(match_page, **HTTPS).status_code == 404
+            assert planted.get("/history", **HTTPS).status_code == 404
+        assert 'name="number"' in host.get(match_page, **HTTPS).get_data(as_text=True)
+        assert "Your seat: Ann" in read_words(seated.get(match_page, **HTTPS).get_data(as_text=True))
     finally:
         address_database(None)
         with app.app_context():

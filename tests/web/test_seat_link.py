@@ -5,9 +5,11 @@ from __future__ import annotations
 import html
 import re
 
+from sqlalchemy import select
+
 from companion.extensions import db
-from companion.models import Match
-from tests.helpers import HTMX, csrf_token, dump, join_group, read_words, ref, start_match, stored_match, take
+from companion.models import Match, SentRow
+from tests.helpers import HTMX, csrf_token, dump, join_group, read_words, ref, start_match, stored_match, take, unref
 from tests.pages import read
 
 VIEWER_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"?]+\?follow=[^"]+)"')
@@ -202,4 +204,43 @@ def test_a_non_member_seated_at_pazaak_notes_its_hand_and_plays_its_board(two_gr
     assert "Your seat: Annabella" in page and "+5" in page
     # Still nothing else of the group.
     for path in ("/history", "/players", f"/matches/{ref(club_friday)}", f"/matches/{ref(match_id)}/share"):
+        assert outsider.get(path).status_code == 404, path
+
+
+def test_a_non_member_seated_by_the_seat_link_follows_play_again_to_its_seat_and_sees_nothing_else(two_groups):
+    app, phones, club_friday, club_match = two_groups
+    bob = phones["bob"]
+    match_id = start_match(bob, "pazzaparola", ["Annabella", "Bobbington"], target="1", save_when_rows_in="1")
+    seat_link = link_on(share_page(bob, match_id), SEAT_LINK)
+    outsider = app.test_client()
+    assert outsider.get(seat_link).status_code == 200
+    assert take(outsider, match_id, 1, path=seat_link).status_code == 302
+    token = csrf_token(bob, f"/matches/{ref(match_id)}")
+    form = {"csrf_token": token, "number": "1", "used-0": ["9"], "used-1": ["2"]}
+    assert bob.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    assert stored_match(app, match_id).status == "finished"
+    # The finished match's page on the outsider's phone asks whether it was played again: not yet.
+    asks = f"/matches/{ref(match_id)}/followed"
+    assert asks in outsider.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert "HX-Redirect" not in outsider.get(asks, headers=HTMX).headers
+    again = bob.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": csrf_token(bob)})
+    new_id = unref(again.headers["Location"].rsplit("/", 1)[1])
+    assert seated(app, new_id) == [False, True]
+    # Its next question takes it to the new match, at its seat, where it sends its own row as before.
+    answer = outsider.get(asks, headers=HTMX)
+    assert answer.status_code == 200
+    new_page = answer.headers["HX-Redirect"]
+    assert new_page.startswith(f"/matches/{ref(new_id)}")
+    opened = outsider.get(new_page)
+    assert opened.status_code == 200
+    assert "Your seat: Bobbington" in read_words(html.unescape(opened.get_data(as_text=True)))
+    assert send(outsider, new_id, 1, [5, 1], "RE").status_code == 200
+    with app.app_context():
+        sent = db.session.scalars(select(SentRow.position).where(SentRow.match_id == new_id)).all()
+        db.session.remove()
+    assert sent == [1]
+    # Still nothing else of the group (nor of the other one).
+    for path in ("/history", "/players", "/matches/new", f"/matches/{ref(club_friday)}",
+                 f"/matches/{ref(club_match)}", f"/matches/{ref(new_id)}/share",
+                 f"/matches/{ref(new_id)}/rounds/1"):  # fmt: skip
         assert outsider.get(path).status_code == 404, path
