@@ -182,9 +182,10 @@ def create_app(
 
     cli.init_app(app)
 
-    from .web import deploy
+    from .web import access, deploy
 
     deploy.init_app(app)
+    access.check_declared(app)
 
     if app.config["AUTO_MIGRATE"]:
         from .database import upgrade_database

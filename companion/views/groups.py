@@ -12,7 +12,7 @@ from ..games.forms import whole_number
 from ..models import ID_MAX, Group, Member
 from ..queries.groups import group_of_invite, groups_of, membership, phones_of
 from ..services import groups as service
-from ..web import render
+from ..web import access, render
 from ..web.groups import (
     choose_group,
     current_group,
@@ -25,7 +25,6 @@ from ..web.groups import (
 )
 from ..web.i18n import error_text
 from ..web.limits import GROUPS_STARTED, count_wrong_code, limited
-from .host import require_host
 from .live import public_url, qr_svg
 
 bp = Blueprint("groups", __name__)
@@ -54,12 +53,15 @@ def _page(status: int = 200, **context):
 
 
 @bp.get("/groups")
+@access.open_to_all
 def index():
     """This phone's groups and the one it works in."""
     return _page()
 
 
 @bp.post("/groups")
+@access.open_to_all
+@access.private_server_only
 @limited(GROUPS_STARTED)
 def start():
     """Start a group: this phone becomes its host, and works in it; its invite link is shown at once."""
@@ -84,6 +86,8 @@ def _invited_to(token: str) -> Group:
 
 
 @bp.get("/join/<token>")
+@access.open_to_all
+@access.private_server_only
 def invited(token: str):
     """What an invite link opens: the group's name and a Join button (a link alone changes nothing)."""
     group = _invited_to(token)
@@ -92,6 +96,8 @@ def invited(token: str):
 
 
 @bp.post("/join/<token>")
+@access.open_to_all
+@access.private_server_only
 def join(token: str):
     """Join the group of the invite link: this phone starts, scores and reads its matches from now on."""
     group = _invited_to(token)
@@ -101,6 +107,8 @@ def join(token: str):
 
 
 @bp.post("/groups/switch")
+@access.member
+@access.private_server_only
 def switch():
     """Work in another of this phone's groups."""
     member = membership(whole_number(request.form.get("group"), ID_MAX), phone_credential())
@@ -110,9 +118,10 @@ def switch():
 
 
 @bp.post("/groups/invite")
+@access.host
+@access.private_server_only
 def renew_invite():
     """A host makes a new invite link; the old one stops working at once."""
-    require_host()
     service.new_invite(current_group())
     flash(N_("A new invite link: the old one no longer works.").text, "notice")
     return redirect(url_for("groups.index"))
@@ -120,7 +129,6 @@ def renew_invite():
 
 def _phone_of_group(member_id: int) -> Member:
     """A phone of the request's group, for a host's action on it."""
-    require_host()
     found = db.session.get(Member, member_id)
     group = current_group()
     if found is None or group is None or found.group_id != group.id:
@@ -129,6 +137,7 @@ def _phone_of_group(member_id: int) -> Member:
 
 
 @bp.post("/groups/phones/<member:member_id>/remove")
+@access.host
 def remove_phone(member_id: int):
     """A host takes a phone out of the group (on an open server: takes its host rights)."""
     phone = _phone_of_group(member_id)
@@ -142,6 +151,8 @@ def remove_phone(member_id: int):
 
 
 @bp.post("/groups/phones/<member:member_id>/host")
+@access.host
+@access.private_server_only
 def make_host(member_id: int):
     """A host makes another phone of the group a host."""
     phone = _phone_of_group(member_id)
@@ -158,6 +169,8 @@ def _this_phone() -> Member:
 
 
 @bp.post("/groups/this-phone")
+@access.member
+@access.private_server_only
 def name_this_phone():
     """This phone's name in its group's list of phones."""
     try:
@@ -169,6 +182,7 @@ def name_this_phone():
 
 
 @bp.post("/groups/leave")
+@access.member
 def leave():
     """This phone leaves the group it works in (on an open server: gives up its host rights)."""
     try:

@@ -22,12 +22,11 @@ from ..queries.matches import EXPORT_COLUMNS, all_matches, export_rows
 from ..queries.players import roster_entries
 from ..services import bounds
 from ..services import matches as service
-from ..web import hx, render, wants_fragment
+from ..web import access, hx, render, wants_fragment
 from ..web.groups import streamed
 from ..web.i18n import DateField, date_field, located_text, translated
 from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
 from ..web.row_ids import row_of
-from .host import require_host
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 bp.add_app_template_global(DAY_TEXT_MAX, "DAY_TEXT_MAX")
@@ -51,6 +50,7 @@ def _history_page(
 
 
 @bp.get("")
+@access.member
 def index():
     """Every match, newest first, narrowed by the filters in the query string.
 
@@ -113,6 +113,7 @@ def _exported() -> Iterator[Match]:
 
 
 @bp.get("/export.json")
+@access.member
 @limited(EXPORTS)
 def export_json():
     """The history as one JSON list of match files: the matches the filters find, or all of them."""
@@ -139,6 +140,7 @@ def spreadsheet_text(cell: object) -> object:
 
 
 @bp.get("/export.csv")
+@access.member
 @limited(EXPORTS)
 def export_csv():
     """One line per round per side: the round's score (the change of the side's total) and the total.
@@ -179,10 +181,10 @@ def _read_upload() -> list:
 
 
 @bp.post("/import")
+@access.host
 @limited(IMPORTS)
 def import_file():
     """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason."""
-    require_host()
     try:
         results = service.import_matches(_read_upload())
     except RuleError as error:

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, flash, make_response, redirect, reques
 from ..games import REGISTRY
 from ..games.base import N_, NAME_MAX
 from ..queries.matches import in_progress
-from ..web import asset, cookies, render
+from ..web import access, asset, cookies, render
 from ..web.cards import THEMES
 from ..web.groups import is_member
 from ..web.headers import YEAR
@@ -20,6 +20,7 @@ bp.add_app_template_global(NAME_MAX, "NAME_MAX")
 
 
 @bp.get("/")
+@access.open_to_all
 def index():
     """The home page; on a private server, for a phone in no group, the welcome page (start a group)."""
     if not is_member():
@@ -34,6 +35,7 @@ PREFERENCES = {"theme": THEMES, "lang": ("en", "it")}
 
 
 @bp.route("/preferences", methods=["GET", "POST"])
+@access.open_to_all
 def preferences():
     """Theme and language for this phone, kept in cookies (empty: follow the system)."""
     if request.method == "GET":
@@ -64,18 +66,21 @@ def _back_to(url: str | None) -> str:
 
 
 @bp.get("/ping")
+@access.no_group_needed
 def ping():
     """A fixed short answer: the floor of the stack, which the benchmark compares against."""
     return "pong", 200, {"Content-Type": "text/plain; charset=utf-8"}
 
 
 @bp.get("/offline")
+@access.open_to_all
 def offline():
     """The page the service worker shows when the server cannot be reached."""
     return render("offline.html")
 
 
 @bp.get("/manifest.webmanifest")
+@access.no_group_needed
 def manifest():
     """The web app manifest that makes the app installable on a phone's home screen."""
     data = {
@@ -99,6 +104,7 @@ def manifest():
 
 
 @bp.get("/favicon.ico")
+@access.no_group_needed
 def favicon():
     """The app's icon where a browser looks for it unasked: a page that names none (an image opened as a page,
     the result card) would otherwise log a 404 for it."""
@@ -106,6 +112,7 @@ def favicon():
 
 
 @bp.get("/sw.js")
+@access.no_group_needed
 def service_worker():
     """The service worker, from the root so that it may look after every page."""
     response = send_from_directory(current_app.static_folder, "js/sw.js", max_age=0)

@@ -1,15 +1,15 @@
-"""Host rights: the page the printed host link opens, and the check every host-only write makes."""
+"""Host rights: the page the printed host link opens, and whether this phone holds them (web/access.py checks them)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
 
 from ..games.base import N_
 from ..services import host
 from ..services.groups import claim_open_host
-from ..web import render
-from ..web.groups import current_member, give_phone_credential, phone_label, private
+from ..web import access, render
+from ..web.groups import current_member, give_phone_credential, phone_label
 from ..web.limits import count_wrong_code, refused_answer
 
 bp = Blueprint("host", __name__, url_prefix="/host")
@@ -24,28 +24,15 @@ def is_host() -> bool:
 bp.add_app_template_global(is_host, "is_host")
 
 
-def require_host() -> None:
-    """A 403 page that says what to ask for, unless this phone holds host rights."""
-    if is_host():
-        return
-    if private():
-        abort(403, gettext("This needs host rights. Ask a host of the group to make this phone a host too."))
-    abort(
-        403,
-        gettext(
-            "This needs host rights. Ask the host (whoever started the app on the laptop) to let "
-            "this phone scan the host link shown where the app runs; it gives this phone the rights."
-        ),
-    )
-
-
 @bp.get("")
+@access.open_server_only
 def landing():
     """What the host link opens: a button that gives this phone host rights (a link alone changes nothing)."""
     return render("host.html", token=request.args.get("token", ""), host=is_host())
 
 
 @bp.post("")
+@access.open_server_only
 def claim():
     """Give this phone host rights, if it shows the token of the host link printed last.
 

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from ..models import PLAYING
 from ..queries import matches as queries
-from ..web import hx, render
+from ..web import access, hx, render
 from ..web.groups import SEAT_KEY, follow_token, phone_credential, place, private, seat_token
 from ..web.live import (
     LIVE_STATE_KEY,
@@ -66,6 +66,7 @@ def seat_link(match) -> str:
 
 
 @bp.get("/<match:match_id>/live")
+@access.viewer_link
 def live(match_id: int):
     """The standings and rounds for a polling phone; 304 with no body when nothing changed, and 286 (htmx's
     last answer to a poll) once nothing can change the match any more (`settled`: queries.matches._SETTLED).
@@ -119,6 +120,7 @@ def live(match_id: int):
 
 
 @bp.get("/<match:match_id>/followed")
+@access.viewer_link
 def followed(match_id: int):
     """Asked by the page of a match no longer played, on a phone seated at it: where Play again started it anew
     with this phone at its seat, the answer takes the page there (on a private server with what lets a phone
@@ -151,6 +153,7 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
 
 
 @bp.get("/<match:match_id>/table")
+@access.viewer_link
 def table(match_id: int):
     """The big, dark scoreboard for a phone or tablet lying in the middle of the table."""
     match = match_or_404(match_id)
@@ -158,6 +161,7 @@ def table(match_id: int):
 
 
 @bp.get("/<match:match_id>/share")
+@access.member
 def share(match_id: int):
     """The viewer link with its QR code, and the pencil handover for the scorekeeper."""
     match = match_or_404(match_id)

@@ -22,7 +22,7 @@ from ..queries.players import roster_entries
 from ..queries.ratings import match_chances, table_chances
 from ..services import matches as service
 from ..services.ratings import bring_up_to_date
-from ..web import hx, render, wants_fragment
+from ..web import access, hx, render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.display import show_sides_in_this_language
 from ..web.groups import phone_credential
@@ -30,7 +30,7 @@ from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
 from ..web.pencil import is_owner, is_scorekeeper, pencil_token, set_pencil_cookie
 from ..web.setup_form import Draft
-from .host import is_host, require_host
+from .host import is_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
@@ -66,6 +66,7 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
 
 
 @bp.get("/new")
+@access.member
 def new():
     """The empty new-match form, optionally with a game and players preselected."""
     draft = Draft.from_form(request.args)
@@ -73,6 +74,7 @@ def new():
 
 
 @bp.post("/new")
+@access.member
 def setup():
     """A tap on the new-match form, or Start."""
     draft = Draft.from_form(request.form)
@@ -195,8 +197,9 @@ def match_context(match: Match, form=None, standings=None, replay=None, shown=No
             extra.get("may_reclaim", False),
             # A seated phone's entry is its row of the round being played: drawn again once that round is saved, or
             # once its partner's phone sent the pair's row (`partner_sent`).
-            seat_round=None if my_seat is None else _seat_round(len(match.rounds) + 1,
-                                                                 partner_sent(my_seat, my_row, sent)),
+            seat_round=None
+            if my_seat is None
+            else _seat_round(len(match.rounds) + 1, partner_sent(my_seat, my_row, sent)),
             # Where the last row sent saves the round, the scorekeeper's entry moves on to the next one with it.
             pencil_round=len(match.rounds) + 1 if match.save_when_rows_in else None,
             board=_board_taps(match, game, my_seat, scorekeeper),
@@ -292,6 +295,7 @@ def _stepping() -> bool:
 
 
 @bp.get("/<match:match_id>")
+@access.viewer_link
 def show(match_id: int):
     """The match page: seats, standings, and round entry for the scorekeeper; a match no longer played
     replayed to `?round=N`, which a step of its replay gets alone, the address pushed to the browser's."""
@@ -332,6 +336,7 @@ def _go(target: str):
 
 
 @bp.post("/<match:match_id>/rounds")
+@access.pencil
 def save_round(match_id: int):
     """Save the next round from the game's entry form."""
     match = _editable(match_id)
@@ -380,6 +385,7 @@ def _rows_sent_again(match: Match, form, sent) -> list[str]:
 
 
 @bp.post("/<match:match_id>/entry")
+@access.pencil
 def entry_step(match_id: int):
     """A tap on a server-side entry tool: the entry drawn again, and its state kept if the tool keeps one."""
     match = _editable(match_id)
@@ -403,6 +409,7 @@ def entry_step(match_id: int):
 
 
 @bp.get("/<match:match_id>.json")
+@access.member
 def export(match_id: int):
     """The match as a match file."""
     match = match_or_404(match_id)
@@ -429,6 +436,7 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
 
 
 @bp.get("/<match:match_id>/chart")
+@access.viewer_link
 def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
@@ -436,6 +444,7 @@ def chart(match_id: int):
 
 
 @bp.get("/<match:match_id>/card.png")
+@access.viewer_link
 def card(match_id: int):
     """A finished match's result card, a PNG in the page's language and the theme `?theme=` names (light when
     it names none), for the phone's share sheet or to download."""
@@ -485,6 +494,7 @@ def _round_number(text: str) -> int:
 
 
 @bp.post("/<match:match_id>/undo")
+@access.pencil
 def undo(match_id: int):
     """Take back the last round: the one the button was drawn for, so a double tap takes back one."""
     match = _editable(match_id)
@@ -497,6 +507,7 @@ def undo(match_id: int):
 
 
 @bp.post("/<match:match_id>/redo")
+@access.pencil
 def redo(match_id: int):
     """Put back the round undone last."""
     match = _editable(match_id)
@@ -508,6 +519,7 @@ def redo(match_id: int):
 
 
 @bp.route("/<match:match_id>/rounds/<int:number>", methods=["GET", "POST"])
+@access.pencil
 def correct(match_id: int, number: int):
     """Correct a past round: the form prefilled with it, then the re-scored match."""
     match = _editable(match_id)
@@ -544,6 +556,7 @@ def correct(match_id: int, number: int):
 
 
 @bp.get("/<match:match_id>/changes")
+@access.viewer_link
 def changes(match_id: int):
     """The change log: corrections, undos and redos with each side's values before and after, in the page's clock."""
     match = match_or_404(match_id)
@@ -551,6 +564,8 @@ def changes(match_id: int):
 
 
 @bp.post("/<match:match_id>/again")
+@access.pencil
+@access.host
 def again(match_id: int):
     """Start a new match with the same players, seats and settings: the match's pencil or the host's rights."""
     match = match_or_404(match_id)
@@ -561,6 +576,8 @@ def again(match_id: int):
 
 
 @bp.route("/<match:match_id>/delete", methods=["GET", "POST"])
+@access.pencil
+@access.host
 def delete(match_id: int):
     """Delete a match, after a confirmation page: its pencil may, and the host may delete any match."""
     match = match_or_404(match_id)
@@ -579,10 +596,10 @@ def delete(match_id: int):
 
 
 @bp.route("/<match:match_id>/end", methods=["GET", "POST"])
+@access.host
 def end(match_id: int):
     """End a match whose scorekeeper's phone is gone (host rights), after a confirmation page."""
     match = match_or_404(match_id)
-    require_host()
     if request.method == "GET":
         return render("end.html", **match_context(match))
     service.end_match(match)

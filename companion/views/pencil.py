@@ -8,7 +8,7 @@ from flask_babel import gettext
 from ..games.base import ChangedMeanwhile
 from ..queries import matches as queries
 from ..services import pencil
-from ..web import render
+from ..web import access, render
 from ..web.i18n import error_text
 from ..web.limits import count_wrong_code, guessed, refused_answer
 from ..web.pencil import is_scorekeeper, pencil_token, set_pencil_cookie
@@ -20,6 +20,7 @@ bp = Blueprint("pencil", __name__, url_prefix="/matches")
 
 
 @bp.post("/<match:match_id>/pencil/offer")
+@access.pencil
 def offer(match_id: int):
     """Show a single-use QR code with which another phone takes the pencil."""
     match = match_or_404(match_id)
@@ -32,6 +33,7 @@ def offer(match_id: int):
 
 
 @bp.route("/<match:match_id>/pencil", methods=["GET", "POST"])
+@access.member
 def take(match_id: int):
     """The page a scanned pencil code opens, and its Take the pencil button.
 
@@ -57,6 +59,8 @@ def take(match_id: int):
 
 
 @bp.post("/<match:match_id>/pencil/back")
+@access.pencil
+@access.host
 def back(match_id: int):
     """The phone that started the match takes the pencil back; the host's phone may take any match's pencil."""
     match = match_or_404(match_id)

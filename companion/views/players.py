@@ -13,16 +13,17 @@ from ..queries.players import leaderboard, matches_of, profile, roster_entries
 from ..queries.seasons import Period, season
 from ..services.ratings import bring_up_to_date
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
-from ..web import render
+from ..web import access, render
 from ..web.display import one_full_stop
 from ..web.i18n import date_field, sentence
 from ..web.row_ids import row_of
-from .host import is_host, require_host
+from .host import is_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
 @bp.get("")
+@access.member
 def index():
     """Everyone in the roster with their record, of all games or of the game picked."""
     game = request.args.get("game", "")
@@ -31,6 +32,7 @@ def index():
 
 
 @bp.get("/ratings/<game>")
+@access.member
 def ratings_board(game: str):
     """A game's leaderboard by rating: place, player, rating, matches, wins and trend."""
     if game not in REGISTRY:
@@ -42,6 +44,7 @@ def ratings_board(game: str):
 
 
 @bp.get("/seasons/<game>")
+@access.member
 def seasons(game: str):
     """A game's season: each player's matches finished in the period of the link, their wins, the game's
     figure and their rating's change; a date that is not one, or a "to" before the "from", is named beside
@@ -92,16 +95,17 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
 
 
 @bp.get("/<player:player_id>")
+@access.member
 def show(player_id: int):
     """A player's records per game, head to head and recent form."""
     return _player_page(db.get_or_404(Player, player_id))
 
 
 @bp.post("/<player:player_id>/rename")
+@access.host
 def rename(player_id: int):
     """Rename a roster entry (host rights); a bad or taken name is refused next to the field."""
     player = db.get_or_404(Player, player_id)
-    require_host()
     try:
         rename_player(player, request.form.get("name", ""))
     except RosterError as error:
@@ -120,6 +124,7 @@ def _row_id(text: str) -> int:
 
 
 @bp.post("/<player:player_id>/merge")
+@access.host
 def merge(player_id: int):
     """Merge another roster entry of the same person into this one (host rights), once confirmed.
 
@@ -127,7 +132,6 @@ def merge(player_id: int):
     whose button sends the same choice again with `confirmed`: a merge cannot be taken back.
     """
     player = db.get_or_404(Player, player_id)
-    require_host()
     other_id = request.form.get("other", type=_row_id)
     other = db.session.get(Player, other_id) if other_id else None
     if request.form.get("confirmed") != "yes":

@@ -13,7 +13,7 @@ from ..games.forms import index_in, whole_number
 from ..models import ID_MAX
 from ..queries.matches import hash_token, row_of, seat_of
 from ..services import seats as service
-from ..web import hx, render, wants_fragment
+from ..web import access, hx, render, wants_fragment
 from ..web.fragments import status_of
 from ..web.groups import (
     CURRENT,
@@ -44,6 +44,7 @@ VIEWER_ONLY = N_("This link only follows the match: to take a seat, scan the sea
 
 
 @bp.route("/<match:match_id>/seat", methods=["GET", "POST"])
+@access.seat_link
 def seat(match_id: int):
     """The page a scanned seat link opens: the phone picks its player's name and takes that seat.
 
@@ -94,6 +95,7 @@ def _unseated(match, refusal: Message) -> Message:
 
 
 @bp.post("/<match:match_id>/rows")
+@access.seated
 def send_row(match_id: int):
     """A seated phone sends its own row of the round being played; the scorekeeper's sheet gathers it.
 
@@ -127,6 +129,7 @@ def send_row(match_id: int):
 
 
 @bp.post("/<match:match_id>/board")
+@access.seated
 def board(match_id: int):
     """A tap on a seated phone's own board (Pazaak): its move, on its turn, from the hand it noted; the set
     saved by the tap that decides it. Answered with this phone's entry, the refusal's reason beside it."""
@@ -159,6 +162,7 @@ def _entry_after_write(context: dict, saved: bool) -> Response:
 
 
 @bp.post("/<match:match_id>/hand")
+@access.seated
 def hand(match_id: int):
     """A tap on a seated phone's hand picker: a side card it holds noted, or one taken out before play begins."""
     match, seat = _board_seat(match_id)
@@ -201,6 +205,7 @@ def _row_key() -> str | None:
 
 
 @bp.post("/<match:match_id>/seat/leave")
+@access.seated
 def leave(match_id: int):
     """This phone gets up from its seat and follows the match as any viewer."""
     match = match_or_404(match_id)
@@ -209,6 +214,7 @@ def leave(match_id: int):
 
 
 @bp.get("/<match:match_id>/seats")
+@access.member
 def panel(match_id: int):
     """The share page's list of seats, polled while the scorekeeper looks at it: a phone sitting down shows."""
     match = match_or_404(match_id)
@@ -219,6 +225,8 @@ def panel(match_id: int):
 
 
 @bp.post("/<match:match_id>/seats/free")
+@access.pencil
+@access.host
 def free(match_id: int):
     """The scorekeeper (or the host) frees a seat: the phone sitting there only follows the match now, and may
     not sit there again until it is let back in."""
@@ -228,6 +236,8 @@ def free(match_id: int):
 
 
 @bp.post("/<match:match_id>/seats/let-in")
+@access.pencil
+@access.host
 def let_in(match_id: int):
     """The scorekeeper (or the host) lets the phones freed from a seat take it again."""
     match = _seats_managed(match_id, gettext("Only the scorekeeper's phone or a host can let a phone back in."))
@@ -236,6 +246,8 @@ def let_in(match_id: int):
 
 
 @bp.post("/<match:match_id>/seats/renew")
+@access.pencil
+@access.host
 def renew(match_id: int):
     """The scorekeeper (or a host) renews the seat link: the old one seats nobody from now on, the phones
     seated keep their seats. The answer to a phone that should not be at the table (a private server's)."""

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from ..games import REGISTRY
 from . import modules
+from .access import no_group_needed
 from .headers import YEAR
 from .i18n import LANGUAGES, offline_texts
 
@@ -354,6 +355,13 @@ def page_assets(*names: str) -> dict[str, list[str]]:
     return urls
 
 
+@no_group_needed
+def _serve_static(filename: str) -> Response:
+    """A file of static/, as Flask serves it: its view, with its access declared."""
+    return current_app.send_static_file(filename)
+
+
+@no_group_needed
 def _serve_bundle(digest: str, kind: str, name: str = "") -> Response:
     """A bundle, compressed once (see above) and cached by the phone for a year."""
     if kind not in BUNDLE_TYPES or not _bundle_files(name, kind):
@@ -390,10 +398,11 @@ def _preload_bundles(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """The bundles' route, the pages' preload header and the static files' compression.
+    """The static files' and the bundles' routes, the pages' preload header and the static files' compression.
 
     Flask-Compress must be bound to the app before this (see _compressed_static).
     """
+    app.view_functions["static"] = _serve_static
     app.add_url_rule("/bundle/<digest>.<kind>", "bundle", _serve_bundle, defaults={"name": ""})
     app.add_url_rule("/bundle/<name>/<digest>.<kind>", "bundle", _serve_bundle)
     app.after_request(_preload_bundles)

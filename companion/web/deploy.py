@@ -15,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..config import Settings
 from ..extensions import csrf, db
+from .access import no_group_needed
 
 bp = Blueprint("deploy", __name__)
 
@@ -25,6 +26,7 @@ def served_by(settings: Settings) -> str:
 
 
 @bp.get("/healthz")
+@no_group_needed
 def health() -> tuple[str, int, dict[str, str]]:
     """200 when the database answers, 503 when it does not: the container's HEALTHCHECK and the proxy ask here."""
     try:

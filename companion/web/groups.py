@@ -2,9 +2,9 @@
 
 On an open server (the laptop at the table, `COMPANION_GROUPS=open`) every phone is part of its one
 group. On a private server a phone works in the group it chose among those it joined (the `group`
-cookie, else the first it joined); a phone in none of them reaches only what `OPEN_TO_ALL` names, and
-a viewer link lets it follow that one match (`FOLLOWING`). Whatever it may not reach is a 404, the
-answer of an address that does not exist. The group decided is entered for the request's whole span
+cookie, else the first it joined); what a phone reaches, in none of them or by a match's link, is what
+the roles its view declares let it (web/access.py). Whatever it may not reach is a 404, the answer of an
+address that does not exist. The group decided is entered for the request's whole span
 (`models.enter_group`): every ORM read of players and matches sees that group's rows alone.
 """
 
@@ -28,7 +28,8 @@ from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_gr
 from ..queries.groups import first_membership, membership, moved_at
 from ..queries.matches import hash_token
 from ..services.groups import MOVED_PHONE_GRACE, move_phone, new_phone_credential, seen
-from . import cookies
+from . import access, cookies
+from .access import EVERYONE, FOLLOWING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
 from .i18n import translated
 
 PHONE_COOKIE = "phone"
@@ -38,27 +39,6 @@ NO_GROUP = 0
 # The viewer links a phone opened, newest last: it may follow those matches while the list keeps them.
 FOLLOWING_KEPT = 20
 
-# What a phone in none of a private server's groups reaches: the welcome page (start a group), an invite
-# link, its preferences, and what every page needs (files, the service worker, the health check).
-OPEN_TO_ALL = frozenset({
-    "home.index", "home.preferences", "home.ping", "home.offline", "home.manifest", "home.service_worker",
-    "home.favicon", "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited",
-    "groups.join",
-})  # fmt: skip
-# What holds nothing of any group (files, the service worker, the checks): answered without asking who the phone is.
-NO_GROUP_NEEDED = frozenset({
-    "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest",
-    "home.favicon",
-})  # fmt: skip
-# What a viewer link (or a seat link) lets a phone outside the group reach of its one match. The seats' own
-# writes are among them: a phone seated by the seat link plays its part; any other is refused (a 403 with the
-# reason, views/seats.py), since a viewer link only watches.
-FOLLOWING = frozenset({
-    "matches.show", "matches.chart", "matches.card", "matches.changes", "live.live", "live.table", "live.followed",
-    "seats.seat", "seats.leave", "seats.send_row", "seats.board", "seats.hand",
-})  # fmt: skip
-# The seat link's key, in its address and in the seat picker's form.
-SEAT_KEY = "seat_key"
 # The seat links a phone opened, by match, newest last (as FOLLOWING_KEPT): it may sit down again without
 # scanning the link once more, while the link is current.
 SEAT_KEYS_KEPT = 20
@@ -68,10 +48,6 @@ SEAT_LINKS_RECOGNISED = 100
 CURRENT, REPLACED = "current", "replaced"
 # Why a renewed seat link seats nobody (views/seats.py says it too, to a phone already following the match).
 REPLACED_TEXT = N_("This seat link was replaced by a newer one: scan the one the scorekeeper's Share page shows now.")
-# The open server's host link: a private server has no such thing (its administrator has the command line).
-OPEN_SERVER_ONLY = frozenset({"host.landing", "host.claim"})
-# An open server has one group, which nobody starts, joins or leaves: its page lists the host phones alone.
-OPEN_SERVER_GROUP_PAGES = frozenset({"groups.index", "groups.remove_phone", "groups.leave"})
 
 
 @dataclass
@@ -269,13 +245,13 @@ def seat_key(match: Match) -> str | None:
     return sent
 
 
-def _followed_match(match_id: int | None, endpoint: str) -> int | None:
+def _followed_match(match_id: int | None, key_name: str | None) -> int | None:
     """The group of a match this phone follows by a viewer link or its seat link (opened now, or before: the
     session keeps it), else None. Read only when the phone shows such a link: a member's own pages cost
     nothing more. A seat link renewed since it was printed opens nothing, and says so."""
     following = session.get("following", [])
     token = request.args.get("follow")
-    key = request.values.get(SEAT_KEY) if endpoint == "seats.seat" else None
+    key = request.values.get(key_name) if key_name else None
     if match_id is None or (match_id not in following and not token and not key):
         return None
     found = db.session.execute(
@@ -296,18 +272,18 @@ def _followed_match(match_id: int | None, endpoint: str) -> int | None:
     return found.group_id
 
 
-
-def _private_place(endpoint: str) -> Place:
-    """A private server's decision: a match the phone follows by a viewer link (of a group it is not
-    working in), else its chosen group, else the first it joined, else no group."""
+def _private_place(roles: tuple[Role, ...]) -> Place:
+    """A private server's decision: a match the phone follows by a link the view's roles take (of a group it
+    is not working in), else its chosen group, else the first it joined, else no group."""
     credential = phone_credential()
     chosen = cookies.get(GROUP_COOKIE)
     member = membership(whole_number(chosen, ID_MAX), credential)
     if member is None:
         member = first_membership(credential)
-    if endpoint in FOLLOWING:
+    links = [role for role in roles if role.reach == FOLLOWING]
+    if links:
         match_id = (request.view_args or {}).get("match_id")
-        group = _followed_match(match_id, endpoint)
+        group = _followed_match(match_id, next((role.key for role in links if role.key), None))
         if group is not None and (member is None or member.group_id != group):
             return Place(group, following=match_id)
     if member is None:
@@ -317,21 +293,26 @@ def _private_place(endpoint: str) -> Place:
 
 
 def _decide() -> None:
-    """Enter the request's group, or answer 404 to what the phone may not reach."""
-    endpoint = request.endpoint or ""
-    if not private():
-        if endpoint.startswith("groups.") and endpoint not in OPEN_SERVER_GROUP_PAGES:
-            abort(404)
+    """Enter the request's group, or refuse what the roles the view declares (web/access.py) do not let this
+    phone reach: a 404, the answer of an address that does not exist; a 403 for a role it does not hold."""
+    # An address no route answers is answered as to a member (its group's 404 or 405 page).
+    roles = declared(current_app.view_functions.get(request.endpoint)) if request.url_rule else (access.member,)
+    reaches = {role.reach for role in roles}
+    server = PRIVATE if private() else OPEN
+    if not reaches - {None} or any(server not in role.servers for role in roles):
+        abort(404)
+    if server == OPEN:
         g.place = Place(OPEN_GROUP_ID)
-    elif endpoint in NO_GROUP_NEEDED:
+    elif SHARED in reaches:
         g.place = Place(NO_GROUP)
     else:
-        if endpoint in OPEN_SERVER_ONLY:
-            abort(404)
-        g.place = _private_place(endpoint)
-        if g.place.member is None and g.place.following is None and endpoint not in OPEN_TO_ALL:
+        g.place = _private_place(roles)
+        if g.place.member is None and g.place.following is None and EVERYONE not in reaches:
             abort(404)
     g.group_token = enter_group(g.place.group_id)
+    proofs = [role for role in roles if role.reach]
+    if all(role.holds for role in proofs) and not any(role.holds(current_member()) for role in proofs):
+        abort(403, translated(proofs[0].refusal[server]))
 
 
 def streamed(chunks: Iterator[str]) -> Iterator[str]:

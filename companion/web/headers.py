@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from werkzeug.datastructures import Headers
+
+from .access import declared, no_group_needed
 
 # In seconds: how long a fingerprinted file is cached and a preference or host-rights cookie kept.
 YEAR = 60 * 60 * 24 * 365
@@ -76,12 +78,6 @@ def add_standard_headers(headers: Headers, subresource: bool = False) -> Headers
     return headers
 
 
-# What holds nothing of any group (web/groups.py's NO_GROUP_NEEDED): the files, the service worker, the checks.
-# Anything else may hold a group's data or a phone's own part, which no cache shared by several phones (a
-# proxy's, a school's) may keep or give to another phone.
-SHARED_ENDPOINTS = frozenset({
-    "static", "bundle", "home.ping", "deploy.health", "home.service_worker", "home.manifest", "home.favicon",
-})  # fmt: skip
 PRIVATE_CACHE = "private, no-cache"
 
 
@@ -91,7 +87,10 @@ def _on_every_response(response: Response) -> Response:
     subresource = response.mimetype in SUBRESOURCE_TYPES and request.endpoint != "home.service_worker"
     if response.mimetype.startswith("image/") and response.mimetype != "image/svg+xml":
         response.headers.setdefault("Content-Security-Policy", IMAGE_POLICY)
-    if request.endpoint not in SHARED_ENDPOINTS:
+    # Only what holds nothing of any group (its view `no_group_needed`: the files, the service worker, the checks)
+    # may be kept by a cache shared by several phones (a proxy's, a school's); anything else may hold a group's
+    # data or a phone's own part.
+    if no_group_needed not in declared(current_app.view_functions.get(request.endpoint or "")):
         response.cache_control.public = False
         response.cache_control.private = True
         response.vary.add("Cookie")

@@ -24,7 +24,6 @@ from companion.models import (
     RoundChange,
     Seat,
 )
-from companion.web.groups import OPEN_TO_ALL
 from tests.helpers import HTMX, csrf_token, entry_fields, join_group, ref, save_round, start_group, start_match
 
 # What the group's answers hold and nobody else's may: its name, its players' names.
@@ -35,8 +34,13 @@ ROWS = {"match_id", "player_id", "member_id"}
 FILES = {"static", "bundle"}
 # Starting a group would make the stranger a member of a group of its own: tests/web/test_groups.py covers it.
 NOT_WALKED = {("POST", "groups.start")}
-# The routes of a private server's group that a phone outside it may reach: they must answer, but say nothing of it.
-REACHABLE = OPEN_TO_ALL | {"matches.new", "matches.setup"}
+# The routes of a private server's group that a phone outside it may reach: they must answer, but say nothing of it
+# (the views declared `open_to_all` or `no_group_needed`, and a member's own new match).
+REACHABLE = {
+    "home.index", "home.preferences", "home.ping", "home.offline", "home.manifest", "home.service_worker",
+    "home.favicon", "static", "bundle", "deploy.health", "groups.index", "groups.start", "groups.invited",
+    "groups.join", "matches.new", "matches.setup",
+}  # fmt: skip
 
 
 @pytest.fixture

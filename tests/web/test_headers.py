@@ -258,8 +258,9 @@ def test_an_unchanged_poll_answered_before_flask_has_the_headers_flask_gives_it(
     assert sorted(before_flask.headers.items()) == sorted(by_flask.headers.items())
 
 
-def test_the_answers_a_shared_cache_may_keep_are_those_that_hold_no_groups_data():
-    from companion.web.groups import NO_GROUP_NEEDED
-    from companion.web.headers import SHARED_ENDPOINTS
-
-    assert SHARED_ENDPOINTS == NO_GROUP_NEEDED
+def test_the_answers_a_shared_cache_may_keep_are_those_that_hold_no_groups_data(client):
+    # The views declared `no_group_needed` (tests/web/test_access_declared.py names them): one declaration
+    # decides both that no group is asked for and that the answer is not private.
+    assert "private" not in client.get("/healthz").headers["Cache-Control"]
+    assert "private" not in client.get("/ping").headers["Cache-Control"]
+    assert "private" in client.get("/offline").headers["Cache-Control"]
