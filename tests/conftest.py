@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
+from jinja2.bccache import Bucket, BytecodeCache
 
 from companion import create_app
 from companion.extensions import db
@@ -39,6 +40,27 @@ from tests.helpers import (
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.register_profile("deep", settings.get_profile("suite"), max_examples=100 * DEEP)
 settings.load_profile("suite")
+
+# Every app a test makes compiles the templates it draws anew (about 25 a test, as much time as the test's own
+# requests); a process's apps share one store of compiled templates instead. Jinja checks each template's source
+# against the one compiled, so a changed template is never drawn stale.
+class CompiledTemplates(BytecodeCache):
+    """Jinja's compiled templates, kept in memory for every app of this test process."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """The compiled template, if this process compiled it already."""
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Keep a template just compiled."""
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
 
 # The folders whose tests are marked `database` (pytest.ini), the PostgreSQL leg's selection: each goes through
 # the app's SQL. A module of theirs whose outcome no database decides (markup, headers, languages, the rules
