@@ -9,16 +9,10 @@ from ..games.base import N_
 from ..services import host
 from ..services.groups import claim_open_host
 from ..web import render
-from ..web.groups import current_member, give_phone_credential, phone_label, private
+from ..web.groups import give_phone_credential, is_host, phone_label, private
 from ..web.limits import count_wrong_code, refused_answer
 
 bp = Blueprint("host", __name__, url_prefix="/host")
-
-
-def is_host() -> bool:
-    """Whether this phone is a host of the request's group (its own rights, kept with its credential)."""
-    member = current_member()
-    return member is not None and member.host
 
 
 bp.add_app_template_global(is_host, "is_host")
