@@ -15,7 +15,6 @@ from ..games.forms import BOARD_FIELD, KEPT_FIELD
 from ..models import PLAYING, Match
 from ..queries import matches as queries
 from ..queries.ratings import match_chances
-from ..services.ratings import bring_up_to_date
 from ..web.display import show_sides_in_this_language
 from ..web.groups import is_host, phone_credential
 from ..web.pencil import is_owner, is_scorekeeper, pencil_token
@@ -184,12 +183,9 @@ class MatchPage:
 
     @cached_property
     def chances(self):
-        """The chances to win before the first round (None after it), from the ratings brought up to date."""
+        """The chances to win before the first round (None after it), from the ratings as the writes keep them."""
         match = self.match
-        if match.rounds or match.status != PLAYING:
-            return None
-        bring_up_to_date([match.game])
-        return match_chances(match)
+        return None if match.rounds or match.status != PLAYING else match_chances(match)
 
 
 def may_play_again(match: Match) -> bool:

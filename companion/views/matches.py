@@ -20,7 +20,6 @@ from ..queries.exchange import match_document
 from ..queries.players import roster_entries
 from ..queries.ratings import table_chances
 from ..services import matches as service
-from ..services.ratings import bring_up_to_date
 from ..web import hx, render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.i18n import error_text
@@ -100,8 +99,7 @@ def match_or_404(match_id: int) -> Match:
 
 
 def _table_chances(draft: Draft, roster):
-    """The chances to win of the table being set up, from the game's ratings brought up to date."""
-    bring_up_to_date([draft.game])
+    """The chances to win of the table being set up, from the game's ratings as the writes keep them."""
     return table_chances(draft.game, draft.sides(), roster)
 
 

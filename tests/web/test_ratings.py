@@ -18,7 +18,7 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
-from tests.helpers import generated, played_match, ref
+from tests.helpers import csrf_token, generated, played_match, ref
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
@@ -189,7 +189,7 @@ def test_a_correction_of_an_old_match_leaves_the_rebuild_to_the_first_read(app):
 
 @pytest.mark.parametrize(
     "page",
-    ["/players/ratings/topic", "/players/seasons/topic", "player", "/matches/new?game=topic"],
+    ["/players/ratings/topic", "/players/seasons/topic", "player"],
 )
 def test_every_page_that_shows_ratings_shows_them_rebuilt_after_a_correction(app, client, page):
     first, _ = corrected_first_match(app)
@@ -197,6 +197,23 @@ def test_every_page_that_shows_ratings_shows_them_rebuilt_after_a_correction(app
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
     path = f"/players/{ref(ann, 'player')}" if page == "player" else page
     assert client.get(path).status_code == 200
+    with app.app_context():
+        assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
+        kept_now = {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
+        assert kept_now == from_scratch()
+
+
+def test_a_change_to_a_finished_match_rebuilds_the_ratings_once_its_answer_is_sent(app, host_client):
+    with app.app_context():
+        first = played_match("topic", ["Ann", "Bob", "Cy"], [0, 0]).id
+        played_match("topic", ["Ann", "Bob", "Cy"], [1, 1])
+    path = f"/matches/{ref(first)}/delete"
+    answer = host_client.post(path, data={"csrf_token": csrf_token(host_client, path)})
+    assert answer.status_code == 302
+    with app.app_context():
+        # The answer waited for no rebuild: the pages that read the ratings meanwhile show them as they were.
+        assert db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
+    answer.close()  # as the server does once the answer is sent
     with app.app_context():
         assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
         kept_now = {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
