@@ -30,12 +30,13 @@ class PageContext(Context):
     companion/pages), so a part of the page is worked out only where a template draws it."""
 
     def resolve_or_missing(self, key: str) -> Any:
-        """The name as given, else the presenter's part of that name (a private one never)."""
+        """The name as given, else the presenter's part of that name (a private one never). A part is looked
+        up before it is worked out, so an error in working it out is raised, not drawn as an undefined name."""
         value = super().resolve_or_missing(key)
         if value is missing and not key.startswith("_"):
             page = super().resolve_or_missing("page")
-            if page is not missing:
-                return getattr(page, key, missing)
+            if page is not missing and (key in vars(page) or hasattr(type(page), key)):
+                return getattr(page, key)
         return value
 
 
