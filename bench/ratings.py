@@ -125,8 +125,8 @@ def ending_saves(port: int) -> dict:
 
 def corrections(port: int, ready: dict, token: str) -> tuple[dict, dict]:
     """The oldest finished match's first round corrected (to what it was: the match stays finished), as
-    the correction page posts it; each leaves the game's ratings to be rebuilt, and the game's leaderboard
-    asked right after it pays that rebuild. The corrections' figures, and those of the boards after them."""
+    the correction page posts it; its request rebuilds the game's ratings once its answer is sent, and the game's
+    leaderboard is asked right after it. The corrections' figures, and those of the boards after them."""
     client = Client(port)
     client.fetch_csrf()
     client.cookies[ready["cookie"]] = token
@@ -170,7 +170,7 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
         ok = got["p95_ms"] < 100 and set(got["statuses"]) <= {200, 204, 302, 303} and got.get("rated", 1) > 0
         out.append((f"{name} p95 < 100 ms", ok,
                     f"p50 {got['p50_ms']:.1f} ms, p95 {got['p95_ms']:.1f} ms, statuses {got['statuses']}"))  # fmt: skip
-    # The first read after a correction rebuilds the game's ratings: the rebuild's budget, served.
+    # The correction's request rebuilds the game's ratings once answered: the leaderboard asked right after it.
     after = r.get("board_after_correction")
     if after is not None:
         out.append(("leaderboard right after a correction (rebuilds) p95 < 5 s",

@@ -57,7 +57,7 @@ ROWS = {
     "rescore": {"rescore": 1},
     "the commit": {"commit": 1},
     "the rest of the service (round check)": {"service": 1, "lock": -1, "insert": -1, "rescore": -1, "commit": -1},
-    "the answer (match_context and the fragment drawn)": {"answer": 1},
+    "the answer (MatchPage and the fragment drawn)": {"answer": 1},
     "the compression of the answer": {"compression": 1},
     "the whole request inside the app": {"request": 1},
 }

@@ -135,8 +135,6 @@ class RatingLines:
     # them, or an even spread of them once the longest line has more than a chart holds.
     steps: tuple[int, ...]
     games: dict[str, Shown]
-    # The games of the player's group whose ratings a change has left to rebuild: read again after it.
-    stale: tuple[str, ...] = ()
 
     @property
     def matches(self) -> int:
@@ -151,19 +149,16 @@ class RatingLines:
 
 def rating_lines(player_id: int) -> RatingLines:
     """The player's rating and results of each game they are rated at, in registry order, over time: two
-    queries, which read the few steps drawn however many matches the player has. The first also reads
-    which of the group's games wait for a rebuild (`stale`), so that the page needs no query of its own
-    to know (the player's page holds a budget of queries)."""
+    queries, which read the few steps drawn however many matches the player has."""
     group = select(Player.group_id).where(Player.id == player_id).scalar_subquery()
     books = db.session.execute(
-        select(RatingBook.game, RatingBook.stale, Rating.matches, Rating.wins, Rating.mu, Rating.sigma)
+        select(RatingBook.game, Rating.matches, Rating.wins, Rating.mu, Rating.sigma)
         .outerjoin(Rating, (Rating.game == RatingBook.game) & (Rating.player_id == player_id))
         .where(RatingBook.group_id == group)
     ).all()
-    stale = tuple(sorted(row.game for row in books if row.stale))
     kept = [row for row in books if row.matches is not None]
     if not kept:
-        return RatingLines((), {}, stale)
+        return RatingLines((), {})
     steps = tuple(index + 1 for index in spread(max(row.matches for row in kept)))
     rows = db.session.execute(
         select(RatingStep.game, RatingStep.n, RatingStep.mu, RatingStep.sigma, RatingStep.wins)
@@ -182,7 +177,7 @@ def rating_lines(player_id: int) -> RatingLines:
         for slug in REGISTRY
         if (row := by_game.get(slug)) is not None
     }  # fmt: skip
-    return RatingLines(steps, games, stale)
+    return RatingLines(steps, games)
 
 
 def side_key(player: int | None, team: str | None) -> str:

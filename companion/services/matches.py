@@ -416,7 +416,7 @@ def delete_match(match: Match) -> None:
         finished = match.status == FINISHED
         db.session.delete(match)
         if finished:
-            # Rated again without it, on the first read of the game's ratings.
+            # Rated again without it, once the request that deleted it has answered (web/ratings.py).
             ratings.mark_stale([match.game], match.group_id)
 
 

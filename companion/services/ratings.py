@@ -5,8 +5,9 @@ history's export, by id), is one update whose ranks are the game's final standin
 finishes after the last one rated is rated on its own, in the save that finishes it. Any other change
 to the finished matches (a correction, an undo of a final round, a deletion, a merge, an import) only
 marks the game's book stale: rating 10,000 matches again takes most of a second, too long for a save
-that waits on it, so the book is rebuilt whole by the first read of its ratings (`bring_up_to_date`)
-or on the next start. So the ratings a page shows are always those a full rebuild gives.
+that waits on it, so the request that made the change rebuilds the book once it has answered
+(`rebuild_marked`, web/ratings.py), else the next start does. A page that reads the ratings never
+writes: between the change and the rebuild it shows them as they were.
 """
 
 from __future__ import annotations
@@ -171,11 +172,22 @@ def _open_book(group: int, game: str) -> Any:
     return db.session.execute(_run().open_book, {"group": group, "game": game}).one()
 
 
+# Where the session notes the books it marked stale, which its request rebuilds once it has answered.
+MARKED = "ratings_marked"
+
+
 def mark_stale(games: Iterable[str], group: int | None = None) -> None:
-    """Mark a group's books (the current group's) of these games stale, in the caller's transaction: the
-    first read of their ratings rebuilds them (`bring_up_to_date`)."""
+    """Mark a group's books (the current group's) of these games stale, in the caller's transaction, and note
+    them in the session for `rebuild_marked`."""
+    group = _group() if group is None else group
     for game in sorted(set(games)):
-        db.session.execute(_run().mark_stale, {"group": _group() if group is None else group, "game": game})
+        db.session.execute(_run().mark_stale, {"group": group, "game": game})
+        db.session.info.setdefault(MARKED, set()).add((group, game))
+
+
+def rebuild_marked(marked: Iterable[tuple[int, str]]) -> None:
+    """Rebuild the books (group, game) a write marked stale, those still stale, each in a transaction of its own."""
+    _rebuild_books(sorted(marked))
 
 
 def redo(games: Iterable[str]) -> None:

@@ -1,4 +1,4 @@
-"""Host rights: the page the printed host link opens, and whether this phone holds them (web/access.py checks them)."""
+"""Host rights: the page the printed host link opens (web/groups.is_host tells whether this phone holds them)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,10 @@ from ..games.base import N_
 from ..services import host
 from ..services.groups import claim_open_host
 from ..web import access, render
-from ..web.groups import current_member, give_phone_credential, phone_label
+from ..web.groups import give_phone_credential, is_host, phone_label
 from ..web.limits import count_wrong_code, refused_answer
 
 bp = Blueprint("host", __name__, url_prefix="/host")
-
-
-def is_host() -> bool:
-    """Whether this phone is a host of the request's group (its own rights, kept with its credential)."""
-    member = current_member()
-    return member is not None and member.host
 
 
 bp.add_app_template_global(is_host, "is_host")

@@ -8,6 +8,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..models import PLAYING
+from ..pages.match import MatchPage, entry_shows
 from ..queries import matches as queries
 from ..web import access, hx, render
 from ..web.groups import SEAT_KEY, follow_token, phone_credential, place, private, seat_token
@@ -23,7 +24,7 @@ from ..web.live import (
 from ..web.network import lan_address
 from ..web.pencil import holds_a_token_of, is_owner, is_scorekeeper
 from .host import is_host
-from .matches import ROUNDS_CHANGED, entry_shows, match_context, match_or_404
+from .matches import ROUNDS_CHANGED, match_or_404
 
 bp = Blueprint("live", __name__, url_prefix="/matches")
 
@@ -46,7 +47,7 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg)
 
 
-# The word for what a page's entry shows (views.matches.entry_shows), which its live poll sends.
+# The word for what a page's entry shows (pages.match.entry_shows), which its live poll sends.
 ENTRY_SHOWS = "X-Entry-Shows"
 
 
@@ -100,14 +101,14 @@ def live(match_id: int):
         response = current_app.make_response(drawn)
     else:
         match = match_or_404(match_id)
-        context = match_context(match) if template == "_live.html" else match_context(match, my_seat=None)
-        if context["scorekeeper"] or context["my_seat"]:
+        page = MatchPage(match) if template == "_live.html" else MatchPage(match, my_seat=None)
+        if page.scorekeeper or page.my_seat:
             # Drawn for this phone alone: what a seated phone sees of its own seat is not the viewers'.
-            html = render_template(template, **context)
+            html = render_template(template, page=page)
         else:
-            html = draw_for_viewers(match, template, lambda: render_template(template, **context))
-        if shows is not None and shows != context["entry_shows"]:
-            html += render_template("_entry_changed.html", shown_before=shows, **context)
+            html = draw_for_viewers(match, template, lambda: render_template(template, page=page))
+        if shows is not None and shows != page.entry_shows:
+            html += render_template("_entry_changed.html", shown_before=shows, page=page)
         response = current_app.make_response(html)
     if shows is not None:
         response.vary.add(ENTRY_SHOWS)
@@ -148,8 +149,8 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
         return Response(status=204, headers={"ETag": tag})
     owner = is_owner(match)
     given = match.status == PLAYING and not withdrawn
-    context = match_context(match, owner=owner, given=given, withdrawn=withdrawn)
-    return current_app.make_response((render_template("_pencil_panel.html", **context), 200, {"ETag": tag}))
+    page = MatchPage(match, owner=owner, given=given, withdrawn=withdrawn)
+    return current_app.make_response((render_template("_pencil_panel.html", page=page), 200, {"ETag": tag}))
 
 
 @bp.get("/<match:match_id>/table")
@@ -157,7 +158,7 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
 def table(match_id: int):
     """The big, dark scoreboard for a phone or tablet lying in the middle of the table."""
     match = match_or_404(match_id)
-    return render("table.html", **match_context(match, my_seat=None))
+    return render("table.html", page=MatchPage(match, my_seat=None))
 
 
 @bp.get("/<match:match_id>/share")
@@ -168,7 +169,7 @@ def share(match_id: int):
     viewer = _match_link("matches.show", match)
     owner = is_owner(match)
     seats = seat_link(match)
-    context = match_context(
+    page = MatchPage(
         match,
         viewer_url=viewer,
         viewer_qr=qr_svg(viewer),
@@ -178,4 +179,4 @@ def share(match_id: int):
         may_renew=private(),
         owner=owner,
     )
-    return render("share.html", **context)
+    return render("share.html", page=page)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-import zlib
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, make_response, redirect, request, url_for
@@ -13,24 +11,22 @@ from werkzeug.datastructures import MultiDict
 
 from ..games import REGISTRY, get_game
 from ..games.base import ChangedMeanwhile, RuleError
-from ..games.forms import BOARD_FIELD, KEPT_FIELD, whole_number
+from ..games.forms import whole_number
 from ..models import PLAYING, Match
+from ..pages.match import MatchPage, entry_form, may_play_again
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
 from ..queries.exchange import match_document
 from ..queries.players import roster_entries
-from ..queries.ratings import match_chances, table_chances
+from ..queries.ratings import table_chances
 from ..services import matches as service
-from ..services.ratings import bring_up_to_date
 from ..web import access, hx, render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
-from ..web.display import show_sides_in_this_language
-from ..web.groups import phone_credential
+from ..web.groups import is_host
 from ..web.i18n import error_text
 from ..web.live import live_etag, shows_version
-from ..web.pencil import is_owner, is_scorekeeper, pencil_token, set_pencil_cookie
+from ..web.pencil import is_scorekeeper, set_pencil_cookie
 from ..web.setup_form import Draft
-from .host import is_host
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
@@ -104,173 +100,9 @@ def match_or_404(match_id: int) -> Match:
     return match
 
 
-def may_play_again(match: Match) -> bool:
-    """Whether this phone may start the match again, with the same players: its pencil, the host, or the phone
-    that started it (a host who ends a match takes its pencil away, not its scorekeeper's place at the table)."""
-    return is_scorekeeper(match) or is_host() or is_owner(match)
-
-
-def entry_form(match: Match, form=None, my_seat=None) -> MultiDict:
-    """The fields a game's entry tool works from: what the page sent, and under `kept` the state
-    the server keeps for the next round (JSON, null when none), never what a page sent as it; where
-    seated phones are boards, under BOARD_FIELD what this phone (seated at `my_seat`) may see of their hands."""
-    fields = MultiDict(form or {})
-    fields.poplist(KEPT_FIELD)
-    fields.poplist(BOARD_FIELD)
-    fields[KEPT_FIELD] = json.dumps(_kept_state(match), ensure_ascii=False)
-    if get_game(match.game).entry.seat_boards:
-        fields[BOARD_FIELD] = json.dumps(queries.seat_board(match, my_seat), ensure_ascii=False)
-    return fields
-
-
-def _kept_state(match: Match):
-    """The state the entry tool keeps for the round being played (None when none)."""
-    kept = match.round_in_progress
-    return kept.get("state") if kept and kept.get("number") == len(match.rounds) + 1 else None
-
-
-def entry_shows(
-    status: str,
-    scorekeeper: bool = False,
-    elsewhere: bool = False,
-    may_reclaim: bool = False,
-    seat_round: int | str | None = None,
-    pencil_round: int | None = None,
-    board: str | None = None,
-) -> str:
-    """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat, the
-    round a seated phone enters its row of (or the scorekeeper's, where the seats' rows save rounds too), the
-    boards' taps (`board`, where seated phones play their own turns), or the match's status moves, the answer
-    to the poll draws the entry again (`live.live`)."""
-    if status != PLAYING:
-        return status
-    if scorekeeper:
-        word = "pencil" if pencil_round is None else f"pencil-{pencil_round}"
-    elif elsewhere:
-        word = "reclaim" if may_reclaim else "elsewhere"
-    else:
-        word = "viewer" if seat_round is None else f"seat-{seat_round}"
-    return word if board is None else f"{word}-{board}"
-
-
-def match_context(match: Match, form=None, standings=None, replay=None, shown=None, **extra):
-    """Everything the match page and its partials need, built in one place.
-
-    One replay of the rounds serves it all: the standings, `entry` (the state of the game's
-    round-entry tool, worked out from the form the page sent back) and `game_view` (what the
-    game's partials draw beyond the standings), both from the game's entry adapter. A write
-    that has just replayed the rounds (a save, undo or redo) hands its replay in. A match no
-    longer played has `step`, its replay after round `shown` (the last when None).
-    """
-    game = get_game(match.game)
-    show_sides_in_this_language(match)
-    if replay is None:
-        replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
-    if standings is None:
-        standings = game.standings_of(replay)
-    game_view = game.entry.match_view(replay)
-    extra.setdefault("errors", {})
-    scorekeeper = is_scorekeeper(match)
-    if not scorekeeper:
-        # A phone that held the pencil once keeps its token: it is told where the pencil went.
-        token = pencil_token(match)
-        extra.setdefault("pencil_elsewhere", token is not None)
-        extra.setdefault("may_reclaim", token is not None and queries.is_owner(match, token))
-    # The seat this phone took, whose own part its pages show (None where a page is the same for every phone).
-    my_seat = extra.pop("my_seat") if "my_seat" in extra else queries.seat_of(match, phone_credential())
-    # The rows the seated phones sent of the round being played: the scorekeeper's entry gathers them (where it
-    # holds nothing of that row, or `replacing` names it), a seated phone's shows its own as it sent it. The
-    # correction of a round already saved (`editing`) is no place for them.
-    sent = queries.sent_rows(match) if scorekeeper or my_seat is not None else {}
-    fields = entry_form(match, form, my_seat)
-    my_row = None if my_seat is None else queries.row_of(match, my_seat)
-    if scorekeeper and sent and "editing" not in extra:
-        fields = form = game.entry.with_sent_rows(fields, sent, extra.pop("replacing", ()))
-    elif my_row is not None and form is None and my_row in sent:
-        fields = form = game.entry.with_sent_rows(fields, {my_row: sent[my_row]})
-    extra.setdefault(
-        "entry_shows",
-        entry_shows(
-            match.status,
-            scorekeeper,
-            extra.get("pencil_elsewhere", False),
-            extra.get("may_reclaim", False),
-            # A seated phone's entry is its row of the round being played: drawn again once that round is saved, or
-            # once its partner's phone sent the pair's row (`partner_sent`).
-            seat_round=None
-            if my_seat is None
-            else _seat_round(len(match.rounds) + 1, partner_sent(my_seat, my_row, sent)),
-            # Where the last row sent saves the round, the scorekeeper's entry moves on to the next one with it.
-            pencil_round=len(match.rounds) + 1 if match.save_when_rows_in else None,
-            board=_board_taps(match, game, my_seat, scorekeeper),
-        ),
-    )
-    return dict(
-        match=match,
-        game=game,
-        standings=standings,
-        scorekeeper=scorekeeper,
-        my_seat=my_seat,
-        my_row=my_row,
-        partner_sent=partner_sent(my_seat, my_row, sent),
-        host=is_host(),
-        may_play_again=match.status != PLAYING and may_play_again(match),
-        form=form or {},
-        entry=game.entry.step(fields, replay),
-        sent_rows=sent,
-        rows_waiting=queries.rows_waiting(match, sent) if scorekeeper and game.entry.rows_from_seats else [],
-        # What the scorekeeper's entry widget fills each row in with, as a poll brings it (its data-sent-rows).
-        sent_fields={
-            position: {
-                "fields": game.entry.row_fields(row.data, position),
-                "rev": row.revision,
-                "by": row.label or gettext("a phone"),
-            }
-            for position, row in sent.items()
-        }
-        if scorekeeper
-        else {},
-        game_view=game_view,
-        step=queries.replay_step(match, shown, standings, game_view),
-        chances=_chances_as_the_table_sits_down(match),
-        **extra,
-    )
-
-
-def partner_sent(my_seat, my_row, sent: dict):
-    """The row another phone of this seat's side sent (a Burraco partner's), or None: this phone is told of it."""
-    row = sent.get(my_row) if my_seat is not None and my_row is not None else None
-    return row if row is not None and row.sender and row.sender != my_seat.name else None
-
-
-def _seat_round(number: int, partners) -> int | str:
-    """The round a seated phone enters, marked with the revision of the row its partner sent."""
-    return number if partners is None else f"{number}-{partners.revision}"
-
-
-def _board_taps(match: Match, game, my_seat, scorekeeper: bool) -> str | None:
-    """Where seated phones play their own turns, a word for the taps made so far in the round being played (and
-    the hands noted): a tap on one board draws the other board and the scorekeeper's calculator again."""
-    if not game.entry.seat_boards or not (scorekeeper or my_seat is not None):
-        return None
-    if not any(seat.phone for seat in match.seats):
-        return None
-    seen = [_kept_state(match), [len(seat.hand or ()) for seat in match.seats]]
-    return format(zlib.crc32(json.dumps(seen, sort_keys=True).encode()), "x")
-
-
 def _table_chances(draft: Draft, roster):
-    """The chances to win of the table being set up, from the game's ratings brought up to date."""
-    bring_up_to_date([draft.game])
+    """The chances to win of the table being set up, from the game's ratings as the writes keep them."""
     return table_chances(draft.game, draft.sides(), roster)
-
-
-def _chances_as_the_table_sits_down(match: Match):
-    """The match's chances to win before its first round (None after it), from the ratings brought up to date."""
-    if match.rounds or match.status != PLAYING:
-        return None
-    bring_up_to_date([match.game])
-    return match_chances(match)
 
 
 def _round_to_show(match: Match) -> int | None:
@@ -305,15 +137,15 @@ def show(match_id: int):
         # Played again since the page showed its replay (the last round undone): the page as it is now.
         return _go(url_for("matches.show", match_id=match.id))
     shown = _round_to_show(match)
-    context = match_context(match, shown=shown)
+    page = MatchPage(match, shown=shown)
     flashed = get_flashed_messages(category_filter=[CORRECTED])
     corrected = next((r for r in match.rounds if flashed and str(r.number) == flashed[-1]), None)
     if corrected is not None:
-        context["corrected"] = service.Saved(corrected, context["standings"])
-    response = render("match.html", fragment="_replay.html" if stepping else None, stepping=stepping, **context)
+        page.corrected = service.Saved(corrected, page.standings)
+    response = render("match.html", fragment="_replay.html" if stepping else None, stepping=stepping, page=page)
     response.vary.add(hx.TARGET)
     if stepping:
-        hx.push_url(response, url_for("matches.show", match_id=match.id, round=context["step"].shown))
+        hx.push_url(response, url_for("matches.show", match_id=match.id, round=page.step.shown))
     return response
 
 
@@ -324,8 +156,8 @@ def _editable(match_id: int) -> Match:
         if wants_fragment():
             # The page still shows the entry (or the tools) from when this phone held the pencil:
             # where the entry was, it now says who holds the pencil.
-            context = match_context(match, pencil_elsewhere=True)
-            abort(render("match.html", fragment="_pencil_elsewhere.html", status=403, **context))
+            page = MatchPage(match, pencil_elsewhere=True)
+            abort(render("match.html", fragment="_pencil_elsewhere.html", status=403, page=page))
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
 
@@ -354,18 +186,18 @@ def save_round(match_id: int):
                                    "again.", name=name) for name in overtaken}  # fmt: skip
             errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
             replacing = [game.sides(match.player_names, match.settings).index(name) for name in overtaken]
-            context = match_context(match, form=form, errors=errors, replacing=replacing)
-            return render("match.html", fragment="_round_entry.html", status=409, **context)
+            page = MatchPage(match, form=form, errors=errors, replacing=replacing)
+            return render("match.html", fragment="_round_entry.html", status=409, page=page)
         form = game.entry.with_sent_rows(MultiDict(form), sent)
     try:
         data = game.entry.round_from_form(entry_form(match, form), match.player_names, match.settings)
         saved = service.save_round(match, data, number, key, _played_at())
     except RuleError as error:
-        context = match_context(match, form=request.form, errors={error.field or "round": _error(match, error)})
-        return render("match.html", fragment="_round_entry.html", status=422, **context)
+        page = MatchPage(match, form=request.form, errors={error.field or "round": _error(match, error)})
+        return render("match.html", fragment="_round_entry.html", status=422, page=page)
     except ChangedMeanwhile as conflict:
-        context = match_context(match, form=request.form, errors={"round": error_text(conflict)})
-        return render("match.html", fragment="_round_entry.html", status=409, **context)
+        page = MatchPage(match, form=request.form, errors={"round": error_text(conflict)})
+        return render("match.html", fragment="_round_entry.html", status=409, page=page)
     # The page that sent round `number` shows every earlier round: unless the save changed
     # more than the table (the first round, the end, an emptied redo), only the new row travels.
     appended = not (saved.repeated or saved.cleared_redo or match.is_over or saved.round.number == 1)
@@ -389,8 +221,8 @@ def _rows_sent_again(match: Match, form, sent) -> list[str]:
 def entry_step(match_id: int):
     """A tap on a server-side entry tool: the entry drawn again, and its state kept if the tool keeps one."""
     match = _editable(match_id)
-    context = match_context(match, form=request.form)
-    keep = context["entry"].get("keep")
+    page = MatchPage(match, form=request.form)
+    keep = page.entry.get("keep")
     kept = False
     if keep is not None:
         try:
@@ -399,8 +231,8 @@ def entry_step(match_id: int):
             kept = True
         except ChangedMeanwhile:
             # Another page moved the round on: the entry drawn again shows it as it stands.
-            context = match_context(match, form=request.form)
-    response = render("match.html", fragment="_round_entry.html", **context)
+            page = MatchPage(match, form=request.form)
+    response = render("match.html", fragment="_round_entry.html", page=page)
     if kept:
         # Keeping the tool's state made a new version, which the page's live poll need not fetch; a tap's
         # answer that comes back after the next one's is not drawn over it (app.js).
@@ -425,11 +257,11 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
     standings = None
     if saved is not None:
         standings, replay = saved.standings, saved.replay
-    context = match_context(
+    page = MatchPage(
         match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended,
         reopened=reopened,
     )  # fmt: skip
-    response = hx.trigger_client_event(render("match.html", fragment="_round_saved.html", **context), ROUNDS_CHANGED)
+    response = hx.trigger_client_event(render("match.html", fragment="_round_saved.html", page=page), ROUNDS_CHANGED)
     # The version this answer shows, which the page's live poll then need not fetch again (app.js).
     response.headers["X-Live-ETag"] = live_etag(match)
     return response
@@ -440,7 +272,7 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
 def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
-    return render("match.html", fragment="_chart.html", **match_context(match))
+    return render("match.html", fragment="_chart.html", page=MatchPage(match))
 
 
 @bp.get("/<match:match_id>/card.png")
@@ -529,27 +361,27 @@ def correct(match_id: int, number: int):
     game = get_game(match.game)
     if request.method == "GET":
         form = game.entry.form_from_round(stored.data, match.player_names, match.settings)
-        return render("correct.html", **match_context(match, form=form, editing=stored))
+        return render("correct.html", page=MatchPage(match, form=form, editing=stored))
     revision = request.form.get("revision", type=_round_number)
     try:
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
         ends_at = request.form.get("ends_at", type=int)
         service.correct_round(match, number, data, -1 if revision is None else revision, ends_at=ends_at)
     except RuleError as error:
-        context = match_context(
+        page = MatchPage(
             match, form=request.form, editing=stored, errors={error.field or "round": _error(match, error)}
         )
-        return render("correct.html", status=422, **context)
+        return render("correct.html", status=422, page=page)
     except service.EndsEarlier as early:
         # Nothing is stored yet: the page says what the change means and saves it with one more tap.
-        context = match_context(match, form=request.form, editing=stored, ends_earlier=early)
-        return render("correct.html", **context)
+        page = MatchPage(match, form=request.form, editing=stored, ends_earlier=early)
+        return render("correct.html", page=page)
     except ChangedMeanwhile as conflict:
         if conflict.current is None:  # the match itself refused the write (the host ended it)
             raise
         current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
-        context = match_context(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
-        return render("correct.html", status=409, **context)
+        page = MatchPage(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
+        return render("correct.html", status=409, page=page)
     # The match page then says what was saved, like a round's read-back (a late penalty is a correction).
     flash(str(number), CORRECTED)
     return _go(url_for("matches.show", match_id=match.id))
@@ -560,7 +392,7 @@ def correct(match_id: int, number: int):
 def changes(match_id: int):
     """The change log: corrections, undos and redos with each side's values before and after, in the page's clock."""
     match = match_or_404(match_id)
-    return render("changes.html", **match_context(match, log=sheet_changes(match), format_time=format_time))
+    return render("changes.html", page=MatchPage(match, log=sheet_changes(match), format_time=format_time))
 
 
 @bp.post("/<match:match_id>/again")
@@ -590,7 +422,7 @@ def delete(match_id: int):
             ),
         )
     if request.method == "GET":
-        return render("delete.html", **match_context(match))
+        return render("delete.html", page=MatchPage(match))
     service.delete_match(match)
     return _go(url_for("home.index"))
 
@@ -601,6 +433,6 @@ def end(match_id: int):
     """End a match whose scorekeeper's phone is gone (host rights), after a confirmation page."""
     match = match_or_404(match_id)
     if request.method == "GET":
-        return render("end.html", **match_context(match))
+        return render("end.html", page=MatchPage(match))
     service.end_match(match)
     return _go(url_for("matches.show", match_id=match.id))

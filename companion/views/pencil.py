@@ -6,6 +6,7 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from ..games.base import ChangedMeanwhile
+from ..pages.match import MatchPage
 from ..queries import matches as queries
 from ..services import pencil
 from ..web import access, render
@@ -14,7 +15,7 @@ from ..web.limits import count_wrong_code, guessed, refused_answer
 from ..web.pencil import is_scorekeeper, pencil_token, set_pencil_cookie
 from .host import is_host
 from .live import public_url, qr_svg
-from .matches import match_context, match_or_404
+from .matches import match_or_404
 
 bp = Blueprint("pencil", __name__, url_prefix="/matches")
 
@@ -28,8 +29,8 @@ def offer(match_id: int):
         abort(403, gettext("Only the scorekeeper's phone can give the pencil."))
     code = pencil.offer_pencil(match)
     link = public_url("pencil.take", match_id=match.id, code=code)
-    context = match_context(match, pencil_url=link, pencil_qr=qr_svg(link))
-    return render("share.html", fragment="_pencil_offer.html", **context)
+    page = MatchPage(match, pencil_url=link, pencil_qr=qr_svg(link))
+    return render("share.html", fragment="_pencil_offer.html", page=page)
 
 
 @bp.route("/<match:match_id>/pencil", methods=["GET", "POST"])
@@ -44,7 +45,7 @@ def take(match_id: int):
     match = match_or_404(match_id)
     code = request.values.get("code", "")
     if request.method == "GET":
-        return render("pencil.html", **match_context(match, code=code))
+        return render("pencil.html", page=MatchPage(match, code=code))
     offered = match.handover_hash
     try:
         token = pencil.take_pencil(match, code)
@@ -53,8 +54,8 @@ def take(match_id: int):
             pencil.withdraw_pencil_code(match, offered)
         refused = count_wrong_code()
         message = refused.text if refused else error_text(conflict)
-        context = match_context(match, code="", errors={"pencil": message})
-        return refused_answer(render("pencil.html", status=409, **context), refused)
+        page = MatchPage(match, code="", errors={"pencil": message})
+        return refused_answer(render("pencil.html", status=409, page=page), refused)
     return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
 
 

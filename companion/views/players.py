@@ -11,7 +11,6 @@ from ..models import Player
 from ..queries import ratings as rating_reads
 from ..queries.players import leaderboard, matches_of, profile, roster_entries
 from ..queries.seasons import Period, season
-from ..services.ratings import bring_up_to_date
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import access, render
 from ..web.display import one_full_stop
@@ -37,7 +36,6 @@ def ratings_board(game: str):
     """A game's leaderboard by rating: place, player, rating, matches, wins and trend."""
     if game not in REGISTRY:
         abort(404)
-    bring_up_to_date([game])
     board = rating_reads.rated(game)
     places = rating_reads.places(board)
     return render("ratings.html", board=board, places=places, scale=rating_reads.SCALE, game=game, games=REGISTRY)
@@ -61,7 +59,6 @@ def seasons(game: str):
         return redirect(url_for("players.seasons", game=game, **period.args()))
     rows = []
     if not period.errors:
-        bring_up_to_date([game])
         rows = season(game, period)
     return render(
         "seasons.html",
@@ -76,16 +73,12 @@ def seasons(game: str):
 
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None, form=None):
     """A player's page, built in one place for the page and for a refused form."""
-    rated = rating_reads.rating_lines(player.id)
-    if rated.stale:
-        bring_up_to_date(rated.stale)
-        rated = rating_reads.rating_lines(player.id)
     return render(
         "player.html",
         status=status,
         player=player,
         profile=profile(player),
-        ratings=rated,
+        ratings=rating_reads.rating_lines(player.id),
         roster=roster_entries(),
         games=REGISTRY,
         errors=errors or {},

@@ -11,6 +11,7 @@ from ..games import get_game
 from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from ..games.forms import index_in, whole_number
 from ..models import ID_MAX
+from ..pages.match import MatchPage
 from ..queries.matches import hash_token, row_of, seat_of
 from ..services import seats as service
 from ..web import access, hx, render, wants_fragment
@@ -33,7 +34,7 @@ from ..web.live import live_etag, shows_version, unchanged_headers
 from ..web.pencil import is_scorekeeper
 from .host import is_host
 from .live import qr_svg, seat_link
-from .matches import ENTRY_VERSION, ROUND_KEY, ROUNDS_CHANGED, match_context, match_or_404
+from .matches import ENTRY_VERSION, ROUND_KEY, ROUNDS_CHANGED, match_or_404
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
@@ -54,13 +55,13 @@ def seat(match_id: int):
     match = match_or_404(match_id)
     key = _seat_key_or_refuse(match)
     if request.method == "GET":
-        return render("seat.html", **_seat_page(match, key))
+        return render("seat.html", page=_seat_page(match, key))
     position = index_in(request.form.get("seat"), len(match.seats))
     try:
         service.take_seat(match, position, give_phone_credential(), _what_this_phone_is_called())
     except Refusal as refused:
-        context = _seat_page(match, key, errors={"seat": error_text(refused)})
-        return render("seat.html", status=status_of(refused), **context)
+        page = _seat_page(match, key, errors={"seat": error_text(refused)})
+        return render("seat.html", status=status_of(refused), page=page)
     return redirect(url_for("matches.show", match_id=match.id))
 
 
@@ -76,12 +77,12 @@ def _seat_key_or_refuse(match) -> str | None:
     abort(403, translated(REPLACED_TEXT if state == REPLACED else VIEWER_ONLY))
 
 
-def _seat_page(match, key: str | None, **extra) -> dict:
-    """The seat picker's context: the key its form sends back, and the seats this phone was freed from."""
+def _seat_page(match, key: str | None, **extra) -> MatchPage:
+    """The seat picker: the key its form sends back, and the seats this phone was freed from."""
     phone = phone_credential()
     hashed = hash_token(phone) if phone else None
     kept_out = [seat for seat in match.seats if hashed and hashed in (seat.kept_out or ())]
-    return match_context(match, seat_key=key, kept_out=kept_out,
+    return MatchPage(match, seat_key=key, kept_out=kept_out,
                          kept_out_notes=[translated(service.kept_out_message(seat.name), standing_alone=True)
                                          for seat in kept_out], **extra)  # fmt: skip
 
@@ -117,15 +118,15 @@ def send_row(match_id: int):
         label = _what_this_phone_is_called(seat)
         sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label, _row_key())
     except RuleError as error:
-        context = match_context(match, form=request.form, errors={error.field or "round": error_text(error)})
-        return render("match.html", fragment="_round_entry.html", status=422, **context)
+        page = MatchPage(match, form=request.form, errors={error.field or "round": error_text(error)})
+        return render("match.html", fragment="_round_entry.html", status=422, page=page)
     except (ChangedMeanwhile, NotAllowed) as refused:
-        context = match_context(match, errors={"round": error_text(refused)})
-        return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
+        page = MatchPage(match, errors={"round": error_text(refused)})
+        return render("match.html", fragment="_round_entry.html", status=status_of(refused), page=page)
     # The round saved with the row changed the match: its page is replayed again; otherwise the replay above holds.
     drawn = None if sent.saved_round else replay
-    context = match_context(match, replay=drawn, row_sent=True, saved_with_row=number if sent.saved_round else None)
-    return _entry_after_write(context, saved=sent.saved_round)
+    page = MatchPage(match, replay=drawn, row_sent=True, saved_with_row=number if sent.saved_round else None)
+    return _entry_after_write(page, saved=sent.saved_round)
 
 
 @bp.post("/<match:match_id>/board")
@@ -134,30 +135,30 @@ def board(match_id: int):
     """A tap on a seated phone's own board (Pazaak): its move, on its turn, from the hand it noted; the set
     saved by the tap that decides it. Answered with this phone's entry, the refusal's reason beside it."""
     match, seat = _board_seat(match_id)
-    context = match_context(match, form=request.form, my_seat=seat)
-    calc = context["entry"]
+    page = MatchPage(match, form=request.form, my_seat=seat)
+    calc = page.entry
     keep = calc.get("keep")
     if calc.get("error") is not None or keep is None:
-        return render("match.html", fragment="_round_entry.html", **context)
+        return render("match.html", fragment="_round_entry.html", page=page)
     number = whole_number(request.form.get("number"), ID_MAX)
     try:
         saved = service.play_on_board(match, number, seat.position, phone_credential(), keep, calc["finished"])
     except (ChangedMeanwhile, NotAllowed, RuleError) as refused:
-        context = match_context(match, errors={"round": error_text(refused)})
-        return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
-    context = match_context(match, board_saved=number if saved else None)
-    return _entry_after_write(context, saved=saved)
+        page = MatchPage(match, errors={"round": error_text(refused)})
+        return render("match.html", fragment="_round_entry.html", status=status_of(refused), page=page)
+    page = MatchPage(match, board_saved=number if saved else None)
+    return _entry_after_write(page, saved=saved)
 
 
-def _entry_after_write(context: dict, saved: bool) -> Response:
+def _entry_after_write(page: MatchPage, saved: bool) -> Response:
     """A seated phone's entry after its write; where the write saved the round, the standings and rounds it
     changed too, out of band, marked as the version the page then shows: a poll sent before the write and
     answered after it is not drawn over them (app.js), nor is the next one fetched for nothing."""
-    response = render("match.html", fragment="_seat_write.html", saved_round=saved, **context)
-    response.headers[ENTRY_VERSION] = live_etag(context["match"])
+    response = render("match.html", fragment="_seat_write.html", saved_round=saved, page=page)
+    response.headers[ENTRY_VERSION] = live_etag(page.match)
     if saved:
         hx.trigger_client_event(response, ROUNDS_CHANGED)
-        response.headers["X-Live-ETag"] = live_etag(context["match"])
+        response.headers["X-Live-ETag"] = live_etag(page.match)
     return response
 
 
@@ -171,12 +172,12 @@ def hand(match_id: int):
         hand_after = partial(game.entry.hand_from_form, request.form, seat.name, match.settings)
         service.note_hand(match, seat.position, phone_credential(), hand_after)
     except RuleError as error:
-        context = match_context(match, errors={"hand": error_text(error)})
-        return render("match.html", fragment="_round_entry.html", status=422, **context)
+        page = MatchPage(match, errors={"hand": error_text(error)})
+        return render("match.html", fragment="_round_entry.html", status=422, page=page)
     except NotAllowed as refused:
-        context = match_context(match, errors={"round": error_text(refused)})
-        return render("match.html", fragment="_round_entry.html", status=status_of(refused), **context)
-    response = render("match.html", fragment="_round_entry.html", **match_context(match))
+        page = MatchPage(match, errors={"round": error_text(refused)})
+        return render("match.html", fragment="_round_entry.html", status=status_of(refused), page=page)
+    response = render("match.html", fragment="_round_entry.html", page=MatchPage(match))
     # Quick taps are answered in any order: the page draws no answer older than the entry it shows (app.js).
     response.headers[ENTRY_VERSION] = live_etag(match)
     return response
@@ -189,8 +190,8 @@ def _board_seat(match_id: int):
     seat = seat_of(match, phone_credential())
     if seat is None:
         refused = NotAllowed(_unseated(match, service.NOT_SEATED))
-        context = match_context(match, errors={"round": error_text(refused)})
-        abort(render("match.html", fragment="_round_entry.html", status=403, **context))
+        page = MatchPage(match, errors={"round": error_text(refused)})
+        abort(render("match.html", fragment="_round_entry.html", status=403, page=page))
     if not get_game(match.game).entry.seat_boards:
         abort(404)
     return match, seat
@@ -221,7 +222,7 @@ def panel(match_id: int):
     tag = live_etag(match)
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
-    return Response(render_template("_seats_panel.html", **_panel_context(match)), headers={"ETag": tag})
+    return Response(render_template("_seats_panel.html", page=_panel_page(match)), headers={"ETag": tag})
 
 
 @bp.post("/<match:match_id>/seats/free")
@@ -270,7 +271,7 @@ def _panel_after_write(match, renewed: bool = False) -> Response:
     """The share page's seats as they are now (a whole share page for a form sent without htmx)."""
     if not wants_fragment():
         return redirect(url_for("live.share", match_id=match.id))
-    return Response(render_template("_seats_panel.html", **_panel_context(match, renewed=renewed)))
+    return Response(render_template("_seats_panel.html", page=_panel_page(match, renewed=renewed)))
 
 
 def _what_this_phone_is_called(seat=None) -> str:
@@ -286,8 +287,8 @@ def _what_this_phone_is_called(seat=None) -> str:
     return f"{machine} ({seat.name})" if machine else seat.name
 
 
-def _panel_context(match, **extra) -> dict:
-    """The match's context with its seat link and the link's QR code."""
+def _panel_page(match, **extra) -> MatchPage:
+    """The match's page with its seat link and the link's QR code."""
     link = seat_link(match)
-    return match_context(match, seat_url=link, seat_qr=qr_svg(link), may_free=is_scorekeeper(match) or is_host(),
+    return MatchPage(match, seat_url=link, seat_qr=qr_svg(link), may_free=is_scorekeeper(match) or is_host(),
                          may_renew=private(), **extra)  # fmt: skip

@@ -5,7 +5,22 @@ from __future__ import annotations
 from flask import Flask
 from flask_babel import get_locale
 
-from . import assets, cards, charts, cookies, display, fragments, groups, headers, i18n, live, pencil, queries, row_ids
+from . import (
+    assets,
+    cards,
+    charts,
+    cookies,
+    display,
+    fragments,
+    groups,
+    headers,
+    i18n,
+    live,
+    pencil,
+    queries,
+    ratings,
+    row_ids,
+)
 from .assets import (
     asset,
     bundle_url,
@@ -33,6 +48,7 @@ def init_app(app: Flask) -> None:
     groups.init_app(app)
     cookies.init_app(app)
     pencil.init_app(app)
+    ratings.init_app(app)
     row_ids.init_app(app)  # after the group is decided: an old address is sent on only within it
     # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
     # renders whichever blueprint drew it.

@@ -23,9 +23,9 @@ def wants_fragment() -> bool:
     return bool(hx) and not hx.boosted and not hx.history_restore_request
 
 
-def render(page: str, fragment: str | None = None, status: int = 200, **context: Any) -> Response:
-    """Render the page, or only its partial for an htmx swap, marking the response Vary."""
-    template = fragment if fragment and wants_fragment() else page
+def render(whole: str, fragment: str | None = None, status: int = 200, **context: Any) -> Response:
+    """Render the page's template `whole`, or only its partial for an htmx swap, marking the response Vary."""
+    template = fragment if fragment and wants_fragment() else whole
     response = current_app.make_response((render_template(template, **context), status))
     response.vary.add(hx.REQUEST)
     return response

@@ -187,6 +187,12 @@ def current_member() -> Member | None:
     return here.member
 
 
+def is_host() -> bool:
+    """Whether this phone is a host of the request's group (its own rights, kept with its credential)."""
+    member = current_member()
+    return member is not None and member.host
+
+
 def current_group() -> Group | None:
     """The request's group as a row (its name for the header), or None for a phone in no group."""
     here = place()

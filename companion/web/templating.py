@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask
 from flask.templating import Environment as FlaskEnvironment
+from jinja2.runtime import Context, missing
 
 
 class TemplateGlobals(ChainMap):
@@ -24,8 +25,25 @@ class TemplateGlobals(ChainMap):
         return set(self)
 
 
+class PageContext(Context):
+    """A template's context that takes a name it was not given from the page's presenter (`page`,
+    companion/pages), so a part of the page is worked out only where a template draws it."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        """The name as given, else the presenter's part of that name (a private one never). A part is looked
+        up before it is worked out, so an error in working it out is raised, not drawn as an undefined name."""
+        value = super().resolve_or_missing(key)
+        if value is missing and not key.startswith("_"):
+            page = super().resolve_or_missing("page")
+            if page is not missing and (key in vars(page) or hasattr(type(page), key)):
+                return getattr(page, key)
+        return value
+
+
 class Environment(FlaskEnvironment):
-    """Flask's template environment, making TemplateGlobals for each template."""
+    """Flask's template environment, making TemplateGlobals for each template and PageContext for each render."""
+
+    context_class = PageContext
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         """The template-specific globals `d` over the environment's, as Jinja's own but with set keys."""

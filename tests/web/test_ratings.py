@@ -18,7 +18,7 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
-from tests.helpers import generated, played_match, ref
+from tests.helpers import counted, csrf_token, entry_fields, generated, hold_pencil, played_match, ref
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
@@ -176,7 +176,7 @@ def corrected_first_match(app) -> tuple[Match, dict]:
     return first, after_save
 
 
-def test_a_correction_of_an_old_match_leaves_the_rebuild_to_the_first_read(app):
+def test_a_correction_of_an_old_match_leaves_the_rebuild_for_after_the_answer(app):
     # Rating every match again takes most of a second at 10,000 matches: the save only marks the book.
     first, after_save = corrected_first_match(app)
     with app.app_context():
@@ -192,11 +192,43 @@ def test_a_correction_of_an_old_match_leaves_the_rebuild_to_the_first_read(app):
     ["/players/ratings/topic", "/players/seasons/topic", "player", "/matches/new?game=topic"],
 )
 def test_every_page_that_shows_ratings_shows_them_rebuilt_after_a_correction(app, client, page):
-    first, _ = corrected_first_match(app)
     with app.app_context():
+        first, token = service.create_match("topic", ["Ann", "Bob", "Cy"], {"deck": 3})
+        for _ in range(2):
+            service.save_round(first, {"losers": ["Ann"]})
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        match_id, revision = first.id, first.rounds[0].revision
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    # Its scorekeeper's phone corrects the older match's first round, Bob taking that card.
+    hold_pencil(client, match_id, token)
+    correction = f"/matches/{ref(match_id)}/rounds/1"
+    fields = {**entry_fields(app, match_id, {"losers": ["Bob"]}), "revision": str(revision), "ends_at": "1",
+              "csrf_token": csrf_token(client, correction)}  # fmt: skip
+    answer = client.post(correction, data=fields)
+    assert answer.status_code == 302
+    answer.close()  # as the server does once the answer is sent: the request rebuilds the book then
     path = f"/players/{ref(ann, 'player')}" if page == "player" else page
-    assert client.get(path).status_code == 200
+    with counted(app) as statements:
+        assert client.get(path).status_code == 200
+    assert not [s for s in statements if s.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")]
+    with app.app_context():
+        assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
+        kept_now = {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
+        assert kept_now == from_scratch()
+        assert kept_now[ann, "topic"][2] == 2
+
+
+def test_a_change_to_a_finished_match_rebuilds_the_ratings_once_its_answer_is_sent(app, host_client):
+    with app.app_context():
+        first = played_match("topic", ["Ann", "Bob", "Cy"], [0, 0]).id
+        played_match("topic", ["Ann", "Bob", "Cy"], [1, 1])
+    path = f"/matches/{ref(first)}/delete"
+    answer = host_client.post(path, data={"csrf_token": csrf_token(host_client, path)})
+    assert answer.status_code == 302
+    with app.app_context():
+        # The answer waited for no rebuild: the pages that read the ratings meanwhile show them as they were.
+        assert db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
+    answer.close()  # as the server does once the answer is sent
     with app.app_context():
         assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
         kept_now = {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}

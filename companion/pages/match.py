@@ -1,0 +1,259 @@
+"""The match page's presenter: the match as this phone sees it, each part worked out when first drawn."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from functools import cached_property
+from typing import Any
+
+from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
+
+from ..games import get_game
+from ..games.forms import BOARD_FIELD, KEPT_FIELD
+from ..models import PLAYING, Match
+from ..queries import matches as queries
+from ..queries.ratings import match_chances
+from ..web.display import show_sides_in_this_language
+from ..web.groups import is_host, phone_credential
+from ..web.pencil import is_owner, is_scorekeeper, pencil_token
+
+# `my_seat` not handed in: this phone's seat, read when a template asks for it.
+THIS_PHONE = object()
+
+
+class MatchPage:
+    """The match page and its partials, drawn for this phone; a template gets it as `page`, and each name it
+    uses that its context lacks is this object's attribute (web/templating.PageContext). Every part is worked
+    out once, when first asked, so a fragment that draws the entry alone never replays a finished match's
+    step nor reads the chances.
+
+    `form` is what the page sent back; `replay` the rounds' replay a write has just made (a save, undo or redo),
+    with its `standings`; `shown` the round a match no longer played is replayed to (its last when None);
+    `my_seat` the seat whose own part the page shows (this phone's unless handed in: None where a page is the
+    same for every phone); `replacing` the sides whose sent rows the scorekeeper's entry takes again. Any other
+    name (`errors`, `editing`, the share page's links…) is a part as given, as is one that overrides a part.
+    """
+
+    def __init__(self, match: Match, form=None, *, replay=None, standings=None, shown: int | None = None,
+                 my_seat: Any = THIS_PHONE, replacing=(), **given: Any) -> None:  # fmt: skip
+        """The page of `match`, with what the request (or the write that answers it) already knows."""
+        self.match, self.game = match, get_game(match.game)
+        show_sides_in_this_language(match)
+        self._sent_back, self._shown, self._replacing = form, shown, replacing
+        self._editing = "editing" in given
+        # A cached property is looked up in the instance first: what is handed in stands for what it works out.
+        if replay is not None:
+            self._replay = replay
+        if standings is not None:
+            self.standings = standings
+        if my_seat is not THIS_PHONE:
+            self.my_seat = my_seat
+        self.__dict__.update({"errors": {}, **given})
+
+    @cached_property
+    def _replay(self):
+        """One replay of the rounds, for the standings, the entry and the game's view."""
+        match = self.match
+        return self.game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
+
+    @cached_property
+    def standings(self):
+        """The sides' standings."""
+        return self.game.standings_of(self._replay)
+
+    @cached_property
+    def game_view(self) -> dict[str, Any]:
+        """What the game's partials draw beyond the standings."""
+        return self.game.entry.match_view(self._replay)
+
+    @cached_property
+    def step(self):
+        """A finished match's replay after round `shown` (None while it is played)."""
+        return queries.replay_step(self.match, self._shown, self.standings, self.game_view)
+
+    @cached_property
+    def scorekeeper(self) -> bool:
+        """Whether this phone holds the pencil."""
+        return is_scorekeeper(self.match)
+
+    @cached_property
+    def _token(self) -> str | None:
+        """The pencil token of this match this phone keeps without holding the pencil (it held it once)."""
+        return None if self.scorekeeper else pencil_token(self.match)
+
+    @cached_property
+    def pencil_elsewhere(self) -> bool:
+        """Whether this phone held the pencil once: it is told where the pencil went."""
+        return self._token is not None
+
+    @cached_property
+    def may_reclaim(self) -> bool:
+        """Whether this phone started the match, and may take its pencil back."""
+        return self._token is not None and queries.is_owner(self.match, self._token)
+
+    @cached_property
+    def my_seat(self):
+        """The seat this phone took, whose own part the page shows."""
+        return queries.seat_of(self.match, phone_credential())
+
+    @cached_property
+    def my_row(self):
+        """The row (player or pair) of this phone's seat."""
+        return None if self.my_seat is None else queries.row_of(self.match, self.my_seat)
+
+    @cached_property
+    def sent_rows(self) -> dict:
+        """The rows the seated phones sent of the round being played, read where the page draws them: the
+        scorekeeper's entry gathers them, a seated phone's shows its own as it sent it."""
+        return queries.sent_rows(self.match) if self.scorekeeper or self.my_seat is not None else {}
+
+    @cached_property
+    def partner_sent(self):
+        """The row another phone of this seat's side sent (a Burraco partner's), or None."""
+        return partner_sent(self.my_seat, self.my_row, self.sent_rows)
+
+    @cached_property
+    def _fields(self) -> tuple[MultiDict, Any]:
+        """The entry tool's fields and the form the page shows: with the rows sent in, where the scorekeeper's
+        entry holds nothing of them (or `replacing` names them) or a seated phone's sends nothing back; the
+        correction of a round already saved (`editing`) is no place for them."""
+        sent, form, row = self.sent_rows, self._sent_back, self.my_row
+        fields = entry_form(self.match, form, self.my_seat)
+        if self.scorekeeper and sent and not self._editing:
+            fields = form = self.game.entry.with_sent_rows(fields, sent, self._replacing)
+        elif row is not None and form is None and row in sent:
+            fields = form = self.game.entry.with_sent_rows(fields, {row: sent[row]})
+        return fields, form
+
+    @cached_property
+    def form(self):
+        """The entry's fields as the page shows them."""
+        return self._fields[1] or {}
+
+    @cached_property
+    def entry(self) -> dict[str, Any]:
+        """The state of the game's round-entry tool."""
+        return self.game.entry.step(self._fields[0], self._replay)
+
+    @cached_property
+    def entry_shows(self) -> str:
+        """The word for what this phone's entry shows, which its live poll sends back."""
+        match, number = self.match, len(self.match.rounds) + 1
+        return entry_shows(
+            match.status,
+            self.scorekeeper,
+            self.pencil_elsewhere,
+            self.may_reclaim,
+            # Drawn again once the round is saved, or once its partner's phone sent the pair's row.
+            seat_round=None if self.my_seat is None else _seat_round(number, self.partner_sent),
+            # Where the last row sent saves the round, the scorekeeper's entry moves on with it.
+            pencil_round=number if match.save_when_rows_in else None,
+            board=_board_taps(match, self.game, self.my_seat, self.scorekeeper),
+        )
+
+    @cached_property
+    def host(self) -> bool:
+        """Whether this phone has host rights."""
+        return is_host()
+
+    @cached_property
+    def may_play_again(self) -> bool:
+        """Whether the page offers Play again."""
+        return self.match.status != PLAYING and may_play_again(self.match)
+
+    @cached_property
+    def rows_waiting(self) -> list:
+        """The rows the scorekeeper's entry still waits for from the seats."""
+        if not (self.scorekeeper and self.game.entry.rows_from_seats):
+            return []
+        return queries.rows_waiting(self.match, self.sent_rows)
+
+    @cached_property
+    def sent_fields(self) -> dict:
+        """What the scorekeeper's entry widget fills each row in with, as a poll brings it (its data-sent-rows)."""
+        if not self.scorekeeper:
+            return {}
+        fields = self.game.entry.row_fields
+        return {
+            position: {"fields": fields(row.data, position), "rev": row.revision, "by": row.label or gettext("a phone")}
+            for position, row in self.sent_rows.items()
+        }
+
+    @cached_property
+    def chances(self):
+        """The chances to win before the first round (None after it), from the ratings as the writes keep them."""
+        match = self.match
+        return None if match.rounds or match.status != PLAYING else match_chances(match)
+
+
+def may_play_again(match: Match) -> bool:
+    """Whether this phone may start the match again, with the same players: its pencil, the host, or the phone
+    that started it (a host who ends a match takes its pencil away, not its scorekeeper's place at the table)."""
+    return is_scorekeeper(match) or is_host() or is_owner(match)
+
+
+def entry_form(match: Match, form=None, my_seat=None) -> MultiDict:
+    """The fields a game's entry tool works from: what the page sent, and under `kept` the state
+    the server keeps for the next round (JSON, null when none), never what a page sent as it; where
+    seated phones are boards, under BOARD_FIELD what this phone (seated at `my_seat`) may see of their hands."""
+    fields = MultiDict(form or {})
+    fields.poplist(KEPT_FIELD)
+    fields.poplist(BOARD_FIELD)
+    fields[KEPT_FIELD] = json.dumps(_kept_state(match), ensure_ascii=False)
+    if get_game(match.game).entry.seat_boards:
+        fields[BOARD_FIELD] = json.dumps(queries.seat_board(match, my_seat), ensure_ascii=False)
+    return fields
+
+
+def _kept_state(match: Match):
+    """The state the entry tool keeps for the round being played (None when none)."""
+    kept = match.round_in_progress
+    return kept.get("state") if kept and kept.get("number") == len(match.rounds) + 1 else None
+
+
+def entry_shows(
+    status: str,
+    scorekeeper: bool = False,
+    elsewhere: bool = False,
+    may_reclaim: bool = False,
+    seat_round: int | str | None = None,
+    pencil_round: int | None = None,
+    board: str | None = None,
+) -> str:
+    """What a phone's entry shows, in a word its live poll sends back: when the pencil, the phone's seat, the
+    round a seated phone enters its row of (or the scorekeeper's, where the seats' rows save rounds too), the
+    boards' taps (`board`, where seated phones play their own turns), or the match's status moves, the answer
+    to the poll draws the entry again (`live.live`)."""
+    if status != PLAYING:
+        return status
+    if scorekeeper:
+        word = "pencil" if pencil_round is None else f"pencil-{pencil_round}"
+    elif elsewhere:
+        word = "reclaim" if may_reclaim else "elsewhere"
+    else:
+        word = "viewer" if seat_round is None else f"seat-{seat_round}"
+    return word if board is None else f"{word}-{board}"
+
+
+def partner_sent(my_seat, my_row, sent: dict):
+    """The row another phone of this seat's side sent (a Burraco partner's), or None: this phone is told of it."""
+    row = sent.get(my_row) if my_seat is not None and my_row is not None else None
+    return row if row is not None and row.sender and row.sender != my_seat.name else None
+
+
+def _seat_round(number: int, partners) -> int | str:
+    """The round a seated phone enters, marked with the revision of the row its partner sent."""
+    return number if partners is None else f"{number}-{partners.revision}"
+
+
+def _board_taps(match: Match, game, my_seat, scorekeeper: bool) -> str | None:
+    """Where seated phones play their own turns, a word for the taps made so far in the round being played (and
+    the hands noted): a tap on one board draws the other board and the scorekeeper's calculator again."""
+    if not game.entry.seat_boards or not (scorekeeper or my_seat is not None):
+        return None
+    if not any(seat.phone for seat in match.seats):
+        return None
+    seen = [_kept_state(match), [len(seat.hand or ()) for seat in match.seats]]
+    return format(zlib.crc32(json.dumps(seen, sort_keys=True).encode()), "x")
