@@ -114,10 +114,17 @@ def create_match(client: Client, length: str = "medium", players: list[str] = PL
     return found.group(1)
 
 
+# The one cookie holding every pencil of the phone (`__Host-` prefixed over HTTPS); a base from before it set
+# a cookie per match, `pencil_<id>`.
+PENCIL_COOKIES = ("pencil", "__Host-pencil")
+
+
 def pencil_cookie(client: Client) -> tuple[str, str]:
-    """The name and value of the pencil cookie the phone was given with the match it started last."""
-    name = [name for name in client.cookies if name.startswith("pencil_")][-1]
-    return name, client.cookies[name]
+    """The name and value of the pencil cookie the phone was given with the match it started last, as the app
+    set it (the one `pencil` cookie, or a base's `pencil_<id>`)."""
+    names = [name for name in client.cookies if name in PENCIL_COOKIES or name.startswith("pencil_")]
+    assert names, f"no pencil cookie among {sorted(client.cookies)}"
+    return names[-1], client.cookies[names[-1]]
 
 
 def round_fields(number: int, players: list[str] = PLAYERS) -> list[tuple[str, str]]:

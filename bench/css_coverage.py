@@ -38,13 +38,13 @@ def _matches(instance: Path) -> dict[str, dict]:
     from companion import create_app
     from companion.extensions import db
     from companion.games import REGISTRY
-    from companion.models import Match
+    from companion.models import Match, Player
     from companion.services import matches as service
     from companion.services.seed import play_match
-    from companion.web.row_ids import row_ids_of
+    from companion.web import cookies
+    from companion.web.pencil import PENCIL_COOKIE, kept_under
 
     app = create_app()
-    address = row_ids_of(app).encode
     found: dict[str, dict] = {}
     with app.app_context():
         rng = random.Random(5)
@@ -55,10 +55,14 @@ def _matches(instance: Path) -> dict[str, dict]:
                 service._append(match, data)
             service.rescore(match)
             db.session.commit()
-            finished = db.session.scalars(db.select(Match.id).where(Match.game == slug, Match.status == "finished"))
-            done = finished.first()
-            found[slug] = {"open": match.id, "pencil": token, "finished": done, "game": game,
-                           "addresses": {"open": address(match.id), "finished": address(done), "player": address(1)}}
+            finished = db.session.scalars(db.select(Match).where(Match.game == slug, Match.status == "finished"))
+            done, player = finished.first(), db.session.get(Player, 1)
+            # The pencil as the app keeps it: one cookie, the token under a digest of the match's uid.
+            found[slug] = {"open": match.id, "pencil": (cookies.name(PENCIL_COOKIE, app),
+                                                        f"{kept_under(match.uid)}:{token}"),
+                           "finished": done.id, "game": game,
+                           "addresses": {"open": match.public_id, "finished": done.public_id,
+                                         "player": player.public_id}}  # fmt: skip
     return found
 
 
@@ -113,8 +117,8 @@ def measure(url: str, matches: dict[str, dict]) -> dict[str, dict]:
                 for _, page_url, pencil in _pages(url, matches):
                     context = browser.new_context(viewport=size, color_scheme=scheme, service_workers="block")
                     if pencil:
-                        token = next(m["pencil"] for m in matches.values() if m["open"] == pencil)
-                        context.add_cookies([{"name": f"pencil_{pencil}", "value": token, "url": url}])
+                        name, value = next(m["pencil"] for m in matches.values() if m["open"] == pencil)
+                        context.add_cookies([{"name": name, "value": value, "url": url}])
                     page = context.new_page()
                     cdp = context.new_cdp_session(page)
                     sheets: dict[str, str] = {}

@@ -19,7 +19,8 @@ CORRECTIONS = 20
 
 # Run by the app of the tree measured (this one or a base's), in its own process against the seeded
 # database: the full rebuild timed in a transaction rolled back, then the oldest finished match of that
-# game given a pencil this bench holds, with its first round's correction form as the page prefills it.
+# game given a pencil this bench holds (its public id, and the pencil cookie's name and key as the app has
+# them), with its first round's correction form as the page prefills it.
 _IN_PROCESS = """
 import json, sys, time
 from sqlalchemy import func, select
@@ -29,7 +30,8 @@ from companion.games import get_game
 from companion.models import FINISHED, Match
 from companion.queries.matches import hash_token
 from companion.services import ratings
-from companion.web.row_ids import row_ids_of
+from companion.web import cookies
+from companion.web.pencil import PENCIL_COOKIE, kept_under
 
 repeats, token = int(sys.argv[1]), sys.argv[2]
 with app.app_context():
@@ -48,7 +50,8 @@ with app.app_context():
     first = next(r for r in oldest.rounds if r.number == 1)
     form = get_game(game).entry.form_from_round(first.data, oldest.player_names, oldest.settings)
     reply = {"game": game, "finished": finished, "rated": rated, "seconds": seconds,
-             "match": row_ids_of(app).encode(oldest.id), "cookie": f"pencil_{oldest.id}",
+             "match": oldest.public_id, "cookie": cookies.name(PENCIL_COOKIE, app),
+             "pencil_key": kept_under(oldest.uid),
              "revision": first.revision, "form": [[k, v] for k, vs in form.items() for v in vs]}
     oldest.scorekeeper_hash = hash_token(token)
     db.session.commit()
@@ -129,7 +132,7 @@ def corrections(port: int, ready: dict, token: str) -> tuple[dict, dict]:
     leaderboard is asked right after it. The corrections' figures, and those of the boards after them."""
     client = Client(port)
     client.fetch_csrf()
-    client.cookies[ready["cookie"]] = token
+    client.cookies[ready["cookie"]] = f"{ready['pencil_key']}:{token}"
     path = f"/matches/{ready['match']}/rounds/1"
     revision, seconds, statuses, boards, board_statuses = ready["revision"], [], set(), [], set()
     for _ in range(CORRECTIONS):
