@@ -190,12 +190,7 @@ def test_a_hand_answer_that_comes_back_late_never_draws_the_picker_over_the_full
     # On a busy machine Ann's four quick taps were all stored, yet her phone still showed the picker: the
     # third tap's answer came back after the fourth's and drew the entry as it stood a card before, and
     # every poll after it was a 304, so nothing drew it again.
-    _, link = start_pazaak(page, live_server.url, app, {"width": 1180, "height": 820})
-    ann = new_phone(browser, live_server.url, {"width": 360, "height": 740})
-    take_seat(ann, link, "Ann")
-    for number, card in enumerate(ANN[:2], start=1):
-        ann.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
-        expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(number)
+    ann = seated_with_two_cards(page, browser, live_server.url, app)
     held = []
 
     def hold_the_first(route):
@@ -227,6 +222,18 @@ def test_a_hand_answer_that_comes_back_late_never_draws_the_picker_over_the_full
     expect_full_hand(ann)
 
 
+def seated_with_two_cards(page: Page, browser: Browser, base: str, app) -> Page:
+    """Ann's phone at 360 px, seated at a Pazaak match the scorekeeper's tablet started, two cards of her hand
+    noted."""
+    _, link = start_pazaak(page, base, app, {"width": 1180, "height": 820})
+    ann = new_phone(browser, base, {"width": 360, "height": 740})
+    take_seat(ann, link, "Ann")
+    for number, card in enumerate(ANN[:2], start=1):
+        ann.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
+        expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(number)
+    return ann
+
+
 def expect_full_hand(phone: Page) -> None:
     """The phone shows the four cards of Ann's hand noted, and no side card left to add."""
     expect(phone.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(4)
@@ -239,12 +246,7 @@ def test_a_poll_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
     # A phone outside the group once kept its picker after four quick taps (a CI run on a busy machine): a poll
     # sent before the third tap was stored came back after the fourth tap's answer, with the entry redrawn as
     # it stood at three cards.
-    _, link = start_pazaak(page, live_server.url, app, {"width": 1180, "height": 820})
-    ann = new_phone(browser, live_server.url, {"width": 360, "height": 740})
-    take_seat(ann, link, "Ann")
-    for number, card in enumerate(ANN[:2], start=1):
-        ann.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
-        expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(number)
+    ann = seated_with_two_cards(page, browser, live_server.url, app)
     held = []
     live = re.compile(r"/matches/[0-9A-Za-z]{11}/live$")
     # Every poll from now on is held: the late one is let through alone, and none after it can draw the entry
