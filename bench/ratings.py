@@ -176,7 +176,7 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
     # The correction's request rebuilds the game's ratings once answered: the leaderboard asked right after it.
     after = r.get("board_after_correction")
     if after is not None:
-        out.append(("leaderboard right after a correction (rebuilds) p95 < 5 s",
+        out.append(("leaderboard right after a correction (rebuilt after its answer) p95 < 5 s",
                     after["p95_ms"] < 5000 and after["statuses"] == [200],
                     f"p50 {after['p50_ms']:.0f} ms, p95 {after['p95_ms']:.0f} ms"))  # fmt: skip
     return out

@@ -26,8 +26,9 @@ THIS_PHONE = object()
 class MatchPage:
     """The match page and its partials, drawn for this phone; a template gets it as `page`, and each name it
     uses that its context lacks is this object's attribute (web/templating.PageContext). Every part is worked
-    out once, when first asked, so a fragment that draws the entry alone never replays a finished match's
-    step nor reads the chances.
+    out once, when first asked, so a fragment whose templates never name a part (the entry drawn alone: no
+    replay step, no chances) never works it out. Jinja looks up every name a template mentions when it starts
+    drawing it, the untaken branches' included: a part is saved per template or include, not per branch.
 
     `form` is what the page sent back; `replay` the rounds' replay a write has just made (a save, undo or redo),
     with its `standings`; `shown` the round a match no longer played is replayed to (its last when None);

@@ -215,6 +215,9 @@ def follow(match: Match, before: Stake | None) -> None:
     key = order_key(match.finished_at, match.id)
     last = order_key(book.last_finished_at, book.last_match_id) if book.last_match_id is not None else None
     if book.stale and book.last_match_id is not None:
+        # Left to the rebuild, which this write asks for again: the one asked for when the book was marked may have
+        # failed (a database busy past its timeout) or never run (the worker gone), and no read rebuilds it.
+        db.session.info.setdefault(MARKED, set()).add((match.group_id, match.game))
         return
     if book.stale:
         rebuild(match.game)

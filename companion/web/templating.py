@@ -27,7 +27,8 @@ class TemplateGlobals(ChainMap):
 
 class PageContext(Context):
     """A template's context that takes a name it was not given from the page's presenter (`page`,
-    companion/pages), so a part of the page is worked out only where a template draws it."""
+    companion/pages), so a part of the page is worked out only for a template that names it (Jinja looks up a
+    template's names as it starts drawing it, so per template or include, not per branch)."""
 
     def resolve_or_missing(self, key: str) -> Any:
         """The name as given, else the presenter's part of that name (a private one never). A part is looked

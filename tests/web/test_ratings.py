@@ -18,7 +18,18 @@ from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Ra
 from companion.services import matches as service
 from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
-from tests.helpers import counted, csrf_token, entry_fields, generated, hold_pencil, played_match, ref
+from tests.helpers import (
+    counted,
+    csrf_token,
+    entry_fields,
+    generated,
+    hold_pencil,
+    played_match,
+    ref,
+    save_round,
+    start_match,
+    stored_match,
+)
 
 LIBRARY = PlackettLuce()
 GAMES = ("pazzaparola", "burraco", "topic", "pazaak")
@@ -233,6 +244,25 @@ def test_a_change_to_a_finished_match_rebuilds_the_ratings_once_its_answer_is_se
         assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
         kept_now = {(r.player_id, r.game): (r.mu, r.sigma, r.matches) for r in db.session.scalars(select(Rating))}
         assert kept_now == from_scratch()
+
+
+def test_a_book_whose_rebuild_never_ran_is_rebuilt_after_the_next_match_finished(app, client):
+    # A rebuild asked for after an answer can fail (the database busy past its timeout) or never run (the worker
+    # gone): no page rebuilds the ratings any more, so the next match finished must ask for it again.
+    with app.app_context():
+        played_match("topic", ["Ann", "Bob", "Cy"], [0, 0])
+        ratings.mark_stale(["topic"], OPEN_GROUP_ID)
+        db.session.commit()
+        db.session.info.pop(ratings.MARKED, None)
+    match_id = start_match(client, "topic", ["Ann", "Bob", "Cy"], length="exact", deck="3")
+    while stored_match(app, match_id).status == PLAYING:
+        answer = save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Bob"]}))
+        assert answer.status_code == 200
+        answer.close()  # as the server does once the answer is sent
+    with app.app_context():
+        assert db.session.get(Match, match_id).status == FINISHED
+        assert not db.session.get(RatingBook, (OPEN_GROUP_ID, "topic")).stale
+        assert kept() == from_scratch()
 
 
 def test_a_match_finished_while_the_book_waits_for_its_rebuild_is_rated_by_it(app):
