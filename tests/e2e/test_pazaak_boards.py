@@ -201,11 +201,7 @@ def test_a_hand_answer_that_comes_back_late_never_draws_the_picker_over_the_full
 
     ann.route("**/hand", hold_the_first)
     ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
-    for _ in range(100):
-        if held:
-            break
-        ann.wait_for_timeout(50)
-    assert held, "the third card's answer was expected to be held"
+    wait_until_held(ann, held, "the third card's answer")
     # The fourth tap, on the picker the third's answer has not redrawn yet, is answered first.
     ann.get_by_role("button", name=f"Add {ANN[3]} to your hand", exact=True).tap()
     expect_full_hand(ann)
@@ -234,6 +230,15 @@ def seated_with_two_cards(page: Page, browser: Browser, base: str, app) -> Page:
     return ann
 
 
+def wait_until_held(phone: Page, held: list, what: str) -> None:
+    """Wait up to five seconds for a route handler to have held a request (`what` names it in the failure)."""
+    for _ in range(100):
+        if held:
+            return
+        phone.wait_for_timeout(50)
+    raise AssertionError(f"{what} was expected to be held within five seconds")
+
+
 def expect_full_hand(phone: Page) -> None:
     """The phone shows the four cards of Ann's hand noted, and no side card left to add."""
     expect(phone.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(4)
@@ -252,11 +257,7 @@ def test_a_poll_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
     # Every poll from now on is held: the late one is let through alone, and none after it can draw the entry
     # again before the page is looked at.
     ann.route(live, lambda route: held.append(route))
-    for _ in range(100):
-        if held:
-            break
-        ann.wait_for_timeout(50)
-    assert held, "a poll was expected within five seconds"
+    wait_until_held(ann, held, "a poll")
     # The poll, sent while the phone showed two cards, is answered once the third is stored: the entry as it
     # stands at three cards, out of band...
     ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
