@@ -179,7 +179,10 @@ def _held_seat(match: Match, position: int, credential: str | None, refusal: Mes
     """The seat at `position`, read under the match's lock, if this phone sits there and the match is played."""
     if match.status != PLAYING:
         raise NotAllowed(N_("this match is no longer played"))
-    seat = db.session.scalar(select(Seat).where(Seat.match_id == match.id, Seat.position == position))
+    # Read again, not taken from the session: the view found the seat before the lock, and a quick second tap
+    # answered meanwhile may have noted a card in it.
+    held = select(Seat).where(Seat.match_id == match.id, Seat.position == position)
+    seat = db.session.scalar(held.execution_options(populate_existing=True))
     if seat is None or not credential or seat.phone != hash_token(credential):
         raise NotAllowed(refusal)
     return seat

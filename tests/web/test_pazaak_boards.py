@@ -6,9 +6,14 @@ import html
 import json
 import re
 
+from sqlalchemy import update
+
 from companion.extensions import db
-from companion.models import Match, RoundChange
-from tests.helpers import HTMX, csrf_token, dump, give_pencil, read_words, ref, start_match, take
+from companion.models import Match, RoundChange, Seat
+from companion.queries.matches import seat_of
+from companion.services import seats
+from companion.web.groups import signed_credential
+from tests.helpers import HTMX, csrf_token, dump, give_pencil, phone_cookie, read_words, ref, start_match, take
 from tests.pages import read
 
 # Ann's hand: none of these labels is drawn anywhere on Bob's board but where Ann has played it.
@@ -193,3 +198,21 @@ def test_a_seated_phone_that_gave_the_pencil_away_still_follows_the_other_board(
     live = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "X-Entry-Shows": shows})
     assert read(live.get_data(as_text=True)).by_id("entry")
     assert re.search(r"pazaak-card pazaak-main[^>]*>4<", live.get_data(as_text=True))
+
+
+def test_two_quick_taps_on_the_hand_picker_both_count(app, client):
+    """A tap read this phone's seat before the other tap, answered meanwhile, noted its card: under the lock the
+    hand is read again, so the second card joins the first instead of writing over it (a card lost on CI)."""
+    match_id = start_match(client, "pazaak", ["Ann", "Bob"])
+    assert take(client, match_id, 0).status_code == 302
+    credential = signed_credential(phone_cookie(client).value, app)
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        seat = seat_of(match, credential)
+        assert seat is not None and not seat.hand
+        with db.engine.begin() as other_tap:
+            other_tap.execute(update(Seat).where(Seat.id == seat.id).values(hand=["+5"]))
+        noted = seats.note_hand(match, 0, credential, lambda hand, _begun: [*hand, "−6"])
+    assert noted == ["+5", "−6"]
+    with app.app_context():
+        assert db.session.get(Seat, seat.id).hand == ["+5", "−6"]
