@@ -68,6 +68,21 @@ def test_highest_total_wins_even_if_two_reach_the_target():
     assert standings.over and standings.winners == ["B"]
 
 
+def test_without_a_target_the_match_plays_exactly_its_hands():
+    # A club evening's turn: 3 hands, however far a pair runs ahead.
+    settings = GAME.settings({"target": None, "hands": 3}, ["A", "B"])
+    rounds = [hand("A", A=entry(1500, 0, 1), B=entry(10))] * 3
+    assert not GAME.standings(["A", "B"], settings, rounds[:2]).over
+    standings = GAME.standings(["A", "B"], settings, rounds)
+    assert standings.over and standings.winners == ["A"]
+
+
+def test_no_target_and_no_hand_limit_is_refused():
+    with pytest.raises(RuleError) as refused:
+        GAME.settings({"target": None, "hands": None}, ["A", "B"])
+    assert refused.value.field == "target" and "never ends" in str(refused.value)
+
+
 def test_hand_limit_ends_the_game_with_a_tie():
     rounds = [hand(None, A=entry(10), B=entry(10))] * 4
     standings = GAME.standings(["A", "B"], {}, rounds)

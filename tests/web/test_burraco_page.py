@@ -12,13 +12,15 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.games import score_match
 from companion.models import Match
-from tests.helpers import HTMX, csrf_token, post_new_match, ref, save_round, start_match, stored_match
+from companion.services import matches as service
+from tests.helpers import HTMX, csrf_token, doc, post_new_match, ref, save_round, start_match, stored_match
 from tests.pages import Element, checked, read
 
 SAME_ON_EVERY_DATABASE = "the game's entry and standings through its page: the rules and the markup"
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 THREE = ["Ann", "Bob", "Cy"]
+START = "2026-11-20T20:00:00Z"
 PAIRS = {"burraco_mode": "pairs", "burraco_team1": "Noi", "burraco_team2": "Voi"}
 
 
@@ -304,3 +306,19 @@ def test_the_standings_shown_equal_the_engine_on_the_exported_file(client, runne
     for side, total in scored["totals"].items():
         assert f"{side} {total} {1005 - total}" in text
     assert "Hand 4 · Ann deals" in text
+
+
+def test_a_match_without_a_target_shows_its_hands_and_no_distance_to_a_target(client, app):
+    # A club evening's turn: three hands, no target (the new-match form always has one; an evening sets none).
+    one_hand = {"sides": {"Ann": {"table": 1200, "hand": 0, "clean": 1}, "Bob": {"table": 50, "hand": 0}},
+                "closed_by": "Ann"}  # fmt: skip
+    settings = {"target": None, "hands": 3}
+    with app.app_context():
+        imported = service.import_matches([doc("turn", "burraco", ["Ann", "Bob"], [one_hand] * 2, START, settings),
+                                           doc("done", "burraco", ["Ann", "Bob"], [one_hand] * 3, START, settings)])
+        playing, done = (found.id for found in imported)
+    text = page_text(client, playing)
+    assert "Hand 3 of 3" in text and "Ann 3000 Bob 100" in text
+    assert "To " not in text and "1005" not in text
+    text = page_text(client, done)
+    assert "All 3 hands played." in text and "Ann wins!" in text and "1005" not in text

@@ -45,7 +45,8 @@ class Burraco(Game):
     # Drawn by the game's own _settings.html: keypad fields with steppers, the hand limit beside its "No limit"
     # box, posted under the names the form has always used.
     declared: ClassVar[tuple[Setting, ...]] = (
-        Setting("target", 1005, N_("the target"), lo=1, drawn=False, field="burraco_target"),
+        # No target (null): the match is played to its number of hands, as a club evening's turn is.
+        Setting("target", 1005, N_("the target"), lo=1, optional=True, drawn=False, field="burraco_target"),
         Setting("hands", 4, N_("the number of hands"), lo=1, optional=True, drawn=False, field="burraco_hands"),
         Setting("clean", 200, N_("the clean burraco bonus"), lo=0, drawn=False, field="burraco_clean"),
         Setting("dirty", 100, N_("the dirty burraco bonus"), lo=0, drawn=False, field="burraco_dirty"),
@@ -57,6 +58,8 @@ class Burraco(Game):
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """The declared settings checked (the hand limit null for none), then the optional pairs."""
         checked = super().normalise_settings(settings, players)
+        if checked["target"] is None and checked["hands"] is None:
+            raise RuleError(N_("a match without a target needs a number of hands, or it never ends"), field="target")
         teams = settings["teams"]
         return {**checked, "teams": None if teams is None else _teams(teams, players)}
 
@@ -104,8 +107,9 @@ class Burraco(Game):
 
     def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
         """Over when a side reaches the target, or after the last hand of the limit."""
-        limit = settings["hands"]
-        return max(tally.totals.values()) >= settings["target"] or (limit is not None and len(tally.rounds) >= limit)
+        limit, target = settings["hands"], settings["target"]
+        reached = target is not None and max(tally.totals.values()) >= target
+        return reached or (limit is not None and len(tally.rounds) >= limit)
 
     def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
         """The side(s) with the highest total."""
