@@ -1,0 +1,1 @@
+"""A club evening: scales, movements and standings of a tournament of pairs or players, pure and apart from any game."""
