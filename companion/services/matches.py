@@ -90,6 +90,11 @@ def _started(
     return match, token
 
 
+def started(game_slug: str, names: list[str], settings: dict[str, Any] | None) -> tuple[Match, str]:
+    """A match started in the transaction under way (a club evening's table), with its scorekeeper token."""
+    return _started(game_slug, names, settings, False)
+
+
 def play_again(match: Match) -> tuple[Match, str]:
     """A new match with the same game, players, seats and settings, its rounds saved the same way, and the same
     table: each phone seated at this match sits at its seat of the new one, which names this one as the match it

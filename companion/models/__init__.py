@@ -21,8 +21,8 @@ from sqlalchemy.orm import (
     with_loader_criteria,
 )
 
-from .extensions import db
-from .games.base import NAME_MAX
+from ..extensions import db
+from ..games.base import NAME_MAX
 
 # The largest id an INTEGER column holds on every database (PostgreSQL's end; SQLite's is 2**63 - 1):
 # a larger id in a URL or a form is no row, never a database error.
@@ -109,6 +109,9 @@ class Group(db.Model):
     # The invite link's token, shown to the group's hosts whenever they want a friend to scan it:
     # a new link replaces it, and the old one stops working.
     invite: Mapped[str | None] = mapped_column(String(64), unique=True)
+    # The key of the group's table cards (QR codes printed once, reused week after week: card N names table N
+    # of the group's evening being played); a host renews it, and the cards printed before stop at once.
+    cards_key: Mapped[str | None] = mapped_column(String(32), unique=True)
 
 
 class OldAddresses(db.Model):
@@ -469,3 +472,9 @@ class RatingStep(db.Model):
 
 Index("ix_rating_step_player_game_n", RatingStep.player_id, RatingStep.game, RatingStep.n)
 Index("ix_rating_step_game", RatingStep.game)
+
+
+
+# The club evening's tables, in a module of their own: they build on the classes above, and are named here so
+# that `companion.models` holds every table.
+from .club import ClubEntrant, ClubEvening, ClubLog, ClubTable  # noqa: E402, F401

@@ -1,0 +1,137 @@
+"""A club evening's plan as its host sets it (game, turns × hands, movements, scale, bye), checked, and each turn drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..base import N_, RuleError, show, whole
+from . import movements, scales
+from .movements import Entrant, Turn
+
+MITCHELL, DANESE, DANESE_MODIFICATO, ITALIANA, SWISS = "mitchell", "danese", "danese_modificato", "italiana", "swiss"
+# The movements whose every turn is known from the entrants at the start (a schedule); the others pair by the
+# standings of the turn before.
+SCHEDULED = (MITCHELL, ITALIANA)
+MOVEMENTS = (MITCHELL, DANESE, DANESE_MODIFICATO, ITALIANA, SWISS)
+LATE_COSTS = ("points", "tournament points")
+# The games an evening is played at, and whether in pairs (Burraco PAROLE two against two) or one against one.
+GAMES = {"burraco": (True, False), "pazaak": (False,)}
+MOST_TURNS = 12
+MOST_HANDS = 10
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the host set: the game, alone or in pairs, turns × hands (Pazaak: the sets to win a turn's match),
+    the first turn's movement and the later turns', the groups of an all'italiana, the scale, a bye's
+    tournament points and what lateness costs."""
+
+    game: str
+    pairs: bool
+    turns: int
+    hands: int
+    first: str
+    then: str
+    scale: scales.Scale
+    bye_points: int = 12
+    late_costs: str = "points"
+    groups: int = 1
+
+    def movement_of(self, number: int) -> str:
+        """The movement that draws turn `number`."""
+        return self.first if number == 1 else self.then
+
+    def to_json(self) -> dict[str, Any]:
+        """The plan as the evening keeps it (`from_json` reads it back)."""
+        return {
+            "first": self.first,
+            "then": self.then,
+            "groups": self.groups,
+            "scale": {"plain": True} if self.scale.plain else self.scale.to_form(),
+            "placeholder": self.scale.placeholder,
+            "bye_points": self.bye_points,
+            "late_costs": self.late_costs,
+        }
+
+
+def from_json(game: str, pairs: bool, turns: int, hands: int, rules: Mapping[str, Any]) -> Plan:
+    """The plan an evening keeps, as `Plan.to_json` wrote it."""
+    scale = scales.from_form(rules["scale"])
+    if rules.get("placeholder") and not scale.plain:
+        scale = scales.banded(scale.bands, placeholder=True)
+    return Plan(game, pairs, turns, hands, rules["first"], rules["then"], scale, rules["bye_points"],
+                rules["late_costs"], rules.get("groups", 1))  # fmt: skip
+
+
+def checked(raw: Mapping[str, Any], entrants: int) -> Plan:
+    """A host's plan for `entrants` entrants, every part checked; a RuleError names the field that is wrong.
+
+    `raw`: game, pairs, turns, hands, first, then, groups, scale (bands as `scales.from_form` reads them, a
+    list; absent: the preset for the hands), bye_points, late_costs.
+    """
+    game = raw.get("game")
+    if game not in GAMES:
+        raise RuleError(N_("an evening is played at %(games)s", games=", ".join(GAMES)), field="game")
+    pairs = bool(raw.get("pairs"))
+    if pairs not in GAMES[game]:
+        raise RuleError(N_("this game is played one against one at an evening"), field="pairs")
+    turns = whole(raw.get("turns"), N_("the number of turns"), lo=1, hi=MOST_TURNS, field="turns")
+    hands = whole(raw.get("hands"), N_("the hands of a turn") if game == "burraco" else N_("the sets to win"),
+                  lo=1, hi=MOST_HANDS, field="hands")  # fmt: skip
+    first, then = (_movement(raw.get(key), key) for key in ("first", "then"))
+    if first != then and then in SCHEDULED:
+        raise RuleError(N_("a Mitchell or an all'italiana is the movement of the whole evening"), field="then")
+    groups = whole(raw.get("groups", 1), N_("the groups"), lo=1, field="groups")
+    bye_points = whole(raw.get("bye_points", 12), N_("a bye's tournament points"), lo=0, hi=scales.TOTAL,
+                       field="bye_points")  # fmt: skip
+    late_costs = raw.get("late_costs", "points")
+    if late_costs not in LATE_COSTS:
+        raise RuleError(N_("lateness costs points or tournament points, got %(value)s", value=show(late_costs)),
+                        field="late_costs")  # fmt: skip
+    rows = raw.get("scale")
+    scale = _preset(game, hands) if rows is None else scales.from_form(rows)
+    plan = Plan(game, pairs, turns, hands, first, then, scale, bye_points, late_costs, groups)
+    # The movement must hold this many entrants and turns: the first turn drawn now (a schedule's every turn),
+    # its refusal is the plan's.
+    draw(plan, 1, list(range(entrants)), [])
+    return plan
+
+
+def _movement(value: Any, field: str) -> str:
+    if value not in MOVEMENTS:
+        raise RuleError(N_("unknown movement %(value)s", value=show(value)), field=field)
+    return value
+
+
+def _preset(game: str, hands: int) -> scales.Scale:
+    """The placeholder scale of this game and number of hands (Pazaak: by the sets' difference)."""
+    return scales.preset(hands) if game == "burraco" else scales.preset_for_sets(hands)
+
+
+def _schedule(plan: Plan, entrants: Sequence[Entrant], clubs: Mapping[Entrant, str] | None = None) -> list[Turn]:
+    """Every turn of a scheduled movement (Mitchell, all'italiana) of these entrants."""
+    turns = plan.turns if plan.then == plan.first else 1
+    if plan.first == ITALIANA:
+        return movements.all_italiana(entrants, plan.groups, turns)
+    return movements.mitchell(entrants, turns, dict(clubs or {}))
+
+
+def draw(
+    plan: Plan,
+    number: int,
+    order: Sequence[Entrant],
+    past: Sequence[Turn],
+    starting: Sequence[Entrant] = (),
+    clubs: Mapping[Entrant, str] | None = None,
+) -> Turn:
+    """Turn `number`'s tables: `order` the entrants playing it, by the standings after the turn before (turn 1:
+    by seeding); a scheduled movement (Mitchell, all'italiana) deals from `starting`, the entrants of turn 1
+    (default `order`), in the turn's place of the whole schedule."""
+    movement = plan.movement_of(number)
+    if movement in SCHEDULED:
+        schedule = _schedule(plan, list(starting or order), clubs)
+        return schedule[number - 1]
+    pairing = {DANESE: movements.danese, DANESE_MODIFICATO: movements.danese_modificato, SWISS: movements.swiss}
+    return pairing[movement](list(order), number, list(past))

@@ -1,0 +1,126 @@
+"""The club evening's tables: an evening, its entrants, each turn's tables with their results, the arbiter's log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from ..games.base import NAME_MAX
+from . import InGroup, WithAddress, utcnow
+
+# An evening being set up (entrants still added at the door), its turns being played, or over.
+EVENING_SETUP, EVENING_PLAYING, EVENING_OVER = "setup", "playing", "over"
+
+# A table's state in its turn: its match being played (once its hands are played, its result waits for the other
+# side's confirmation); confirmed (counted); disputed (the arbiter looks); closed by the arbiter (a result
+# given, counted); a bye (one entrant, no match: the host's tournament points).
+TABLE_PLAYING, TABLE_CONFIRMED = "playing", "confirmed"
+TABLE_DISPUTED, TABLE_CLOSED, TABLE_BYE = "disputed", "closed", "bye"
+# The states whose result counts in the standings.
+COUNTED = (TABLE_CONFIRMED, TABLE_CLOSED, TABLE_BYE)
+
+class ClubEvening(WithAddress, InGroup, db.Model):
+    """One evening of a club: its game, turns × hands, movement, scale and rules, and where it stands."""
+
+    __tablename__ = "club_evening"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX), default="")
+    game: Mapped[str] = mapped_column(String(20))
+    # Burraco PAROLE in pairs (an entrant is a pair), else one player an entrant (1 v 1).
+    pairs: Mapped[bool] = mapped_column(default=False)
+    turns: Mapped[int]
+    # A turn's hands (Burraco PAROLE) or the sets to win (Pazaak): its match plays exactly that.
+    hands: Mapped[int]
+    # The host's rules as the pure package reads them (companion/games/club): the movement of the first turn
+    # and of those after, the scale, the bye's tournament points, the late penalty.
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(10), default=EVENING_SETUP)
+    # The turns drawn so far: the current turn is this one (0 before the first).
+    turn: Mapped[int] = mapped_column(default=0)
+    # Bumped on every write: the ETag of the phones' and the arbiter's polls.
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    entrants: Mapped[list[ClubEntrant]] = relationship(
+        back_populates="evening", order_by="ClubEntrant.number", cascade="all, delete-orphan"
+    )
+    tables: Mapped[list[ClubTable]] = relationship(
+        back_populates="evening", order_by="(ClubTable.turn, ClubTable.number)", cascade="all, delete-orphan"
+    )
+
+
+class ClubEntrant(db.Model):
+    """A pair or a player entered in an evening: numbered in order of entry, with an optional club."""
+
+    __tablename__ = "club_entrant"
+    __table_args__ = (UniqueConstraint("evening_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("club_evening.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    # The players as seated at the table's match (two for a pair, one alone), names of the group's roster.
+    players: Mapped[list[str]] = mapped_column(JSON)
+    club: Mapped[str | None] = mapped_column(String(NAME_MAX))
+    # The first turn it plays (1, or later when added after the evening began), and the last turn it played
+    # before it withdrew (None: still in).
+    joined_turn: Mapped[int] = mapped_column(default=1)
+    withdrawn_after: Mapped[int | None]
+
+    evening: Mapped[ClubEvening] = relationship(back_populates="entrants")
+
+    @property
+    def name(self) -> str:
+        """The entrant as the standings name it: "Rossi – Bianchi" for a pair."""
+        return " – ".join(self.players)
+
+
+class ClubTable(db.Model):
+    """One table of one turn: its sides (entrants, N/S first), its match, and its result once sent."""
+
+    __tablename__ = "club_table"
+    __table_args__ = (UniqueConstraint("evening_id", "turn", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("club_evening.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[int]
+    # The table's number (a bye is table 0: one entrant, no match).
+    number: Mapped[int]
+    # The entrants' numbers by side, N/S first: two sides today, a list so that tables of 3 to 6 fit later.
+    sides: Mapped[list[int]] = mapped_column(JSON)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("match.id", ondelete="SET NULL"), index=True)
+    state: Mapped[str] = mapped_column(String(10), default=TABLE_PLAYING)
+    # Each side's points of the turn as sent (then confirmed, corrected or given by the arbiter), and the
+    # hands they were played over; None until sent.
+    points: Mapped[list[int] | None] = mapped_column(JSON)
+    hands_played: Mapped[int | None]
+    # What the arbiter gave a table closed without a result: "average", "zero", or each side's tournament points.
+    given: Mapped[str | list[int] | None] = mapped_column(JSON)
+    # Who counted the result (the confirming phone's hash, or "arbiter") and when.
+    confirmed_by: Mapped[str | None] = mapped_column(String(64))
+    confirmed_at: Mapped[datetime | None]
+
+    evening: Mapped[ClubEvening] = relationship(back_populates="tables")
+
+
+class ClubLog(db.Model):
+    """The evening's log: every confirmation, dispute and decision of the arbiter, with the values before."""
+
+    __tablename__ = "club_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("club_evening.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Who: a phone's hash, or "arbiter" for the host's decisions.
+    by: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(20))
+    turn: Mapped[int | None]
+    table: Mapped[int | None]
+    entrant: Mapped[int | None]
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    note: Mapped[str] = mapped_column(String(200), default="")

@@ -1,0 +1,97 @@
+"""Reads of a club evening: its plan, its turns as drawn, its standings recomputed from what is stored, its phones."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..games.club import plan as plans
+from ..games.club import standings as pure
+from ..games.club.movements import Table, Turn
+from ..models import Match, Seat
+from ..models.club import COUNTED, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog
+
+
+def plan_of(evening: ClubEvening) -> plans.Plan:
+    """The plan the evening was set up with."""
+    return plans.from_json(evening.game, evening.pairs, evening.turns, evening.hands, evening.rules)
+
+
+def turns(evening: ClubEvening) -> list[Turn]:
+    """The turns drawn so far, as the movements drew them (entrants by number)."""
+    drawn = []
+    for number in range(1, evening.turn + 1):
+        tables = [table for table in evening.tables if table.turn == number]
+        played = tuple(Table(t.number, tuple(t.sides)) for t in sorted(tables, key=lambda t: t.number) if t.number)
+        byes = tuple(t.sides[0] for t in tables if t.state == TABLE_BYE)
+        drawn.append(Turn(number, played, byes))
+    return drawn
+
+
+def events(evening: ClubEvening) -> list[pure.Event]:
+    """What the standings are recomputed from: the joiners, each counted table's result (its latest: a
+    correction replaces it), the arbiter's closings, lateness and forfeits, the withdrawals."""
+    found: list[pure.Event] = [pure.Joined(e.number) for e in evening.entrants if e.joined_turn > 1]
+    closed: dict[int, dict[int, str | tuple[int, ...]]] = {}
+    for table in evening.tables:
+        if table.state == TABLE_CLOSED:
+            given = table.given if isinstance(table.given, str) else tuple(table.given or ())
+            closed.setdefault(table.turn, {})[table.number] = given
+        elif table.state in COUNTED and table.points is not None:
+            found.append(pure.Result(table.turn, table.number, tuple(table.points)))
+    found += [pure.Closed(turn, outcomes) for turn, outcomes in sorted(closed.items())]
+    log = db.session.scalars(
+        select(ClubLog).where(ClubLog.evening_id == evening.id, ClubLog.action.in_(("late", "forfeit"))).order_by(ClubLog.id)
+    )
+    for entry in log:
+        if entry.action == "late":
+            found.append(pure.Late(entry.turn, entry.entrant, entry.after["penalty"]))
+        else:
+            found.append(pure.Forfeit(entry.turn, entry.entrant))
+    found += [pure.Withdrawn(e.number, e.withdrawn_after) for e in evening.entrants if e.withdrawn_after is not None]
+    return found
+
+
+def _evening(evening: ClubEvening) -> pure.Evening:
+    plan = plan_of(evening)
+    starting = tuple(entrant.number for entrant in evening.entrants if entrant.joined_turn == 1)
+    return pure.Evening(starting, tuple(turns(evening)), plan.scale, plan.bye_points, plan.late_costs)
+
+
+def standings(evening: ClubEvening) -> list[pure.Standing]:
+    """The evening's standings, best first, recomputed from what is stored."""
+    return pure.standings(_evening(evening), events(evening))
+
+
+def check_events(evening: ClubEvening) -> None:
+    """The standings recomputed with what the write under way added: a RuleError refuses it (the transaction
+    rolls back, nothing stored)."""
+    db.session.flush()
+    standings(evening)
+
+
+def ranked(evening: ClubEvening) -> list[ClubEntrant]:
+    """The entrants by the standings so far (before turn 1: in the order of entry, the seeding)."""
+    by_number = {entrant.number: entrant for entrant in evening.entrants}
+    if not evening.turn:
+        return list(evening.entrants)
+    placed = [by_number[standing.entrant] for standing in standings(evening)]
+    return placed + [entrant for entrant in evening.entrants if entrant not in placed]
+
+
+def phones_of(evening: ClubEvening) -> dict[str, tuple[str, str]]:
+    """Each player's phone at the evening's current turn (its hash and label), where one sits at their seat:
+    the next turn seats it at the same player's seat, wherever that is."""
+    matches = [table.match_id for table in evening.tables if table.turn == evening.turn and table.match_id]
+    if not matches:
+        return {}
+    seated = db.session.execute(
+        select(Seat.name, Seat.phone, Seat.phone_label).where(Seat.match_id.in_(matches), Seat.phone.is_not(None))
+    )
+    return {name: (phone, label) for name, phone, label in seated}
+
+
+def table_match(evening: ClubEvening, turn: int, number: int) -> Match | None:
+    """The match at a table of a turn."""
+    table = next((t for t in evening.tables if t.turn == turn and t.number == number), None)
+    return db.session.get(Match, table.match_id) if table and table.match_id else None

@@ -1,0 +1,360 @@
+"""Writes of a club evening: set up, each turn drawn with a match at every table, the other side's confirmation,
+the arbiter's decisions; each under the evening's lock, each logged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import update
+
+from ..extensions import db
+from ..games.base import N_, NotAllowed, RuleError, checked_name, name_key, whole
+from ..games.club import plan as plans
+from ..models import FINISHED, Match, utcnow
+from ..models.club import (
+    COUNTED,
+    EVENING_OVER,
+    EVENING_PLAYING,
+    EVENING_SETUP,
+    TABLE_BYE,
+    TABLE_CLOSED,
+    TABLE_CONFIRMED,
+    TABLE_DISPUTED,
+    ClubEntrant,
+    ClubEvening,
+    ClubLog,
+    ClubTable,
+)
+from ..queries import club as read
+from ..queries.matches import hash_token
+from . import matches
+from .roster import roster_players
+from .transaction import transaction
+
+ARBITER = "arbiter"
+# The team names of a table's match in pairs: the sides as the table calls them.
+NORTH_SOUTH, EAST_WEST = "N/S", "E/W"
+OUTCOMES = ("average", "zero")
+
+
+def create_evening(name: str, raw_plan: Mapping[str, Any], entrants: Sequence[tuple[Sequence[str], str | None]]) -> ClubEvening:
+    """A new evening of the current group, its entrants numbered in the order given (the seeding of turn 1).
+
+    `entrants`: each one's players (two for a pair, one alone) and club (None: none). Every name is checked
+    and no player is entered twice; the plan is checked for that many entrants (`plan.checked`).
+    """
+    plan = plans.checked(raw_plan, len(entrants))
+    rows = [_entrant(players, club, plan.pairs, number) for number, (players, club) in enumerate(entrants, 1)]
+    _distinct(row.players for row in rows)
+    with transaction():
+        roster_players([player for row in rows for player in row.players])
+        evening = ClubEvening(name=checked_name(name) if name.strip() else "", game=plan.game, pairs=plan.pairs,
+                              turns=plan.turns, hands=plan.hands, rules=plan.to_json(), entrants=rows)  # fmt: skip
+        db.session.add(evening)
+        db.session.flush()
+        _log(evening, ARBITER, "create", after={"entrants": len(rows)})
+    return evening
+
+
+def _entrant(players: Sequence[str], club: str | None, pairs: bool, number: int) -> ClubEntrant:
+    """An entrant's row, its names checked; a RuleError names the entrant's field."""
+    field = f"entrant-{number}"
+    if len(players) != (2 if pairs else 1):
+        raise RuleError(N_("a pair is two players") if pairs else N_("one player an entrant"), field=field)
+    try:
+        names = [checked_name(player) for player in players]
+        club = checked_name(club) if club and club.strip() else None
+    except RuleError as error:
+        raise RuleError(error.message, field=field) from error
+    return ClubEntrant(number=number, players=names, club=club)
+
+
+def _distinct(teams: Iterable[Sequence[str]]) -> None:
+    """No player in two entrants (nor twice in one)."""
+    seen: set[str] = set()
+    for players in teams:
+        for player in players:
+            if name_key(player) in seen:
+                raise RuleError(N_("%(name)s is entered twice", name=player), field="entrants")
+            seen.add(name_key(player))
+
+
+def add_entrant(evening: ClubEvening, players: Sequence[str], club: str | None) -> ClubEntrant:
+    """A pair or a player added at the door, or after turn 1 (playing from the next turn drawn); refused where
+    the movement dealt every turn at the start (Mitchell, all'italiana) and the evening has begun."""
+    plan = read.plan_of(evening)
+    with transaction():
+        _lock(evening)
+        if evening.status == EVENING_OVER:
+            raise NotAllowed(N_("this evening is over"))
+        if evening.turn and plan.then in plans.SCHEDULED:
+            raise NotAllowed(N_("a Mitchell or an all'italiana deals every turn at the start: no entrant joins later"))
+        number = max((entrant.number for entrant in evening.entrants), default=0) + 1
+        entrant = _entrant(players, club, evening.pairs, number)
+        _distinct([*(row.players for row in evening.entrants), entrant.players])
+        entrant.joined_turn = evening.turn + 1
+        roster_players(entrant.players)
+        evening.entrants.append(entrant)
+        _log(evening, ARBITER, "add", entrant=number, after={"players": entrant.players, "club": entrant.club})
+    return entrant
+
+
+def withdraw(evening: ClubEvening, number: int) -> None:
+    """An entrant withdraws after the current turn: its results stand, its later opponents get a bye's points."""
+    with transaction():
+        _lock(evening)
+        entrant = _entrant_of(evening, number)
+        if entrant.withdrawn_after is not None:
+            raise NotAllowed(N_("this entrant has withdrawn already"))
+        entrant.withdrawn_after = evening.turn
+        _log(evening, ARBITER, "withdraw", entrant=number, after={"after_turn": evening.turn})
+
+
+def start(evening: ClubEvening) -> None:
+    """The host starts the evening: turn 1 drawn, a match at each table."""
+    with transaction():
+        _lock(evening)
+        if evening.status != EVENING_SETUP:
+            raise NotAllowed(N_("this evening has begun already"))
+        _draw_next(evening)
+
+
+def _draw_next(evening: ClubEvening) -> None:
+    """The next turn drawn (the standings of the turns before deciding it where the movement pairs by them),
+    a match started at each table with the phones of each entrant carried to its players' seats."""
+    plan = read.plan_of(evening)
+    number = evening.turn + 1
+    playing = [entrant.number for entrant in read.ranked(evening) if _plays(entrant, number)]
+    starting = [entrant.number for entrant in evening.entrants if entrant.joined_turn == 1]
+    clubs = {entrant.number: entrant.club for entrant in evening.entrants if entrant.club}
+    drawn = plans.draw(plan, number, playing, read.turns(evening), starting, clubs)
+    by_number = {entrant.number: entrant for entrant in evening.entrants}
+    phones = read.phones_of(evening)
+    for table in drawn.tables:
+        sides = [by_number[side] for side in table.sides]
+        match = _table_match(evening, sides, phones)
+        evening.tables.append(ClubTable(turn=number, number=table.number, sides=list(table.sides), match_id=match.id))
+    for bye in drawn.byes:
+        evening.tables.append(ClubTable(turn=number, number=0, sides=[bye], state=TABLE_BYE))
+    evening.turn = number
+    evening.status = EVENING_PLAYING
+    _log(evening, ARBITER, "draw", turn=number, after={"tables": len(drawn.tables), "byes": list(drawn.byes)})
+
+
+def _plays(entrant: ClubEntrant, number: int) -> bool:
+    return entrant.joined_turn <= number and (entrant.withdrawn_after is None or entrant.withdrawn_after >= number)
+
+
+def _table_match(evening: ClubEvening, sides: Sequence[ClubEntrant], phones: Mapping[str, tuple[str, str]]) -> Match:
+    """The match of one table: its players seated N/S, E/W, N/S, E/W (partners opposite), exactly the turn's
+    hands (no target), each phone that followed a player to the turn before seated at its seat again."""
+    north_south, east_west = sides
+    if evening.game == "burraco":
+        settings: dict[str, Any] = {"target": None, "hands": evening.hands}
+        if evening.pairs:
+            names = [north_south.players[0], east_west.players[0], north_south.players[1], east_west.players[1]]
+            settings["teams"] = {NORTH_SOUTH: north_south.players, EAST_WEST: east_west.players}
+        else:
+            names = [north_south.players[0], east_west.players[0]]
+    else:
+        names, settings = [north_south.players[0], east_west.players[0]], {"sets": evening.hands}
+    match, _token = matches.started(evening.game, names, settings)
+    for seat in match.seats:
+        if seat.name in phones:
+            seat.phone, seat.phone_label = phones[seat.name]
+    db.session.flush()
+    return match
+
+
+def table_points(evening: ClubEvening, table: ClubTable, match: Match) -> list[int]:
+    """Each side's points of a table's finished match (Pazaak: the sets each side won)."""
+    totals = match.summary.get("totals", {})
+    if evening.game == "burraco" and evening.pairs:
+        return [totals[NORTH_SOUTH], totals[EAST_WEST]]
+    by_number = {entrant.number: entrant for entrant in evening.entrants}
+    return [totals[by_number[side].players[0]] for side in table.sides]
+
+
+def confirm(evening: ClubEvening, turn: int, number: int, credential: str | None, *, for_other_side: bool = False) -> bool:
+    """The other side's phone confirms its table's result (the match's totals once its hands are played).
+
+    Confirmed by a phone seated for the side that did not enter it (E/W: N/S holds the pencil), or, where
+    no phone sits for that side, by the entering phone after handing it over (`for_other_side`). A second
+    confirmation (two phones at once, a confirmation kept offline sent again) is answered as done: False.
+    When it is the turn's last table to count, the next turn is drawn (or the evening is over).
+    """
+    with transaction():
+        _lock(evening)
+        table = _table_of(evening, turn, number)
+        if table.state in COUNTED:
+            if table.state == TABLE_CLOSED:
+                raise NotAllowed(N_("the arbiter closed this turn: this table's result was given by the arbiter"))
+            return False
+        if table.state == TABLE_DISPUTED:
+            raise NotAllowed(N_("this table waits for the arbiter"))
+        match = db.session.get(Match, table.match_id)
+        if match is None or match.status != FINISHED:
+            raise NotAllowed(N_("the turn's hands are not all played at this table yet"))
+        phone = hash_token(credential) if credential else None
+        if _side_of(match, table, evening, phone) != (0 if for_other_side else 1):
+            raise NotAllowed(N_("the other side confirms this result, from its own phone"))
+        if for_other_side and _side_phones(match, table, evening, 1):
+            raise NotAllowed(N_("the other side has a phone at this table: it confirms from there"))
+        _count(evening, table, table_points(evening, table, match), phone or "", "confirm")
+    return True
+
+
+def _side_of(match: Match, table: ClubTable, evening: ClubEvening, phone: str | None) -> int | None:
+    """Which side of the table (0 N/S, 1 E/W) this phone is seated for, if any."""
+    if phone is None:
+        return None
+    seat = next((seat for seat in match.seats if seat.phone == phone), None)
+    if seat is None:
+        return None
+    by_number = {entrant.number: entrant for entrant in evening.entrants}
+    return next(side for side, number in enumerate(table.sides) if seat.name in by_number[number].players)
+
+
+def _side_phones(match: Match, table: ClubTable, evening: ClubEvening, side: int) -> list[str]:
+    """The phones seated for one side of the table."""
+    players = _entrant_of(evening, table.sides[side]).players
+    return [seat.phone for seat in match.seats if seat.phone and seat.name in players]
+
+
+def dispute(evening: ClubEvening, turn: int, number: int, credential: str | None, note: str) -> None:
+    """The other side disagrees with its table's result: the table waits for the arbiter; nothing is counted."""
+    with transaction():
+        _lock(evening)
+        table = _table_of(evening, turn, number)
+        match = db.session.get(Match, table.match_id) if table.match_id else None
+        phone = hash_token(credential) if credential else None
+        if match is None or _side_of(match, table, evening, phone) is None:
+            raise NotAllowed(N_("only a phone seated at this table may call the arbiter to it"))
+        if table.state in COUNTED:
+            raise NotAllowed(N_("this result is counted already: the arbiter may still correct it"))
+        table.state = TABLE_DISPUTED
+        _log(evening, phone or "", "dispute", turn=turn, table=number, note=note[:200])
+
+
+def settle(evening: ClubEvening, turn: int, number: int, points: Sequence[Any], note: str) -> None:
+    """The arbiter gives a table its points (a disputed one, one waiting, or one counted already: a correction,
+    the value before kept in the log). A turn drawn after it keeps its tables; the standings change."""
+    values = [whole(value, N_("a side's points"), lo=-100_000, hi=100_000, field=f"points-{side}")
+              for side, value in enumerate(points)]  # fmt: skip
+    with transaction():
+        _lock(evening)
+        table = _table_of(evening, turn, number)
+        if table.state == TABLE_BYE or len(values) != len(table.sides):
+            raise RuleError(N_("a result gives each side of the table its points"), field="points")
+        _count(evening, table, values, ARBITER, "correct" if table.state in COUNTED else "settle", note)
+
+
+def close_turn(evening: ClubEvening, outcomes: Mapping[int, str | Sequence[int]], note: str = "") -> None:
+    """The arbiter closes the current turn: each table not counted yet gets `outcomes[table]` ("average",
+    "zero", or each side's tournament points; a table left out: "average"), noted in the log; then the next
+    turn is drawn."""
+    with transaction():
+        _lock(evening)
+        waiting = [table for table in evening.tables if table.turn == evening.turn and table.state not in COUNTED]
+        numbers = {table.number for table in waiting}
+        for number in outcomes:
+            if number not in numbers:
+                raise RuleError(N_("table %(n)s of this turn has no result to give", n=number), field=f"table-{number}")
+        for table in waiting:
+            given = _outcome(outcomes.get(table.number, "average"), table)
+            before = {"state": table.state, "points": table.points}
+            table.state, table.given, table.confirmed_by = TABLE_CLOSED, given, ARBITER
+            _log(evening, ARBITER, "close", turn=table.turn, table=table.number, before=before,
+                 after={"given": given}, note=note[:200])  # fmt: skip
+        _next_if_counted(evening)
+
+
+def _outcome(value: str | Sequence[int], table: ClubTable) -> str | list[int]:
+    """An outcome the arbiter gives a table: one of OUTCOMES, or tournament points, one per side."""
+    if isinstance(value, str):
+        if value not in OUTCOMES:
+            raise RuleError(N_("a closed table is given average, zero or tournament points"), field=f"table-{table.number}")
+        return value
+    given = [whole(points, N_("tournament points"), lo=0, hi=20, field=f"table-{table.number}") for points in value]
+    if len(given) != len(table.sides):
+        raise RuleError(N_("each side of the table is given its tournament points"), field=f"table-{table.number}")
+    return given
+
+
+def late(evening: ClubEvening, number: int, penalty: Any, note: str = "") -> None:
+    """The arbiter marks an entrant late for the current turn (`penalty` 0 lifts it), as the evening's rule
+    counts it (points, or tournament points)."""
+    penalty = whole(penalty, N_("the penalty"), lo=0, hi=100_000, field="penalty")
+    with transaction():
+        _lock(evening)
+        _entrant_of(evening, number)
+        _log(evening, ARBITER, "late", turn=evening.turn, entrant=number, after={"penalty": penalty}, note=note[:200])
+        read.check_events(evening)
+
+
+def forfeit(evening: ClubEvening, number: int, note: str = "") -> None:
+    """The arbiter records a forfeit: the entrant gets nothing for the current turn, its opponent a bye's points."""
+    with transaction():
+        _lock(evening)
+        _entrant_of(evening, number)
+        table = next((t for t in evening.tables if t.turn == evening.turn and number in t.sides), None)
+        if table is None or table.state == TABLE_BYE:
+            raise RuleError(N_("this entrant has no table in this turn"), field="entrant")
+        _log(evening, ARBITER, "forfeit", turn=evening.turn, table=table.number, entrant=number, note=note[:200])
+        table.state, table.confirmed_by = TABLE_CONFIRMED, ARBITER
+        _next_if_counted(evening)
+
+
+def _count(evening: ClubEvening, table: ClubTable, points: list[int], by: str, action: str, note: str = "") -> None:
+    """A table's points counted (confirmed, settled or corrected), logged with the values before; the next
+    turn drawn when it was the current turn's last."""
+    before = {"state": table.state, "points": table.points}
+    table.points, table.state = points, TABLE_CONFIRMED
+    table.confirmed_by, table.confirmed_at = by, utcnow()
+    _log(evening, by, action, turn=table.turn, table=table.number, before=before, after={"points": points}, note=note)
+    read.check_events(evening)
+    _next_if_counted(evening)
+
+
+def _next_if_counted(evening: ClubEvening) -> None:
+    """When every table of the current turn counts: the next turn drawn, or the evening over after the last."""
+    if any(table.state not in COUNTED for table in evening.tables if table.turn == evening.turn):
+        return
+    if evening.turn >= evening.turns:
+        evening.status = EVENING_OVER
+        _log(evening, ARBITER, "over", turn=evening.turn)
+    else:
+        _draw_next(evening)
+
+
+def _lock(evening: ClubEvening) -> None:
+    """The evening's write lock, by bumping its version (as a match's): two writers run one after the other,
+    the second on what the first left; what it may have changed is read again."""
+    bumped = update(ClubEvening).where(ClubEvening.id == evening.id).values(version=ClubEvening.version + 1)
+    db.session.execute(bumped.execution_options(synchronize_session=False))
+    db.session.refresh(evening)
+    for name in ("entrants", "tables"):
+        db.session.refresh(evening, attribute_names=[name])
+
+
+def _table_of(evening: ClubEvening, turn: Any, number: Any) -> ClubTable:
+    """A table of the evening, or a RuleError: the turn has no such table."""
+    found = next((t for t in evening.tables if t.turn == turn and t.number == number and t.number), None)
+    if found is None:
+        raise RuleError(N_("turn %(turn)s has no table %(n)s", turn=turn, n=number), field="table")
+    return found
+
+
+def _entrant_of(evening: ClubEvening, number: Any) -> ClubEntrant:
+    found = next((entrant for entrant in evening.entrants if entrant.number == number), None)
+    if found is None:
+        raise RuleError(N_("no entrant %(n)s in this evening", n=number), field="entrant")
+    return found
+
+
+def _log(evening: ClubEvening, by: str, action: str, *, turn: int | None = None, table: int | None = None,
+         entrant: int | None = None, before: dict | None = None, after: dict | None = None, note: str = "") -> None:
+    db.session.add(ClubLog(evening_id=evening.id, by=by, action=action, turn=turn, table=table, entrant=entrant,
+                           before=before, after=after, note=note))  # fmt: skip
+
