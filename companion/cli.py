@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from .extensions import db
 from .games import REGISTRY, score_match
-from .games.base import RuleError
+from .games.refusals import RuleError
 from .models import OPEN_GROUP_ID, Group, within_group
 from .queries.exchange import match_document
 from .queries.groups import overview

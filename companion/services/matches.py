@@ -15,7 +15,9 @@ from sqlalchemy import insert, inspect, select
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.base import N_, ChangedMeanwhile, Message, Replay, RuleError, Standings, name_key
+from ..games.base import Replay, Standings
+from ..games.checks import name_key
+from ..games.refusals import N_, ChangedMeanwhile, Message, RuleError
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, standings_of
 from . import ratings, records

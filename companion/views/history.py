@@ -14,7 +14,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import ServiceUnavailable
 
 from ..games import REGISTRY
-from ..games.base import N_, RuleError
+from ..games.refusals import N_, RuleError
 from ..models import Match
 from ..queries.exchange import match_document
 from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching

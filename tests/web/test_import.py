@@ -12,7 +12,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from companion.extensions import db
-from companion.games.base import RuleError
+from companion.games.refusals import RuleError
 from companion.models import Match, Player, Round, Seat
 from companion.services import matches as service
 from tests.helpers import (

@@ -13,7 +13,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
-from companion.games.base import Refusal
+from companion.games.refusals import Refusal
 from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Rating, RatingBook, RatingStep
 from companion.services import matches as service
 from companion.services import ratings

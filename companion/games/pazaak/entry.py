@@ -9,8 +9,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Np_, Replay, RuleError, Standings, name_key, show
+from ..base import Replay, Standings
+from ..checks import name_key, show
+from ..entry import Entry
 from ..forms import BOARD_FIELD, KEPT_FIELD, first, index_in, json_field, read_json, values, whole_number
+from ..refusals import N_, Message, Np_, RuleError
 from .rules import HAND_CARDS, HAND_SIZE, LIMIT, decide_set, hand_card
 from .table_rules import (
     ARROW,
