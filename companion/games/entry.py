@@ -297,9 +297,7 @@ class Entry:
     # alone (`hand_from_form`), and plays its turns on the entry tool, whose step then reads the BOARD_FIELD.
     seat_boards: ClassVar[bool] = False
 
-    def hand_from_form(
-        self, form: Any, name: str, settings: dict[str, Any], hand: list[str], begun: bool
-    ) -> list[str]:
+    def hand_from_form(self, form: Any, name: str, settings: dict[str, Any], hand: list[str], begun: bool) -> list[str]:
         """The hand player `name`'s seated phone notes after the tap `form` carries, from `hand` as noted so far;
         once the match has `begun` a card may be added but none taken out. A RuleError says why a tap is refused."""
         raise NotImplementedError
