@@ -17,15 +17,14 @@ from sqlalchemy import select
 
 from .extensions import db
 from .games import REGISTRY, score_match
-from .games.base import RuleError
+from .games.refusals import RuleError
 from .models import OPEN_GROUP_ID, Group, within_group
 from .queries.exchange import match_document
 from .queries.groups import overview
 from .queries.matches import all_matches, find_match
 from .queries.ratings import rated
-from .services import bounds, host, ratings
+from .services import bounds, host, imports, ratings
 from .services import groups as group_service
-from .services import matches as service
 from .services.seed import seed_command
 from .web.network import lan_address
 from .web.row_ids import address_of
@@ -113,7 +112,7 @@ def import_command(file: str) -> None:
     document = _load(file)
     documents = document if isinstance(document, list) else [document]
     try:
-        results = service.import_matches(documents)
+        results = imports.import_matches(documents)
     except RuleError as error:
         _fail(str(error))
     for entry in results:

@@ -393,10 +393,10 @@ SAMPLES = [
 
 def store_samples(app) -> dict[str, int]:
     """Store the sample matches as the import would; their ids by match-file id."""
-    from companion.services import matches as service
+    from companion.services import imports
 
     with app.app_context():
-        service.import_matches(SAMPLES)
+        imports.import_matches(SAMPLES)
         return {m.uid: m.id for m in db.session.scalars(select(Match))}
 
 

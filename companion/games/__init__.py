@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import burraco, pazaak, pazzaparola, topic
-from .base import N_, Entry, Game, RuleError, Seeding, Standings, mapping, show
+from .base import Game, Seeding, Standings
+from .checks import mapping, show
+from .entry import Entry
+from .refusals import N_, RuleError
 
 FORMAT = "companion-match/1"
 

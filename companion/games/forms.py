@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .base import N_, Message, RuleError, show
+from .checks import show
+from .refusals import N_, Message, RuleError
 
 # The largest number a form field may hold: six digits, far more than any score, count or
 # round, and far fewer than the 4300 at which int() itself refuses a text.

@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .base import N_, Message, RuleError, resolve, show, whole
+from .checks import resolve, show, whole
 from .forms import first, number_field, whole_number
+from .refusals import N_, Message, RuleError
 
 WHOLE = "whole"
 CHOICE = "choice"

@@ -22,7 +22,7 @@ from sqlalchemy.orm import (
 )
 
 from ..extensions import db
-from ..games.base import NAME_MAX
+from ..games.checks import NAME_MAX
 
 # The largest id an INTEGER column holds on every database (PostgreSQL's end; SQLite's is 2**63 - 1):
 # a larger id in a URL or a form is no row, never a database error.

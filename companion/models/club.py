@@ -9,7 +9,7 @@ from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from ..games.base import NAME_MAX
+from ..games.checks import NAME_MAX
 from . import InGroup, WithAddress, utcnow
 
 # An evening being set up (entrants still added at the door), its turns being played, or over.
@@ -22,6 +22,7 @@ TABLE_PLAYING, TABLE_CONFIRMED = "playing", "confirmed"
 TABLE_DISPUTED, TABLE_CLOSED, TABLE_BYE = "disputed", "closed", "bye"
 # The states whose result counts in the standings.
 COUNTED = (TABLE_CONFIRMED, TABLE_CLOSED, TABLE_BYE)
+
 
 class ClubEvening(WithAddress, InGroup, db.Model):
     """One evening of a club: its game, turns × hands, movement, scale and rules, and where it stands."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..games import get_game
-from ..games.base import Message
+from ..games.refusals import Message
 from ..models import Match
 
 

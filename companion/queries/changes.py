@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from ..games import get_game
-from ..games.base import RuleError
+from ..games.refusals import RuleError
 from ..models import Match
 from .matches import change_log
 

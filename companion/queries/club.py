@@ -41,7 +41,9 @@ def events(evening: ClubEvening) -> list[pure.Event]:
             found.append(pure.Result(table.turn, table.number, tuple(table.points)))
     found += [pure.Closed(turn, outcomes) for turn, outcomes in sorted(closed.items())]
     log = db.session.scalars(
-        select(ClubLog).where(ClubLog.evening_id == evening.id, ClubLog.action.in_(("late", "forfeit"))).order_by(ClubLog.id)
+        select(ClubLog)
+        .where(ClubLog.evening_id == evening.id, ClubLog.action.in_(("late", "forfeit")))
+        .order_by(ClubLog.id)
     )
     for entry in log:
         if entry.action == "late":

@@ -13,8 +13,9 @@ from sqlalchemy import Select, func, select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.base import N_, NAME_MAX, Message, name_key
+from ..games.checks import NAME_MAX, name_key
 from ..games.forms import whole_number
+from ..games.refusals import N_, Message
 from ..models import Match, Player, PlayerRecord, Seat
 
 PER_PAGE = 20

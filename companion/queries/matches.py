@@ -16,7 +16,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..games import get_game
-from ..games.base import SentRow, Standings
+from ..games.base import Standings
+from ..games.entry import SentRow
 from ..models import (
     FINISHED,
     GROUP_CHECKED,

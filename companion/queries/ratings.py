@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.base import name_key
+from ..games.checks import name_key
 from ..models import Match, Player, PlayerRecord, Rating, RatingBook, RatingStep
 from .sampling import spread
 

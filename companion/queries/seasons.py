@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import case, func, or_, select
 
 from ..extensions import db
-from ..games.base import Message
+from ..games.refusals import Message
 from ..models import FINISHED, Match, Player, RatingStep, Seat, utcnow
 from .history import DayForm, read_days
 from .players import Record

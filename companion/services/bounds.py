@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..games import forms
-from ..games.base import N_, RuleError
+from ..games.refusals import N_, RuleError
 
 MAX_ROUNDS = 1000
 # Themes, words, notes, times: any text value of a round, of the settings or of a match file.

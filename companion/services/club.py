@@ -9,8 +9,9 @@ from typing import Any
 from sqlalchemy import update
 
 from ..extensions import db
-from ..games.base import N_, NotAllowed, RuleError, checked_name, name_key, whole
+from ..games.checks import checked_name, name_key, whole
 from ..games.club import plan as plans
+from ..games.refusals import N_, NotAllowed, RuleError
 from ..models import FINISHED, Match, utcnow
 from ..models.club import (
     COUNTED,
@@ -38,7 +39,9 @@ NORTH_SOUTH, EAST_WEST = "N/S", "E/W"
 OUTCOMES = ("average", "zero")
 
 
-def create_evening(name: str, raw_plan: Mapping[str, Any], entrants: Sequence[tuple[Sequence[str], str | None]]) -> ClubEvening:
+def create_evening(
+    name: str, raw_plan: Mapping[str, Any], entrants: Sequence[tuple[Sequence[str], str | None]]
+) -> ClubEvening:
     """A new evening of the current group, its entrants numbered in the order given (the seeding of turn 1).
 
     `entrants`: each one's players (two for a pair, one alone) and club (None: none). Every name is checked
@@ -176,7 +179,9 @@ def table_points(evening: ClubEvening, table: ClubTable, match: Match) -> list[i
     return [totals[by_number[side].players[0]] for side in table.sides]
 
 
-def confirm(evening: ClubEvening, turn: int, number: int, credential: str | None, *, for_other_side: bool = False) -> bool:
+def confirm(
+    evening: ClubEvening, turn: int, number: int, credential: str | None, *, for_other_side: bool = False
+) -> bool:
     """The other side's phone confirms its table's result (the match's totals once its hands are played).
 
     Confirmed by a phone seated for the side that did not enter it (E/W: N/S holds the pencil), or, where
@@ -274,7 +279,9 @@ def _outcome(value: str | Sequence[int], table: ClubTable) -> str | list[int]:
     """An outcome the arbiter gives a table: one of OUTCOMES, or tournament points, one per side."""
     if isinstance(value, str):
         if value not in OUTCOMES:
-            raise RuleError(N_("a closed table is given average, zero or tournament points"), field=f"table-{table.number}")
+            raise RuleError(
+                N_("a closed table is given average, zero or tournament points"), field=f"table-{table.number}"
+            )
         return value
     given = [whole(points, N_("tournament points"), lo=0, hi=20, field=f"table-{table.number}") for points in value]
     if len(given) != len(table.sides):
@@ -353,8 +360,17 @@ def _entrant_of(evening: ClubEvening, number: Any) -> ClubEntrant:
     return found
 
 
-def _log(evening: ClubEvening, by: str, action: str, *, turn: int | None = None, table: int | None = None,
-         entrant: int | None = None, before: dict | None = None, after: dict | None = None, note: str = "") -> None:
+def _log(
+    evening: ClubEvening,
+    by: str,
+    action: str,
+    *,
+    turn: int | None = None,
+    table: int | None = None,
+    entrant: int | None = None,
+    before: dict | None = None,
+    after: dict | None = None,
+    note: str = "",
+) -> None:
     db.session.add(ClubLog(evening_id=evening.id, by=by, action=action, turn=turn, table=table, entrant=entrant,
                            before=before, after=after, note=note))  # fmt: skip
-

@@ -8,7 +8,8 @@ from datetime import timedelta
 from sqlalchemy import String, cast, delete, func, select, update
 
 from ..extensions import db
-from ..games.base import N_, RuleError, checked_name
+from ..games.checks import checked_name
+from ..games.refusals import N_, RuleError
 from ..models import OPEN_GROUP_ID, Group, Match, Member, MovedPhone, Player, Seat, SentRow, utcnow
 from ..queries.groups import membership
 from ..queries.matches import hash_token

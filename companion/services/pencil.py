@@ -9,7 +9,7 @@ from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 from sqlalchemy import update
 
 from ..extensions import db
-from ..games.base import N_, ChangedMeanwhile, NotAllowed
+from ..games.refusals import N_, ChangedMeanwhile, NotAllowed
 from ..models import PLAYING, UNFINISHED, Match
 from ..queries.matches import hash_token, is_owner
 from .transaction import transaction

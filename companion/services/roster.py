@@ -6,7 +6,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.base import N_, RuleError, checked_name, clean_name, name_key
+from ..games.checks import checked_name, clean_name, name_key
+from ..games.refusals import N_, RuleError
 from ..models import FINISHED, Match, Player, Seat
 from . import ratings, records
 from .dialect import conflict_insert

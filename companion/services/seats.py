@@ -10,7 +10,7 @@ from sqlalchemy import and_, or_, select, update
 
 from ..extensions import db
 from ..games import get_game
-from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, RuleError
+from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, RuleError
 from ..models import PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
 from .bounds import bounded

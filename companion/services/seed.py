@@ -15,6 +15,7 @@ from flask.cli import with_appcontext
 
 from ..games import REGISTRY, get_game
 from ..models import FINISHED, PLAYING, Match, Round, Seat, utcnow
+from . import imports
 from . import matches as service
 
 ROSTER = [
@@ -98,7 +99,7 @@ def seed(count: int, seed_value: int | None = None, batch_size: int = 1000) -> i
         for index in range(count):
             yield _generate(rng, now, index % playing_every == playing_every - 1, player_ids)
 
-    return service.store_generated(ROSTER, generate, batch_size)
+    return imports.store_generated(ROSTER, generate, batch_size)
 
 
 @click.command("seed")

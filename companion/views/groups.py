@@ -7,8 +7,8 @@ from flask_babel import gettext
 from werkzeug.exceptions import TooManyRequests
 
 from ..extensions import db
-from ..games.base import N_, RuleError
 from ..games.forms import whole_number
+from ..games.refusals import N_, RuleError
 from ..models import ID_MAX, Group, Member
 from ..queries.groups import group_of_invite, groups_of, membership, phones_of
 from ..services import groups as service

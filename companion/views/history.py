@@ -14,14 +14,13 @@ from flask_babel import gettext
 from werkzeug.exceptions import ServiceUnavailable
 
 from ..games import REGISTRY
-from ..games.base import N_, RuleError
+from ..games.refusals import N_, RuleError
 from ..models import Match
 from ..queries.exchange import match_document
 from ..queries.history import DAY_TEXT_MAX, HistoryFilter, history, matching
 from ..queries.matches import EXPORT_COLUMNS, all_matches, export_rows
 from ..queries.players import roster_entries
-from ..services import bounds
-from ..services import matches as service
+from ..services import bounds, imports
 from ..web import access, hx, render, wants_fragment
 from ..web.groups import streamed
 from ..web.i18n import DateField, date_field, located_text, translated
@@ -186,7 +185,7 @@ def _read_upload() -> list:
 def import_file():
     """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason."""
     try:
-        results = service.import_matches(_read_upload())
+        results = imports.import_matches(_read_upload())
     except RuleError as error:
         return _history_page(HistoryFilter(), status=422, import_error=located_text(error, beside="file"))
     created = sum(1 for entry in results if entry.created)

@@ -6,7 +6,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, make_response, redirect, request, send_from_directory, url_for
 
 from ..games import REGISTRY
-from ..games.base import N_, NAME_MAX
+from ..games.checks import NAME_MAX
+from ..games.refusals import N_
 from ..queries.matches import in_progress
 from ..web import access, asset, cookies, render
 from ..web.cards import THEMES

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
 
-from ..games.base import N_
+from ..games.refusals import N_
 from ..services import host
 from ..services.groups import claim_open_host
 from ..web import access, render

@@ -10,8 +10,8 @@ from flask_babel import format_time, gettext
 from werkzeug.datastructures import MultiDict
 
 from ..games import REGISTRY, get_game
-from ..games.base import ChangedMeanwhile, RuleError
 from ..games.forms import whole_number
+from ..games.refusals import ChangedMeanwhile, RuleError
 from ..models import PLAYING, Match
 from ..pages.match import MatchPage, entry_form, may_play_again
 from ..queries import matches as queries

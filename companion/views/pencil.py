@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 
-from ..games.base import ChangedMeanwhile
+from ..games.refusals import ChangedMeanwhile
 from ..pages.match import MatchPage
 from ..queries import matches as queries
 from ..services import pencil

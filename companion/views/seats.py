@@ -8,8 +8,8 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import gettext
 
 from ..games import get_game
-from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from ..games.forms import index_in, whole_number
+from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from ..models import ID_MAX
 from ..pages.match import MatchPage
 from ..queries.matches import hash_token, row_of, seat_of

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from flask import Flask
 
-from ..games.base import N_, Message
+from ..games.refusals import N_, Message
 from ..models import Member
 
 # How far a role reaches on a private server: what holds nothing of any group, answered without asking who the

@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import current_app
 from flask_babel import get_locale
 
-from ..games.base import N_, Np_
+from ..games.refusals import N_, Np_
 from ..models import Match
 from ..queries.cards import ResultCard, result_card
 from .bytecache import ByteBoundedCache

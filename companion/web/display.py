@@ -12,7 +12,8 @@ from flask_babel import format_timedelta, get_locale, gettext
 from markupsafe import Markup, escape
 
 from ..games import get_game
-from ..games.base import Entry, Standings
+from ..games.base import Standings
+from ..games.entry import Entry
 from ..models import Match, utcnow
 from . import charts
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, glued, translated

@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.http import parse_accept_header
 
-from ..games.base import N_, ChangedMeanwhile, Message, NotAllowed, Refusal
+from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, Refusal
 from . import hx
 from .i18n import error_text, translated
 from .limits import seconds_to_wait

@@ -22,8 +22,8 @@ from itsdangerous import BadSignature, Signer
 from sqlalchemy import select
 
 from ..extensions import db
-from ..games.base import N_
 from ..games.forms import whole_number
+from ..games.refusals import N_
 from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_group, leave_group, utcnow, within_group
 from ..queries.groups import first_membership, membership, moved_at
 from ..queries.matches import hash_token

@@ -19,7 +19,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..games import REGISTRY
-from ..games.base import N_, Message, Np_, as_sentence
+from ..games.refusals import N_, Message, Np_, as_sentence
 from ..queries.history import DayForm
 
 LANGUAGES = ("en", "it")

@@ -25,7 +25,7 @@ from flask_limiter import RateLimitExceeded
 from limits import RateLimitItem, parse
 
 from ..extensions import limiter
-from ..games.base import N_, Message
+from ..games.refusals import N_, Message
 from .i18n import translated
 
 

@@ -9,8 +9,9 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from ..games import REGISTRY, default_game
-from ..games.base import N_, Message, Np_, RuleError, checked_name, name_key
+from ..games.checks import checked_name, name_key
 from ..games.forms import index_in
+from ..games.refusals import N_, Message, Np_, RuleError
 
 # The new-match form's choice to have each round saved once every seated phone sent its row.
 SAVE_WHEN_ROWS_IN = "save_when_rows_in"

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
+from companion.services import imports
 from companion.services import matches as service
 from companion.services.seed import seed
 from tests.e2e.audit import audit_layout
@@ -117,7 +118,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     browser_faults.expect("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
     started = {"early": "2026-11-02T20:00:00Z", "middle": "2026-11-12T20:00:00Z", "late": "2026-11-25T20:00:00Z"}
     with app.app_context():
-        service.import_matches([
+        imports.import_matches([
             {"format": "companion-match/1", "id": uid, "game": "topic", "players": ["Ann", "Bob"],
              "settings": {"deck": 2}, "rounds": [], "started": moment} for uid, moment in started.items()
         ])  # fmt: skip

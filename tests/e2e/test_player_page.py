@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
-from companion.services import host
+from companion.services import host, imports
 from companion.services import matches as service
 from tests.helpers import pairs_match, player_id, ref
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 def test_a_players_page_at_360_px(page: Page, app, live_server):
     with app.app_context():
-        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+        imports.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
                                 pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
         service.create_match("topic", ["Annie", "Bob", "Zed"], {})
         db.session.remove()

@@ -13,9 +13,10 @@ from playwright.sync_api import Page, Route
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
-from companion.games.base import RuleError, clean_name, name_fits, name_key
+from companion.games.checks import clean_name, name_fits, name_key
 from companion.games.pazaak.rules import HAND_CARDS
 from companion.games.pazaak.table_rules import TABLE_SIZE
+from companion.games.refusals import RuleError
 from companion.web.assets import bundle_url
 from companion.web.i18n import LANGUAGES, translated
 from tests.helpers import generated

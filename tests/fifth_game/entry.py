@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from companion.games import forms
-from companion.games.base import Entry, Message, Replay, RuleError, show
+from companion.games.base import Replay
+from companion.games.checks import show
+from companion.games.entry import Entry
+from companion.games.refusals import Message, RuleError
 
 
 def _whole(form: Any, key: str, field: str) -> int | None:

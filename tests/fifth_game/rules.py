@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from companion.games.base import N_, Game, RecordSums, Tally, best, per_name, whole
+from companion.games.base import Game, RecordSums, Tally, best
+from companion.games.checks import per_name, whole
+from companion.games.refusals import N_
 from companion.games.settings import Setting
 
 

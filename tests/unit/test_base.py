@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from companion.games import FORMAT, REGISTRY, get_game, score_match
-from companion.games.base import Entry, RuleError, Standings, validate_players, whole
+from companion.games.base import Standings
+from companion.games.checks import validate_players, whole
+from companion.games.entry import Entry
+from companion.games.refusals import RuleError
 
 
 def match(**overrides):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import get_game
-from companion.games.base import RuleError
 from companion.games.burraco import hand_score
+from companion.games.refusals import RuleError
 
 GAME = get_game("burraco")
 PAIRS = {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}

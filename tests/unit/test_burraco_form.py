@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
-from companion.games.base import RuleError
 from companion.games.burraco import evaluate_sum
+from companion.games.refusals import RuleError
 
 GAME = get_game("burraco")
 ENTRY = GAME.entry

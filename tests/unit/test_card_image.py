@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from companion.games import REGISTRY
-from companion.games.base import NAME_MAX
+from companion.games.checks import NAME_MAX
 from companion.web.card_image import WIDTH, CardRow, CardText, Fonts, draw_card, drawable, lay_out, wrapped
 
 FONTS = Path(__file__).resolve().parents[2] / "static" / "vendor" / "dejavu"

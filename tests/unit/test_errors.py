@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import FORMAT, score_match
-from companion.games.base import RuleError
+from companion.games.refusals import RuleError
 
 P2 = ["Ann", "Bob"]
 FOUR = ["Ann", "Bob", "Cy", "Di"]

@@ -6,8 +6,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
-from companion.games.base import RuleError
 from companion.games.forms import NUMBER_TOP, index_in, number_field, whole_number
+from companion.games.refusals import RuleError
 
 
 @pytest.mark.parametrize("text, number", [("0", 0), ("12", 12), (" 7 ", 7), ("999999", 999_999)])

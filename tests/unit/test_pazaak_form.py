@@ -8,8 +8,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
-from companion.games.base import RuleError
 from companion.games.pazaak.table_rules import TableState, apply, new_table
+from companion.games.refusals import RuleError
 
 GAME = get_game("pazaak")
 ENTRY = GAME.entry

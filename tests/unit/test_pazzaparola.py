@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import get_game
-from companion.games.base import RuleError
 from companion.games.pazzaparola import word_score
+from companion.games.refusals import RuleError
 
 GAME = get_game("pazzaparola")
 BEATLES = ["John", "Ringo", "Paul", "George"]

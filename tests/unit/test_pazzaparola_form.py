@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
-from companion.games.base import RuleError
+from companion.games.refusals import RuleError
 
 GAME = get_game("pazzaparola")
 ENTRY = GAME.entry

@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_game
-from companion.games.base import RuleError
 from companion.games.burraco import hand_score
 from companion.games.pazaak.table_rules import (
     LIMIT,
@@ -17,6 +16,7 @@ from companion.games.pazaak.table_rules import (
     outcome,
     result,
 )
+from companion.games.refusals import RuleError
 from tests.helpers import generated
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]

@@ -8,7 +8,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get_game
-from companion.games.base import N_, RuleError
+from companion.games.refusals import N_, RuleError
 from companion.games.settings import CHOICE, Setting
 from companion.games.topic.entry import TopicEntry
 from companion.games.topic.rules import Topic

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import get_game
-from companion.games.base import RuleError
+from companion.games.refusals import RuleError
 
 GAME = get_game("topic")
 P = ["Ann", "Bob", "Cy"]

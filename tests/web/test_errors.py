@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.games.base import ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
+from companion.games.refusals import ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from companion.services.roster import RosterError, rename_player
 from companion.web.setup_form import Draft
 from tests.helpers import HTMX, csrf_token, ref, start_match
@@ -91,7 +91,7 @@ def test_there_is_one_N_marker():
         for path in sorted((ROOT / "companion").rglob("*.py"))
         if re.search(r"^def N_\(", path.read_text(), re.MULTILINE)
     ]
-    assert definitions == ["companion/games/base.py"]
+    assert definitions == ["companion/games/refusals.py"]
 
 
 def test_only_the_web_layer_translates():

@@ -1,4 +1,4 @@
-"""Every registered game, the fifth included, provides the partials of games.base.PARTIALS, reading only their names."""
+"""Every registered game, the fifth included, provides each partial of games.entry.PARTIALS, reading only its names."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from flask import Flask
 from jinja2 import Environment, TemplateNotFound, meta, nodes
 
 from companion.games import REGISTRY
-from companion.games.base import PARTIALS, Partial
+from companion.games.entry import PARTIALS, Partial
 from tests.fifth_game import registered
 
 SAME_ON_EVERY_DATABASE = "the partials each game draws"

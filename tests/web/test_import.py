@@ -12,8 +12,9 @@ from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from companion.extensions import db
-from companion.games.base import RuleError
+from companion.games.refusals import RuleError
 from companion.models import Match, Player, Round, Seat
+from companion.services import imports
 from companion.services import matches as service
 from tests.helpers import (
     assert_exact,
@@ -68,8 +69,8 @@ def shared_file(count: int) -> list[dict]:
 @pytest.fixture
 def small_batches(monkeypatch):
     """Batches of 7 matches, so a file of a few dozen is written in several transactions."""
-    monkeypatch.setattr(service, "IMPORT_BATCH_MATCHES", 7)
-    monkeypatch.setattr(service, "SQLITE_PAUSE", 0)
+    monkeypatch.setattr(imports, "IMPORT_BATCH_MATCHES", 7)
+    monkeypatch.setattr(imports, "SQLITE_PAUSE", 0)
 
 
 def count_rows(model) -> int:
@@ -89,17 +90,17 @@ def upload(client, documents) -> tuple[int, str]:
 def test_many_matches_of_one_pair_keep_the_records_exact(app, small_batches):
     with app.app_context():
         # Records already kept before the import: its bests must beat them, or not, as a rebuild ranks them.
-        service.import_matches(shared_file(12))
+        imports.import_matches(shared_file(12))
         match, _ = service.create_match("pazzaparola", ["Ann", "Bob"], {"target": 1})
         service.save_round(match, {"rows": {"Ann": row("OCA", [1, 1, 1], 5), "Bob": row("RE", [2, 2], 6)}})
         assert_exact()
         documents = shared_file(150)
-        results = service.import_matches(documents)
+        results = imports.import_matches(documents)
         assert sum(entry.created for entry in results) == 150 - 12
         assert [entry.id for entry in results[:12]] == list(range(1, 13))
         assert_exact()
         assert count_rows(Match) == 151
-        again = service.import_matches(documents)
+        again = imports.import_matches(documents)
         assert [entry.id for entry in again] == [entry.id for entry in results]
         assert not any(entry.created for entry in again)
         assert count_rows(Match) == 151
@@ -127,17 +128,17 @@ def test_an_id_twice_in_one_file_is_stored_once(app, host_client):
 def test_a_match_another_import_stored_meanwhile_is_not_stored_twice(app, monkeypatch):
     documents = shared_file(5)
     with app.app_context():
-        service.import_matches(documents[2:3])
+        imports.import_matches(documents[2:3])
         # The check reads no match stored; by the time the batch is written, another import stored one.
         reads = []
-        real = service._stored_ids
+        real = imports._stored_ids
 
         def none_at_first(uids):
             reads.append(uids)
             return real(uids) if len(reads) > 1 else {}
 
-        monkeypatch.setattr(service, "_stored_ids", none_at_first)
-        results = service.import_matches(documents)
+        monkeypatch.setattr(imports, "_stored_ids", none_at_first)
+        results = imports.import_matches(documents)
         assert [entry.created for entry in results] == [True, True, False, True, True]
         assert len({entry.id for entry in results}) == 5
         assert count_rows(Match) == 5
@@ -146,7 +147,7 @@ def test_a_match_another_import_stored_meanwhile_is_not_stored_twice(app, monkey
 
 def test_an_import_cut_short_keeps_whole_batches_and_a_second_import_completes_it(app, monkeypatch, small_batches):
     documents = shared_file(40)
-    real = service._store_batch
+    real = imports._store_batch
     written = []
 
     def store_then_fail(batch):
@@ -155,16 +156,16 @@ def test_an_import_cut_short_keeps_whole_batches_and_a_second_import_completes_i
         real(batch)
         written.append(len(batch))
 
-    monkeypatch.setattr(service, "_store_batch", store_then_fail)
+    monkeypatch.setattr(imports, "_store_batch", store_then_fail)
     with app.app_context():
         with pytest.raises(RuntimeError):
-            service.import_matches(documents)
+            imports.import_matches(documents)
         # The batches written before it are stored whole, with their records.
         assert count_rows(Match) == 21 and count_rows(Seat) == sum(len(d["players"]) for d in documents[:21])
         assert count_rows(Round) == 21
         assert_exact()
-        monkeypatch.setattr(service, "_store_batch", real)
-        results = service.import_matches(documents)
+        monkeypatch.setattr(imports, "_store_batch", real)
+        results = imports.import_matches(documents)
         assert [entry.created for entry in results] == [False] * 21 + [True] * 19
         assert count_rows(Match) == 40
         assert_exact()
@@ -236,5 +237,5 @@ def test_the_service_names_the_match_and_round_of_a_refusal(app):
     documents = shared_file(3)
     documents[1] = doc("zed", "pazaak", PAIR, [{"winner": "Ann"}, {"winner": "Zed"}], "2025-01-01T20:00:00Z")
     with app.app_context(), pytest.raises(RuleError) as refused:
-        service.import_matches(documents)
+        imports.import_matches(documents)
     assert str(refused.value).startswith("match 2: round 2: winner")

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from companion.extensions import db
-from companion.games.base import RuleError, name_key, validate_players
+from companion.games.checks import name_key, validate_players
+from companion.games.refusals import RuleError
 from companion.models import Match, Player
 from companion.services import bounds
 from companion.services import matches as service

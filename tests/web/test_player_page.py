@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Player, Seat
+from companion.services import imports
 from companion.services import matches as service
 from tests.helpers import csrf_token, grant_host_rights, pairs_match, player_id, ref, start_match
 from tests.pages import read
@@ -88,7 +89,7 @@ def section(html: str, title_id: str) -> str:
 
 def test_burraco_partners_are_listed_with_the_player_not_against(app, client):
     with app.app_context():
-        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+        imports.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
                                 pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
         db.session.remove()
     html = client.get(f"/players/{ref(player_id(app, 'Ann'), 'player')}").get_data(as_text=True)
@@ -100,7 +101,7 @@ def test_burraco_partners_are_listed_with_the_player_not_against(app, client):
 
 def test_a_players_page_charts_the_share_of_matches_won_over_time(app, client):
     with app.app_context():
-        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+        imports.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
                                 pairs_match("p2", "Voi", "2025-03-02T20:00:00Z"),
                                 pairs_match("p3", "Noi", "2025-03-03T20:00:00Z")])  # fmt: skip
         db.session.remove()
@@ -128,7 +129,7 @@ def test_the_share_won_follows_each_result_of_each_game(app):
     from companion.queries.ratings import rating_lines
 
     with app.app_context():
-        service.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
+        imports.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
                                 pairs_match("p2", "Voi", "2025-03-02T20:00:00Z"),
                                 pairs_match("p3", "Noi", "2025-03-03T20:00:00Z"),
                                 pairs_match("p4", "Noi", "2025-03-04T20:00:00Z")])  # fmt: skip

@@ -13,10 +13,10 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
-from companion.games.base import Refusal
+from companion.games.refusals import Refusal
 from companion.models import FINISHED, OPEN_GROUP_ID, PLAYING, Match, Player, Rating, RatingBook, RatingStep
+from companion.services import imports, ratings
 from companion.services import matches as service
-from companion.services import ratings
 from companion.services.roster import merge_players, merge_refusal
 from tests.helpers import (
     counted,
@@ -117,7 +117,7 @@ def apply(operation: tuple) -> None:
         document = {"format": "companion-match/1", "id": f"old-{operation[1]}-{operation[2]}", "game": "pazaak",
                     "players": [operation[1], "Zed"], "settings": {"sets": 1}, "rounds": [{"winner": "Zed"}],
                     "started": day, "finished": day}  # fmt: skip
-        service.import_matches([document])
+        imports.import_matches([document])
         return
     stored = db.session.scalars(select(Match).order_by(Match.id)).all()
     if not stored:

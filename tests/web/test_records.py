@@ -8,8 +8,8 @@ from sqlalchemy import select, update
 from companion.extensions import db
 from companion.models import Match, Player, PlayerRecord, Seat
 from companion.queries.players import leaderboard
+from companion.services import imports, records
 from companion.services import matches as service
-from companion.services import records
 from companion.services.roster import merge_players
 from companion.services.seed import seed
 from tests.helpers import SAMPLES, assert_exact, counted_from_the_seats, doc, kept, ref, row, store_samples
@@ -113,9 +113,9 @@ def test_an_import_of_many_files_and_a_repeat_keep_them_exact(app):
         doc("t3", "topic", ["Bob", "Di"], [{"losers": ["Bob"]}], "2025-08-02T20:00:00Z"),
     ]
     with app.app_context():
-        service.import_matches(SAMPLES + more)
+        imports.import_matches(SAMPLES + more)
         assert_exact()
-        service.import_matches(more)
+        imports.import_matches(more)
         assert_exact()
 
 

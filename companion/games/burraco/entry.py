@@ -7,8 +7,11 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Np_, Replay, RuleError, show
+from ..base import Replay
+from ..checks import show
+from ..entry import Entry
 from ..forms import extra_field, first, number_field, values
+from ..refusals import N_, Message, Np_, RuleError
 from .rules import hand_score
 
 # The page's names of the fields the declared settings do not name (the pairs, "No limit"): a prefix, as the

@@ -4,23 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import (
-    N_,
-    NAME_MAX,
-    Game,
-    RecordSums,
-    Replay,
-    RuleError,
-    Tally,
-    best,
-    items,
-    mapping,
-    name_key,
-    per_name,
-    resolve,
-    show,
-    whole,
-)
+from ..base import Game, RecordSums, Replay, Tally, best
+from ..checks import NAME_MAX, items, mapping, name_key, per_name, resolve, show, whole
+from ..refusals import N_, RuleError
 from ..settings import Setting
 
 

@@ -8,7 +8,7 @@ from itertools import chain
 
 import networkx as nx
 
-from ..base import N_, Np_, RuleError
+from ..refusals import N_, Np_, RuleError
 
 Entrant = Hashable
 """An entrant's key (a pair or a player): whatever the caller keys them by, compared by equality."""

@@ -1,4 +1,4 @@
-"""A club evening's plan as its host sets it (game, turns × hands, movements, scale, bye), checked, and each turn drawn."""
+"""A club evening's plan as its host sets it (game, turns × hands, movements, scale, bye), checked; each turn drawn."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import N_, RuleError, show, whole
+from ..checks import show, whole
+from ..refusals import N_, RuleError
 from . import movements, scales
 from .movements import Entrant, Turn
 

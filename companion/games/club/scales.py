@@ -6,7 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import N_, Message, RuleError, whole
+from ..checks import whole
+from ..refusals import N_, Message, RuleError
 
 TOTAL = 20
 EVEN = TOTAL // 2

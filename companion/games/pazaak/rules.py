@@ -4,22 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import (
-    N_,
-    Game,
-    Message,
-    RecordSums,
-    Replay,
-    RuleError,
-    Tally,
-    items,
-    mapping,
-    name_list,
-    per_name,
-    resolve,
-    show,
-    whole,
-)
+from ..base import Game, RecordSums, Replay, Tally
+from ..checks import items, mapping, name_list, per_name, resolve, show, whole
+from ..refusals import N_, Message, RuleError
 from ..settings import Setting
 
 LIMIT = 20

@@ -23,7 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..base import N_, Message, name_key, show
+from ..checks import name_key, show
+from ..refusals import N_, Message
 from .rules import HAND_CARDS, LIMIT, decide_set
 
 TABLE_SIZE = 9

@@ -6,8 +6,11 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Np_, Replay, RuleError, best, name_key
+from ..base import Replay, best
+from ..checks import name_key
+from ..entry import Entry
 from ..forms import extra_field, first, index_in, number_field, values, whole_number
+from ..refusals import N_, Message, Np_, RuleError
 from .rules import word_score
 
 # What the entry form edits; any other key of a stored round or row passes through `extra`.

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import (
-    N_,
-    Game,
-    RecordSums,
-    Replay,
-    RuleError,
-    Standings,
-    Tally,
-    best,
-    items,
-    mapping,
-    optional_text,
-    per_name,
-    whole,
-)
+from ..base import Game, RecordSums, Replay, Standings, Tally, best
+from ..checks import items, mapping, optional_text, per_name, whole
+from ..refusals import N_, RuleError
 from ..settings import PLAYER, Setting
 
 

@@ -6,8 +6,11 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..base import N_, Entry, Message, Np_, Replay, RuleError, Standings, show
+from ..base import Replay, Standings
+from ..checks import show
+from ..entry import Entry
 from ..forms import json_field, values, whole_number
+from ..refusals import N_, Message, Np_, RuleError
 from .rules import BOX, LENGTHS
 
 # The new-match form's fourth length chip: the deck size comes from the stepper.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import N_, Game, RecordSums, Replay, RuleError, Tally, best, name_list
+from ..base import Game, RecordSums, Replay, Tally, best
+from ..checks import name_list
+from ..refusals import N_, RuleError
 from ..settings import CHOICE, Setting
 
 BOX = 72
