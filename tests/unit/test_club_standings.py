@@ -286,3 +286,13 @@ def test_standings_equal_a_recomputation_after_any_sequence_of_events(data):
     for line in lines:
         seen = [m.turn for m in line.path if m.table is not None or m.how == "bye"]
         assert len(seen) == len(set(seen))  # one meeting per turn
+
+
+@pytest.mark.parametrize(
+    ("bye_points", "late_costs", "field"),
+    [(21, "points", "bye_points"), (-1, "points", "bye_points"), (12, "hands", "late_costs")],
+)
+def test_an_evening_set_badly_is_refused(bye_points, late_costs, field):
+    with pytest.raises(RuleError) as refused:
+        Evening(PAIRS, (), preset(2), bye_points, late_costs)
+    assert refused.value.field == field

@@ -11,6 +11,7 @@ from .movements import Entrant, Turn
 from .scales import Scale
 
 SIDES = ("N/S", "E/W")
+LATE_COSTS = ("points", "tournament points")
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,11 @@ class Evening:
     scale: Scale
     bye_points: int
     late_costs: Literal["points", "tournament points"] = "points"
+
+    def __post_init__(self) -> None:
+        whole(self.bye_points, N_("the tournament points of a bye"), lo=0, hi=self.scale.top, field="bye_points")
+        if self.late_costs not in LATE_COSTS:
+            raise RuleError(N_("lateness costs points or tournament points"), field="late_costs")
 
 
 # The events, in the order they were stored. A later Result, Forfeit or closing of a table replaces an earlier
