@@ -1,0 +1,298 @@
+"""A club evening's standings, recomputed from its stored events: results, corrections, byes, lateness, closings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from ..checks import show, whole
+from ..refusals import N_, RuleError
+from .movements import Entrant, Turn
+from .scales import Scale
+
+SIDES = ("N/S", "E/W")
+LATE_COSTS = ("points", "tournament points")
+
+
+@dataclass(frozen=True)
+class Evening:
+    """What the host set and what was drawn: the entrants at the start (in seeding order, the last fallback
+    of the standings), the turns drawn so far, the scale, the tournament points of a bye (a forfeit's
+    opponent and a withdrawn entrant's future opponents get the same), and whether lateness costs points
+    (taken from the late side's points before the scale) or tournament points (taken after)."""
+
+    entrants: tuple[Entrant, ...]
+    turns: tuple[Turn, ...]
+    scale: Scale
+    bye_points: int
+    late_costs: Literal["points", "tournament points"] = "points"
+
+    def __post_init__(self) -> None:
+        whole(self.bye_points, N_("the tournament points of a bye"), lo=0, hi=self.scale.top, field="bye_points")
+        if self.late_costs not in LATE_COSTS:
+            raise RuleError(N_("lateness costs points or tournament points"), field="late_costs")
+
+
+# The events, in the order they were stored. A later Result, Forfeit or closing of a table replaces an earlier
+# one (a correction); a later Late for the same entrant and turn replaces an earlier one (0 lifts it).
+
+
+@dataclass(frozen=True)
+class Result:
+    """A table's confirmed points, one figure per side; the same table's later Result is a correction."""
+
+    turn: int
+    table: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """An entrant forfeits its table of a turn: 0 tournament points; its opponent gets a bye's."""
+
+    turn: int
+    entrant: Entrant
+
+
+@dataclass(frozen=True)
+class Late:
+    """An entrant came late to a turn: `penalty` points or tournament points off, as the evening says."""
+
+    turn: int
+    entrant: Entrant
+    penalty: int
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The arbiter closes a turn: each table without a result gets one, `outcomes` (table → "average",
+    "zero", or the tournament points the arbiter gives, one per side)."""
+
+    turn: int
+    outcomes: Mapping[int, str | tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """An entrant added after the start, playing from the turn drawn next."""
+
+    entrant: Entrant
+
+
+@dataclass(frozen=True)
+class Withdrawn:
+    """An entrant withdraws after `after_turn`: its results stand; its later opponents get a bye's points."""
+
+    entrant: Entrant
+    after_turn: int
+
+
+Event = Result | Forfeit | Late | Closed | Joined | Withdrawn
+How = Literal["played", "bye", "forfeit", "adjusted", "average", "zero", "pending"]
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One turn of an entrant's path: where it sat, against whom, its points and tournament points."""
+
+    turn: int
+    table: int | None
+    side: str | None
+    opponent: Entrant | None
+    points_for: int
+    points_against: int
+    tournament_points: int
+    how: How
+
+    @property
+    def difference(self) -> int:
+        return self.points_for - self.points_against
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An entrant's line: place (1 first), tournament points, points difference and path."""
+
+    place: int
+    entrant: Entrant
+    tournament_points: int
+    difference: int
+    path: tuple[Meeting, ...]
+    withdrawn: bool = False
+
+
+def standings(evening: Evening, events: Iterable[Event]) -> list[Standing]:
+    """The standings, best first: tournament points, then the points difference, then head-to-head (the
+    tournament points the tied entrants took from one another), then seeding order, joiners last.
+
+    A bad event (a table the turn does not have, an unknown entrant…) is a RuleError naming its field: the
+    caller checks a new event by computing the standings with it before storing it.
+    """
+    state = _State(evening)
+    for event in events:
+        state.apply(event)
+    totals = {}
+    paths = {entrant: state.path(entrant) for entrant in state.entrants}
+    for entrant, path in paths.items():
+        counted = [meeting for meeting in path if meeting.how != "pending"]
+        totals[entrant] = (sum(m.tournament_points for m in counted), sum(m.difference for m in counted))
+    ranked = _ranked(list(state.entrants), totals, paths)
+    return [Standing(place, e, *totals[e], tuple(paths[e]), e in state.withdrawn) for place, e in enumerate(ranked, 1)]
+
+
+def accept(evening: Evening, events: Sequence[Event], event: Event) -> list[Standing]:
+    """The standings with `event` added, or the RuleError that refuses it (nothing to store then)."""
+    return standings(evening, [*events, event])
+
+
+def _ranked(entrants: list[Entrant], totals: dict, paths: dict[Entrant, list[Meeting]]) -> list[Entrant]:
+    by_totals = sorted(entrants, key=lambda e: (-totals[e][0], -totals[e][1]))  # stable: seeding order kept
+    ranked: list[Entrant] = []
+    while by_totals:
+        tied = [e for e in by_totals if totals[e] == totals[by_totals[0]]]
+        between = set(tied)
+        head_to_head = {
+            e: sum(m.tournament_points for m in paths[e] if m.how != "pending" and m.opponent in between) for e in tied
+        }
+        ranked += sorted(tied, key=lambda e: -head_to_head[e])
+        by_totals = by_totals[len(tied) :]
+    return ranked
+
+
+class _State:
+    """The events applied one by one: each table's latest outcome, lateness, who joined and who withdrew."""
+
+    def __init__(self, evening: Evening):
+        self.evening = evening
+        self.entrants: dict[Entrant, None] = dict.fromkeys(evening.entrants)
+        self.turns = {turn.number: turn for turn in evening.turns}
+        self.outcomes: dict[tuple[int, int], tuple[str, tuple[int, ...]]] = {}
+        self.late: dict[tuple[int, Entrant], int] = {}
+        self.withdrawn: dict[Entrant, int] = {}
+
+    def apply(self, event: Event) -> None:
+        if isinstance(event, Joined):
+            if event.entrant in self.entrants:
+                raise RuleError(N_("%(name)s is already an entrant", name=show(event.entrant)), field="entrant")
+            self.entrants[event.entrant] = None
+        elif isinstance(event, Withdrawn):
+            self._known(event.entrant)
+            whole(event.after_turn, N_("the turn after which it withdraws"), lo=0, field="turn")
+            later = [key for key in self.outcomes if key[0] > event.after_turn and event.entrant in self._at(key)]
+            if event.entrant in self.withdrawn or later:
+                raise RuleError(N_("it has already withdrawn, or played after that turn"), field="entrant")
+            self.withdrawn[event.entrant] = event.after_turn
+        elif isinstance(event, Result):
+            sides = self._table(event.turn, event.table)
+            if len(event.points) != len(sides):
+                raise RuleError(N_("a result gives points to each of the %(n)s sides", n=len(sides)), field="points")
+            for figure in event.points:
+                whole(figure, N_("a side's points"), field="points")
+            self._playing(event.turn, sides)
+            self.outcomes[(event.turn, event.table)] = ("played", tuple(event.points))
+        elif isinstance(event, Forfeit | Late):
+            number, sides = self._seat(event.turn, event.entrant)
+            if isinstance(event, Late):
+                whole(event.penalty, N_("the penalty"), lo=0, field="penalty")
+                self.late[(event.turn, event.entrant)] = event.penalty
+            else:
+                self._playing(event.turn, sides)
+                self.outcomes[(event.turn, number)] = ("forfeit", tuple(int(side == event.entrant) for side in sides))
+        elif isinstance(event, Closed):
+            self._close(event)
+        else:
+            raise RuleError(N_("not an event of an evening"), field="event")
+
+    def _close(self, event: Closed) -> None:
+        turn = self._turn(event.turn)
+        open_tables = {
+            table.number
+            for table in turn.tables
+            if (turn.number, table.number) not in self.outcomes and not self._vacant(turn.number, table.sides)
+        }
+        if set(event.outcomes) != open_tables:
+            raise RuleError(N_("closing gives a result to each table still open, and only to those"), field="tables")
+        for number, outcome in event.outcomes.items():
+            sides = turn.tables[number - 1].sides
+            if outcome in ("average", "zero"):
+                self.outcomes[(turn.number, number)] = (outcome, ())
+                continue
+            top = self.evening.scale.top
+            if not isinstance(outcome, tuple) or len(outcome) != len(sides):
+                raise RuleError(N_("average, zero, or tournament points for each side"), field=f"tables.{number}")
+            for figure in outcome:
+                whole(figure, N_("the tournament points given"), lo=0, hi=top, field=f"tables.{number}")
+            self.outcomes[(turn.number, number)] = ("adjusted", outcome)
+
+    def _known(self, entrant: Entrant) -> None:
+        if entrant not in self.entrants:
+            raise RuleError(N_("%(name)s is not an entrant", name=show(entrant)), field="entrant")
+
+    def _turn(self, number: int) -> Turn:
+        if number not in self.turns:
+            raise RuleError(N_("the evening has no turn %(n)s", n=show(number)), field="turn")
+        return self.turns[number]
+
+    def _table(self, turn: int, number: int) -> tuple[Entrant, ...]:
+        table = self._turn(turn).table(number) if isinstance(number, int) else None
+        if table is None:
+            raise RuleError(N_("turn %(turn)s has no table %(n)s", turn=turn, n=show(number)), field="table")
+        return table.sides
+
+    def _seat(self, turn: int, entrant: Entrant) -> tuple[int, tuple[Entrant, ...]]:
+        self._known(entrant)
+        for table in self._turn(turn).tables:
+            if entrant in table.sides:
+                return table.number, table.sides
+        raise RuleError(N_("%(name)s has no table in turn %(n)s", name=show(entrant), n=turn), field="entrant")
+
+    def _at(self, key: tuple[int, int]) -> tuple[Entrant, ...]:
+        return self.turns[key[0]].tables[key[1] - 1].sides
+
+    def _vacant(self, turn: int, sides: Iterable[Entrant]) -> bool:
+        """Whether a side of this table had withdrawn before the turn: the table is not played."""
+        return any(self.withdrawn.get(side, turn) < turn for side in sides)
+
+    def _playing(self, turn: int, sides: tuple[Entrant, ...]) -> None:
+        if self._vacant(turn, sides):
+            raise RuleError(N_("a side of this table had withdrawn before turn %(n)s", n=turn), field="table")
+
+    def path(self, entrant: Entrant) -> list[Meeting]:
+        path = []
+        for turn in self.evening.turns:
+            if self.withdrawn.get(entrant, turn.number) < turn.number:
+                continue
+            if entrant in turn.byes:
+                path.append(self._bye(turn.number))
+            for table in turn.tables:
+                if entrant in table.sides:
+                    path.append(self._meeting(turn.number, table.number, table.sides, entrant))
+        return path
+
+    def _bye(self, turn: int, table: int | None = None, side: str | None = None, opponent=None) -> Meeting:
+        return Meeting(turn, table, side, opponent, 0, 0, self.evening.bye_points, "bye")
+
+    def _meeting(self, turn: int, number: int, sides: tuple[Entrant, ...], entrant: Entrant) -> Meeting:
+        mine = sides.index(entrant)
+        other = sides[1 - mine]
+        where = (turn, number, SIDES[mine], other)
+        if self._vacant(turn, sides):
+            return self._bye(*where)
+        how, figures = self.outcomes.get((turn, number), ("pending", ()))
+        if how == "played":
+            points = list(figures)
+            penalties = [self.late.get((turn, side), 0) for side in sides]
+            if self.evening.late_costs == "points":
+                points = [figure - penalty for figure, penalty in zip(points, penalties, strict=True)]
+                penalties = [0] * len(sides)
+            awarded = self.evening.scale.convert(points)
+            return Meeting(*where, points[mine], points[1 - mine], awarded[mine] - penalties[mine], "played")
+        if how == "forfeit":
+            meeting = self._bye(*where)
+            return replace(meeting, how="forfeit", tournament_points=0) if figures[mine] else meeting
+        given = {"average": self.evening.scale.neutral, "zero": (0, 0), "adjusted": figures}.get(how, (0, 0))
+        meeting = Meeting(*where, 0, 0, given[mine], how)
+        if how != "pending" and self.evening.late_costs == "tournament points":
+            meeting = replace(meeting, tournament_points=meeting.tournament_points - self.late.get((turn, entrant), 0))
+        return meeting
