@@ -166,7 +166,7 @@ def create_app(
     web.init_app(app)
     app.jinja_loader = game_templates.loader(app.jinja_loader)
 
-    from .views import groups, history, home, host, live, matches, pencil, players, seats
+    from .views import club, groups, history, home, host, live, matches, pencil, players, seats
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
@@ -177,6 +177,7 @@ def create_app(
     app.register_blueprint(players.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(club.bp)
 
     from . import cli
 

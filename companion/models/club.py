@@ -101,6 +101,9 @@ class ClubTable(db.Model):
     hands_played: Mapped[int | None]
     # What the arbiter gave a table closed without a result: "average", "zero", or each side's tournament points.
     given: Mapped[str | list[int] | None] = mapped_column(JSON)
+    # The phone holding the table's pencil (sha256 of its credential): the first seated N/S by the table card,
+    # or one of the same side taking it over by the card (its phone ran flat).
+    pencil_phone: Mapped[str | None] = mapped_column(String(64))
     # Who counted the result (the confirming phone's hash, or "arbiter") and when.
     confirmed_by: Mapped[str | None] = mapped_column(String(64))
     confirmed_at: Mapped[datetime | None]

@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from ..games import get_game
 from ..games.forms import BOARD_FIELD, KEPT_FIELD
 from ..models import PLAYING, Match
+from ..queries import club
 from ..queries import matches as queries
 from ..queries.ratings import match_chances
 from ..web.display import show_sides_in_this_language
@@ -73,6 +74,11 @@ class MatchPage:
     def step(self):
         """A finished match's replay after round `shown` (None while it is played)."""
         return queries.replay_step(self.match, self._shown, self.standings, self.game_view)
+
+    @cached_property
+    def club_table(self) -> bool:
+        """Whether the match is a table of a club evening (its page then draws the evening's panel)."""
+        return club.table_of_match(self.match.id) is not None
 
     @cached_property
     def scorekeeper(self) -> bool:

@@ -8,8 +8,8 @@ from ..extensions import db
 from ..games.club import plan as plans
 from ..games.club import standings as pure
 from ..games.club.movements import Table, Turn
-from ..models import Match, Seat
-from ..models.club import COUNTED, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog
+from ..models import Seat
+from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
 
 
 def plan_of(evening: ClubEvening) -> plans.Plan:
@@ -93,7 +93,20 @@ def phones_of(evening: ClubEvening) -> dict[str, tuple[str, str]]:
     return {name: (phone, label) for name, phone, label in seated}
 
 
-def table_match(evening: ClubEvening, turn: int, number: int) -> Match | None:
-    """The match at a table of a turn."""
-    table = next((t for t in evening.tables if t.turn == turn and t.number == number), None)
-    return db.session.get(Match, table.match_id) if table and table.match_id else None
+def playing_evening() -> ClubEvening | None:
+    """The group's evening the table cards name: the newest not over."""
+    statement = select(ClubEvening).where(ClubEvening.status != EVENING_OVER).order_by(ClubEvening.id.desc())
+    return db.session.scalars(statement).first()
+
+
+def table_at(evening: ClubEvening, turn: int, number: int) -> ClubTable | None:
+    """A numbered table of a turn (no bye)."""
+    return next((t for t in evening.tables if t.turn == turn and t.number == number and t.number), None)
+
+
+def table_of_match(match_id: int) -> ClubTable | None:
+    """The evening's table whose match this is (None: a match of no evening); its evening read in the group."""
+    table = db.session.scalars(select(ClubTable).where(ClubTable.match_id == match_id)).first()
+    if table is None or db.session.get(ClubEvening, table.evening_id) is None:
+        return None
+    return table

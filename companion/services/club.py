@@ -3,6 +3,7 @@ the arbiter's decisions; each under the evening's lock, each logged."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ from ..extensions import db
 from ..games.checks import checked_name, name_key, whole
 from ..games.club import plan as plans
 from ..games.refusals import N_, NotAllowed, RuleError
-from ..models import FINISHED, Match, utcnow
+from ..models import FINISHED, PLAYING, Group, Match, utcnow
 from ..models.club import (
     COUNTED,
     EVENING_OVER,
@@ -37,6 +38,8 @@ ARBITER = "arbiter"
 # The team names of a table's match in pairs: the sides as the table calls them.
 NORTH_SOUTH, EAST_WEST = "N/S", "E/W"
 OUTCOMES = ("average", "zero")
+# A table card's key: 16 random bytes, 22 characters in its address.
+CARDS_KEY_BYTES = 16
 
 
 def create_evening(
@@ -210,6 +213,25 @@ def confirm(
     return True
 
 
+def confirm_as_arbiter(evening: ClubEvening, turn: int | None, number: int | None) -> None:
+    """The arbiter confirms a table's result as its match totals it (its phones could not, or did not)."""
+    with transaction():
+        _lock(evening)
+        table = _table_of(evening, turn, number)
+        if table.state in COUNTED:
+            return
+        match = db.session.get(Match, table.match_id) if table.match_id else None
+        if match is None or match.status != FINISHED:
+            raise NotAllowed(N_("the turn's hands are not all played at this table yet"))
+        _count(evening, table, table_points(evening, table, match), ARBITER, "confirm")
+
+
+def renew_cards(group: Group) -> None:
+    """New keys for the group's table cards: a card printed before opens nothing from now on."""
+    with transaction():
+        group.cards_key = secrets.token_urlsafe(CARDS_KEY_BYTES)
+
+
 def _side_of(match: Match, table: ClubTable, evening: ClubEvening, phone: str | None) -> int | None:
     """Which side of the table (0 N/S, 1 E/W) this phone is seated for, if any."""
     if phone is None:
@@ -225,6 +247,32 @@ def _side_phones(match: Match, table: ClubTable, evening: ClubEvening, side: int
     """The phones seated for one side of the table."""
     players = _entrant_of(evening, table.sides[side]).players
     return [seat.phone for seat in match.seats if seat.phone and seat.name in players]
+
+
+def take_pencil(evening: ClubEvening, table: ClubTable, credential: str, *, take_over: bool = False) -> str | None:
+    """The table's pencil for this phone, if it is seated N/S and no phone holds it yet (the first seated), or
+    it takes it over from a phone of its side that ran flat (`take_over`); returns its token, else None.
+
+    One conditional UPDATE gives it, so two N/S phones sitting down at once cannot both think they hold it.
+    """
+    match = db.session.get(Match, table.match_id) if table.match_id else None
+    phone = hash_token(credential)
+    if match is None or match.status != PLAYING or _side_of(match, table, evening, phone) != 0:
+        return None
+    free = ClubTable.pencil_phone.is_(None) | (ClubTable.pencil_phone == phone)
+    held = True if take_over else free
+    token = secrets.token_urlsafe(32)
+    with transaction(locking=match):
+        given = db.session.execute(
+            update(ClubTable).where(ClubTable.id == table.id, held).values(pencil_phone=phone)
+            .execution_options(synchronize_session=False)
+        )  # fmt: skip
+        if given.rowcount != 1:
+            return None
+        match.scorekeeper_hash = match.owner_hash = hash_token(token)
+        match.handover_hash = None
+    db.session.expire(table, ["pencil_phone"])
+    return token
 
 
 def dispute(evening: ClubEvening, turn: int, number: int, credential: str | None, note: str) -> None:

@@ -25,6 +25,8 @@ BOTH = frozenset({OPEN, PRIVATE})
 ACCESS = "access"
 # The seat link's key, in its address and in the seat picker's form.
 SEAT_KEY = "seat_key"
+# A table card's key, in its address: the group's cards name the tables of its evening being played.
+CARDS_KEY = "cards_key"
 
 HOST_REFUSAL = {
     PRIVATE: N_("This needs host rights. Ask a host of the group to make this phone a host too."),
@@ -64,6 +66,8 @@ viewer_link = Role("viewer link", FOLLOWING)
 seat_link = Role("seat link", FOLLOWING, key=SEAT_KEY)
 # A seat's own writes: a phone seated by the seat link plays its part; its view refuses any other.
 seated = Role("seated", FOLLOWING)
+# A club evening's table card: its table's page, and for a phone that scanned one, that evening's standings.
+table_card = Role("table card", FOLLOWING, key=CARDS_KEY)
 member = Role("member", MEMBER)
 # The match's pencil: its view checks it, and refuses with the match's page.
 pencil = Role("pencil", MEMBER)

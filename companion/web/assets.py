@@ -51,6 +51,8 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     # What a match no longer played draws (its replay, its result card): on the page of such a match,
     # or brought by the answer that draws them on a page that was following the match (needs_bundles).
     ("ended", "css"): ("css/ended.css",),
+    # A club evening's pages, and its panel on a table's match page (brought by the panel's answer).
+    ("club", "css"): ("css/club.css",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
 # them, and its entry widgets' script and styles ("entry-<slug>"), where its rounds or settings are

@@ -25,11 +25,12 @@ from ..extensions import db
 from ..games.forms import whole_number
 from ..games.refusals import N_
 from ..models import ID_MAX, OPEN_GROUP_ID, Group, Match, Member, Seat, enter_group, leave_group, utcnow, within_group
+from ..models.club import ClubEvening
 from ..queries.groups import first_membership, membership, moved_at
 from ..queries.matches import hash_token
 from ..services.groups import MOVED_PHONE_GRACE, move_phone, new_phone_credential, seen
 from . import access, cookies
-from .access import EVERYONE, FOLLOWING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
+from .access import CARDS_KEY, EVERYONE, FOLLOWING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
 from .i18n import translated
 
 PHONE_COOKIE = "phone"
@@ -57,6 +58,8 @@ class Place:
     group_id: int
     member: Member | None = None
     following: int | None = None
+    # A club evening this phone reaches by a table card (the card itself: True), though not of the group.
+    evening: int | bool | None = None
 
 
 def private() -> bool:
@@ -278,6 +281,33 @@ def _followed_match(match_id: int | None, key_name: str | None) -> int | None:
     return found.group_id
 
 
+def follow_evening(evening_id: int) -> None:
+    """This phone may read the evening's standings from now on (it came by one of its table cards)."""
+    evenings = session.get("evenings", [])
+    if evening_id not in evenings:
+        session["evenings"] = [*evenings, evening_id][-FOLLOWING_KEPT:]
+
+
+def follow_match(match_id: int) -> None:
+    """This phone may follow the match from now on (its next turn's table, to which the evening seated it)."""
+    following = session.get("following", [])
+    if match_id not in following:
+        session["following"] = [*following, match_id][-FOLLOWING_KEPT:]
+
+
+def _followed_evening(evening_id: int | None, cards_key: str | None) -> tuple[int | bool | None, int | None]:
+    """The evening (True: the card's own page) and group a phone reaches by a table card: the card's key, or an
+    evening whose card it scanned before (the session keeps it); (None, None) for anything else."""
+    if cards_key is not None:
+        group = db.session.execute(select(Group.id).where(Group.cards_key == cards_key)).scalar()
+        return (True, group) if group is not None else (None, None)
+    if evening_id is None or evening_id not in session.get("evenings", []):
+        return None, None
+    with within_group(None):
+        group = db.session.execute(select(ClubEvening.group_id).where(ClubEvening.id == evening_id)).scalar()
+    return (evening_id, group) if group is not None else (None, None)
+
+
 def _private_place(roles: tuple[Role, ...]) -> Place:
     """A private server's decision: a match the phone follows by a link the view's roles take (of a group it
     is not working in), else its chosen group, else the first it joined, else no group."""
@@ -288,10 +318,14 @@ def _private_place(roles: tuple[Role, ...]) -> Place:
         member = first_membership(credential)
     links = [role for role in roles if role.reach == FOLLOWING]
     if links:
-        match_id = (request.view_args or {}).get("match_id")
+        args = request.view_args or {}
+        match_id = args.get("match_id")
         group = _followed_match(match_id, next((role.key for role in links if role.key), None))
         if group is not None and (member is None or member.group_id != group):
             return Place(group, following=match_id)
+        evening, group = _followed_evening(args.get("evening_id"), args.get(CARDS_KEY))
+        if group is not None and (member is None or member.group_id != group):
+            return Place(group, evening=evening)
     if member is None:
         return Place(NO_GROUP)
     seen(member)
@@ -313,7 +347,7 @@ def _decide() -> None:
         g.place = Place(NO_GROUP)
     else:
         g.place = _private_place(roles)
-        if g.place.member is None and g.place.following is None and EVERYONE not in reaches:
+        if g.place.member is None and g.place.following is None and not g.place.evening and EVERYONE not in reaches:
             abort(404)
     g.group_token = enter_group(g.place.group_id)
     proofs = [role for role in roles if role.reach]

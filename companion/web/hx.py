@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, redirect, request
 
 # The request headers an answer varies on, for its Vary header: whether htmx asks, and which element it swaps.
 REQUEST = "HX-Request"
@@ -14,6 +14,11 @@ STOP_POLLING = 286
 def location(url: str) -> Response:
     """Send htmx to another page as a boosted link goes there: the body swapped, no full load."""
     return Response("", headers={"HX-Location": url})
+
+
+def go(url: str) -> Response:
+    """Send the browser to another page: as a boosted link goes there for htmx, by a redirect otherwise."""
+    return location(url) if request.htmx else redirect(url)
 
 
 def client_redirect(url: str) -> Response:

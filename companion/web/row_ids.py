@@ -28,6 +28,7 @@ from ..models import (
     Player,
     current_group,
 )
+from ..models.club import ClubEvening
 from .groups import place
 
 # A public id; an old address was eight characters of sqids' alphabet (letters and digits), which this
@@ -38,7 +39,7 @@ PUBLIC = re.compile(f"[{PUBLIC_ID_ALPHABET}]{{{PUBLIC_ID_LENGTH}}}")
 # the converter need not look them up again: {(table, public id): row id}.
 KNOWN_ADDRESSES = "companion.addresses"
 
-MODELS = {"match": Match, "player": Player, "member": Member}
+MODELS = {"match": Match, "player": Player, "member": Member, "evening": ClubEvening}
 
 
 # --- the old addresses: sqids of the id under the secret key ---------------------------------
@@ -185,6 +186,8 @@ def _old_largest(table: str) -> int:
     known = _known()
     if ("old", table) not in known:
         columns = OldAddresses.__table__.c
+        if f"{table}_max" not in columns:  # a table made since public ids (a club evening's)
+            return 0
         found = _session().execute(select(columns[f"{table}_max"]).where(columns.id == 1)).scalar()
         known[("old", table)] = found or 0
     return known[("old", table)]
@@ -257,7 +260,7 @@ def init_app(app: Flask) -> None:
 
 
 def converters(secret_key: str | bytes) -> dict[str, type[AddressConverter]]:
-    """The URL converters of the three tables whose rows have addresses."""
+    """The URL converters of the tables whose rows have addresses."""
     return {table: AddressConverter.of(table, secret_key) for table in MODELS}
 
 

@@ -82,6 +82,7 @@ def upgrade():
     sa.Column('points', sa.JSON(), nullable=True),
     sa.Column('hands_played', sa.Integer(), nullable=True),
     sa.Column('given', sa.JSON(), nullable=True),
+    sa.Column('pencil_phone', sa.String(length=64), nullable=True),
     sa.Column('confirmed_by', sa.String(length=64), nullable=True),
     sa.Column('confirmed_at', sa.DateTime(), nullable=True),
     sa.ForeignKeyConstraint(['evening_id'], ['club_evening.id'], name=op.f('fk_club_table_evening_id_club_evening'), ondelete='CASCADE'),

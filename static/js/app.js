@@ -442,3 +442,7 @@ document.addEventListener("visibilitychange", function () {
   var button = document.querySelector("[data-wake]");
   if (button && document.visibilityState === "visible" && !lock) acquire(button);
 });
+// A page's Print button (the club evening's table cards, its standings): the browser's own print dialog.
+document.addEventListener("click", function (event) {
+  if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();
+});

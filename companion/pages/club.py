@@ -1,0 +1,284 @@
+"""The club evening's presenters: the arbiter's page, the standings, a table card's page and a table's panel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from flask_babel import gettext
+from sqlalchemy import select
+
+from ..extensions import db
+from ..games import get_game
+from ..games.base import Game
+from ..games.club.plan import Plan
+from ..games.club.standings import Standing
+from ..models import FINISHED, Match, Seat
+from ..models.club import (
+    COUNTED,
+    EVENING_OVER,
+    TABLE_BYE,
+    TABLE_CLOSED,
+    TABLE_DISPUTED,
+    ClubEntrant,
+    ClubEvening,
+    ClubLog,
+    ClubTable,
+)
+from ..queries import club as read
+from ..queries.matches import hash_token, seat_of
+from ..web.groups import is_host, phone_credential
+from ..web.i18n import day
+
+# A table's state as the pages name it: a bye, its hands being played, its result waiting for the other side,
+# counted (confirmed, or given by the arbiter), disputed.
+BYE, PLAYING, WAITING, COUNTED_STATE, DISPUTED = "bye", "playing", "waiting", "counted", "disputed"
+SIDE_NAMES = ("N/S", "E/W")
+LOG_SHOWN = 30
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One table of a turn as a page draws it."""
+
+    row: ClubTable
+    sides: tuple[ClubEntrant, ...]
+    state: str
+    played: int
+    points: list[int] | None
+    tournament_points: tuple[int, ...] | None
+
+    @property
+    def number(self) -> int:
+        return self.row.number
+
+
+class EveningPage:
+    """An evening as this phone sees it: each part worked out when a template first asks for it.
+
+    `table_row`: the table a page is about (a table card's, a table's panel on its match page).
+    """
+
+    table_row: ClubTable | None = None
+
+    def __init__(self, evening: ClubEvening | None, **given: Any) -> None:
+        self.evening = evening
+        self.__dict__.update({"errors": {}, **given})
+
+    @classmethod
+    def none(cls) -> EveningPage:
+        """The presenter of a page about no one evening (the list, the cards): its templates ask for nothing of
+        an evening."""
+        return cls(None)
+
+    @cached_property
+    def standings_rows(self) -> list[dict[str, Any]]:
+        """The standings with every entrant's path, as the exports write them."""
+        names = {number: entrant.name for number, entrant in self.entrants.items()}
+        return [
+            {"place": line.place, "entrant": names[line.entrant], "club": self.entrants[line.entrant].club,
+             "tournament_points": line.tournament_points, "difference": line.difference, "withdrawn": line.withdrawn,
+             "path": [{"turn": m.turn, "table": m.table, "side": m.side, "opponent": names.get(m.opponent),
+                       "points_for": m.points_for, "points_against": m.points_against,
+                       "tournament_points": m.tournament_points, "how": m.how} for m in line.path]}
+            for line in self.standings
+        ]  # fmt: skip
+
+    @cached_property
+    def plan(self) -> Plan:
+        return read.plan_of(self.evening)
+
+    @cached_property
+    def game(self) -> Game:
+        return get_game(self.evening.game)
+
+    @cached_property
+    def title(self) -> str:
+        """The evening's name, else its day."""
+        if self.evening is None:
+            return ""
+        return self.evening.name or gettext("Evening of %(date)s", date=day(self.evening.created_at))
+
+    @cached_property
+    def host(self) -> bool:
+        return is_host()
+
+    @cached_property
+    def entrants(self) -> dict[int, ClubEntrant]:
+        """The entrants by number."""
+        return {entrant.number: entrant for entrant in self.evening.entrants}
+
+    @cached_property
+    def standings(self) -> list[Standing]:
+        return read.standings(self.evening) if self.evening.turn else []
+
+    @cached_property
+    def over(self) -> bool:
+        return self.evening.status == EVENING_OVER
+
+    @cached_property
+    def _matches(self) -> dict[int, tuple[str, int, dict]]:
+        """Each table's match of the evening: its status, its rounds played and its totals."""
+        ids = [table.match_id for table in self.evening.tables if table.match_id]
+        if not ids:
+            return {}
+        found = db.session.execute(select(Match.id, Match.status, Match.summary).where(Match.id.in_(ids)))
+        return {
+            match_id: (status, (summary or {}).get("rounds", 0), summary or {}) for match_id, status, summary in found
+        }
+
+    def tables_of(self, turn: int) -> list[TableView]:
+        """The tables of a turn, in number order, the bye last."""
+        rows = [table for table in self.evening.tables if table.turn == turn]
+        rows.sort(key=lambda table: table.number or 10**6)
+        return [self._view(row) for row in rows]
+
+    @cached_property
+    def tables(self) -> list[TableView]:
+        """The current turn's tables."""
+        return self.tables_of(self.evening.turn)
+
+    @cached_property
+    def counted(self) -> int:
+        """How many tables of the current turn count (a bye not counted as a table)."""
+        return sum(1 for table in self.tables if table.state == COUNTED_STATE and table.number)
+
+    def _view(self, row: ClubTable) -> TableView:
+        sides = tuple(self.entrants[number] for number in row.sides)
+        status, played, summary = self._matches.get(row.match_id or 0, ("", 0, {}))
+        points = row.points
+        if row.state == TABLE_BYE:
+            state = BYE
+        elif row.state in COUNTED:
+            state = COUNTED_STATE
+        elif row.state == TABLE_DISPUTED:
+            state = DISPUTED
+        elif status == FINISHED:
+            state = WAITING
+        else:
+            state = PLAYING
+        if points is None and status == FINISHED and row.state not in (TABLE_CLOSED, TABLE_BYE):
+            points = self._points_of(row, summary)
+        return TableView(row, sides, state, played, points, self._tournament_points(row))
+
+    def _points_of(self, row: ClubTable, summary: dict) -> list[int]:
+        """A finished table's points as its match totals them, before anyone confirms them."""
+        totals = summary.get("totals", {})
+        if self.evening.game == "burraco" and self.evening.pairs:
+            return [totals.get(side, 0) for side in SIDE_NAMES]
+        return [totals.get(self.entrants[number].players[0], 0) for number in row.sides]
+
+    def _tournament_points(self, row: ClubTable) -> tuple[int, ...] | None:
+        """What each side of a counted table took, as the standings' paths say."""
+        if row.state not in COUNTED:
+            return None
+        lines = {line.entrant: line for line in self.standings}
+        taken = []
+        for number in row.sides:
+            meeting = next((m for m in lines[number].path if m.turn == row.turn), None) if number in lines else None
+            taken.append(meeting.tournament_points if meeting else 0)
+        return tuple(taken)
+
+    @cached_property
+    def log(self) -> list[ClubLog]:
+        """The newest entries of the evening's log, newest first."""
+        statement = (
+            select(ClubLog).where(ClubLog.evening_id == self.evening.id).order_by(ClubLog.id.desc()).limit(LOG_SHOWN)
+        )
+        return list(db.session.scalars(statement))
+
+    @cached_property
+    def log_lines(self) -> list[tuple[Any, str, str]]:
+        """The log as the arbiter reads it: when, what (in the page's language), and the note."""
+        return [(entry.at, self._said(entry), entry.note) for entry in self.log]
+
+    def _said(self, entry: ClubLog) -> str:
+        after, before = entry.after or {}, entry.before or {}
+        entrant = self.entrants[entry.entrant].name if entry.entrant in self.entrants else ""
+        points = "–".join(str(p) for p in after.get("points") or ())
+        before_points = "–".join(str(p) for p in before.get("points") or ()) or "—"
+        given = after.get("given")
+        given = (
+            "–".join(map(str, given))
+            if isinstance(given, list)
+            else {"average": gettext("average"), "zero": gettext("zero")}.get(given, "")
+        )
+        words = {
+            "create": gettext("Evening set up with %(n)s entrants", n=after.get("entrants", 0)),
+            "draw": gettext("Turn %(turn)s drawn: %(n)s tables", turn=entry.turn, n=after.get("tables", 0)),
+            "confirm": gettext("Table %(table)s confirmed: %(points)s", table=entry.table, points=points),
+            "settle": gettext("The arbiter gave table %(table)s %(points)s", table=entry.table, points=points),
+            "correct": gettext("The arbiter corrected table %(table)s from %(before)s to %(points)s", table=entry.table,
+                               before=before_points, points=points),
+            "dispute": gettext("Table %(table)s called the arbiter", table=entry.table),
+            "close": gettext("Table %(table)s closed by the arbiter: %(given)s", table=entry.table, given=given),
+            "late": gettext("%(entrant)s late in turn %(turn)s: penalty %(n)s", entrant=entrant, turn=entry.turn,
+                            n=after.get("penalty", 0)),
+            "forfeit": gettext("%(entrant)s forfeits turn %(turn)s", entrant=entrant, turn=entry.turn),
+            "withdraw": gettext("%(entrant)s withdraws after turn %(turn)s", entrant=entrant,
+                                turn=after.get("after_turn")),
+            "add": gettext("%(entrant)s added", entrant=entrant),
+            "over": gettext("The evening is over"),
+        }  # fmt: skip
+        return words.get(entry.action, entry.action)
+
+    @cached_property
+    def my_table(self) -> TableView | None:
+        """The current turn's table this phone sits at, if any."""
+        credential = phone_credential()
+        ids = [table.row.match_id for table in self.tables if table.row.match_id]
+        if not credential or not ids:
+            return None
+        statement = select(Seat.match_id).where(Seat.match_id.in_(ids), Seat.phone == hash_token(credential))
+        match_id = db.session.execute(statement).scalar()
+        return next((table for table in self.tables if table.row.match_id == match_id), None)
+
+    def side_of(self, table: TableView, entrant: ClubEntrant) -> str:
+        """N/S or E/W: where the entrant sits at the table."""
+        return SIDE_NAMES[table.row.sides.index(entrant.number)]
+
+    def opponent(self, table: TableView, entrant: ClubEntrant) -> ClubEntrant | None:
+        """Whom the entrant meets at the table."""
+        return next((side for side in table.sides if side is not entrant), None)
+
+    @cached_property
+    def match(self) -> Match | None:
+        """The match of the table the page is about."""
+        row = self.table_row
+        return db.session.get(Match, row.match_id) if row is not None and row.match_id else None
+
+    @cached_property
+    def table(self) -> TableView | None:
+        """The table the page is about, as the pages draw it."""
+        return self._view(self.table_row) if self.table_row is not None else None
+
+    @cached_property
+    def my_seat(self) -> Seat | None:
+        """This phone's seat at the table's match."""
+        return seat_of(self.match, phone_credential()) if self.match is not None else None
+
+    @cached_property
+    def my_side(self) -> int | None:
+        """The side of the table (0: N/S, 1: E/W) this phone is seated for."""
+        table, seat = self.table, self.my_seat
+        if table is None or seat is None:
+            return None
+        return next((side for side, entrant in enumerate(table.sides) if seat.name in entrant.players), None)
+
+    @cached_property
+    def other_side_has_a_phone(self) -> bool:
+        """Whether a phone is seated for E/W, the side that confirms."""
+        table = self.table
+        if table is None or self.match is None or len(table.sides) < 2:
+            return False
+        return any(seat.phone and seat.name in table.sides[1].players for seat in self.match.seats)
+
+    @cached_property
+    def next_table(self) -> TableView | None:
+        """Once the next turn is drawn: this phone's table of it (the evening seated it there)."""
+        row = self.table_row
+        if row is None or self.evening.turn <= row.turn:
+            return None
+        mine = self.my_table
+        return mine if mine is not None and mine.row.match_id else None

@@ -1,0 +1,386 @@
+"""The club evening: the host sets it up and runs it, the table cards seat the phones, the other side confirms."""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, Response, abort, request, url_for
+from flask_babel import gettext
+from sqlalchemy import select
+
+from ..extensions import db
+from ..games import REGISTRY
+from ..games.club import plan as plans
+from ..games.club import scales
+from ..games.forms import first, index_in, whole_number
+from ..games.refusals import NotAllowed, Refusal, RuleError
+from ..models import ID_MAX, Match
+from ..models.club import ClubEvening, ClubTable
+from ..pages.club import EveningPage
+from ..queries import club as read
+from ..services import club as service
+from ..services import seats
+from ..web import access, hx, render
+from ..web.fragments import status_of
+from ..web.groups import (
+    current_group,
+    follow_evening,
+    follow_match,
+    give_phone_credential,
+    phone_credential,
+    phone_label,
+)
+from ..web.i18n import error_text
+from ..web.live import shows_version, unchanged_headers
+from ..web.pencil import set_pencil_cookie
+from .live import qr_svg
+
+bp = Blueprint("club", __name__, url_prefix="/evenings")
+
+# The modes of the setup form: the game and whether in pairs.
+MODES = {"burraco-pairs": ("burraco", True), "burraco-alone": ("burraco", False), "pazaak": ("pazaak", False)}
+# An entrant as the host types it: "Rossi & Bianchi (Arona)", the club optional.
+ENTRANT_LINE = re.compile(r"^(?P<players>[^()]+?)\s*(?:\((?P<club>[^()]*)\))?$")
+CARDS_SHOWN = 24
+CARDS_MOST = 120
+
+
+def evening_or_404(evening_id: int) -> ClubEvening:
+    """The evening of the request's group, or a 404."""
+    evening = db.session.get(ClubEvening, evening_id)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+@bp.get("")
+@access.member
+def index():
+    """The group's evenings, newest first; a host starts a new one from here."""
+    evenings = db.session.scalars(select(ClubEvening).order_by(ClubEvening.id.desc())).all()
+    return render("club/evenings.html", evenings=evenings, games=REGISTRY, page=EveningPage.none())
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@access.host
+def new():
+    """The host's setup form: the game, turns × hands, the movements, the scale, the entrants."""
+    form = request.form if request.method == "POST" else None
+    if form is None or first(form, "action") == "redraw":
+        return render("club/new.html", fragment="club/_setup_form.html", setup=_setup_view(form), errors={})
+    try:
+        evening = service.create_evening(first(form, "name", "") or "", _raw_plan(form), _entrants(form))
+    except RuleError as error:
+        errors = {_field_of(error.field): _said(error)}
+        return render("club/new.html", fragment="club/_setup_form.html", status=422, setup=_setup_view(form),
+                      errors=errors)  # fmt: skip
+    return hx.go(url_for("club.show", evening_id=evening.id))
+
+
+def _raw_plan(form: Any) -> dict[str, Any]:
+    """The plan as the setup form posts it, for `plan.checked`."""
+    game, pairs = MODES.get(first(form, "mode", "") or "", (None, False))
+    raw: dict[str, Any] = {"game": game, "pairs": pairs, "late_costs": first(form, "late_costs", "points")}
+    for key in ("turns", "hands", "groups", "bye_points"):
+        raw[key] = whole_number(first(form, key))
+    for key in ("first", "then"):
+        raw[key] = first(form, key)
+    scale = first(form, "scale", "preset")
+    if scale == "plain":
+        raw["scale"] = {"plain": True}
+    elif scale == "custom":
+        raw["scale"] = _bands(first(form, "bands", "") or "")
+    return raw
+
+
+def _bands(text: str) -> list[dict[str, Any]]:
+    """The host's bands, a line each: "from ahead-behind" ("51 11-9")."""
+    rows = []
+    for line in text.splitlines():
+        parts = re.split(r"[\s\-–]+", line.strip())
+        if line.strip():
+            rows.append(dict(zip(("start", "ahead", "behind"), (whole_number(part) for part in parts), strict=False)))
+    return rows
+
+
+def _entrants(form: Any) -> list[tuple[list[str], str | None]]:
+    """The entrants as typed, a line each: the players joined by "&" (or a comma), the club in brackets."""
+    entrants = []
+    for number, line in enumerate((first(form, "entrants", "") or "").splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        found = ENTRANT_LINE.match(line)
+        if found is None:
+            raise RuleError(gettext("write the players, then the club in brackets"), field=f"entrant-{number}")
+        players = [name.strip() for name in re.split(r"[&,]", found["players"]) if name.strip()]
+        entrants.append((players, (found["club"] or "").strip() or None))
+    return entrants
+
+
+def _said(error: RuleError) -> str:
+    """A refusal of the setup as its field shows it: an entrant's names by the entrant's place in the list."""
+    number = (error.field or "").removeprefix("entrant-")
+    if number.isdigit():
+        return gettext("Entrant %(n)s: %(reason)s", n=number, reason=error_text(error))
+    return error_text(error)
+
+
+def _field_of(field: str | None) -> str:
+    """The form field a refusal of the plan or the entrants belongs beside."""
+    if not field:
+        return "form"
+    if field.startswith("bands"):
+        return "bands"
+    if field.startswith("entrant"):
+        return "entrants"
+    return {"game": "mode", "pairs": "mode"}.get(field, field)
+
+
+def _setup_view(form: Any) -> dict[str, Any]:
+    """What the setup form shows: what was posted (else the defaults) and the preset scale for its hands."""
+    mode = first(form, "mode", "burraco-pairs") if form else "burraco-pairs"
+    game = MODES.get(mode or "", ("burraco", True))[0]
+    hands = whole_number(first(form, "hands", "") if form else "") or 3
+    try:
+        preset = scales.preset(hands) if game == "burraco" else scales.preset_for_sets(hands)
+    except RuleError:
+        preset = None
+    bands = "\n".join(f"{band.start} {band.ahead}-{band.behind}" for band in preset.bands) if preset else ""
+    return {"mode": mode, "game": game, "hands": hands, "preset": preset, "bands": bands, "form": form or {},
+            "movements": plans.MOVEMENTS, "most_turns": plans.MOST_TURNS, "most_hands": plans.MOST_HANDS}  # fmt: skip
+
+
+@bp.get("/<evening:evening_id>")
+@access.member
+def show(evening_id: int):
+    """The evening as the arbiter runs it: every table of the turn live, the standings, the host's decisions."""
+    evening = evening_or_404(evening_id)
+    return render("club/evening.html", page=EveningPage(evening))
+
+
+@bp.get("/<evening:evening_id>/live")
+@access.member
+def live(evening_id: int):
+    """The arbiter's page's live part, polled: unchanged (304) until the evening's version moves."""
+    evening = evening_or_404(evening_id)
+    tag = f'"e{evening.version}"'
+    if shows_version(tag, request.headers.get("If-None-Match")):
+        return Response(status=304, headers=unchanged_headers(tag))
+    response = render("club/evening.html", fragment="club/_evening_live.html", page=EveningPage(evening))
+    response.headers["ETag"] = tag
+    return response
+
+
+@bp.post("/<evening:evening_id>/decide")
+@access.host
+def decide(evening_id: int):
+    """One decision of the arbiter (start, add, late, forfeit, withdraw, settle, confirm, close), refused by its
+    field with nothing stored, else the arbiter's page again."""
+    evening = evening_or_404(evening_id)
+    try:
+        _decision(evening, request.form)
+    except Refusal as refused:
+        page = EveningPage(evening, errors={_field_of(getattr(refused, "field", None)): error_text(refused)})
+        return render("club/evening.html", fragment="club/_evening_live.html", status=status_of(refused), page=page)
+    page = EveningPage(evening, done=first(request.form, "action"))
+    return render("club/evening.html", fragment="club/_evening_live.html", page=page)
+
+
+def _decision(evening: ClubEvening, form: Any) -> None:
+    """Carry out the decision the arbiter's form names (`action`)."""
+    action = first(form, "action")
+    note = (first(form, "note", "") or "").strip()
+    entrant = whole_number(first(form, "entrant"), ID_MAX)
+    turn, table = whole_number(first(form, "turn"), ID_MAX), whole_number(first(form, "table"), ID_MAX)
+    if action == "start":
+        service.start(evening)
+    elif action == "add":
+        service.add_entrant(evening, *(_entrants(form) or [([], None)])[0])
+    elif action == "late":
+        service.late(evening, entrant, whole_number(first(form, "penalty")), note)
+    elif action == "forfeit":
+        service.forfeit(evening, entrant, note)
+    elif action == "withdraw":
+        service.withdraw(evening, entrant)
+    elif action == "settle":
+        service.settle(evening, turn, table, [whole_number(p, signed=True) for p in form.getlist("points")], note)
+    elif action == "confirm":
+        service.confirm_as_arbiter(evening, turn, table)
+    elif action == "close":
+        outcomes = {number: _outcome(first(form, f"outcome-{number}", "average")) for number in _waiting(evening)}
+        service.close_turn(evening, outcomes, note)
+    else:
+        abort(400)
+
+
+def _waiting(evening: ClubEvening) -> list[int]:
+    return [t.number for t in evening.tables if t.turn == evening.turn and t.state not in service.COUNTED and t.number]
+
+
+def _outcome(value: str | None) -> str | list[int | None]:
+    """A closing's outcome as its select posts it: "average", "zero", or "14-6" (each side's tournament points)."""
+    if value in service.OUTCOMES:
+        return value
+    return [whole_number(part) for part in (value or "").split("-")]
+
+
+@bp.get("/<evening:evening_id>/standings")
+@access.member
+@access.table_card
+def standings(evening_id: int):
+    """The evening's standings with each entrant's path, printable; a phone that scanned a table card reads it."""
+    evening = evening_or_404(evening_id)
+    return render("club/standings.html", page=EveningPage(evening))
+
+
+@bp.get("/<evening:evening_id>/standings.<any(csv, json):kind>")
+@access.member
+@access.table_card
+def standings_file(evening_id: int, kind: str):
+    """The standings with every entrant's path, as CSV (a line per entrant and turn) or JSON."""
+    evening = evening_or_404(evening_id)
+    rows = EveningPage(evening).standings_rows
+    if kind == "json":
+        document = {"evening": evening.name, "game": evening.game, "standings": rows}
+        response = Response(json.dumps(document, ensure_ascii=False, indent=1), mimetype="application/json")
+    else:
+        response = Response(_csv(rows), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="evening-{evening.public_id}.{kind}"'
+    return response
+
+
+PATH_COLUMNS = ("turn", "table", "side", "opponent", "points_for", "points_against", "tournament_points", "how")
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    """The standings as CSV: a line per entrant and turn, its totals repeated (a spreadsheet filters them)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "entrant", "club", "tournament_points", "difference",
+                     *(f"turn_{column}" for column in PATH_COLUMNS)])  # fmt: skip
+    for row in rows:
+        totals = [row["place"], row["entrant"], row["club"] or "", row["tournament_points"], row["difference"]]
+        for meeting in row["path"] or [{}]:
+            writer.writerow([*totals, *(meeting.get(column, "") for column in PATH_COLUMNS)])
+    return out.getvalue()
+
+
+@bp.get("/cards")
+@access.host
+def cards():
+    """The group's table cards, A4 pages of numbered cards each with its QR code: printed once, reused."""
+    group = current_group()
+    if group is None:
+        abort(404)
+    if group.cards_key is None:
+        service.renew_cards(group)
+    count = min(whole_number(request.args.get("tables")) or CARDS_SHOWN, CARDS_MOST)
+    links = [url_for("club.card", cards_key=group.cards_key, number=n, _external=True) for n in range(1, count + 1)]
+    return render("club/cards.html", cards=[(n, link, qr_svg(link)) for n, link in enumerate(links, 1)], count=count,
+                  page=EveningPage.none())  # fmt: skip
+
+
+@bp.post("/cards/renew")
+@access.host
+def renew_cards():
+    """New keys for the group's table cards: those printed before stop at once."""
+    group = current_group()
+    if group is None:
+        abort(404)
+    service.renew_cards(group)
+    return hx.go(url_for("club.cards"))
+
+
+@bp.route("/card/<cards_key>/<int:number>", methods=["GET", "POST"])
+@access.table_card
+def card(cards_key: str, number: int):
+    """A scanned table card: who sits at table `number` this turn of the group's evening being played; the
+    phone taps its player and takes that seat (the first at N/S holds the pencil), then goes to the match."""
+    group = current_group()
+    if group is None or group.cards_key is None or not hmac.compare_digest(group.cards_key, cards_key):
+        abort(404, gettext("This table card was replaced by a newer one: ask the host for the cards of tonight."))
+    evening = read.playing_evening()
+    table = read.table_at(evening, evening.turn, number) if evening else None
+    if evening is not None:
+        follow_evening(evening.id)
+    if table is None or table.match_id is None:
+        return render("club/card.html", status=404, evening=evening, number=number, page=EveningPage(evening))
+    page = EveningPage(evening, table_row=table)
+    if request.method == "POST":
+        return _sit(page)
+    return render("club/card.html", evening=evening, number=number, page=page)
+
+
+def _sit(page: EveningPage) -> Response:
+    """The card's tap: this phone takes the seat it picked and, at N/S, the table's pencil if no phone holds it;
+    or ("pencil") a phone of N/S takes the pencil over from one that ran flat."""
+    credential = give_phone_credential()
+    match, table = page.match, page.table_row
+    take_over = first(request.form, "action") == "pencil"
+    try:
+        if not take_over:
+            seats.take_seat(match, index_in(request.form.get("seat"), len(match.seats)), credential, phone_label())
+    except Refusal as refused:
+        return render("club/card.html", status=status_of(refused), evening=page.evening, number=table.number,
+                      page=page, errors={"seat": error_text(refused)})  # fmt: skip
+    follow_match(match.id)
+    return _with_pencil(hx.go(url_for("matches.show", match_id=match.id)), page, table, take_over)
+
+
+def _with_pencil(response: Response, page: EveningPage, table: ClubTable, take_over: bool = False) -> Response:
+    """The answer, carrying the table's pencil where this phone is the one to hold it."""
+    credential = phone_credential()
+    token = service.take_pencil(page.evening, table, credential, take_over=take_over) if credential else None
+    return set_pencil_cookie(response, db.session.get(Match, table.match_id), token) if token else response
+
+
+@bp.get("/table/<match:match_id>")
+@access.viewer_link
+@access.member
+def table_panel(match_id: int):
+    """The club's panel on a table's match page, polled: where the turn stands, the other side's Confirm, and
+    once the next turn is drawn, this phone's next table (the phone is taken there, its pencil with it)."""
+    page = _panel_page(match_id)
+    tag = f'"e{page.evening.version}-m{page.match.version}"'
+    if shows_version(tag, request.headers.get("If-None-Match")):
+        return Response(status=304, headers=unchanged_headers(tag))
+    moved = page.next_table
+    if moved is not None:
+        follow_match(moved.row.match_id)
+        return _with_pencil(hx.location(url_for("matches.show", match_id=moved.row.match_id)), page, moved.row)
+    response = render("club/_table_panel.html", page=page)
+    response.headers["ETag"] = tag
+    return response
+
+
+def _panel_page(match_id: int, **given: Any) -> EveningPage:
+    """The presenter of a table's panel: its evening, its table and its match; a 404 for a match of no evening."""
+    table = read.table_of_match(match_id)
+    if table is None:
+        abort(404)
+    return EveningPage(table.evening, table_row=table, **given)
+
+
+@bp.post("/table/<match:match_id>/confirm")
+@access.viewer_link
+@access.member
+def confirm(match_id: int):
+    """The other side confirms the table's result (or, handed the phone, on the entering phone), or calls the
+    arbiter with a reason; a refusal is drawn in the panel with its reason, nothing counted."""
+    page = _panel_page(match_id)
+    evening, table, action = page.evening, page.table_row, first(request.form, "action")
+    try:
+        if action == "dispute":
+            service.dispute(evening, table.turn, table.number, phone_credential(), first(request.form, "note") or "")
+        else:
+            service.confirm(evening, table.turn, table.number, phone_credential(), for_other_side=action == "handed")
+    except (NotAllowed, RuleError) as refused:
+        page = _panel_page(match_id, errors={"confirm": error_text(refused)})
+        return render("club/_table_panel.html", status=status_of(refused), page=page)
+    return render("club/_table_panel.html", page=_panel_page(match_id, done=action))

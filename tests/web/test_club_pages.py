@@ -1,0 +1,191 @@
+"""A club evening through its pages: the host's setup form, the table cards seating phones, the other side's
+Confirm on the table's panel, the next turn reaching the phones, the arbiter's decisions, the standings' files."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+
+import pytest
+
+from companion.extensions import db
+from companion.games.club import scales
+from companion.models import Match
+from companion.models.club import ClubEvening, ClubTable
+from companion.services import matches
+from tests.helpers import HTMX, csrf_token, grant_host_rights, read_words, ref, start_group, start_match
+
+SETUP = {"name": "Friday", "mode": "burraco-pairs", "turns": "2", "hands": "2", "first": "mitchell",
+         "then": "danese_modificato", "groups": "1", "scale": "preset", "bye_points": "12", "late_costs": "points",
+         "entrants": "Rossi & Bianchi (Arona)\nVerdi & Neri\nGallo & Conti (Arona)\nGreco & Bruno"}  # fmt: skip
+
+
+def post(client, path: str, fields: dict, **headers):
+    """A form's POST as its page sends it (the page's CSRF token; htmx's header where asked)."""
+    return client.post(path, data={"csrf_token": csrf_token(client, "/evenings"), **fields}, headers=headers)
+
+
+def create(client, **changes) -> tuple[int, str]:
+    """The host sets up the evening; its id and address."""
+    answer = post(client, "/evenings/new", {**SETUP, **changes, "action": "create"}, **HTMX)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    address = answer.headers["HX-Location"].rsplit("/", 1)[1]
+    return ref_id(client, address), address
+
+
+def ref_id(client, address: str) -> int:
+    with client.application.app_context():
+        return db.session.execute(db.select(ClubEvening.id).where(ClubEvening.public_id == address)).scalar_one()
+
+
+def tables(app, evening_id: int, turn: int) -> list[tuple[int, int, list[int]]]:
+    """A turn's tables: number, match id, sides."""
+    with app.app_context():
+        rows = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening_id, turn=turn)).all()
+        return sorted((t.number, t.match_id, list(t.sides)) for t in rows if t.number)
+
+
+def play(app, match_id: int, ns: int, ew: int) -> None:
+    """The table's scorekeeper saves the turn's two hands."""
+    hand = {"sides": {"N/S": {"table": ns, "hand": 0}, "E/W": {"table": ew, "hand": 0}}, "closed_by": None}
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        for _ in range(2):
+            matches.save_round(match, hand)
+
+
+def card_path(client, number: int) -> str:
+    """Table `number`'s card as the cards page prints it."""
+    page = client.get("/evenings/cards").get_data(as_text=True)
+    return re.search(rf'href="http://localhost(/evenings/card/[^/"]+/{number})"', page)[1]
+
+
+@pytest.fixture
+def host(client):
+    return grant_host_rights(client)
+
+
+def test_a_bad_setup_is_refused_beside_its_field_and_nothing_is_stored(app, host):
+    answer = post(host, "/evenings/new", {**SETUP, "turns": "4", "then": "mitchell", "action": "create"}, **HTMX)
+    assert answer.status_code == 422
+    assert "A Mitchell of 4 entrants holds 1 turn" in html.unescape(answer.get_data(as_text=True))
+    answer = post(host, "/evenings/new", {**SETUP, "entrants": "Rossi & Bianchi\nSolo", "action": "create"}, **HTMX)
+    text = html.unescape(answer.get_data(as_text=True))
+    assert answer.status_code == 422 and "Entrant 2: A pair is two players" in text
+    # What was typed stays in the form.
+    assert "Rossi &amp; Bianchi\nSolo" in answer.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(ClubEvening).count() == 0
+
+
+def test_a_member_without_host_rights_may_not_set_up_an_evening(client):
+    answer = post(client, "/evenings/new", {**SETUP, "action": "create"}, **HTMX)
+    assert answer.status_code == 403
+
+
+def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host):
+    evening_id, address = create(host)
+    page = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
+    assert "Entrants (4)" in page and "Start turn 1" in page
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    first = tables(app, evening_id, 1)
+    assert len(first) == 2
+    # Each table's phones scan its card: N/S's first phone holds the pencil, E/W's phone sits down.
+    phones = {}
+    for number, match_id, _sides in first:
+        path = card_path(host, number)
+        ns, ew = app.test_client(), app.test_client()
+        card = read_words(ns.get(path).get_data(as_text=True))
+        assert f"Table {number}" in card and "Take my seat" in card
+        with app.app_context():
+            seats = db.session.get(Match, match_id).seats
+        assert post(ns, path, {"seat": "0", "action": "sit"}).status_code == 302
+        assert post(ew, path, {"seat": "1", "action": "sit"}).status_code == 302
+        phones[number] = (ns, ew)
+        assert seats[0].name in read_words(ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
+        # The N/S phone holds the pencil: its page has the entry's Save; the E/W phone's has none.
+        assert "Save hand" in ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+        assert "Save hand" not in ew.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    # Table 1 plays its hands; its panel offers E/W the Confirm, and N/S waits for it.
+    number, match_id, sides = first[0]
+    play(app, match_id, 400, 100)
+    ns, ew = phones[number]
+    panel = read_words(ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX).get_data(as_text=True))
+    assert "Confirm: N/S 800 – E/W 200" in panel
+    assert "Waiting for E/W to confirm" in read_words(ns.get(f"/evenings/table/{ref(match_id)}").get_data(as_text=True))
+    refused = post(ns, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX)
+    assert refused.status_code == 403 and "The other side confirms this result" in html.unescape(
+        refused.get_data(as_text=True)
+    )
+    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
+    assert "1 of 2 tables counted" in arbiter and "Table 1 confirmed: 800–200" in arbiter
+    # Table 2's E/W calls the arbiter; the arbiter settles it: the last table counted draws turn 2.
+    number, match_id, _sides = first[1]
+    play(app, match_id, 100, 100)
+    ns, ew = phones[number]
+    disputed = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "dispute", "note": "hand 2 was 150"},
+                    **HTMX)  # fmt: skip
+    assert disputed.status_code == 200 and "The arbiter is called" in read_words(disputed.get_data(as_text=True))
+    settled = post(host, f"/evenings/{address}/decide",
+                   {"action": "settle", "turn": "1", "table": "2", "points": ["200", "250"], "note": "hand 2"},
+                   **HTMX)  # fmt: skip
+    assert settled.status_code == 200, re.findall(r"role=\"alert\">([^<]*)", settled.get_data(as_text=True))
+    second = tables(app, evening_id, 2)
+    assert len(second) == 2
+    # Every phone's panel takes it to its next table, the N/S phones with their pencil.
+    for number, (ns, ew) in phones.items():
+        old_match = next(m for n, m, _ in first if n == number)
+        for phone in (ns, ew):
+            moved = phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX)
+            new_match = int(next(m for _, m, _ in second if ref(m) == moved.headers["HX-Location"].rsplit("/", 1)[1]))
+            assert phone.get(f"/matches/{ref(new_match)}").status_code == 200
+    # 800–200 over two hands, by the preset for two hands; the settled table's 200–250 within the even band.
+    winner, _loser = scales.preset(2).convert((800, 200))
+    standings = read_words(host.get(f"/evenings/{address}/standings").get_data(as_text=True))
+    assert f"1. Rossi – Bianchi Arona {winner} TP · +600" in standings or f"{winner} TP · +600" in standings
+    rows = list(csv.DictReader(io.StringIO(host.get(f"/evenings/{address}/standings.csv").get_data(as_text=True))))
+    assert rows[0]["place"] == "1" and rows[0]["tournament_points"] == str(winner) and rows[0]["difference"] == "600"
+    document = host.get(f"/evenings/{address}/standings.json").get_json()
+    assert document["standings"][0]["path"][0]["how"] == "played"
+
+
+def test_a_card_of_a_table_the_turn_does_not_have_says_so(app, host):
+    _evening_id, address = create(host)
+    post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX)
+    answer = host.get(card_path(host, 9))
+    assert answer.status_code == 404 and "Table 9 has no match in this turn" in read_words(
+        answer.get_data(as_text=True)
+    )
+    # Renewed cards: the old one opens nothing.
+    old = card_path(host, 1)
+    post(host, "/evenings/cards/renew", {})
+    assert host.get(old).status_code == 404 and card_path(host, 1) != old
+
+
+def test_on_a_private_server_a_card_lets_a_phone_outside_the_group_into_its_table_and_the_standings_alone(private_app):
+    host = private_app.test_client()
+    start_group(host, "Circolo")
+    other_match = start_match(host, "topic", ["Ann", "Bob"])
+    evening_id, address = create(host)
+    post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX)
+    number, match_id, _sides = tables(private_app, evening_id, 1)[0]
+    stranger = private_app.test_client()
+    path = card_path(host, number)
+    assert stranger.get(path).status_code == 200
+    assert post(stranger, path, {"seat": "1", "action": "sit"}).status_code == 302
+    assert stranger.get(f"/matches/{ref(match_id)}").status_code == 200
+    assert stranger.get(f"/evenings/{address}/standings").status_code == 200
+    # Nothing else of the group: its history, another match, the arbiter's page, the cards.
+    for elsewhere in (
+        "/history",
+        f"/matches/{ref(other_match)}",
+        f"/evenings/{address}",
+        "/evenings/cards",
+        "/evenings",
+    ):
+        assert stranger.get(elsewhere).status_code == 404, elsewhere
+    # A made-up card key opens nothing.
+    assert private_app.test_client().get(path.replace(path.split("/")[3], "x" * 22)).status_code == 404
