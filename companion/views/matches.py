@@ -361,20 +361,19 @@ def correct(match_id: int, number: int):
     return _go(url_for("matches.show", match_id=match.id))
 
 
-def _correction_refused(match: Match, stored, refused: Exception):
+def _correction_refused(match: Match, stored, refused: RuleError | service.EndsEarlier | ChangedMeanwhile):
     """The correction's page again, for a correction not stored: why, or (`EndsEarlier`) what it means."""
+    if isinstance(refused, RuleError):
+        errors = {refused.field or "round": _error(match, refused)}
+        return render("correct.html", status=422, page=MatchPage(match, request.form, editing=stored, errors=errors))
     if isinstance(refused, service.EndsEarlier):
         # Nothing is stored yet: the page says what the change means and saves it with one more tap.
         return render("correct.html", page=MatchPage(match, form=request.form, editing=stored, ends_earlier=refused))
-    if isinstance(refused, ChangedMeanwhile):
-        if refused.current is None:  # the match itself refused the write (the host ended it)
-            raise refused
-        game = get_game(match.game)
-        current = game.entry.form_from_round(refused.current.data, match.player_names, match.settings)
-        page = MatchPage(match, form=current, editing=refused.current, errors={"round": error_text(refused)})
-        return render("correct.html", status=409, page=page)
-    errors = {getattr(refused, "field", None) or "round": _error(match, refused)}
-    return render("correct.html", status=422, page=MatchPage(match, form=request.form, editing=stored, errors=errors))
+    if refused.current is None:  # the match itself refused the write (the host ended it)
+        raise refused
+    current = get_game(match.game).entry.form_from_round(refused.current.data, match.player_names, match.settings)
+    page = MatchPage(match, form=current, editing=refused.current, errors={"round": error_text(refused)})
+    return render("correct.html", status=409, page=page)
 
 
 @bp.get("/<match:match_id>/changes")
