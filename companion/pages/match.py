@@ -7,6 +7,7 @@ import zlib
 from functools import cached_property
 from typing import Any
 
+from flask import abort
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
@@ -193,6 +194,14 @@ class MatchPage:
         """The chances to win before the first round (None after it), from the ratings as the writes keep them."""
         match = self.match
         return None if match.rounds or match.status != PLAYING else match_chances(match)
+
+
+def match_or_404(match_id: int) -> Match:
+    """The match with this id, whose page a view draws, or a 404 page."""
+    match = queries.find_match(match_id)
+    if match is None:
+        abort(404)
+    return match
 
 
 def may_play_again(match: Match) -> bool:

@@ -10,6 +10,7 @@ from sqlalchemy import and_, or_, select, update
 
 from ..extensions import db
 from ..games import get_game
+from ..games.base import Replay
 from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, RuleError
 from ..models import PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
@@ -152,27 +153,39 @@ def note_hand(
     return seat.hand
 
 
-def play_on_board(
-    match: Match,
-    number: int | None,
-    position: int,
-    credential: str | None,
-    keep: dict[str, Any],
-    finished: dict[str, Any] | None,
-) -> bool:
-    """Keep the tap a seated phone made on its own board (`keep`: the entry tool's new state and the one it
-    started from) and, when the tap decided the set (`finished`, the round it makes), save the set with it.
-    Refused when the seat is no longer this phone's, the match is over, or the set moved on meanwhile.
+@dataclass(frozen=True)
+class BoardTap:
+    """What a tap on a seated phone's board came to: the calculator after it (`entry`, its refusal in it), the
+    replay of the rounds it was worked out on, or where it `saved` the set, the replay that saved it (None: the
+    page replays the rounds itself); `kept` where the tap changed the set kept for the round."""
+
+    entry: dict[str, Any]
+    replay: Replay | None
+    kept: bool = False
+    saved: bool = False
+
+
+def play_on_board(match: Match, number: int | None, position: int, credential: str | None, fields) -> BoardTap:
+    """Apply the tap a seated phone made on its own board (`fields`, the entry tool's, see pages.match.entry_form):
+    the rules' step worked out on one replay of the rounds, its new state kept and, when the tap decided the set,
+    the set saved with it. Refused when the seat is no longer this phone's, the match is over, or the set moved
+    on meanwhile.
 
     Under the match's lock, which bumps its version: the other board and the scorekeeper follow at their poll.
     """
+    game = get_game(match.game)
+    replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
+    entry = game.entry.step(fields, replay)
+    keep, finished = entry.get("keep"), entry.get("finished")
+    if entry.get("error") is not None or keep is None:
+        return BoardTap(entry, replay)
     with transaction(locking=match):
         _held_seat(match, position, credential, NOT_SEATED)
         keep_round_in_progress_held(match, number or 0, keep["state"], keep["based_on"])
-        if finished is None:
-            return False
-        save_round_held(match, finished)
-    return True
+        saved = None if finished is None else save_round_held(match, finished)
+    if saved is None:
+        return BoardTap(entry, replay, kept=True)
+    return BoardTap(entry, saved.replay, kept=True, saved=True)
 
 
 def _held_seat(match: Match, position: int, credential: str | None, refusal: Message) -> Seat:

@@ -36,9 +36,9 @@ from ..web.groups import (
     phone_label,
 )
 from ..web.i18n import error_text
+from ..web.links import qr_svg
 from ..web.live import shows_version, unchanged_headers
 from ..web.pencil import set_pencil_cookie
-from .live import qr_svg
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
 

@@ -25,7 +25,7 @@ from ..web.groups import (
 )
 from ..web.i18n import error_text
 from ..web.limits import GROUPS_STARTED, count_wrong_code, limited
-from .live import public_url, qr_svg
+from ..web.links import public_url, qr_svg
 
 bp = Blueprint("groups", __name__)
 

@@ -15,9 +15,6 @@ from ..web.limits import count_wrong_code, refused_answer
 bp = Blueprint("host", __name__, url_prefix="/host")
 
 
-bp.add_app_template_global(is_host, "is_host")
-
-
 @bp.get("")
 @access.open_server_only
 def landing():

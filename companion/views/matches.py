@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, make_response, redirect, request, url_for
@@ -13,7 +12,7 @@ from ..games import REGISTRY, get_game
 from ..games.forms import whole_number
 from ..games.refusals import ChangedMeanwhile, RuleError
 from ..models import PLAYING, Match
-from ..pages.match import MatchPage, entry_form, may_play_again
+from ..pages.match import MatchPage, entry_form, match_or_404, may_play_again
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
 from ..queries.exchange import match_document
@@ -24,20 +23,13 @@ from ..web import access, hx, render, wants_fragment
 from ..web.cards import THEMES, card_etag, card_filename, card_png
 from ..web.groups import is_host
 from ..web.i18n import error_text
-from ..web.live import live_etag, shows_version
+from ..web.live import ROUNDS_CHANGED, drawn_version, shows_version
 from ..web.pencil import is_scorekeeper, set_pencil_cookie
+from ..web.posted import posted_key
 from ..web.setup_form import Draft
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
-# The key a phone makes for each round save (static/js/offline.js): a UUID, lower case.
-ROUND_KEY = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-# The event a response names when the rounds changed: the chart, its legend and the duration
-# listen for it and fetch themselves again (drawing the chart in the save would double its time).
-ROUNDS_CHANGED = "rounds-changed"
-# The header of a tap's answer that draws the entry alone: the version it drew, which the page compares with the
-# entry it shows (static/js/app.js), as answers to quick taps come back in any order.
-ENTRY_VERSION = "X-Entry-Version"
 # The flash category that carries the number of a round just corrected to the match page.
 CORRECTED = "corrected"
 # The id of a finished match's replay, which its steps swap (HX-Target).
@@ -90,14 +82,6 @@ def _error(match: Match, error: Exception) -> str:
     """A refusal as the match page shows it: translated, naming the player or pair at fault."""
     game = get_game(match.game)
     return error_text(error, [*match.player_names, *game.sides(match.player_names, match.settings)])
-
-
-def match_or_404(match_id: int) -> Match:
-    """The match with this id, or a 404 page."""
-    match = queries.find_match(match_id)
-    if match is None:
-        abort(404)
-    return match
 
 
 def _table_chances(draft: Draft, roster):
@@ -174,21 +158,8 @@ def save_round(match_id: int):
     match = _editable(match_id)
     game = get_game(match.game)
     number = request.form.get("number", type=_round_number)
-    key = request.form.get("round_key") or None
-    if key is not None and not ROUND_KEY.fullmatch(key):
-        abort(400, gettext("This round's key cannot be read: reload the page and save again."))
-    form = request.form
-    sent = queries.sent_rows(match)
-    if sent:
-        overtaken = _rows_sent_again(match, form, sent)
-        if overtaken:
-            again = {name: gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save "
-                                   "again.", name=name) for name in overtaken}  # fmt: skip
-            errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
-            replacing = [game.sides(match.player_names, match.settings).index(name) for name in overtaken]
-            page = MatchPage(match, form=form, errors=errors, replacing=replacing)
-            return render("match.html", fragment="_round_entry.html", status=409, page=page)
-        form = game.entry.with_sent_rows(MultiDict(form), sent)
+    key = posted_key("round_key", gettext("This round's key cannot be read: reload the page and save again."))
+    form = _with_rows_sent(match, request.form)
     try:
         data = game.entry.round_from_form(entry_form(match, form), match.player_names, match.settings)
         saved = service.save_round(match, data, number, key, _played_at())
@@ -202,6 +173,24 @@ def save_round(match_id: int):
     # more than the table (the first round, the end, an emptied redo), only the new row travels.
     appended = not (saved.repeated or saved.cleared_redo or match.is_over or saved.round.number == 1)
     return _after_change(match, saved=saved, appended=appended)
+
+
+def _with_rows_sent(match: Match, form):
+    """The scorekeeper's Save with the rows the seated phones sent; a 409 with the entry, those rows as sent, where
+    the Save holds a row its phone sent again since the page showed it (see _rows_sent_again)."""
+    sent = queries.sent_rows(match)
+    if not sent:
+        return form
+    overtaken = _rows_sent_again(match, form, sent)
+    if overtaken:
+        game = get_game(match.game)
+        again = {name: gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save "
+                               "again.", name=name) for name in overtaken}  # fmt: skip
+        errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
+        replacing = [game.sides(match.player_names, match.settings).index(name) for name in overtaken]
+        page = MatchPage(match, form=form, errors=errors, replacing=replacing)
+        abort(render("match.html", fragment="_round_entry.html", status=409, page=page))
+    return get_game(match.game).entry.with_sent_rows(MultiDict(form), sent)
 
 
 def _rows_sent_again(match: Match, form, sent) -> list[str]:
@@ -236,7 +225,7 @@ def entry_step(match_id: int):
     if kept:
         # Keeping the tool's state made a new version, which the page's live poll need not fetch; a tap's
         # answer that comes back after the next one's is not drawn over it (app.js).
-        response.headers["X-Live-ETag"] = response.headers[ENTRY_VERSION] = live_etag(match)
+        drawn_version(response, match, entry=True, live=True)
     return response
 
 
@@ -262,9 +251,7 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
         reopened=reopened,
     )  # fmt: skip
     response = hx.trigger_client_event(render("match.html", fragment="_round_saved.html", page=page), ROUNDS_CHANGED)
-    # The version this answer shows, which the page's live poll then need not fetch again (app.js).
-    response.headers["X-Live-ETag"] = live_etag(match)
-    return response
+    return drawn_version(response, match, live=True)
 
 
 @bp.get("/<match:match_id>/chart")
@@ -367,24 +354,26 @@ def correct(match_id: int, number: int):
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
         ends_at = request.form.get("ends_at", type=int)
         service.correct_round(match, number, data, -1 if revision is None else revision, ends_at=ends_at)
-    except RuleError as error:
-        page = MatchPage(
-            match, form=request.form, editing=stored, errors={error.field or "round": _error(match, error)}
-        )
-        return render("correct.html", status=422, page=page)
-    except service.EndsEarlier as early:
-        # Nothing is stored yet: the page says what the change means and saves it with one more tap.
-        page = MatchPage(match, form=request.form, editing=stored, ends_earlier=early)
-        return render("correct.html", page=page)
-    except ChangedMeanwhile as conflict:
-        if conflict.current is None:  # the match itself refused the write (the host ended it)
-            raise
-        current = game.entry.form_from_round(conflict.current.data, match.player_names, match.settings)
-        page = MatchPage(match, form=current, editing=conflict.current, errors={"round": error_text(conflict)})
-        return render("correct.html", status=409, page=page)
+    except (RuleError, service.EndsEarlier, ChangedMeanwhile) as refused:
+        return _correction_refused(match, stored, refused)
     # The match page then says what was saved, like a round's read-back (a late penalty is a correction).
     flash(str(number), CORRECTED)
     return _go(url_for("matches.show", match_id=match.id))
+
+
+def _correction_refused(match: Match, stored, refused: RuleError | service.EndsEarlier | ChangedMeanwhile):
+    """The correction's page again, for a correction not stored: why, or (`EndsEarlier`) what it means."""
+    if isinstance(refused, RuleError):
+        errors = {refused.field or "round": _error(match, refused)}
+        return render("correct.html", status=422, page=MatchPage(match, request.form, editing=stored, errors=errors))
+    if isinstance(refused, service.EndsEarlier):
+        # Nothing is stored yet: the page says what the change means and saves it with one more tap.
+        return render("correct.html", page=MatchPage(match, form=request.form, editing=stored, ends_earlier=refused))
+    if refused.current is None:  # the match itself refused the write (the host ended it)
+        raise refused
+    current = get_game(match.game).entry.form_from_round(refused.current.data, match.player_names, match.settings)
+    page = MatchPage(match, form=current, editing=refused.current, errors={"round": error_text(refused)})
+    return render("correct.html", status=409, page=page)
 
 
 @bp.get("/<match:match_id>/changes")

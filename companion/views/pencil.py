@@ -6,16 +6,15 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 
 from ..games.refusals import ChangedMeanwhile
-from ..pages.match import MatchPage
+from ..pages.match import MatchPage, match_or_404
 from ..queries import matches as queries
 from ..services import pencil
 from ..web import access, render
+from ..web.groups import is_host
 from ..web.i18n import error_text
 from ..web.limits import count_wrong_code, guessed, refused_answer
+from ..web.links import public_url, qr_svg
 from ..web.pencil import is_scorekeeper, pencil_token, set_pencil_cookie
-from .host import is_host
-from .live import public_url, qr_svg
-from .matches import match_or_404
 
 bp = Blueprint("pencil", __name__, url_prefix="/matches")
 

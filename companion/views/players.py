@@ -14,9 +14,9 @@ from ..queries.seasons import Period, season
 from ..services.roster import RosterError, merge_players, merge_refusal, rename_player
 from ..web import access, render
 from ..web.display import one_full_stop
+from ..web.groups import is_host
 from ..web.i18n import date_field, sentence
 from ..web.row_ids import row_of
-from .host import is_host
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 

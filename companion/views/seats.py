@@ -11,7 +11,7 @@ from ..games import get_game
 from ..games.forms import index_in, whole_number
 from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, Refusal, RuleError
 from ..models import ID_MAX
-from ..pages.match import MatchPage
+from ..pages.match import MatchPage, entry_form, match_or_404
 from ..queries.matches import hash_token, row_of, seat_of
 from ..services import seats as service
 from ..web import access, hx, render, wants_fragment
@@ -22,6 +22,7 @@ from ..web.groups import (
     REPLACED_TEXT,
     current_member,
     give_phone_credential,
+    is_host,
     is_member,
     phone_credential,
     phone_label,
@@ -30,11 +31,10 @@ from ..web.groups import (
     seat_key_state,
 )
 from ..web.i18n import error_text, translated
-from ..web.live import live_etag, shows_version, unchanged_headers
+from ..web.links import qr_svg, seat_link
+from ..web.live import ROUNDS_CHANGED, drawn_version, live_etag, unchanged_answer
 from ..web.pencil import is_scorekeeper
-from .host import is_host
-from .live import qr_svg, seat_link
-from .matches import ENTRY_VERSION, ROUND_KEY, ROUNDS_CHANGED, match_or_404
+from ..web.posted import posted_key
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
 
@@ -105,18 +105,15 @@ def send_row(match_id: int):
     """
     match = match_or_404(match_id)
     game = get_game(match.game)
-    seat = seat_of(match, phone_credential())
-    if seat is not None and not game.entry.rows_from_seats:
-        abort(404)
     try:
-        if seat is None:
-            raise NotAllowed(_unseated(match, game.entry.seat_text("not_seated")))
+        seat = _sending_seat(match, game)
         side = row_of(match, seat)
         replay = game.replay(match.player_names, match.settings, [r.data for r in match.rounds])
         row = game.entry.row_from_form(request.form, replay, side)
         number = whole_number(request.form.get("number"), ID_MAX)
+        key = posted_key("row_key", gettext("This row's key cannot be read: reload the page and send it again."))
         label = _what_this_phone_is_called(seat)
-        sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label, _row_key())
+        sent = service.send_row(match, number, seat.position, side, row, phone_credential(), label, key)
     except RuleError as error:
         page = MatchPage(match, form=request.form, errors={error.field or "round": error_text(error)})
         return render("match.html", fragment="_round_entry.html", status=422, page=page)
@@ -129,25 +126,36 @@ def send_row(match_id: int):
     return _entry_after_write(page, saved=sent.saved_round)
 
 
+def _sending_seat(match, game):
+    """This phone's seat, which sends its row: NotAllowed where it has none, a 404 where seats send no rows."""
+    seat = seat_of(match, phone_credential())
+    if seat is None:
+        raise NotAllowed(_unseated(match, game.entry.seat_text("not_seated")))
+    if not game.entry.rows_from_seats:
+        abort(404)
+    return seat
+
+
 @bp.post("/<match:match_id>/board")
 @access.seated
 def board(match_id: int):
     """A tap on a seated phone's own board (Pazaak): its move, on its turn, from the hand it noted; the set
     saved by the tap that decides it. Answered with this phone's entry, the refusal's reason beside it."""
     match, seat = _board_seat(match_id)
-    page = MatchPage(match, form=request.form, my_seat=seat)
-    calc = page.entry
-    keep = calc.get("keep")
-    if calc.get("error") is not None or keep is None:
-        return render("match.html", fragment="_round_entry.html", page=page)
     number = whole_number(request.form.get("number"), ID_MAX)
+    fields = entry_form(match, request.form, seat)
     try:
-        saved = service.play_on_board(match, number, seat.position, phone_credential(), keep, calc["finished"])
+        tap = service.play_on_board(match, number, seat.position, phone_credential(), fields)
     except (ChangedMeanwhile, NotAllowed, RuleError) as refused:
         page = MatchPage(match, errors={"round": error_text(refused)})
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), page=page)
-    page = MatchPage(match, board_saved=number if saved else None)
-    return _entry_after_write(page, saved=saved)
+    if not tap.kept:  # refused by the rules, or changing nothing: the calculator as the tap left it
+        page = MatchPage(match, request.form, replay=tap.replay, my_seat=seat, entry=tap.entry)
+        return render("match.html", fragment="_round_entry.html", page=page)
+    # Drawn from what the tap came to: its calculator and replay, or where it saved the set, the replay that saved
+    # it, on which the next set's calculator is worked out.
+    drawn = {"board_saved": number} if tap.saved else {"entry": tap.entry}
+    return _entry_after_write(MatchPage(match, replay=tap.replay, my_seat=seat, **drawn), saved=tap.saved)
 
 
 def _entry_after_write(page: MatchPage, saved: bool) -> Response:
@@ -155,11 +163,9 @@ def _entry_after_write(page: MatchPage, saved: bool) -> Response:
     changed too, out of band, marked as the version the page then shows: a poll sent before the write and
     answered after it is not drawn over them (app.js), nor is the next one fetched for nothing."""
     response = render("match.html", fragment="_seat_write.html", saved_round=saved, page=page)
-    response.headers[ENTRY_VERSION] = live_etag(page.match)
     if saved:
         hx.trigger_client_event(response, ROUNDS_CHANGED)
-        response.headers["X-Live-ETag"] = live_etag(page.match)
-    return response
+    return drawn_version(response, page.match, entry=True, live=saved)
 
 
 @bp.post("/<match:match_id>/hand")
@@ -179,8 +185,7 @@ def hand(match_id: int):
         return render("match.html", fragment="_round_entry.html", status=status_of(refused), page=page)
     response = render("match.html", fragment="_round_entry.html", page=MatchPage(match))
     # Quick taps are answered in any order: the page draws no answer older than the entry it shows (app.js).
-    response.headers[ENTRY_VERSION] = live_etag(match)
-    return response
+    return drawn_version(response, match, entry=True)
 
 
 def _board_seat(match_id: int):
@@ -195,14 +200,6 @@ def _board_seat(match_id: int):
     if not get_game(match.game).entry.seat_boards:
         abort(404)
     return match, seat
-
-
-def _row_key() -> str | None:
-    """The key the seated phone made for this send (seats.js, as offline.js makes a save's), or a 400 if unreadable."""
-    key = request.form.get("row_key") or None
-    if key is not None and not ROUND_KEY.fullmatch(key):
-        abort(400, gettext("This row's key cannot be read: reload the page and send it again."))
-    return key
 
 
 @bp.post("/<match:match_id>/seat/leave")
@@ -220,8 +217,8 @@ def panel(match_id: int):
     """The share page's list of seats, polled while the scorekeeper looks at it: a phone sitting down shows."""
     match = match_or_404(match_id)
     tag = live_etag(match)
-    if shows_version(tag, request.headers.get("If-None-Match")):
-        return Response(status=304, headers=unchanged_headers(tag))
+    if (unchanged := unchanged_answer(tag)) is not None:
+        return unchanged
     return Response(render_template("_seats_panel.html", page=_panel_page(match)), headers={"ETag": tag})
 
 

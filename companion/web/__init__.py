@@ -80,6 +80,7 @@ def init_app(app: Flask) -> None:
         private_groups=groups.private,
         current_group=groups.current_group,
         is_member=groups.is_member,
+        is_host=groups.is_host,
     )
     app.jinja_env.filters["day"] = i18n.day
     app.jinja_env.filters["words"] = display.words

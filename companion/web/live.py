@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from flask import Flask, g
+from flask import Flask, Response, abort, g, request
 from flask_babel import get_locale
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import SecurityError
@@ -21,7 +21,7 @@ from ..queries import matches as queries
 from . import cookies, hx
 from .assets import needs_bundles
 from .bytecache import ByteBoundedCache
-from .groups import PHONE_COOKIE, signed_credential
+from .groups import PHONE_COOKIE, place, signed_credential
 from .headers import PRIVATE_CACHE, add_standard_headers
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
@@ -64,6 +64,18 @@ def shows_version(tag: str, if_none_match: str | None) -> bool:
     return any(seen.split(":", 1)[0] == tag for seen in parse_etags(if_none_match).as_set(include_weak=True))
 
 
+# The word for what a page's entry shows (pages.match.entry_shows), which its live poll sends.
+ENTRY_SHOWS = "X-Entry-Shows"
+# The header of a tap's answer that draws the entry alone: the version it drew, which the page compares with the
+# entry it shows (static/js/app.js), as answers to quick taps come back in any order.
+ENTRY_VERSION = "X-Entry-Version"
+# The header of a write's answer that draws the standings and rounds: the version it drew, which the page's live
+# poll then need not fetch again (app.js).
+LIVE_VERSION = "X-Live-ETag"
+# The event a response names when the rounds changed: the chart, its legend and the duration
+# listen for it and fetch themselves again (drawing the chart in the save would double its time).
+ROUNDS_CHANGED = "rounds-changed"
+
 # What a live fragment's body depends on besides its URL: the language (the `lang` cookie or
 # Accept-Language), the pencil cookie, whether htmx asks, and the compression.
 LIVE_VARY = ("Cookie", "Accept-Language", hx.REQUEST, "Accept-Encoding")
@@ -73,6 +85,53 @@ def unchanged_headers(tag: str) -> Headers:
     """The headers of a 304 to a live poll, wherever it is given: Flask's view or the middleware."""
     headers = Headers([("ETag", tag), ("Vary", ", ".join(LIVE_VARY)), ("Cache-Control", PRIVATE_CACHE)])
     return add_standard_headers(headers)
+
+
+def polled_state(match_id: int):
+    """The live state of the polled match, as the middleware read it (then not read again) or read now; a 404
+    where there is none in the request's group."""
+    if LIVE_STATE_KEY in request.environ:
+        state = request.environ[LIVE_STATE_KEY]
+    else:
+        state = queries.live_state(match_id)
+    if state is None or state.group_id != place().group_id:
+        abort(404)
+    return state
+
+
+def unchanged_answer(tag: str, settled: bool = False) -> Response | None:
+    """The answer to a poll from a page that shows the version `tag` names already: a 304 with no body, or, once
+    nothing can change the match any more (`settled`), htmx's last answer to a poll (286); None otherwise."""
+    if not shows_version(tag, request.headers.get("If-None-Match")):
+        return None
+    if settled:
+        # Untagged, as app.js draws no answer of the version it shows, and htmx ends a poll only on one drawn.
+        return hx.stop_polling(hx.reswap(Response(""), "none"))
+    return Response(status=304, headers=unchanged_headers(tag))
+
+
+def poll_answer(response: Response, tag: str, settled: bool, shows: str | None, rounds: bool) -> Response:
+    """A poll's answer that draws the match at the version `tag` names: varied on what the phone said its entry
+    shows (`shows`), naming ROUNDS_CHANGED where it draws the `rounds`, and, the match `settled`, the poll's last."""
+    if shows is not None:
+        response.vary.add(ENTRY_SHOWS)
+    response.headers["ETag"] = tag
+    response.vary.update(LIVE_VARY)
+    if rounds:
+        hx.trigger_client_event(response, ROUNDS_CHANGED)
+    # Nothing can change a settled match any more: this drawing of it is the poll's last.
+    return hx.stop_polling(response) if settled else response
+
+
+def drawn_version(response: Response, match: Match, entry: bool = False, live: bool = False) -> Response:
+    """A write's answer marked with the version of the match it drew: of the `entry` drawn alone, and of the
+    standings and rounds drawn `live` (see ENTRY_VERSION and LIVE_VERSION)."""
+    tag = live_etag(match)
+    if entry:
+        response.headers[ENTRY_VERSION] = tag
+    if live:
+        response.headers[LIVE_VERSION] = tag
+    return response
 
 
 # A match's address, as the `match` converter reads it: any other text (an old address among them) goes on

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -42,3 +43,20 @@ def test_htmx_headers_are_named_in_one_module():
     by_hand = [str(path.relative_to(ROOT)) for path in sorted(PACKAGE.rglob("*.py"))
                if path != PACKAGE / "web" / "hx.py" and re.search(r"[\"']HX-", path.read_text())]  # fmt: skip
     assert by_hand == []
+
+
+# The longest a view function may be, from its `def` to its last line.
+VIEW_LINES = 30
+
+
+def test_every_view_is_thin():
+    """A view parses the request, says who may call it, calls, and chooses the page or fragment: what a page shows
+    is its presenter's (companion/pages), the plumbing web's, the writes the services'. None is over 30 lines."""
+    long = []
+    for path in sorted((PACKAGE / "views").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > VIEW_LINES:
+                    long.append(f"views/{path.name}: {node.name} ({lines} lines)")
+    assert long == []

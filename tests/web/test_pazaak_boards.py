@@ -5,11 +5,14 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections import Counter
 
 from sqlalchemy import update
 
 from companion.extensions import db
+from companion.games import get_game
 from companion.models import Match, RoundChange, Seat
+from companion.pages.match import MatchPage
 from companion.queries.matches import seat_of
 from companion.services import seats
 from companion.web.groups import signed_credential
@@ -216,3 +219,42 @@ def test_two_quick_taps_on_the_hand_picker_both_count(app, client):
     assert noted == ["+5", "−6"]
     with app.app_context():
         assert db.session.get(Seat, seat.id).hand == ["+5", "−6"]
+
+
+def test_a_tap_on_a_board_is_applied_once_and_its_page_drawn_once(app, client, monkeypatch):
+    """The service applies the tap and the answer is drawn from what it came to: one page and one replay of the
+    rounds per tap, where the rules refuse it as where it is kept; the tap that decides the set is saved with one
+    more replay, the save's, from which the next set is drawn."""
+    match_id, bob = two_boards(app, client)
+    runs = Counter()
+    pazaak = type(get_game("pazaak"))
+    for owner, name in ((MatchPage, "__init__"), (pazaak, "replay")):
+        monkeypatch.setattr(owner, name, _counted(getattr(owner, name), runs, name))
+
+    def counted_tap(phone, played: str) -> tuple[Counter, str]:
+        """The page built and the replays run by this tap alone, and its answer's text."""
+        token = csrf_token(phone, f"/matches/{ref(match_id)}")
+        runs.clear()
+        answer = phone.post(f"/matches/{ref(match_id)}/board", data={"csrf_token": token, "move": played,
+                                                                    "number": "1"}, headers=HTMX)  # fmt: skip
+        assert answer.status_code == 200, played
+        return Counter(runs), html.unescape(answer.get_data(as_text=True))
+
+    once = {"__init__": 1, "replay": 1}
+    runs_of_refused, refused = counted_tap(bob, "draw:3")  # not Bob's turn: refused by the rules, nothing kept
+    assert "Refused:" in refused and runs_of_refused == once
+    for phone, played in ((client, "draw:10"), (client, "stand"), (bob, "draw:9")):
+        runs_of_kept, kept = counted_tap(phone, played)
+        assert "Refused" not in kept and runs_of_kept == once, played
+    runs_of_saved, saved = counted_tap(bob, "stand")
+    assert "Set 1 is decided and saved." in saved and runs_of_saved == {"__init__": 1, "replay": 2}
+
+
+def _counted(function, runs: Counter, name: str):
+    """`function`, counting its calls in `runs` under `name`."""
+
+    def counting(*args, **kwargs):
+        runs[name] += 1
+        return function(*args, **kwargs)
+
+    return counting
