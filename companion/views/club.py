@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import csv
 import hmac
-import io
 import json
-import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
@@ -15,8 +12,6 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.club import plan as plans
-from ..games.club import scales
 from ..games.forms import first, index_in, whole_number
 from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
@@ -25,7 +20,7 @@ from ..pages.club import EveningPage
 from ..queries import club as read
 from ..services import club as service
 from ..services import seats
-from ..web import access, hx, render
+from ..web import access, evening_form, hx, render
 from ..web.fragments import status_of
 from ..web.groups import (
     current_group,
@@ -42,10 +37,6 @@ from ..web.pencil import set_pencil_cookie
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
 
-# The modes of the setup form: the game and whether in pairs.
-MODES = {"burraco-pairs": ("burraco", True), "burraco-alone": ("burraco", False), "pazaak": ("pazaak", False)}
-# An entrant as the host types it: "Rossi & Bianchi (Arona)", the club optional.
-ENTRANT_LINE = re.compile(r"^(?P<players>[^()]+?)\s*(?:\((?P<club>[^()]*)\))?$")
 CARDS_SHOWN = 24
 CARDS_MOST = 120
 
@@ -72,88 +63,15 @@ def new():
     """The host's setup form: the game, turns × hands, the movements, the scale, the entrants."""
     form = request.form if request.method == "POST" else None
     if form is None or first(form, "action") == "redraw":
-        return render("club/new.html", fragment="club/_setup_form.html", setup=_setup_view(form), errors={})
+        return render("club/new.html", fragment="club/_setup_form.html", setup=evening_form.setup_view(form), errors={})
     try:
-        evening = service.create_evening(first(form, "name", "") or "", _raw_plan(form), _entrants(form))
+        plan, entrants = evening_form.raw_plan(form), evening_form.entrants(form)
+        evening = service.create_evening(first(form, "name", "") or "", plan, entrants)
     except RuleError as error:
-        errors = {_field_of(error.field): _said(error)}
-        return render("club/new.html", fragment="club/_setup_form.html", status=422, setup=_setup_view(form),
-                      errors=errors)  # fmt: skip
+        errors = {evening_form.field_of(error.field): evening_form.said(error)}
+        setup = evening_form.setup_view(form)
+        return render("club/new.html", fragment="club/_setup_form.html", status=422, setup=setup, errors=errors)
     return hx.go(url_for("club.show", evening_id=evening.id))
-
-
-def _raw_plan(form: Any) -> dict[str, Any]:
-    """The plan as the setup form posts it, for `plan.checked`."""
-    game, pairs = MODES.get(first(form, "mode", "") or "", (None, False))
-    raw: dict[str, Any] = {"game": game, "pairs": pairs, "late_costs": first(form, "late_costs", "points")}
-    for key in ("turns", "hands", "groups", "bye_points"):
-        raw[key] = whole_number(first(form, key))
-    for key in ("first", "then"):
-        raw[key] = first(form, key)
-    scale = first(form, "scale", "preset")
-    if scale == "plain":
-        raw["scale"] = {"plain": True}
-    elif scale == "custom":
-        raw["scale"] = _bands(first(form, "bands", "") or "")
-    return raw
-
-
-def _bands(text: str) -> list[dict[str, Any]]:
-    """The host's bands, a line each: "from ahead-behind" ("51 11-9")."""
-    rows = []
-    for line in text.splitlines():
-        parts = re.split(r"[\s\-–]+", line.strip())
-        if line.strip():
-            rows.append(dict(zip(("start", "ahead", "behind"), (whole_number(part) for part in parts), strict=False)))
-    return rows
-
-
-def _entrants(form: Any) -> list[tuple[list[str], str | None]]:
-    """The entrants as typed, a line each: the players joined by "&" (or a comma), the club in brackets."""
-    entrants = []
-    for number, line in enumerate((first(form, "entrants", "") or "").splitlines(), 1):
-        line = line.strip()
-        if not line:
-            continue
-        found = ENTRANT_LINE.match(line)
-        if found is None:
-            raise RuleError(gettext("write the players, then the club in brackets"), field=f"entrant-{number}")
-        players = [name.strip() for name in re.split(r"[&,]", found["players"]) if name.strip()]
-        entrants.append((players, (found["club"] or "").strip() or None))
-    return entrants
-
-
-def _said(error: RuleError) -> str:
-    """A refusal of the setup as its field shows it: an entrant's names by the entrant's place in the list."""
-    number = (error.field or "").removeprefix("entrant-")
-    if number.isdigit():
-        return gettext("Entrant %(n)s: %(reason)s", n=number, reason=error_text(error))
-    return error_text(error)
-
-
-def _field_of(field: str | None) -> str:
-    """The form field a refusal of the plan or the entrants belongs beside."""
-    if not field:
-        return "form"
-    if field.startswith("bands"):
-        return "bands"
-    if field.startswith("entrant"):
-        return "entrants"
-    return {"game": "mode", "pairs": "mode"}.get(field, field)
-
-
-def _setup_view(form: Any) -> dict[str, Any]:
-    """What the setup form shows: what was posted (else the defaults) and the preset scale for its hands."""
-    mode = first(form, "mode", "burraco-pairs") if form else "burraco-pairs"
-    game = MODES.get(mode or "", ("burraco", True))[0]
-    hands = whole_number(first(form, "hands", "") if form else "") or 3
-    try:
-        preset = scales.preset(hands) if game == "burraco" else scales.preset_for_sets(hands)
-    except RuleError:
-        preset = None
-    bands = "\n".join(f"{band.start} {band.ahead}-{band.behind}" for band in preset.bands) if preset else ""
-    return {"mode": mode, "game": game, "hands": hands, "preset": preset, "bands": bands, "form": form or {},
-            "movements": plans.MOVEMENTS, "most_turns": plans.MOST_TURNS, "most_hands": plans.MOST_HANDS}  # fmt: skip
 
 
 @bp.get("/<evening:evening_id>")
@@ -186,7 +104,9 @@ def decide(evening_id: int):
     try:
         _decision(evening, request.form)
     except Refusal as refused:
-        page = EveningPage(evening, errors={_field_of(getattr(refused, "field", None)): error_text(refused)})
+        page = EveningPage(
+            evening, errors={evening_form.field_of(getattr(refused, "field", None)): error_text(refused)}
+        )
         return render("club/evening.html", fragment="club/_evening_live.html", status=status_of(refused), page=page)
     page = EveningPage(evening, done=first(request.form, "action"))
     return render("club/evening.html", fragment="club/_evening_live.html", page=page)
@@ -201,7 +121,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     if action == "start":
         service.start(evening)
     elif action == "add":
-        service.add_entrant(evening, *(_entrants(form) or [([], None)])[0])
+        service.add_entrant(evening, *(evening_form.entrants(form) or [([], None)])[0])
     elif action == "late":
         service.late(evening, entrant, whole_number(first(form, "penalty")), note)
     elif action == "forfeit":
@@ -213,21 +133,10 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "confirm":
         service.confirm_as_arbiter(evening, turn, table)
     elif action == "close":
-        outcomes = {number: _outcome(first(form, f"outcome-{number}", "average")) for number in _waiting(evening)}
+        outcomes = evening_form.outcomes(evening, form)
         service.close_turn(evening, outcomes, note)
     else:
         abort(400)
-
-
-def _waiting(evening: ClubEvening) -> list[int]:
-    return [t.number for t in evening.tables if t.turn == evening.turn and t.state not in service.COUNTED and t.number]
-
-
-def _outcome(value: str | None) -> str | list[int | None]:
-    """A closing's outcome as its select posts it: "average", "zero", or "14-6" (each side's tournament points)."""
-    if value in service.OUTCOMES:
-        return value
-    return [whole_number(part) for part in (value or "").split("-")]
 
 
 @bp.get("/<evening:evening_id>/standings")
@@ -250,25 +159,9 @@ def standings_file(evening_id: int, kind: str):
         document = {"evening": evening.name, "game": evening.game, "standings": rows}
         response = Response(json.dumps(document, ensure_ascii=False, indent=1), mimetype="application/json")
     else:
-        response = Response(_csv(rows), mimetype="text/csv")
+        response = Response(evening_form.standings_csv(rows), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="evening-{evening.public_id}.{kind}"'
     return response
-
-
-PATH_COLUMNS = ("turn", "table", "side", "opponent", "points_for", "points_against", "tournament_points", "how")
-
-
-def _csv(rows: list[dict[str, Any]]) -> str:
-    """The standings as CSV: a line per entrant and turn, its totals repeated (a spreadsheet filters them)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["place", "entrant", "club", "tournament_points", "difference",
-                     *(f"turn_{column}" for column in PATH_COLUMNS)])  # fmt: skip
-    for row in rows:
-        totals = [row["place"], row["entrant"], row["club"] or "", row["tournament_points"], row["difference"]]
-        for meeting in row["path"] or [{}]:
-            writer.writerow([*totals, *(meeting.get(column, "") for column in PATH_COLUMNS)])
-    return out.getvalue()
 
 
 @bp.get("/cards")
