@@ -206,8 +206,9 @@ def match_or_404(match_id: int) -> Match:
 
 def may_play_again(match: Match) -> bool:
     """Whether this phone may start the match again, with the same players: its pencil, the host, or the phone
-    that started it (a host who ends a match takes its pencil away, not its scorekeeper's place at the table)."""
-    return is_scorekeeper(match) or is_host() or is_owner(match)
+    that started it (a host who ends a match takes its pencil away, not its scorekeeper's place at the table).
+    Never at a club evening's table: the evening draws the next match."""
+    return (is_scorekeeper(match) or is_host() or is_owner(match)) and club.table_of_match(match.id) is None
 
 
 def entry_form(match: Match, form=None, my_seat=None) -> MultiDict:
