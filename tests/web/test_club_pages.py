@@ -112,6 +112,8 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     number, match_id, sides = first[0]
     play(app, match_id, 400, 100)
     ns, ew = phones[number]
+    # The evening draws the next match: the finished table offers no Play again, even to its pencil.
+    assert "Play again" not in read_words(ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     panel = read_words(ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX).get_data(as_text=True))
     assert "Confirm: N/S 800 – E/W 200" in panel
     assert "Waiting for E/W to confirm" in read_words(ns.get(f"/evenings/table/{ref(match_id)}").get_data(as_text=True))
