@@ -186,7 +186,14 @@ function nextRoundEntry(number) {
   form.querySelectorAll("[data-round-label]").forEach(function (label) {
     label.textContent = label.textContent.replace(blankNumber, String(number));
   });
-  htmx.process(section);
+  drawn(section);
+}
+
+// An entry put in by this script is set up as one htmx swapped in: htmx's attributes, and the game's script
+// (its htmx.onLoad: Burraco's keypad listens on the new fields).
+function drawn(entry) {
+  htmx.process(entry);
+  htmx.trigger(entry, "htmx:load");
 }
 
 // The entry as it was when each round was kept, by the round's key, for Undo to put back (as the
@@ -216,7 +223,7 @@ function refill(item) {
   delete keptEntries[item.key];
   if (!entry || !section.querySelector("form.round-entry")) return;
   section.innerHTML = entry;
-  htmx.process(section);
+  drawn(section);
   var first = section.querySelector("input:not([type=hidden]), select, textarea, button");
   if (first) first.focus({ preventScroll: true });
 }

@@ -583,3 +583,24 @@ def test_where_a_service_worker_runs_the_page_says_nothing_of_reloading(page: Pa
     keep_cy_offline(page)
     expect(page.locator("#offline-status")).to_have_text("Offline — 1 round kept on this phone")
     expect(page.locator("#reload-note")).to_be_hidden()
+
+
+def test_burraco_hands_typed_offline_one_after_another_each_on_the_keypad(page: Page, live_server, app):
+    """After a hand kept offline, the next hand's keypad types (the blank entry is set up again by the game's
+    script), and so does a kept hand put back by Undo; all of them are stored once the network is back."""
+    add_to_roster(app, "Ann", "Bob")
+    match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
+    go_offline(page)
+    for number, laid in ((1, "170"), (2, "90")):
+        enter_burraco_hand(page, {"Ann": {"table": laid}, "Bob": {"table": "130"}}, None)
+        page.get_by_role("button", name=f"Save hand {number}", exact=True).click()
+        expect(kept_rows(page)).to_have_count(number)
+    page.locator("#banner .readback").get_by_role("button", name="Undo").click()
+    expect(kept_rows(page)).to_have_count(1)
+    enter_burraco_hand(page, {"Ann": {"table": "95"}}, None)
+    page.get_by_role("button", name="Save hand 2", exact=True).click()
+    expect(kept_rows(page)).to_have_count(2)
+    go_online(page)
+    expect(kept_rows(page)).to_have_count(0, timeout=15_000)
+    tables = [hand["sides"]["Ann"]["table"] for hand in (r for r in stored_match(app, match_id).rounds)]
+    assert tables == [170, 95]

@@ -262,16 +262,16 @@ document.addEventListener("click", function (event) {
   if (side) side.dataset.changedHere = "1";
 }, true);
 
+// Each entry and settings block set up once. Kept by element, not marked on it: a copy of the entry's HTML
+// (the blank entry offline.js draws after a hand kept offline, or a kept hand put back by Undo) is new
+// elements, which need their own listeners; a mark copied with the HTML would leave their keypad dead.
+var ready = new WeakSet();
 htmx.onLoad(function (root) {
-  within(root, "[data-burraco-entry]").forEach(function (entry) {
-    if (entry.dataset.ready) return;
-    entry.dataset.ready = "1";
-    initEntry(entry);
-  });
-  within(root, "[data-burraco-settings]").forEach(function (block) {
-    if (block.dataset.ready) return;
-    block.dataset.ready = "1";
-    initSettings(block);
+  within(root, "[data-burraco-entry], [data-burraco-settings]").forEach(function (block) {
+    if (ready.has(block)) return;
+    ready.add(block);
+    if (block.matches("[data-burraco-entry]")) initEntry(block);
+    else initSettings(block);
   });
 });
 
