@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..extensions import db
 from ..games.club import plan as plans
 from ..games.club import standings as pure
 from ..games.club.movements import Table, Turn
-from ..models import Seat
+from ..models import Match, Seat
 from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
 
 
@@ -110,3 +110,12 @@ def table_of_match(match_id: int) -> ClubTable | None:
     if table is None or db.session.get(ClubEvening, table.evening_id) is None:
         return None
     return table
+
+
+def tables_version(evening: ClubEvening) -> int:
+    """The current turn's matches' versions summed: it grows with every hand saved at any of its tables (a
+    version only grows), so the arbiter's page follows each table's hands, not only the evening's writes."""
+    ids = [table.match_id for table in evening.tables if table.turn == evening.turn and table.match_id]
+    if not ids:
+        return 0
+    return db.session.execute(select(func.sum(Match.version)).where(Match.id.in_(ids))).scalar() or 0

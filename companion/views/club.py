@@ -87,7 +87,7 @@ def show(evening_id: int):
 def live(evening_id: int):
     """The arbiter's page's live part, polled: unchanged (304) until the evening's version moves."""
     evening = evening_or_404(evening_id)
-    tag = f'"e{evening.version}"'
+    tag = f'"e{evening.version}-m{read.tables_version(evening)}"'
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
     response = render("club/evening.html", fragment="club/_evening_live.html", page=EveningPage(evening))

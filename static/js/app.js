@@ -446,3 +446,11 @@ document.addEventListener("visibilitychange", function () {
 document.addEventListener("click", function (event) {
   if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();
 });
+// A polled region the user is working in (an open <details>, a focused field: the arbiter giving a table its
+// points) is not redrawn under their fingers: that poll is skipped; the answer to their own form redraws it.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var region = event.detail.elt;
+  if (region.hasAttribute("data-hold-while-editing") && region.querySelector("details[open], :focus")) {
+    event.preventDefault();
+  }
+});

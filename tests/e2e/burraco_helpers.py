@@ -29,7 +29,8 @@ def start_burraco(page: Page, base: str, players: list[str], pairs: bool = False
 
 def side_named(side: str) -> re.Pattern:
     """A side's card by the name it starts with ("Us" is also inside "chiusura" of the closing group)."""
-    return re.compile(rf"^{re.escape(side)}\b")
+    # A slash escaped too: Playwright writes the pattern between slashes ("N/S", a club evening's pair).
+    return re.compile(rf"^{re.escape(side).replace('/', chr(92) + '/')}\b")
 
 
 def tap_burraco_keypad(page: Page, text: str) -> None:

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.refusals import RuleError
 from companion.games.club.movements import (
     Turn,
     all_italiana,
@@ -21,6 +20,7 @@ from companion.games.club.movements import (
     seated_in_the_bye,
     swiss,
 )
+from companion.games.refusals import RuleError
 
 
 def assert_valid(turn: Turn, entrants) -> None:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.refusals import RuleError
 from companion.games.club.scales import PLAIN, Band, banded, from_form, preset, preset_for_sets
+from companion.games.refusals import RuleError
 
 PRESETS = [preset(hands) for hands in (2, 3, 4, 5)] + [preset_for_sets(sets) for sets in (1, 2, 3, 5, 10)]
 

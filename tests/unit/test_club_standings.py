@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.refusals import RuleError
 from companion.games.club.movements import danese, danese_modificato, mitchell, mitchell_turns_possible
 from companion.games.club.scales import PLAIN, preset
 from companion.games.club.standings import (
@@ -20,6 +19,7 @@ from companion.games.club.standings import (
     accept,
     standings,
 )
+from companion.games.refusals import RuleError
 
 PAIRS = tuple("ABCDEFGH")
 

@@ -1,0 +1,220 @@
+"""A whole club evening in Chromium: 8 pairs on 4 tables, 3 turns × 3 hands, a Mitchell first turn then Danese
+modificato; the phones seated by the table cards, one table offline for a turn, one disputed and settled by the
+arbiter, one pair late, one added after turn 1; every phone taken to its next table, the standings recomputed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.extensions import db
+from companion.games.club import scales
+from companion.models import Match
+from companion.models.club import ClubEvening, ClubTable
+from companion.services import matches
+from tests.e2e.audit import audit_layout
+from tests.e2e.burraco_helpers import enter_burraco_hand
+from tests.e2e.helpers import NETWORK_CUT, go_offline, go_online, new_phone
+from tests.helpers import ref
+
+pytestmark = pytest.mark.e2e
+
+PAIRS = ["Rossi & Bianchi (Arona)", "Verdi & Neri", "Gallo & Conti (Arona)", "Greco & Bruno", "Costa & Fontana",
+         "Moretti & Rizzo (Torino)", "Marino & Ferrari", "Romano & Colombo (Torino)"]  # fmt: skip
+NAMES = [name for line in PAIRS for name in re.sub(r"\s*\(.*\)", "", line).split(" & ")]
+PHONE = {"width": 360, "height": 740}
+TABLET = {"width": 1024, "height": 768}
+HANDS = 3
+# What each table's N/S and E/W lay in every hand, by turn and table (nobody closes): the points the turn sums.
+LAID = {(turn, table): (100 + 40 * table + 30 * turn, 80 + 25 * ((table + turn) % 3)) for turn in (1, 2, 3)
+        for table in range(1, 6)}  # fmt: skip
+LATE = 40
+
+
+def evening_tables(app, turn: int) -> list[ClubTable]:
+    with app.app_context():
+        rows = db.session.scalars(db.select(ClubTable).filter_by(turn=turn).order_by(ClubTable.number)).all()
+        db.session.expunge_all()
+        return [row for row in rows if row.number]
+
+
+def play_on_the_server(app, table: ClubTable) -> None:
+    """The table's scorekeeper saves its hands (the browser's entry is walked at the table played by taps)."""
+    ns, ew = LAID[(table.turn, table.number)]
+    hand = {"sides": {"N/S": {"table": ns, "hand": 0}, "E/W": {"table": ew, "hand": 0}}, "closed_by": None}
+    with app.app_context():
+        match = db.session.get(Match, table.match_id)
+        for _ in range(HANDS - len(match.rounds)):
+            matches.save_round(match, hand)
+
+
+def seat(phone: Page, card: str, name: str) -> None:
+    """The phone scans the table's card and takes `name`'s seat: it lands on the table's match."""
+    phone.goto(card)
+    phone.get_by_label(name, exact=True).check()
+    phone.get_by_role("button", name=re.compile("^(Take my seat|Prendo il mio posto)$")).click()
+    expect(phone).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
+
+
+def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Browser, live_server, app, browser_faults):
+    base = live_server.url
+    # Table 1's N/S phone is cut from the network for its turn: its polls and sends fail meanwhile.
+    for text in NETWORK_CUT:
+        browser_faults.expect(text, may_not_come=True)
+    from companion.services import host
+
+    arbiter = page
+    arbiter.set_viewport_size(TABLET)
+    arbiter.goto(f"{base}/host?token={host.new_link_token(app)}")
+    arbiter.get_by_role("button", name="Take host rights").click()
+    expect(arbiter.get_by_role("status")).to_have_text("This phone has host rights.")
+    # The host sets the evening up on the tablet: the game, 3 turns × 3 hands, Mitchell then Danese modificato.
+    arbiter.goto(f"{base}/evenings/new")
+    arbiter.get_by_label("Name of the evening").fill("Venerdì del circolo")
+    arbiter.get_by_label("Turns", exact=True).select_option("3")
+    arbiter.get_by_label("Hands a turn").select_option("3")
+    expect(arbiter.get_by_text("Example figures in the federation's shape")).to_be_visible()
+    arbiter.get_by_label("Entrants: one a line").fill("\n".join(PAIRS))
+    arbiter.get_by_role("button", name="Create the evening").click()
+    expect(arbiter.get_by_role("heading", name="Venerdì del circolo")).to_be_visible()
+    audit_layout(arbiter, NAMES)
+    arbiter.get_by_role("button", name="Start turn 1").click()
+    expect(arbiter.get_by_role("heading", name=re.compile("Turn 1 of 3"))).to_be_visible()
+    audit_layout(arbiter, NAMES)
+    arbiter.goto(f"{base}/evenings/cards?tables=4")
+    cards = [arbiter.locator(".club-card-link a").nth(i).get_attribute("href") for i in range(4)]
+    arbiter.go_back()
+
+    # Each table's two phones scan its card: the first N/S phone holds the pencil.
+    phones: dict[str, Page] = {}
+    for table in evening_tables(app, 1):
+        with app.app_context():
+            seats = db.session.get(Match, table.match_id).seats
+        for seat_row in seats[:2]:  # the N/S player at seat 1, the E/W player at seat 2
+            italian = table.number == 4 and seat_row.position == 0
+            phone = new_phone(browser, base, PHONE, locale="it-IT" if italian else "en-GB")
+            if italian:
+                italian_phone = phone
+            seat(phone, cards[table.number - 1], seat_row.name)
+            phones[seat_row.name] = phone
+    ns_first = phones[_ns_player(app, evening_tables(app, 1)[0])]
+    expect(ns_first.locator("#club-table")).to_contain_text("you are N/S")
+    audit_layout(ns_first, NAMES)
+
+    # Turn 1. Pair 3 came 40 points late. Table 1's N/S phone loses the network and scores its hands offline;
+    # table 2 disagrees and calls the arbiter; a pair arrives and is added for turn 2.
+    arbiter.get_by_label("Entrant", exact=True).select_option("3")
+    arbiter.get_by_label("Penalty").select_option(str(LATE))
+    arbiter.get_by_role("button", name="Late").click()
+    expect(arbiter.locator(".club-log")).to_contain_text(f"late in turn 1: penalty {LATE}")
+    arbiter.get_by_label("Add an entrant").fill("Ricci & Marini")
+    arbiter.get_by_role("button", name="Add", exact=True).click()
+    expect(arbiter.locator(".club-log")).to_contain_text("Ricci – Marini added")
+
+    first = evening_tables(app, 1)
+    offline_ns = phones[_ns_player(app, first[0])]
+    go_offline(offline_ns)
+    ns_points, ew_points = LAID[(1, 1)]
+    for number in range(1, HANDS + 1):
+        enter_burraco_hand(offline_ns, {"N/S": {"table": str(ns_points)}, "E/W": {"table": str(ew_points)}}, None)
+        offline_ns.get_by_role("button", name=f"Save hand {number}", exact=True).click()
+    expect(offline_ns.locator("#waiting-rounds li")).to_have_count(HANDS)
+    go_online(offline_ns)
+    expect(offline_ns.locator("#waiting-rounds li")).to_have_count(0, timeout=15_000)
+    for table in first[1:]:
+        play_on_the_server(app, table)
+    for table in first:
+        ew = phones[_ew_player(app, table)]
+        panel = ew.locator("#club-table")
+        if table.number == 2:
+            panel.get_by_text("Arbiter, please").click()
+            panel.get_by_label("What is wrong?").fill("hand 3: E/W laid 30 more")
+            panel.get_by_role("button", name="Call the arbiter").click()
+            expect(panel).to_contain_text("The arbiter is called")
+        else:
+            ns, ewp = (HANDS * points for points in LAID[(1, table.number)])
+            panel.get_by_role("button", name=f"Confirm: N/S {ns} – E/W {ewp}").click()
+            expect(panel).to_contain_text("Counted")
+        audit_layout(ew, NAMES)
+    # The arbiter settles table 2 with E/W's 30 more: the last table counted, turn 2 is drawn at once.
+    disputed = arbiter.locator(".club-table").filter(has_text="Table 2")
+    expect(disputed).to_contain_text("disputed")
+    disputed.get_by_text("Settle").click()
+    ns2, ew2 = (HANDS * points for points in LAID[(1, 2)])
+    disputed.get_by_label("N/S").fill(str(ns2))
+    disputed.get_by_label("E/W").fill(str(ew2 + 30))
+    disputed.get_by_role("button", name="Give these points").click()
+    expect(arbiter.get_by_role("heading", name=re.compile("Turn 2 of 3"))).to_be_visible()
+
+    # Every phone is taken to its turn-2 table by itself, told where it sits and whom it meets.
+    second = evening_tables(app, 2)
+    for name, phone in phones.items():
+        table = next(t for t in second if _sits_at(app, t, name))
+        expect(phone).to_have_url(f"{base}/matches/{ref(table.match_id)}", timeout=10_000)
+        word = "Tavolo" if phone is italian_phone else "Table"
+        expect(phone.locator("#club-table")).to_contain_text(f"{word} {table.number}")
+    audit_layout(phones[NAMES[0]], NAMES)
+
+    # Turns 2 and 3: the tables play, E/W confirms (the arbiter for a table whose E/W has no phone).
+    for turn in (2, 3):
+        for table in evening_tables(app, turn):
+            play_on_the_server(app, table)
+            ew_name = _ew_player(app, table)
+            if ew_name in phones:
+                panel = phones[ew_name].locator("#club-table")
+                panel.get_by_role("button", name=re.compile("^Confirm")).click()
+            else:
+                # The arbiter's page follows the table's hands by itself: its result waits for confirmation.
+                box = arbiter.locator(".club-table").filter(has_text=f"Table {table.number}")
+                expect(box).to_contain_text("waiting for confirmation")
+                box.get_by_role("button", name="Confirm for the table").click()
+        if turn == 2:
+            expect(arbiter.get_by_role("heading", name=re.compile("Turn 3 of 3"))).to_be_visible()
+    expect(arbiter.get_by_role("heading", name="The evening is over")).to_be_visible()
+
+    # The standings, recomputed here by hand from the scale: each table's points over its hands, the late pair's
+    # 40 points off before the scale, the settled table as the arbiter gave it, a bye's 12 to the pair without a table.
+    scale = scales.preset(HANDS)
+    expected: dict[int, int] = {}
+    with app.app_context():
+        evening = db.session.scalars(db.select(ClubEvening)).one()
+        for table in evening.tables:
+            if not table.number:
+                expected[table.sides[0]] = expected.get(table.sides[0], 0) + 12
+                continue
+            ns, ew = table.points
+            if table.turn == 1 and 3 in table.sides:
+                ns, ew = (ns - LATE, ew) if table.sides[0] == 3 else (ns, ew - LATE)
+            for entrant, taken in zip(table.sides, scale.convert((ns, ew)), strict=True):
+                expected[entrant] = expected.get(entrant, 0) + taken
+        names = {entrant.number: entrant.name for entrant in evening.entrants}
+    arbiter.goto(f"{base}/evenings/{_address(app)}/standings")
+    audit_layout(arbiter, NAMES)
+    for number, points in expected.items():
+        total = arbiter.locator(f'.club-path:has(h2 [title="{names[number]}"]) .club-total')
+        expect(total).to_contain_text(f"{points} TP")
+
+
+def _address(app) -> str:
+    with app.app_context():
+        return db.session.scalars(db.select(ClubEvening.public_id)).one()
+
+
+def _players(app, table: ClubTable, side: int) -> list[str]:
+    with app.app_context():
+        evening = db.session.scalars(db.select(ClubEvening)).one()
+        return next(e.players for e in evening.entrants if e.number == table.sides[side])
+
+
+def _ns_player(app, table: ClubTable) -> str:
+    return _players(app, table, 0)[0]
+
+
+def _ew_player(app, table: ClubTable) -> str:
+    return _players(app, table, 1)[0]
+
+
+def _sits_at(app, table: ClubTable, name: str) -> bool:
+    return name in _players(app, table, 0) + _players(app, table, 1)
