@@ -5,6 +5,7 @@ from __future__ import annotations
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import get_locale
+from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
 from ..models import PLAYING
@@ -108,7 +109,7 @@ def live(match_id: int):
         else:
             html = draw_for_viewers(match, template, lambda: render_template(template, page=page))
         if shows is not None and shows != page.entry_shows:
-            html += render_template("_entry_changed.html", shown_before=shows, page=page)
+            html += render_block("match.html", "entry_changed", shown_before=shows, page=page)
         response = current_app.make_response(html)
     if shows is not None:
         response.vary.add(ENTRY_SHOWS)
