@@ -49,7 +49,7 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
     roster = roster_entries()
     return render(
         "new_match.html",
-        fragment="_new_match_form.html",
+        fragment="form",
         status=status,
         focus_name=focus_name,
         draft=draft,
