@@ -37,7 +37,7 @@ def _history_page(
     """The history page (or its results alone for an htmx filter change), built in one place."""
     return render(
         "history.html",
-        fragment="_history_update.html",
+        fragment="update",
         status=status,
         filters=filters,
         date_field=field or date_field(),

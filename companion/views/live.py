@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 from flask_babel import get_locale
+from jinja2_fragments.flask import render_block
 
 from ..models import PLAYING
 from ..pages.match import MatchPage, entry_shows, match_or_404
@@ -64,7 +65,7 @@ def _live_fragment(match_id: int, template: str, shows: str | None) -> str:
     else:
         html = draw_for_viewers(match, template, lambda: render_template(template, page=page))
     if shows is not None and shows != page.entry_shows:
-        html += render_template("_entry_changed.html", shown_before=shows, page=page)
+        html += render_block("match.html", "entry_changed", shown_before=shows, page=page)
     return html
 
 

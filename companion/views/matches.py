@@ -41,7 +41,7 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
     roster = roster_entries()
     return render(
         "new_match.html",
-        fragment="_new_match_form.html",
+        fragment="form",
         status=status,
         focus_name=focus_name,
         draft=draft,
@@ -141,7 +141,7 @@ def _editable(match_id: int) -> Match:
             # The page still shows the entry (or the tools) from when this phone held the pencil:
             # where the entry was, it now says who holds the pencil.
             page = MatchPage(match, pencil_elsewhere=True)
-            abort(render("match.html", fragment="_pencil_elsewhere.html", status=403, page=page))
+            abort(render("match.html", fragment="pencil_elsewhere", status=403, page=page))
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
 
@@ -250,7 +250,7 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
         match, form=form, standings=standings, replay=replay, saved=saved, undone=undone, appended=appended,
         reopened=reopened,
     )  # fmt: skip
-    response = hx.trigger_client_event(render("match.html", fragment="_round_saved.html", page=page), ROUNDS_CHANGED)
+    response = hx.trigger_client_event(render("match.html", fragment="round_saved", page=page), ROUNDS_CHANGED)
     return drawn_version(response, match, live=True)
 
 
@@ -259,7 +259,7 @@ def _after_change(match: Match, saved=None, undone=None, replay=None, appended=F
 def chart(match_id: int):
     """The totals chart with its legend and the duration, as the rounds stand now."""
     match = match_or_404(match_id)
-    return render("match.html", fragment="_chart.html", page=MatchPage(match))
+    return render("match.html", fragment="chart", page=MatchPage(match))
 
 
 @bp.get("/<match:match_id>/card.png")

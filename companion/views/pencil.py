@@ -29,7 +29,7 @@ def offer(match_id: int):
     code = pencil.offer_pencil(match)
     link = public_url("pencil.take", match_id=match.id, code=code)
     page = MatchPage(match, pencil_url=link, pencil_qr=qr_svg(link))
-    return render("share.html", fragment="_pencil_offer.html", page=page)
+    return render("share.html", fragment="pencil_offer", page=page)
 
 
 @bp.route("/<match:match_id>/pencil", methods=["GET", "POST"])

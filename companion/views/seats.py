@@ -162,7 +162,7 @@ def _entry_after_write(page: MatchPage, saved: bool) -> Response:
     """A seated phone's entry after its write; where the write saved the round, the standings and rounds it
     changed too, out of band, marked as the version the page then shows: a poll sent before the write and
     answered after it is not drawn over them (app.js), nor is the next one fetched for nothing."""
-    response = render("match.html", fragment="_seat_write.html", saved_round=saved, page=page)
+    response = render("match.html", fragment="seat_write", saved_round=saved, page=page)
     if saved:
         hx.trigger_client_event(response, ROUNDS_CHANGED)
     return drawn_version(response, page.match, entry=True, live=saved)

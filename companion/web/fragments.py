@@ -8,6 +8,7 @@ from typing import Any
 import brotli
 from flask import Flask, Response, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
+from jinja2_fragments.flask import render_block
 from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.http import parse_accept_header
 
@@ -24,9 +25,15 @@ def wants_fragment() -> bool:
 
 
 def render(whole: str, fragment: str | None = None, status: int = 200, **context: Any) -> Response:
-    """Render the page's template `whole`, or only its partial for an htmx swap, marking the response Vary."""
-    template = fragment if fragment and wants_fragment() else whole
-    response = current_app.make_response((render_template(template, **context), status))
+    """Render the page's template `whole`, or for an htmx swap only its fragment, marking the response Vary:
+    a block of `whole` by name (drawn alone by jinja2-fragments), or a template of its own (`….html`)."""
+    if not (fragment and wants_fragment()):
+        html = render_template(whole, **context)
+    elif fragment.endswith(".html"):
+        html = render_template(fragment, **context)
+    else:
+        html = render_block(whole, fragment, **context)
+    response = current_app.make_response((html, status))
     response.vary.add(hx.REQUEST)
     return response
 
@@ -137,7 +144,7 @@ def _error_page(error: HTTPException) -> Response:
     title: Message = ERROR_TITLES.get(code, ERROR_TITLES[500 if code >= 500 else 400])
     context = {"code": code, "title": translated(title), "description": _description(error, code)}
     if wants_fragment():
-        response = current_app.make_response((render_template("_error.html", **context), code))
+        response = current_app.make_response((render_block("error.html", "banner", **context), code))
         hx.reswap(hx.retarget(response, "#banner"), "innerHTML")
     else:
         response = current_app.make_response((render_template("error.html", **context), code))

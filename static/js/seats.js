@@ -13,7 +13,7 @@ function hidden(row, name) {
   return input;
 }
 
-// The rows as the scorekeeper's live block brings them (_rows_in.html). Each game's entry widget says, in
+// The rows as the scorekeeper's live block brings them (_live.html's .rows-in). Each game's entry widget says, in
 // `rowWidgets` (entries.js), how to find a row's element in its entry and fill it with a row's fields. A row
 // newer than the one its element shows is filled in, unless the scorekeeper changed it here
 // (`data-changed-here`): then Save is refused with the row as sent, to check, as the server compares the
