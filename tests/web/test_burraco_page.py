@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from companion.extensions import db
 from companion.games import score_match
 from companion.models import Match
-from companion.services import matches as service
+from companion.services import imports
 from tests.helpers import HTMX, csrf_token, doc, post_new_match, ref, save_round, start_match, stored_match
 from tests.pages import Element, checked, read
 
@@ -314,7 +314,7 @@ def test_a_match_without_a_target_shows_its_hands_and_no_distance_to_a_target(cl
                 "closed_by": "Ann"}  # fmt: skip
     settings = {"target": None, "hands": 3}
     with app.app_context():
-        imported = service.import_matches([doc("turn", "burraco", ["Ann", "Bob"], [one_hand] * 2, START, settings),
+        imported = imports.import_matches([doc("turn", "burraco", ["Ann", "Bob"], [one_hand] * 2, START, settings),
                                            doc("done", "burraco", ["Ann", "Bob"], [one_hand] * 3, START, settings)])
         playing, done = (found.id for found in imported)
     text = page_text(client, playing)

@@ -201,3 +201,34 @@ def test_a_result_for_a_table_the_turn_does_not_have_is_refused(evening):
     with pytest.raises(RuleError):
         service.close_turn(evening, {9: "zero"})
     assert isinstance(read.standings(evening)[0], pure.Standing)
+
+
+def test_a_pazaak_evening_is_swiss_one_against_one_its_difference_the_sets(app):
+    players = [([name], None) for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
+    plan = {"game": "pazaak", "pairs": False, "turns": 3, "hands": 3, "first": "swiss", "then": "swiss"}
+    with app.app_context():
+        evening = service.create_evening("", plan, players)
+        service.start(evening)
+        tables = [t for t in evening.tables if t.turn == 1]
+        # Five players: two tables and a bye, each table a Pazaak match to three sets.
+        assert sorted(t.number for t in tables) == [0, 1, 2]
+        for table in (t for t in tables if t.number):
+            match = db.session.get(Match, table.match_id)
+            assert match.game == "pazaak" and match.settings["sets"] == 3 and len(match.seats) == 2
+            winner = match.player_names[0]
+            for _ in range(3):
+                matches.save_round(match, {"winner": winner})
+            seat_phone(match, match.player_names[1], f"phone-{table.number}")
+            assert service.confirm(evening, 1, table.number, f"phone-{table.number}")
+            # 3 sets to 0: the sets' difference, by the preset for three sets, is all the tournament points.
+            assert table.points == [3, 0]
+        lines = {line.entrant: line for line in read.standings(evening)}
+        # Two winners of 20, two losers of 0, turn 1's bye of 12; turn 2, drawn by the last confirmation, counts
+        # its bye at once: one of the losers (the lowest placed without one) has 12.
+        assert sorted(line.tournament_points for line in lines.values()) == [0, 12, 12, 20, 20]
+        # Turn 2 is drawn by the standings, no rematch, the bye to one who has had none.
+        turn_two = [t for t in evening.tables if t.turn == 2]
+        met = {frozenset(t.sides) for t in tables if t.number}
+        assert all(frozenset(t.sides) not in met for t in turn_two if t.number)
+        bye_one = next(t.sides[0] for t in tables if not t.number)
+        assert next(t.sides[0] for t in turn_two if not t.number) != bye_one
