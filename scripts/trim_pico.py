@@ -19,7 +19,7 @@ from pathlib import Path
 UNDRAWN = (
     # elements
     "abbr", "address", "aside", "audio", "blockquote", "canvas", "caption", "cite", "del", "footer", "h4", "h5",
-    "h6", "hgroup", "hr", "iframe", "ins", "mark", "optgroup", "sub", "sup", "textarea", "tfoot", "video",
+    "h6", "hgroup", "hr", "iframe", "ins", "mark", "optgroup", "sub", "sup", "tfoot", "video",
     # attributes and their values
     "[aria-disabled=true]", "[aria-label=breadcrumb]", "[dir=rtl]", "[multiple]", "[role=link]", "[role=search]",
     "[type=date]", "[type=datetime-local]", "[type=email]", "[type=month]", "[type=password]",

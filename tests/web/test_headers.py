@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.extensions import db
 from tests.helpers import HTMX, check_headers, csrf_token, finished_match, ref, unref
 
 SAME_ON_EVERY_DATABASE = "the security headers and the markup the policy allows"
@@ -77,16 +78,42 @@ def scorekeeper(app, client):
 FINISHED_ONLY = {"matches.card"}
 
 
-def get_paths(app, match_id: int, player_id: int, finished_id: int) -> list[str]:
+# The routes only a club evening's table answers (its panel on the match page).
+CLUB_TABLE_ONLY = {"club.table_panel"}
+
+
+def club_evening(app) -> dict[str, str]:
+    """A club evening of four pairs begun, as its routes' arguments: its address, a table's match, the cards' key."""
+    from companion.models import Group
+    from companion.models.club import ClubTable
+    from companion.services import club
+
+    pairs = [([f"P{n}a", f"P{n}b"], None) for n in range(4)]
+    plan = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "danese", "then": "danese"}
+    with app.app_context():
+        evening = club.create_evening("Friday", plan, pairs)
+        club.start(evening)
+        group = db.session.get(Group, evening.group_id)
+        club.renew_cards(group)
+        table = db.session.scalars(db.select(ClubTable).filter_by(number=1)).one()
+        found = {"evening": evening.public_id, "table": ref(table.match_id), "cards_key": group.cards_key}
+        db.session.remove()
+    return found
+
+
+def get_paths(app, match_id: int, player_id: int, finished_id: int, club: dict[str, str] | None = None) -> list[str]:
     """Every GET route of the app, with its arguments filled in (`finished_id`: a finished match, for those
-    only such a match answers)."""
+    only such a match answers; `club`: a club evening's, for its routes)."""
+    club = club or club_evening(app)
     paths = []
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         match = finished_id if rule.endpoint in FINISHED_ONLY else match_id
-        path = rule.rule.replace("<match:match_id>", ref(match)).replace("<int:number>", "1")
-        path = path.replace("<player:player_id>", ref(player_id, "player"))
+        path = rule.rule.replace("<match:match_id>", club["table"] if rule.endpoint in CLUB_TABLE_ONLY else ref(match))
+        path = path.replace("<int:number>", "1").replace("<player:player_id>", ref(player_id, "player"))
+        path = path.replace("<evening:evening_id>", club["evening"]).replace("<cards_key>", club["cards_key"])
+        path = path.replace("<any(csv, json):kind>", "csv")
         # Other arguments (an asset bundle's digest) are checked through the pages that link them.
         if "<" not in path:
             paths.append(path)
@@ -112,7 +139,7 @@ def test_every_page_and_fragment(app, host_client, scorekeeper):
     finished_id, *_ = finished_match(app, "topic")
     paths = get_paths(app, match_id, 1, finished_id)
     assert f"/matches/{ref(finished_id)}/card.png" in paths
-    assert len(paths) >= 15
+    assert len(paths) >= 15 and any(path.startswith("/evenings/card/") for path in paths)
     for path in paths:
         for headers in ({}, HTMX):
             response = host_client.get(path, headers=headers)
