@@ -1,0 +1,54 @@
+// A club table's confirmation, or its call for the arbiter, made while the network was gone: kept on the phone and
+// sent by itself once the server answers again (the server counts a table once, so one sent twice counts once).
+import { htmx } from "../vendor/htmx/htmx.min.js";
+import { onLoad } from "./app.js";
+import { onUnanswered } from "./writes.js";
+
+var KEPT = "companion.club.";
+
+function csrfToken() {
+  return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+}
+
+function showKept(panel) {
+  var note = panel && panel.querySelector("[data-kept-note]");
+  if (note) note.hidden = false;
+}
+
+onUnanswered(function (config) {
+  return config.elt instanceof Element && !!config.elt.closest("[data-club-write]");
+}, function (config) {
+  var body = {};
+  config.formData.forEach(function (value, name) { body[name] = value; });
+  localStorage.setItem(KEPT + config.path, JSON.stringify(body));
+  showKept(config.elt.closest("#club-table"));
+});
+
+// Each kept write goes out once the server is reached (a poll answered, the phone back online); whatever the
+// server says of it then (counted, already counted, refused with its reason) the panel shows at its next poll.
+var sending = false;
+function sendKept() {
+  var keys = Object.keys(localStorage).filter(function (key) { return key.indexOf(KEPT) === 0; });
+  if (sending || !keys.length || !navigator.onLine) return;
+  sending = true;
+  Promise.all(keys.map(function (key) {
+    var body = new URLSearchParams(JSON.parse(localStorage.getItem(key)));
+    return fetch(key.slice(KEPT.length), {
+      method: "POST", body: body, credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
+    }).then(function (response) {
+      if (response.status < 502) localStorage.removeItem(key);
+    }).catch(function () {});
+  })).then(function () {
+    sending = false;
+    var panel = document.querySelector("#club-table");
+    if (panel) htmx.trigger(panel, "club-sent");
+  });
+}
+
+onLoad(function (root) {
+  var panel = document.querySelector("#club-table");
+  if (panel && Object.keys(localStorage).some(function (key) { return key.indexOf(KEPT) === 0; })) showKept(panel);
+  if (root === panel || root === document.body || (panel && panel.contains(root))) sendKept();
+});
+window.addEventListener("online", sendKept);
