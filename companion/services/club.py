@@ -50,13 +50,14 @@ def create_evening(
     `entrants`: each one's players (two for a pair, one alone) and club (None: none). Every name is checked
     and no player is entered twice; the plan is checked for that many entrants (`plan.checked`).
     """
+    title = _named(name, "name") if name.strip() else ""
     plan = plans.checked(raw_plan, len(entrants))
     rows = [_entrant(players, club, plan.pairs, number) for number, (players, club) in enumerate(entrants, 1)]
     _distinct(row.players for row in rows)
     with transaction():
         roster_players([player for row in rows for player in row.players])
-        evening = ClubEvening(name=checked_name(name) if name.strip() else "", game=plan.game, pairs=plan.pairs,
-                              turns=plan.turns, hands=plan.hands, rules=plan.to_json(), entrants=rows)  # fmt: skip
+        evening = ClubEvening(name=title, game=plan.game, pairs=plan.pairs, turns=plan.turns, hands=plan.hands,
+                              rules=plan.to_json(), entrants=rows)  # fmt: skip
         db.session.add(evening)
         db.session.flush()
         _log(evening, ARBITER, "create", after={"entrants": len(rows)})
@@ -68,12 +69,16 @@ def _entrant(players: Sequence[str], club: str | None, pairs: bool, number: int)
     field = f"entrant-{number}"
     if len(players) != (2 if pairs else 1):
         raise RuleError(N_("a pair is two players") if pairs else N_("one player an entrant"), field=field)
+    names = [_named(player, field) for player in players]
+    return ClubEntrant(number=number, players=names, club=_named(club, field) if club and club.strip() else None)
+
+
+def _named(text: str, field: str) -> str:
+    """A name checked as the roster checks one, its refusal beside `field`."""
     try:
-        names = [checked_name(player) for player in players]
-        club = checked_name(club) if club and club.strip() else None
+        return checked_name(text)
     except RuleError as error:
         raise RuleError(error.message, field=field) from error
-    return ClubEntrant(number=number, players=names, club=club)
 
 
 def _distinct(teams: Iterable[Sequence[str]]) -> None:

@@ -76,6 +76,9 @@ def test_a_bad_setup_is_refused_beside_its_field_and_nothing_is_stored(app, host
     assert answer.status_code == 422 and "Entrant 2: A pair is two players" in text
     # What was typed stays in the form.
     assert "Rossi &amp; Bianchi\nSolo" in answer.get_data(as_text=True)
+    # A name longer than the form lets a phone type is refused beside its field.
+    answer = post(host, "/evenings/new", {**SETUP, "name": "N" * 41, "action": "create"}, **HTMX)
+    assert answer.status_code == 422 and 'id="name-error"' in answer.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(ClubEvening).count() == 0
 
