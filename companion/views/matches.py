@@ -75,7 +75,7 @@ def setup():
     except RuleError as error:
         draft.errors[error.field or "players"] = error_text(error)
         return _setup_page(draft, 422)
-    return set_pencil_cookie(_go(url_for("matches.show", match_id=match.id)), match, token)
+    return set_pencil_cookie(hx.go(url_for("matches.show", match_id=match.id)), match, token)
 
 
 def _error(match: Match, error: Exception) -> str:
@@ -119,7 +119,7 @@ def show(match_id: int):
     stepping = _stepping()
     if stepping and match.status == PLAYING:
         # Played again since the page showed its replay (the last round undone): the page as it is now.
-        return _go(url_for("matches.show", match_id=match.id))
+        return hx.go(url_for("matches.show", match_id=match.id))
     shown = _round_to_show(match)
     page = MatchPage(match, shown=shown)
     flashed = get_flashed_messages(category_filter=[CORRECTED])
@@ -144,11 +144,6 @@ def _editable(match_id: int) -> Match:
             abort(render("match.html", fragment="pencil_elsewhere", status=403, page=page))
         abort(403, gettext("Only the scorekeeper's phone can change this match. Ask them to give you the pencil."))
     return match
-
-
-def _go(target: str):
-    """Send the browser to another page: HX-Location for htmx, a redirect otherwise."""
-    return hx.location(target) if request.htmx else redirect(target)
 
 
 @bp.post("/<match:match_id>/rounds")
@@ -358,7 +353,7 @@ def correct(match_id: int, number: int):
         return _correction_refused(match, stored, refused)
     # The match page then says what was saved, like a round's read-back (a late penalty is a correction).
     flash(str(number), CORRECTED)
-    return _go(url_for("matches.show", match_id=match.id))
+    return hx.go(url_for("matches.show", match_id=match.id))
 
 
 def _correction_refused(match: Match, stored, refused: RuleError | service.EndsEarlier | ChangedMeanwhile):
@@ -393,7 +388,7 @@ def again(match_id: int):
     if not may_play_again(match):
         abort(403, gettext("Only the phone that started this match, its scorekeeper's or the host can start it again."))
     new_match, token = service.play_again(match)
-    return set_pencil_cookie(_go(url_for("matches.show", match_id=new_match.id)), new_match, token)
+    return set_pencil_cookie(hx.go(url_for("matches.show", match_id=new_match.id)), new_match, token)
 
 
 @bp.route("/<match:match_id>/delete", methods=["GET", "POST"])
@@ -413,7 +408,7 @@ def delete(match_id: int):
     if request.method == "GET":
         return render("delete.html", page=MatchPage(match))
     service.delete_match(match)
-    return _go(url_for("home.index"))
+    return hx.go(url_for("home.index"))
 
 
 @bp.route("/<match:match_id>/end", methods=["GET", "POST"])
@@ -424,4 +419,4 @@ def end(match_id: int):
     if request.method == "GET":
         return render("end.html", page=MatchPage(match))
     service.end_match(match)
-    return _go(url_for("matches.show", match_id=match.id))
+    return hx.go(url_for("matches.show", match_id=match.id))
