@@ -48,6 +48,8 @@ class TableView:
     played: int
     points: list[int] | None
     tournament_points: tuple[int, ...] | None
+    # Why the table called the arbiter, while it waits for the arbiter.
+    dispute: str = ""
 
     @property
     def number(self) -> int:
@@ -160,7 +162,16 @@ class EveningPage:
             state = PLAYING
         if points is None and status == FINISHED and row.state not in (TABLE_CLOSED, TABLE_BYE):
             points = self._points_of(row, summary)
-        return TableView(row, sides, state, played, points, self._tournament_points(row))
+        dispute = self._disputes.get((row.turn, row.number), "") if state == DISPUTED else ""
+        return TableView(row, sides, state, played, points, self._tournament_points(row), dispute)
+
+    @cached_property
+    def _disputes(self) -> dict[tuple[int, int], str]:
+        """Each table's latest reason for calling the arbiter, by turn and table."""
+        statement = select(ClubLog.turn, ClubLog.table, ClubLog.note).where(
+            ClubLog.evening_id == self.evening.id, ClubLog.action == "dispute"
+        )
+        return {(turn, table): note for turn, table, note in db.session.execute(statement.order_by(ClubLog.id))}
 
     def _points_of(self, row: ClubTable, summary: dict) -> list[int]:
         """A finished table's points as its match totals them, before anyone confirms them."""

@@ -134,6 +134,8 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     disputed = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "dispute", "note": "hand 2 was 150"},
                     **HTMX)  # fmt: skip
     assert disputed.status_code == 200 and "The arbiter is called" in read_words(disputed.get_data(as_text=True))
+    # The arbiter's table card says why.
+    assert "The table says: “hand 2 was 150”" in read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
     settled = post(host, f"/evenings/{address}/decide",
                    {"action": "settle", "turn": "1", "table": "2", "points": ["200", "250"], "note": "hand 2"},
                    **HTMX)  # fmt: skip
@@ -147,6 +149,14 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
             moved = phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX)
             new_match = int(next(m for _, m, _ in second if ref(m) == moved.headers["HX-Location"].rsplit("/", 1)[1]))
             assert phone.get(f"/matches/{ref(new_match)}").status_code == 200
+    # The arbiter corrects a result of turn 1 from turn 2's page: the standings change, turn 2's tables stay.
+    arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
+    assert "Correct a result of an earlier turn" in arbiter
+    corrected = post(host, f"/evenings/{address}/decide",
+                     {"action": "settle", "turn": "1", "table": "2", "points": ["200", "200"], "note": "recount"},
+                     **HTMX)  # fmt: skip
+    assert corrected.status_code == 200 and tables(app, evening_id, 2) == second
+    assert "The arbiter corrected table 2 from 200–250 to 200–200" in read_words(corrected.get_data(as_text=True))
     # 800–200 over two hands, by the preset for two hands; the settled table's 200–250 within the even band.
     winner, _loser = scales.preset(2).convert((800, 200))
     standings = read_words(host.get(f"/evenings/{address}/standings").get_data(as_text=True))
