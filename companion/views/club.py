@@ -85,7 +85,7 @@ def show(evening_id: int):
 @bp.get("/<evening:evening_id>/live")
 @access.member
 def live(evening_id: int):
-    """The arbiter's page's live part, polled: unchanged (304) until the evening's version moves."""
+    """The arbiter's page's live part, polled: unchanged (304) until the evening or a hand at a table moves."""
     evening = evening_or_404(evening_id)
     tag = f'"e{evening.version}-m{read.tables_version(evening)}"'
     if shows_version(tag, request.headers.get("If-None-Match")):
