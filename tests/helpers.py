@@ -30,10 +30,11 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.games import get_game
-from companion.models import PLAYING, Match, Player, PlayerRecord, Rating, Rivalry, new_public_id
+from companion.models import PLAYING, Group, Match, Player, PlayerRecord, Rating, Rivalry, new_public_id
+from companion.models.club import ClubTable
 from companion.queries.matches import find_match
 from companion.queries.ratings import whole_percents
-from companion.services import records
+from companion.services import club, records
 from companion.web.pencil import PENCIL_COOKIE, kept_under
 from companion.web.row_ids import RowIds
 
@@ -696,3 +697,20 @@ def pairs_match(uid: str, winners: str, started: str) -> dict:
             "closed_by": winners}  # fmt: skip
     settings = {"hands": 1, "teams": {"Noi": ["Ann", "Cy"], "Voi": ["Bob", "Di"]}}
     return doc(uid, "burraco", ["Ann", "Bob", "Cy", "Di"], [hand], started, settings)
+
+
+# --- A club evening ------------------------------------------------------------------------------
+
+
+def begun_evening(app) -> dict[str, str]:
+    """A club evening of four pairs begun, as its routes' arguments: its address, a table's match, the cards' key."""
+    pairs = [([f"P{n}a", f"P{n}b"], None) for n in range(4)]
+    plan = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "danese", "then": "danese"}
+    with app.app_context():
+        evening = club.create_evening("Friday", plan, pairs)
+        club.start(evening)
+        group = db.session.get(Group, evening.group_id)
+        table = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening.id, number=1)).one()
+        found = {"evening": evening.public_id, "table": ref(table.match_id), "cards_key": group.cards_key}
+        db.session.remove()
+    return found

@@ -60,6 +60,10 @@ def create_evening(
                               rules=plan.to_json(), entrants=rows)  # fmt: skip
         db.session.add(evening)
         db.session.flush()
+        group = db.session.get(Group, evening.group_id)
+        if group.cards_key is None:
+            # The group's table cards, printed once for every evening to come, are made with its first.
+            group.cards_key = secrets.token_urlsafe(CARDS_KEY_BYTES)
         _log(evening, ARBITER, "create", after={"entrants": len(rows)})
     return evening
 

@@ -171,10 +171,10 @@ def cards():
     group = current_group()
     if group is None:
         abort(404)
-    if group.cards_key is None:
-        service.renew_cards(group)
     count = min(whole_number(request.args.get("tables")) or CARDS_SHOWN, CARDS_MOST)
-    links = [url_for("club.card", cards_key=group.cards_key, number=n, _external=True) for n in range(1, count + 1)]
+    # The cards' key is made with the group's first evening (a page never writes): none yet, no cards yet.
+    keyed = range(1, count + 1) if group.cards_key else ()
+    links = [url_for("club.card", cards_key=group.cards_key, number=n, _external=True) for n in keyed]
     return render("club/cards.html", cards=[(n, link, qr_svg(link)) for n, link in enumerate(links, 1)], count=count,
                   page=EveningPage.none())  # fmt: skip
 

@@ -18,7 +18,7 @@ from companion.models import Match
 from companion.queries import matches as queries
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
-from tests.helpers import HTMX, csrf_token, dump, grant_host_rights, hold_pencil, pencil_of, ref, unref
+from tests.helpers import HTMX, begun_evening, csrf_token, dump, grant_host_rights, hold_pencil, pencil_of, ref, unref
 
 ROOT = Path(__file__).resolve().parents[2]
 TOPIC_ROUND = {"several": "on", "losers": "Bob"}
@@ -29,10 +29,13 @@ def post_rules(app: Flask) -> list[tuple[str, str]]:
     return sorted((r.endpoint, r.rule) for r in app.url_map.iter_rules() if "POST" in (r.methods or ()))
 
 
-def concrete(rule: str, match_id: int, player_id: int) -> str:
-    """A rule with its arguments filled in: the match, its round 1, one of its players."""
+def concrete(rule: str, match_id: int, player_id: int, evening: dict[str, str] | None = None) -> str:
+    """A rule with its arguments filled in: the match, its round 1, one of its players; a club evening's address
+    and its group's table cards' key (`begun_evening`)."""
     path = rule.replace("<match:match_id>", ref(match_id)).replace("<int:number>", "1")
     path = path.replace("<player:player_id>", ref(player_id, "player"))
+    if evening is not None:
+        path = path.replace("<evening:evening_id>", evening["evening"]).replace("<cards_key>", evening["cards_key"])
     # A phone of a private group, and an invite link's token: neither is there on an open server.
     path = path.replace("<member:member_id>", ref(1, "member")).replace("<token>", "not-an-invite")
     assert "<" not in path, f"a new kind of URL argument in {rule}: teach this test about it"
@@ -70,9 +73,10 @@ def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
     grant_host_rights(app.test_client())
     rules = post_rules(app)
     assert len(rules) >= 15, rules
+    evening = begun_evening(app)
     before = dump(app)
     for endpoint, rule in rules:
-        path = concrete(rule, match_id, player_id)
+        path = concrete(rule, match_id, player_id, evening)
         # The scorekeeper's own phone, with everything but the token: only CSRF stands in the way.
         for headers, form in (({}, {}), ({"X-CSRFToken": "forged"}, {"csrf_token": "forged"})):
             form = {**form, "number": "2", **TOPIC_ROUND, "name": "Zed", "theme": "dark"}
@@ -86,7 +90,8 @@ def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
 # Match writes that need the pencil (or host rights). `pencil.take` is taking the pencil
 # with a single-use code, which is checked on its own below; a seat is any phone's at the table to
 # take or leave (tests/web/test_seats.py), and gives it no write of the match.
-OPEN_MATCH_ROUTES = {"pencil.take", "seats.seat", "seats.leave"}
+# A club evening's table is confirmed by its other side's seat, not the pencil (tests/web/test_club_pages.py).
+OPEN_MATCH_ROUTES = {"pencil.take", "seats.seat", "seats.leave", "club.confirm"}
 # Match writes that need host rights whoever holds the pencil: their 403 says to ask the host.
 HOST_MATCH_ROUTES = {"matches.end"}
 

@@ -21,6 +21,7 @@ from companion.models import Match, Member, Player
 from companion.services import matches as service
 from companion.services import pencil as pencil_service
 from tests.helpers import (
+    begun_evening,
     csrf_token,
     dump,
     examples,
@@ -174,6 +175,12 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("merge", "topic", "/players/{p}", "/players/{p}/merge"),
     ("end", "topic", "/matches/{m}/end", "/matches/{m}/end"),
     ("host", None, "/host?token=x", "/host"),
+    # A club evening begun ({e} its address, {k} the group's cards' key, {t} a table's match).
+    ("club-new", None, "/evenings/new", "/evenings/new"),
+    ("club-decide", "club", "/evenings/{e}", "/evenings/{e}/decide"),
+    ("club-renew", "club", "/evenings/cards", "/evenings/cards/renew"),
+    ("club-card", "club", "/evenings/card/{k}/1", "/evenings/card/{k}/1"),
+    ("club-confirm", "club", "/evenings/table/{t}", "/evenings/table/{t}/confirm"),
 ]
 
 
@@ -248,7 +255,7 @@ def post_and_check(app: Flask, client, path: str, form: list[tuple[str, str]], h
 
 TRIED: dict[str, int] = {}
 # Endpoints only a phone with host rights reaches past the 403 (a stranger's 403 is checked in test_access).
-HOST_ONLY = {"rename", "merge", "end", "delete"}
+HOST_ONLY = {"rename", "merge", "end", "delete", "club-new", "club-decide", "club-renew"}
 
 
 @pytest.mark.slow
@@ -262,7 +269,10 @@ def test_generated_forms_never_break_anything(app, client, key, game, page, targ
     @given(data=st.data(), htmx=st.sampled_from(sorted(HEADERS)))
     def run(data, htmx):
         values: dict[str, Any] = {}
-        if game is not None:
+        if game == "club":
+            evening = begun_evening(app)
+            values = {"e": evening["evening"], "k": evening["cards_key"], "t": evening["table"]}
+        elif game is not None:
             values["m"] = seed_match(app, client, game)
             with app.app_context():
                 values["p"] = db.session.get(Match, values["m"]).seats[0].player_id
@@ -354,7 +364,7 @@ def get_routes(app: Flask) -> list[str]:
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
             continue
         rest = rule.rule
-        for argument in ("<match:match_id>", "<int:number>", "<player:player_id>"):
+        for argument in ("<match:match_id>", "<int:number>", "<player:player_id>", "<evening:evening_id>"):
             rest = rest.replace(argument, "")
         if "<" not in rest:
             found.append(rule.rule)
@@ -370,6 +380,7 @@ def test_generated_query_strings_never_break_anything(app, client):
         player_id = db.session.get(Match, match_id).seats[0].player_id
         db.session.remove()
     grant_host_rights(client)
+    evening = begun_evening(app)
     routes = get_routes(app)
     assert len(routes) >= 20, routes
 
@@ -379,6 +390,7 @@ def test_generated_query_strings_never_break_anything(app, client):
         def run(query, htmx):
             path = rule.replace("<match:match_id>", ref(match_id)).replace("<int:number>", "1")
             path = path.replace("<player:player_id>", ref(player_id, "player"))
+            path = path.replace("<evening:evening_id>", evening["evening"])
             url = f"{path}?{urlencode(query)}"
             before = dump(app)
             response = client.get(url, headers=HEADERS[htmx])
@@ -497,6 +509,9 @@ def test_every_post_route_is_fuzzed(app):
         .replace("{m}", "<match:match_id>")
         .replace("{p}", "<player:player_id>")
         .replace("/rounds/1", "/rounds/<int:number>")
+        .replace("{e}", "<evening:evening_id>")
+        .replace("{k}/1", "<cards_key>/<int:number>")
+        .replace("{t}", "<match:match_id>")
         for _, _, _, target in ENDPOINTS
     }
     fuzzed.add("/history/import")

@@ -23,13 +23,16 @@ from companion.models import (
     Round,
     RoundChange,
     Seat,
+    within_group,
 )
+from companion.models.club import ClubEntrant, ClubEvening, ClubLog, ClubTable
+from companion.services import club
 from tests.helpers import HTMX, csrf_token, entry_fields, join_group, ref, save_round, start_group, start_match
 
 # What the group's answers hold and nobody else's may: its name, its players' names.
-SECRETS = ("Gialli kitchen", "Annabella", "Bobbington", "Cyrillo")
+SECRETS = ("Gialli kitchen", "Annabella", "Bobbington", "Cyrillo", "Gialli night")
 # The arguments that name one of the group's rows.
-ROWS = {"match_id", "player_id", "member_id"}
+ROWS = {"match_id", "player_id", "member_id", "evening_id"}
 # Routes that serve files with no group's data in them.
 FILES = {"static", "bundle"}
 # Starting a group would make the stranger a member of a group of its own: tests/web/test_groups.py covers it.
@@ -61,8 +64,19 @@ def walked(private_app):
     tag = bob.get(f"/matches/{ref(playing)}/live", headers=HTMX).headers["ETag"]
     with app.app_context():
         group = db.session.scalar(select(Group).where(Group.name == "Gialli kitchen"))
+        with within_group(group.id):
+            # A club evening of the group begun: its address, its table's match, its cards' key (kept secret here:
+            # a phone that holds a card is meant to reach its table; a made-up key reaches nothing).
+            pairs = [(["Annabella", "Bobbington"], None), (["Cyrillo", "Dafne"], None)]
+            evening = club.create_evening("Gialli night", {"game": "burraco", "pairs": True, "turns": 1, "hands": 2,
+                                                           "first": "danese", "then": "danese"}, pairs)  # fmt: skip
+            club.start(evening)
+            table = evening.tables[0].match_id
         values = {
-            "match_id": [finished, playing],
+            "match_id": [finished, playing, table],
+            "evening_id": [evening.id],
+            "cards_key": ["not-the-cards-key"],
+            "kind": ["csv", "json"],
             "player_id": list(db.session.scalars(select(Player.id).where(Player.group_id == group.id))),
             "member_id": list(db.session.scalars(select(Member.id).where(Member.group_id == group.id))),
             "number": [1],
@@ -134,12 +148,15 @@ def group_rows(app, group_id: int) -> dict[str, list[tuple]]:
     """Every row that is the group's: the group, its phones, players and matches, and what hangs on those."""
     matches = select(Match.id).where(Match.group_id == group_id)
     players = select(Player.id).where(Player.group_id == group_id)
+    evenings = select(ClubEvening.id).where(ClubEvening.group_id == group_id)
     tables = {
         Group: Group.id == group_id, Member: Member.group_id == group_id, Player: Player.group_id == group_id,
         Match: Match.group_id == group_id, Seat: Seat.match_id.in_(matches), Round: Round.match_id.in_(matches),
         RoundChange: RoundChange.match_id.in_(matches), PlayerRecord: PlayerRecord.player_id.in_(players),
         Rivalry: Rivalry.player_id.in_(players), Rating: Rating.player_id.in_(players),
         RatingStep: RatingStep.player_id.in_(players), RatingBook: RatingBook.group_id == group_id,
+        ClubEvening: ClubEvening.group_id == group_id, ClubEntrant: ClubEntrant.evening_id.in_(evenings),
+        ClubTable: ClubTable.evening_id.in_(evenings), ClubLog: ClubLog.evening_id.in_(evenings),
     }  # fmt: skip
     with app.app_context():
         rows = {}

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.extensions import db
-from tests.helpers import HTMX, check_headers, csrf_token, finished_match, ref, unref
+from tests.helpers import HTMX, begun_evening, check_headers, csrf_token, finished_match, ref, unref
 
 SAME_ON_EVERY_DATABASE = "the security headers and the markup the policy allows"
 
@@ -82,29 +81,10 @@ FINISHED_ONLY = {"matches.card"}
 CLUB_TABLE_ONLY = {"club.table_panel"}
 
 
-def club_evening(app) -> dict[str, str]:
-    """A club evening of four pairs begun, as its routes' arguments: its address, a table's match, the cards' key."""
-    from companion.models import Group
-    from companion.models.club import ClubTable
-    from companion.services import club
-
-    pairs = [([f"P{n}a", f"P{n}b"], None) for n in range(4)]
-    plan = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "danese", "then": "danese"}
-    with app.app_context():
-        evening = club.create_evening("Friday", plan, pairs)
-        club.start(evening)
-        group = db.session.get(Group, evening.group_id)
-        club.renew_cards(group)
-        table = db.session.scalars(db.select(ClubTable).filter_by(number=1)).one()
-        found = {"evening": evening.public_id, "table": ref(table.match_id), "cards_key": group.cards_key}
-        db.session.remove()
-    return found
-
-
 def get_paths(app, match_id: int, player_id: int, finished_id: int, club: dict[str, str] | None = None) -> list[str]:
     """Every GET route of the app, with its arguments filled in (`finished_id`: a finished match, for those
     only such a match answers; `club`: a club evening's, for its routes)."""
-    club = club or club_evening(app)
+    club = club or begun_evening(app)
     paths = []
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
