@@ -53,7 +53,7 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("ended", "css"): ("css/ended.css",),
     # A club evening's pages, and its panel on a table's match page (brought by the panel's answer).
     ("club", "css"): ("css/club.css",),
-    # A table's confirmation made offline, kept on the phone and sent once the server answers.
+    # The club's pages and a table's panel: a confirmation kept offline, polls held while editing, Print.
     ("club", "js"): ("js/club.js",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw

@@ -442,26 +442,3 @@ document.addEventListener("visibilitychange", function () {
   var button = document.querySelector("[data-wake]");
   if (button && document.visibilityState === "visible" && !lock) acquire(button);
 });
-// A page's Print button (the club evening's table cards, its standings): the browser's own print dialog.
-document.addEventListener("click", function (event) {
-  if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();
-});
-// A polled region the user is working in (an open <details>, a focused field, a choice made but not yet sent: the
-// arbiter picking an entrant and a penalty) is not redrawn under their fingers: its polls are skipped until the answer
-// to their own form redraws it, or a minute after their last change.
-var EDITING_HOLD_MS = 60000;
-document.addEventListener("change", function (event) {
-  var region = event.target instanceof Element && event.target.closest("[data-hold-while-editing]");
-  if (region) region.dataset.editedAt = String(Date.now());
-});
-document.addEventListener("htmx:beforeRequest", function (event) {
-  var region = event.detail.elt;
-  if (!region.hasAttribute("data-hold-while-editing")) return;
-  var edited = Date.now() - Number(region.dataset.editedAt || 0) < EDITING_HOLD_MS;
-  if (edited || region.querySelector("details[open], input:focus, select:focus, textarea:focus")) event.preventDefault();
-});
-document.addEventListener("htmx:afterSwap", function (event) {
-  if (event.target instanceof Element && event.target.hasAttribute("data-hold-while-editing")) {
-    delete event.target.dataset.editedAt;
-  }
-});

@@ -1,5 +1,6 @@
-// A club table's confirmation, or its call for the arbiter, made while the network was gone: kept on the phone and
-// sent by itself once the server answers again (the server counts a table once, so one sent twice counts once).
+// The club evening's pages and a table's panel: a confirmation (or a call for the arbiter) made while the network was
+// gone, kept on the phone and sent by itself once the server answers again (the server counts a table once, so one
+// sent twice counts once); the polled regions held while someone works in them; the Print buttons.
 import { htmx } from "../vendor/htmx/htmx.min.js";
 import { onLoad } from "./app.js";
 import { onUnanswered } from "./writes.js";
@@ -52,3 +53,27 @@ onLoad(function (root) {
   if (root === panel || root === document.body || (panel && panel.contains(root))) sendKept();
 });
 window.addEventListener("online", sendKept);
+
+// The Print button of the table cards and the standings: the browser's own print dialog.
+document.addEventListener("click", function (event) {
+  if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();
+});
+// A polled region the user is working in (an open <details>, a focused field, a choice made but not yet sent: the
+// arbiter picking an entrant and a penalty) is not redrawn under their fingers: its polls are skipped until the answer
+// to their own form redraws it, or a minute after their last change.
+var EDITING_HOLD_MS = 60000;
+document.addEventListener("change", function (event) {
+  var region = event.target instanceof Element && event.target.closest("[data-hold-while-editing]");
+  if (region) region.dataset.editedAt = String(Date.now());
+});
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var region = event.detail.elt;
+  if (!region.hasAttribute("data-hold-while-editing")) return;
+  var edited = Date.now() - Number(region.dataset.editedAt || 0) < EDITING_HOLD_MS;
+  if (edited || region.querySelector("details[open], input:focus, select:focus, textarea:focus")) event.preventDefault();
+});
+document.addEventListener("htmx:afterSwap", function (event) {
+  if (event.target instanceof Element && event.target.hasAttribute("data-hold-while-editing")) {
+    delete event.target.dataset.editedAt;
+  }
+});
