@@ -293,3 +293,13 @@ class EveningPage:
             return None
         mine = self.my_table
         return mine if mine is not None and mine.row.match_id else None
+
+    @cached_property
+    def next_place(self) -> tuple[str, str] | None:
+        """At this phone's next table: its side and whom it meets."""
+        table = self.next_table
+        seat = seat_of(db.session.get(Match, table.row.match_id), phone_credential()) if table else None
+        if table is None or seat is None:
+            return None
+        side = next((i for i, entrant in enumerate(table.sides) if seat.name in entrant.players), 0)
+        return SIDE_NAMES[side], table.sides[1 - side].name if len(table.sides) > 1 else ""

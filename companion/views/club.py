@@ -238,18 +238,29 @@ def _with_pencil(response: Response, page: EveningPage, table: ClubTable, take_o
 @access.member
 def table_panel(match_id: int):
     """The club's panel on a table's match page, polled: where the turn stands, the other side's Confirm, and
-    once the next turn is drawn, this phone's next table (the phone is taken there, its pencil with it)."""
+    once the next turn is drawn, this phone's next table (its form takes the phone there by itself: `next_table`).
+    A read: it writes nothing."""
     page = _panel_page(match_id)
     tag = f'"e{page.evening.version}-m{page.match.version}"'
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
-    moved = page.next_table
-    if moved is not None:
-        follow_match(moved.row.match_id)
-        return _with_pencil(hx.location(url_for("matches.show", match_id=moved.row.match_id)), page, moved.row)
     response = render("club/_table_panel.html", page=page)
     response.headers["ETag"] = tag
     return response
+
+
+@bp.post("/table/<match:match_id>/next")
+@access.viewer_link
+@access.member
+def next_table(match_id: int):
+    """This phone goes to its table of the turn drawn since (the panel's form sends it once it shows it): the phone
+    may follow that match from now on, and at N/S it holds the pencil there if no phone of its side does."""
+    page = _panel_page(match_id)
+    moved = page.next_table
+    if moved is None:
+        return render("club/_table_panel.html", page=page)
+    follow_match(moved.row.match_id)
+    return _with_pencil(hx.location(url_for("matches.show", match_id=moved.row.match_id)), page, moved.row)
 
 
 def _panel_page(match_id: int, **given: Any) -> EveningPage:

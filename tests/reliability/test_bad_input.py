@@ -181,6 +181,7 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("club-renew", "club", "/evenings/cards", "/evenings/cards/renew"),
     ("club-card", "club", "/evenings/card/{k}/1", "/evenings/card/{k}/1"),
     ("club-confirm", "club", "/evenings/table/{t}", "/evenings/table/{t}/confirm"),
+    ("club-next", "club", "/evenings/table/{t}", "/evenings/table/{t}/next"),
 ]
 
 

@@ -146,7 +146,10 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     for number, (ns, ew) in phones.items():
         old_match = next(m for n, m, _ in first if n == number)
         for phone in (ns, ew):
-            moved = phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX)
+            # The poll (a read) shows where the phone sits now; its form, sent by itself, takes the phone there.
+            shown = read_words(phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX).get_data(as_text=True))
+            assert "Turn 2: table" in shown and "against" in shown
+            moved = post(phone, f"/evenings/table/{ref(old_match)}/next", {}, **HTMX)
             new_match = int(next(m for _, m, _ in second if ref(m) == moved.headers["HX-Location"].rsplit("/", 1)[1]))
             assert phone.get(f"/matches/{ref(new_match)}").status_code == 200
     # The arbiter corrects a result of turn 1 from turn 2's page: the standings change, turn 2's tables stay.
