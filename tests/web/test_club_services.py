@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from companion.extensions import db
-from companion.games.club import standings as pure
 from companion.games.refusals import NotAllowed, RuleError
 from companion.models import Match
 from companion.models.club import EVENING_OVER, TABLE_CLOSED, ClubEvening, ClubLog, ClubTable
@@ -196,11 +195,15 @@ def test_a_bad_evening_is_refused_by_its_field_and_nothing_is_stored(app, plan, 
 
 
 def test_a_result_for_a_table_the_turn_does_not_have_is_refused(evening):
+    logged = db.session.query(ClubLog).count()
     with pytest.raises(RuleError, match="no table 9"):
         service.settle(evening, 1, 9, [100, 0], "")
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError, match="table 9 of this turn has no result to give"):
         service.close_turn(evening, {9: "zero"})
-    assert isinstance(read.standings(evening)[0], pure.Standing)
+    # Nothing stored: no table counted or closed, nothing logged, the turn not moved on.
+    db.session.expire_all()
+    assert db.session.query(ClubLog).count() == logged and evening.turn == 1
+    assert all(table.state in ("playing", "bye") for table in evening.tables)
 
 
 def test_a_pazaak_evening_is_swiss_one_against_one_its_difference_the_sets(app):
