@@ -18,8 +18,9 @@ from ..games.refusals import N_, Message
 from ..models import Member
 
 # How far a role reaches on a private server: what holds nothing of any group, answered without asking who the
-# phone is; what a phone in no group reaches; one match a link opens, in whatever group; its own group's.
-SHARED, EVERYONE, FOLLOWING, MEMBER = "shared", "everyone", "following", "member"
+# phone is; what a phone in no group reaches; one match a link opens, in whatever group; one match whose pencil
+# the phone keeps, in whatever group (a club table's card hands it to a phone outside the group); its own group's.
+SHARED, EVERYONE, FOLLOWING, HOLDING, MEMBER = "shared", "everyone", "following", "holding", "member"
 OPEN, PRIVATE = "open", "private"
 BOTH = frozenset({OPEN, PRIVATE})
 ACCESS = "access"
@@ -70,7 +71,7 @@ seated = Role("seated", FOLLOWING)
 table_card = Role("table card", FOLLOWING, key=CARDS_KEY)
 member = Role("member", MEMBER)
 # The match's pencil: its view checks it, and refuses with the match's page.
-pencil = Role("pencil", MEMBER)
+pencil = Role("pencil", HOLDING)
 host = Role("host", MEMBER, holds=_is_host, refusal=HOST_REFUSAL)
 # The open server's host link: a private server has no such thing (its administrator has the command line).
 open_server_only = Role("open server only", EVERYONE, servers=frozenset({OPEN}))

@@ -30,8 +30,9 @@ from ..queries.groups import first_membership, membership, moved_at
 from ..queries.matches import hash_token
 from ..services.groups import MOVED_PHONE_GRACE, move_phone, new_phone_credential, seen
 from . import access, cookies
-from .access import CARDS_KEY, EVERYONE, FOLLOWING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
+from .access import CARDS_KEY, EVERYONE, FOLLOWING, HOLDING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
 from .i18n import translated
+from .pencil import holds_a_token_of, holds_a_token_of_any
 
 PHONE_COOKIE = "phone"
 GROUP_COOKIE = "group"
@@ -308,6 +309,14 @@ def _followed_evening(evening_id: int | None, cards_key: str | None) -> tuple[in
     return (evening_id, group) if group is not None else (None, None)
 
 
+def _held_match(match_id: int | None) -> int | None:
+    """The group of the match whose pencil this phone keeps a token of, else None (its view checks the token)."""
+    if match_id is None or not holds_a_token_of_any():
+        return None
+    found = db.session.execute(select(Match.group_id, Match.uid).where(Match.id == match_id)).one_or_none()
+    return found.group_id if found is not None and holds_a_token_of(found.uid) else None
+
+
 def _private_place(roles: tuple[Role, ...]) -> Place:
     """A private server's decision: a match the phone follows by a link the view's roles take (of a group it
     is not working in), else its chosen group, else the first it joined, else no group."""
@@ -326,6 +335,11 @@ def _private_place(roles: tuple[Role, ...]) -> Place:
         evening, group = _followed_evening(args.get("evening_id"), args.get(CARDS_KEY))
         if group is not None and (member is None or member.group_id != group):
             return Place(group, evening=evening)
+    if any(role.reach == HOLDING for role in roles):
+        match_id = (request.view_args or {}).get("match_id")
+        group = _held_match(match_id)
+        if group is not None and (member is None or member.group_id != group):
+            return Place(group, following=match_id)
     if member is None:
         return Place(NO_GROUP)
     seen(member)

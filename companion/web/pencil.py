@@ -84,6 +84,11 @@ def holds_a_token_of(uid: str) -> bool:
     return kept_under(uid) in _pencils()
 
 
+def holds_a_token_of_any() -> bool:
+    """Whether this phone keeps any match's token (else no match's pencil needs looking for)."""
+    return bool(_pencils())
+
+
 def is_scorekeeper(match: Match) -> bool:
     """Whether this device holds the match's pencil."""
     return queries.token_matches(match, pencil_token(match))

@@ -15,7 +15,18 @@ from companion.games.club import scales
 from companion.models import Match
 from companion.models.club import ClubEvening, ClubTable
 from companion.services import matches
-from tests.helpers import HTMX, csrf_token, grant_host_rights, read_words, ref, start_group, start_match
+from tests.helpers import (
+    HTMX,
+    csrf_token,
+    entry_fields,
+    grant_host_rights,
+    read_words,
+    ref,
+    save_round,
+    start_group,
+    start_match,
+    stored_match,
+)
 
 SETUP = {"name": "Friday", "mode": "burraco-pairs", "turns": "2", "hands": "2", "first": "mitchell",
          "then": "danese_modificato", "groups": "1", "scale": "preset", "bye_points": "12", "late_costs": "points",
@@ -207,3 +218,23 @@ def test_on_a_private_server_a_card_lets_a_phone_outside_the_group_into_its_tabl
         assert stranger.get(elsewhere).status_code == 404, elsewhere
     # A made-up card key opens nothing.
     assert private_app.test_client().get(path.replace(path.split("/")[3], "x" * 22)).status_code == 404
+
+
+def test_on_a_private_server_the_n_s_phone_a_card_seated_scores_its_table_and_the_e_w_phone_may_not(private_app):
+    host = private_app.test_client()
+    start_group(host, "Circolo")
+    evening_id, address = create(host)
+    post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX)
+    number, match_id, _sides = tables(private_app, evening_id, 1)[0]
+    path = card_path(host, number)
+    north_south, east_west = private_app.test_client(), private_app.test_client()
+    for phone, seat in ((north_south, "0"), (east_west, "1")):
+        assert post(phone, path, {"seat": seat, "action": "sit"}).status_code == 302
+    hand = {"sides": {"N/S": {"table": 120, "hand": 0}, "E/W": {"table": 70, "hand": 0}}, "closed_by": None}
+    fields = entry_fields(private_app, match_id, hand)
+    # Neither phone is of the group: the card gave N/S the pencil (it was refused as an unknown match before);
+    # E/W's phone follows the table but holds no pencil: the rounds' address is not there for it, as for a viewer.
+    assert save_round(east_west, match_id, fields).status_code == 404
+    assert len(stored_match(private_app, match_id).rounds) == 0
+    assert save_round(north_south, match_id, fields).status_code == 200
+    assert len(stored_match(private_app, match_id).rounds) == 1
