@@ -137,6 +137,10 @@ browse() { "$repo/.venv/bin/python" "$repo/deploy/check_browser.py" "$@"; }
 step "A group started and a phone invited; two phones on two app servers; the service worker"
 browse live "$url" "$work/rounds.json"
 
+step "A club evening across both app servers (4 tables, 2 turns); kill -9 of app1 as its last turn confirms"
+browse evening "$url" app1
+"${PODMAN[@]}" start app1 >/dev/null && wait_healthy app1
+
 step "One limit for both app servers: a client's eleventh export in a minute is refused, whichever answers"
 # A phone of the group (its credential and group cookies, joined by the invite link) without Caddy's cookie:
 # Caddy picks either server for each request; their counts are Redis's.

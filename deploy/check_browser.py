@@ -5,6 +5,8 @@
     check_browser.py kill URL CONTAINER STATE   three phones save while CONTAINER is killed (-9)
     check_browser.py stop URL CONTAINER STATE   the same while CONTAINER is stopped (SIGTERM)
     check_browser.py verify URL STATE     every round written to STATE is still there
+    check_browser.py evening URL CONTAINER   a club evening of 4 tables × 2 turns, its phones on both app
+                                          servers; CONTAINER killed (-9) while the last turn confirms
 
 The server keeps each group to its phones (COMPANION_GROUPS=private, as .env.example sets it): the first
 phone starts a group, and every other phone joins it by the invite link, kept beside STATE for later steps.
@@ -50,15 +52,15 @@ def new_phone(browser: Browser) -> tuple[BrowserContext, Page]:
     return context, context.new_page()
 
 
-def start_group(page: Page, base: str, state_file: Path) -> None:
-    """The first phone starts the group from the welcome page; its invite link is kept beside STATE."""
+def start_group(page: Page, base: str, name: str) -> str:
+    """A phone starts a group from the welcome page (it is its host); the group's invite link."""
     page.goto(base + "/")
-    page.get_by_label("Name of the group").fill("Deploy check")
+    page.get_by_label("Name of the group").fill(name)
     page.get_by_role("button", name="Start a group").click()
     invite = page.locator(".qr-url a").first.get_attribute("href")
     assert invite and "/join/" in invite, invite
-    invite_file(state_file).write_text("/join/" + invite.split("/join/", 1)[1])
-    print(f"group started on {served_by(page)}; its invite link shown with its QR code")
+    print(f"group {name!r} started on {served_by(page)}; its invite link shown with its QR code")
+    return "/join/" + invite.split("/join/", 1)[1]
 
 
 def invite_file(state_file: Path) -> Path:
@@ -75,16 +77,17 @@ def join(page: Page, base: str, state_file: Path) -> None:
 
 
 def phone_on(
-    browser: Browser, base: str, server: str, state_file: Path, tries: int = 60
+    browser: Browser, base: str, server: str, state_file: Path | None, tries: int = 60
 ) -> tuple[BrowserContext, Page]:
     """A fresh phone that Caddy sent to this app server (one just started may wait out Caddy's 30 s of doubt),
-    joined to the group."""
+    joined to the group (with no STATE, in none: a table card's phone)."""
     for _ in range(tries):
         context, page = new_phone(browser)
         answer = page.goto(base + "/")
         assert answer is not None and answer.ok, answer
         if answer.headers.get("x-served-by") == server:
-            join(page, base, state_file)
+            if state_file:
+                join(page, base, state_file)
             return context, page
         context.close()
         time.sleep(0.5)  # Caddy sends new phones to a server it doubts only once its fail_duration is over
@@ -120,7 +123,7 @@ def live(base: str, state_file: Path) -> None:
     with sync_playwright() as playwright:
         browser = launch(playwright)
         _, host = new_phone(browser)
-        start_group(host, base, state_file)
+        invite_file(state_file).write_text(start_group(host, base, "Deploy check"))
         scorer_context, scorer = phone_on(browser, base, "app1", state_file)
         _, follower = phone_on(browser, base, "app2", state_file)
         match_id = start(scorer, base, "topic", "Topic_", TOPIC_PLAYERS)
@@ -223,10 +226,126 @@ def verify(base: str, state_file: Path) -> None:
         browser.close()
 
 
+EVENING_PAIRS = ["Rossi & Bianchi", "Verdi & Neri", "Gallo & Conti", "Greco & Bruno", "Costa & Fontana",
+                 "Moretti & Rizzo", "Marino & Ferrari", "Romano & Colombo"]  # fmt: skip
+EVENING_HANDS = 2
+SIDES = ("N/S", "E/W")
+
+
+def tap_laid(page: Page, side: str, points: int) -> None:
+    """The side's points laid on the table, typed on Burraco's keypad."""
+    card = page.locator("#entry").get_by_role("group", name=re.compile("^" + re.escape(side).replace("/", r"\/")))
+    card.get_by_label("Laid on the table").click()
+    for key in str(points):
+        page.get_by_role("group", name="Keypad").get_by_role("button", name=key, exact=True).click()
+
+
+def play_hands(page: Page, table: int) -> tuple[int, int]:
+    """The table's pencil saves the turn's hands by taps; the turn's points of N/S and E/W."""
+    laid = (100 + 20 * table, 60 + 10 * table)
+    for number in range(1, EVENING_HANDS + 1):
+        for side, points in zip(SIDES, laid, strict=True):
+            tap_laid(page, side, points)
+        page.locator("#entry").get_by_role("radio", name="Nobody", exact=True).click()
+        page.get_by_role("button", name=f"Save hand {number}", exact=True).click()
+        settle(page)
+    return laid[0] * EVENING_HANDS, laid[1] * EVENING_HANDS
+
+
+def where(phone: Page, turn: int) -> tuple[int, str]:
+    """The phone's table in this turn and its side, as its table's panel says once the phone is there."""
+    head = phone.locator("#club-table .club-panel-head")
+    expect(head).to_contain_text(f"Turn {turn} of 2", timeout=WAIT)
+    expect(head.locator(".club-my-side")).to_be_visible(timeout=WAIT)
+    found = re.search(r"Table (\d+) · you are (N/S|E/W)", head.inner_text())
+    assert found, head.inner_text()
+    return int(found[1]), found[2]
+
+
+def set_up_evening(browser: Browser, base: str) -> tuple[Page, str, list[Page]]:
+    """A host starts a group and an evening of 8 pairs, 2 turns × 2 hands, and starts turn 1; a phone for each
+    pair takes its seat by its table's card (N/S of tables 1-2 and E/W of 3-4 on app1, the others on app2)."""
+    _, host = new_phone(browser)
+    start_group(host, base, "Club evening")
+    host.goto(base + "/evenings/new")
+    host.get_by_label("Name of the evening").fill("Deploy evening")
+    host.get_by_label("Turns", exact=True).select_option("2")
+    host.get_by_label("Hands a turn").select_option(str(EVENING_HANDS))
+    expect(host.get_by_text(f"Preset for {EVENING_HANDS} hands")).to_be_visible()
+    host.get_by_label("Entrants: one a line").fill("\n".join(EVENING_PAIRS))
+    host.get_by_role("button", name="Create the evening").click()
+    host.get_by_role("button", name="Start turn 1").click()
+    expect(host.get_by_role("heading", name=re.compile("Turn 1 of 2"))).to_be_visible()
+    arbiter = host.url
+    host.goto(base + "/evenings/cards?tables=4")
+    cards = [host.locator(".club-card-link a").nth(i).get_attribute("href") or "" for i in range(4)]
+    phones = []
+    for number, card in enumerate(cards, start=1):
+        for side in SIDES:
+            phone = phone_on(browser, base, "app1" if (side == "N/S") == (number <= 2) else "app2", None)[1]
+            phone.goto(card if card.startswith("http") else base + card)
+            phone.locator("fieldset").filter(has_text=side).get_by_role("radio").first.check()
+            phone.get_by_role("button", name="Take my seat").click()
+            expect(phone).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
+            phones.append(phone)
+    servers = [served_by(phone) for phone in phones]
+    print(f"8 phones seated by the table cards: {servers.count('app1')} on app1, {servers.count('app2')} on app2")
+    return host, arbiter, phones
+
+
+def evening(base: str, container: str) -> None:
+    """A short club evening across both app servers: every phone is told the same next turn whichever server
+    answers it, and CONTAINER killed (-9) while the last turn's E/W phones confirm loses no confirmation: the
+    evening ends with every table counted as entered, no tap again."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        host, arbiter, phones = set_up_evening(browser, base)
+        entered: dict[tuple[int, str], int] = {}
+        killed = threading.Event()
+
+        def kill_it() -> None:
+            subprocess.run(["podman", "--runtime", "runc", "kill", "--signal", "KILL", container], check=True)
+            killed.set()
+
+        for turn in (1, 2):
+            seated = {phone: where(phone, turn) for phone in phones}
+            # One phone a side at each table, whichever server drew its panel.
+            assert sorted(seated.values()) == sorted((table, side) for table in (1, 2, 3, 4) for side in SIDES), seated
+            for phone, (table, side) in seated.items():
+                if side == "N/S":
+                    points = play_hands(phone, table)
+                    entered.update({(turn, table, "N/S"): points[0], (turn, table, "E/W"): points[1]})
+            if turn == 2:
+                threading.Timer(0.05, kill_it).start()  # while the confirmations go out, not between them
+            for phone, (table, side) in seated.items():
+                if side == "E/W":
+                    ns, ew = entered[(turn, table, "N/S")], entered[(turn, table, "E/W")]
+                    phone.locator("#club-table").get_by_role("button", name=f"Confirm: N/S {ns} – E/W {ew}").click()
+            if turn == 1:
+                moved = sum(where(phone, 2) != seated[phone] for phone in phones)
+                print(f"turn 1 confirmed on both servers: each phone at its turn-2 table by itself ({moved} moved)")
+        assert killed.wait(60)
+        for phone in phones:
+            expect(phone.locator("#club-table")).to_contain_text("The evening is over.", timeout=WAIT)
+        host.goto(arbiter)
+        expect(host.get_by_role("heading", name="The evening is over")).to_be_visible(timeout=WAIT)
+        rows = host.request.get(arbiter + "/standings.json").json()["standings"]
+        results = {(m["turn"], m["table"], m["side"]): m["points_for"] for row in rows for m in row["path"]}
+        now = sorted({served_by(phone) for phone in phones})
+        print(
+            f"kill -9 of {container} while turn 2's confirmations went out: the evening over on every phone; "
+            f"{len(results)} results of 16 in its standings, as entered: {results == entered}; phones on {now}"
+        )
+        assert results == entered, (results, entered)
+        browser.close()
+
+
 if __name__ == "__main__":
     step, url, *rest = sys.argv[1:]
     if step == "live":
         live(url, Path(rest[0]))
+    elif step == "evening":
+        evening(url, rest[0])
     elif step in ("kill", "stop"):
         kill(url, rest[0], Path(rest[1]), step)
     else:
