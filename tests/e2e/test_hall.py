@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.extensions import db
 from companion.models import Match, utcnow
-from companion.models.club import ClubEvening, ClubLog, ClubTable
+from companion.models.club import ClubEvening, ClubLog
 from companion.services import club, matches
 from companion.web.groups import hall_token
 from tests.e2e.audit import audit_layout
