@@ -166,7 +166,7 @@ def create_app(
     web.init_app(app)
     app.jinja_loader = game_templates.loader(app.jinja_loader)
 
-    from .views import club, groups, history, home, host, live, matches, pencil, players, seats
+    from .views import club, groups, hall, history, home, host, live, matches, pencil, players, seats
 
     app.register_blueprint(home.bp)
     app.register_blueprint(matches.bp)
@@ -178,6 +178,7 @@ def create_app(
     app.register_blueprint(host.bp)
     app.register_blueprint(groups.bp)
     app.register_blueprint(club.bp)
+    app.register_blueprint(hall.bp)
 
     from . import cli
 

@@ -45,6 +45,8 @@ class ClubEvening(WithAddress, InGroup, db.Model):
     turn: Mapped[int] = mapped_column(default=0)
     # Bumped on every write: the ETag of the phones' and the arbiter's polls.
     version: Mapped[int] = mapped_column(default=0)
+    # The hall link's generation: its key is made from it (web/groups.hall_token), so renewing it ends the old one.
+    hall_link: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     entrants: Mapped[list[ClubEntrant]] = relationship(

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from flask_babel import gettext
+from markupsafe import Markup
 from sqlalchemy import select
 
 from ..extensions import db
@@ -30,6 +31,7 @@ from ..queries import club as read
 from ..queries.matches import hash_token, seat_of
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day
+from ..web.links import hall_link, qr_svg
 
 # A table's state as the pages name it: a bye, its hands being played, its result waiting for the other side,
 # counted (confirmed, or given by the arbiter), disputed.
@@ -105,6 +107,15 @@ class EveningPage:
     @cached_property
     def host(self) -> bool:
         return is_host()
+
+    @cached_property
+    def hall_link(self) -> str:
+        """The evening's hall screen's link for the host to share (web/links.py), and its QR code."""
+        return hall_link(self.evening)
+
+    @cached_property
+    def hall_qr(self) -> Markup:
+        return qr_svg(self.hall_link)
 
     @cached_property
     def entrants(self) -> dict[int, ClubEntrant]:

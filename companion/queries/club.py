@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import func, select
 
 from ..extensions import db
@@ -119,3 +121,11 @@ def tables_version(evening: ClubEvening) -> int:
     if not ids:
         return 0
     return db.session.execute(select(func.sum(Match.version)).where(Match.id.in_(ids))).scalar() or 0
+
+
+def drawn_at(evening: ClubEvening) -> datetime | None:
+    """When the evening's current turn was drawn (its log's line), None before turn 1."""
+    statement = select(func.max(ClubLog.at)).where(
+        ClubLog.evening_id == evening.id, ClubLog.action == "draw", ClubLog.turn == evening.turn
+    )
+    return db.session.execute(statement).scalar()

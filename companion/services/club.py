@@ -241,6 +241,15 @@ def renew_cards(group: Group) -> None:
         group.cards_key = secrets.token_urlsafe(CARDS_KEY_BYTES)
 
 
+def renew_hall_link(evening: ClubEvening) -> None:
+    """A new key for the evening's hall link: the screens opened with the old one stop at their next poll."""
+    with transaction():
+        db.session.execute(
+            update(ClubEvening).where(ClubEvening.id == evening.id).values(hall_link=ClubEvening.hall_link + 1)
+        )
+    db.session.expire(evening, ["hall_link"])
+
+
 def _side_of(match: Match, table: ClubTable, evening: ClubEvening, phone: str | None) -> int | None:
     """Which side of the table (0 N/S, 1 E/W) this phone is seated for, if any."""
     if phone is None:

@@ -28,6 +28,8 @@ ACCESS = "access"
 SEAT_KEY = "seat_key"
 # A table card's key, in its address: the group's cards name the tables of its evening being played.
 CARDS_KEY = "cards_key"
+# The hall link's key, in its address: the evening's hall screen on a TV by the door, for any phone holding it.
+HALL_KEY = "hall_key"
 
 HOST_REFUSAL = {
     PRIVATE: N_("This needs host rights. Ask a host of the group to make this phone a host too."),
@@ -69,6 +71,9 @@ seat_link = Role("seat link", FOLLOWING, key=SEAT_KEY)
 seated = Role("seated", FOLLOWING)
 # A club evening's table card: its table's page, and for a phone that scanned one, that evening's standings.
 table_card = Role("table card", FOLLOWING, key=CARDS_KEY)
+# A club evening's hall link: that evening's hall screen and its polled part, read-only (its view checks the key,
+# which a host needs not hold).
+hall_link = Role("hall link", FOLLOWING, key=HALL_KEY)
 member = Role("member", MEMBER)
 # The match's pencil: its view checks it, and refuses with the match's page.
 pencil = Role("pencil", HOLDING)

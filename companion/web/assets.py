@@ -55,6 +55,9 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("club", "css"): ("css/club.css",),
     # The club's pages and a table's panel: a confirmation kept offline, polls held while editing, Print.
     ("club", "js"): ("js/club.js",),
+    # The hall screen (a TV by the door): its big dark or light look, and its pager and wake lock.
+    ("hall", "css"): ("css/hall.css",),
+    ("hall", "js"): ("js/hall.js",),
 }
 # A game's own bundles, as a page names them: its pieces ("game-<slug>"), on the pages that draw
 # them, and its entry widgets' script and styles ("entry-<slug>"), where its rounds or settings are

@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -30,7 +30,7 @@ from ..queries.groups import first_membership, membership, moved_at
 from ..queries.matches import hash_token
 from ..services.groups import MOVED_PHONE_GRACE, move_phone, new_phone_credential, seen
 from . import access, cookies
-from .access import CARDS_KEY, EVERYONE, FOLLOWING, HOLDING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
+from .access import CARDS_KEY, EVERYONE, FOLLOWING, HALL_KEY, HOLDING, OPEN, PRIVATE, SEAT_KEY, SHARED, Role, declared
 from .i18n import translated
 from .pencil import holds_a_token_of, holds_a_token_of_any
 
@@ -44,12 +44,13 @@ FOLLOWING_KEPT = 20
 # The seat links a phone opened, by match, newest last (as FOLLOWING_KEPT): it may sit down again without
 # scanning the link once more, while the link is current.
 SEAT_KEYS_KEPT = 20
-# How many earlier seat links of a match are told apart from a made-up key: a phone that opens one is told
-# that it was replaced.
-SEAT_LINKS_RECOGNISED = 100
+# How many earlier seat links of a match (hall links of an evening) are told apart from a made-up key: a phone
+# that opens one is told that it was replaced.
+LINKS_RECOGNISED = 100
 CURRENT, REPLACED = "current", "replaced"
 # Why a renewed seat link seats nobody (views/seats.py says it too, to a phone already following the match).
 REPLACED_TEXT = N_("This seat link was replaced by a newer one: scan the one the scorekeeper's Share page shows now.")
+HALL_REPLACED_TEXT = N_("This hall link was replaced by a newer one: ask the host for the link of tonight.")
 
 
 @dataclass
@@ -225,21 +226,43 @@ def seat_token(uid: str, generation: int) -> str:
     return hmac.new(key, f"seat:{uid}:{generation}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
+def hall_token(public_id: str, generation: int) -> str:
+    """What an evening's hall link carries: made from its address and the link's generation
+    (`ClubEvening.hall_link`) under the secret key, so renewing the link ends the old one at once."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, f"hall:{public_id}:{generation}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def _same(given: str, expected: str) -> bool:
     """Whether a token sent is the one expected, compared in constant time."""
     return given.isascii() and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def seat_key_state(uid: str, generation: int, key: str | None) -> str | None:
-    """Whether a seat link's key is the match's current one (CURRENT), one it had before (REPLACED), or none."""
+def _link_state(key: str | None, generation: int, token: Callable[[int], str]) -> str | None:
+    """Whether a renewable link's key is its current one (CURRENT), one it had before (REPLACED), or none."""
     if not key:
         return None
-    if _same(key, seat_token(uid, generation)):
+    if _same(key, token(generation)):
         return CURRENT
-    earliest = max(0, generation - SEAT_LINKS_RECOGNISED)
-    if any(_same(key, seat_token(uid, older)) for older in range(earliest, generation)):
+    earliest = max(0, generation - LINKS_RECOGNISED)
+    if any(_same(key, token(older)) for older in range(earliest, generation)):
         return REPLACED
     return None
+
+
+def seat_key_state(uid: str, generation: int, key: str | None) -> str | None:
+    """Whether a seat link's key is the match's current one (CURRENT), one it had before (REPLACED), or none."""
+    return _link_state(key, generation, lambda older: seat_token(uid, older))
+
+
+def hall_key_state(evening: ClubEvening) -> str | None:
+    """Whether the request's hall link key is the evening's current one (CURRENT), a renewed one (REPLACED), or
+    none; a renewed one is refused saying so."""
+    key = request.args.get(HALL_KEY)
+    state = _link_state(key, evening.hall_link, lambda older: hall_token(evening.public_id, older))
+    if state == REPLACED:
+        abort(404, translated(HALL_REPLACED_TEXT))
+    return state
 
 
 def seat_key(match: Match) -> str | None:
@@ -317,6 +340,18 @@ def _held_match(match_id: int | None) -> int | None:
     return found.group_id if found is not None and holds_a_token_of(found.uid) else None
 
 
+def _hall_evening(evening_id: int | None) -> tuple[int | None, int | None]:
+    """The evening and group a phone reaches by the evening's hall link (its key in the address, never kept:
+    a renewed link opens nothing from its next request on); (None, None) for anything else."""
+    if evening_id is None or not request.args.get(HALL_KEY):
+        return None, None
+    with within_group(None):
+        evening = db.session.get(ClubEvening, evening_id)
+    if evening is None or hall_key_state(evening) != CURRENT:
+        return None, None
+    return evening_id, evening.group_id
+
+
 def _private_place(roles: tuple[Role, ...]) -> Place:
     """A private server's decision: a match the phone follows by a link the view's roles take (of a group it
     is not working in), else its chosen group, else the first it joined, else no group."""
@@ -332,7 +367,12 @@ def _private_place(roles: tuple[Role, ...]) -> Place:
         group = _followed_match(match_id, next((role.key for role in links if role.key), None))
         if group is not None and (member is None or member.group_id != group):
             return Place(group, following=match_id)
-        evening, group = _followed_evening(args.get("evening_id"), args.get(CARDS_KEY))
+        keys = {role.key for role in links}
+        evening, group = None, None
+        if CARDS_KEY in keys:
+            evening, group = _followed_evening(args.get("evening_id"), args.get(CARDS_KEY))
+        if HALL_KEY in keys and group is None:
+            evening, group = _hall_evening(args.get("evening_id"))
         if group is not None and (member is None or member.group_id != group):
             return Place(group, evening=evening)
     if any(role.reach == HOLDING for role in roles):

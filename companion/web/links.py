@@ -7,7 +7,7 @@ import segno
 from flask import request, url_for
 from markupsafe import Markup
 
-from .groups import SEAT_KEY, follow_token, private, seat_token
+from .groups import HALL_KEY, SEAT_KEY, follow_token, hall_token, private, seat_token
 from .network import lan_address
 
 
@@ -42,3 +42,11 @@ def seat_link(match) -> str:
     seat at it, until the link is renewed; on an open server every phone may sit down, and it carries nothing."""
     key = {SEAT_KEY: seat_token(match.uid, match.seat_link)} if private() else {}
     return public_url("seats.seat", match_id=match.id, **key)
+
+
+def hall_link(evening) -> str:
+    """The address of the evening's hall screen that the host shares (the TV's, a laptop's by the door): it carries
+    the hall link's key on every server, since on an open one too only a host opens the screen without it."""
+    return public_url(
+        "hall.show", evening_id=evening.id, **{HALL_KEY: hall_token(evening.public_id, evening.hall_link)}
+    )

@@ -182,6 +182,7 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("club-card", "club", "/evenings/card/{k}/1", "/evenings/card/{k}/1"),
     ("club-confirm", "club", "/evenings/table/{t}", "/evenings/table/{t}/confirm"),
     ("club-next", "club", "/evenings/table/{t}", "/evenings/table/{t}/next"),
+    ("club-hall-renew", "club", "/evenings/{e}", "/evenings/{e}/hall/renew"),
 ]
 
 
@@ -256,7 +257,7 @@ def post_and_check(app: Flask, client, path: str, form: list[tuple[str, str]], h
 
 TRIED: dict[str, int] = {}
 # Endpoints only a phone with host rights reaches past the 403 (a stranger's 403 is checked in test_access).
-HOST_ONLY = {"rename", "merge", "end", "delete", "club-new", "club-decide", "club-renew"}
+HOST_ONLY = {"rename", "merge", "end", "delete", "club-new", "club-decide", "club-renew", "club-hall-renew"}
 
 
 @pytest.mark.slow
