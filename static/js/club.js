@@ -112,6 +112,9 @@ function tickClock(clock) {
   if (words) words.textContent = clock.getAttribute("data-words-" + state);
 }
 
-setInterval(function () {
+function tickClocks() {
   document.querySelectorAll("[data-club-clock]").forEach(tickClock);
-}, 200);
+}
+setInterval(tickClocks, 200);
+// A poll's answer may be the browser's copy of one drawn minutes ago: its figures are put right before it is seen.
+document.addEventListener("htmx:afterSwap", tickClocks);
