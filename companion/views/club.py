@@ -140,9 +140,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
         outcomes = evening_form.outcomes(evening, form)
         service.close_turn(evening, outcomes, note)
     elif action == "clock":
-        # The clock's taps: start, pause, resume, end, and "extend-5" (five minutes more).
-        tap, _, minutes = (first(form, "clock") or "").partition("-")
-        club_clock.run_clock(evening, tap, whole_number(minutes))
+        club_clock.run_clock(evening, *evening_form.clock_tap(form))
     elif action == "answered":
         club_clock.answer_call(evening, turn, table)
     else:

@@ -103,6 +103,12 @@ def setup_view(form: Any) -> dict[str, Any]:
             "turn_minutes": clock.TURN_MINUTES, "default_minutes": clock.default_minutes(hands)}  # fmt: skip
 
 
+def clock_tap(form: Any) -> tuple[str, int | None]:
+    """The host's tap on the clock: start, pause, resume, end, or "extend-5" (five minutes more)."""
+    tap, _, minutes = (first(form, "clock") or "").partition("-")
+    return tap, whole_number(minutes)
+
+
 def outcomes(evening: ClubEvening, form: Any) -> dict[int, str | list[int | None]]:
     """The outcome the arbiter picked for each table of the turn not counted yet (its select, else average)."""
     return {number: outcome(first(form, f"outcome-{number}", "average")) for number in waiting(evening)}
