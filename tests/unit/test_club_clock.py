@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.games.club import plan as plans
 from companion.games.club.clock import (
     MINUTE_MS,
     OFF,
@@ -17,6 +19,7 @@ from companion.games.club.clock import (
     default_minutes,
     mm_ss,
 )
+from companion.games.refusals import RuleError
 
 NOW = 1_800_000_000_000
 moments = st.integers(0, 4_000_000_000_000)
@@ -78,3 +81,21 @@ def test_the_figures_round_up_to_the_second_and_show_zero_only_at_zero(left):
 def test_the_default_turn_is_25_to_50_minutes_in_fives():
     assert [default_minutes(hands) for hands in (1, 2, 3, 4, 5, 10)] == [25, 25, 35, 50, 50, 50]
     assert all(default_minutes(hands) % 5 == 0 for hands in range(1, 11))
+
+
+RAW = {"game": "burraco", "pairs": True, "turns": 2, "hands": 3, "first": "mitchell", "then": "danese_modificato"}
+
+
+def test_the_plan_keeps_the_turns_minutes_the_late_penalty_and_the_short_turns_conversion():
+    plan = plans.checked({**RAW, "turn_minutes": 40, "clock_penalty": 20, "short_turn": "as_played"}, 4)
+    again = plans.from_json("burraco", True, 2, 3, plan.to_json())
+    assert (again.turn_minutes, again.clock_penalty, again.short_turn) == (40, 20, "as_played")
+    # Unset: the default for the hands, marked late alone, pro rata; an evening stored before the clock reads so.
+    plan = plans.checked(RAW, 4)
+    assert (plan.turn_minutes, plan.clock_penalty, plan.short_turn) == (35, 0, "pro_rata")
+    rules = {key: value for key, value in plan.to_json().items() if key not in ("turn_minutes", "clock_penalty")}
+    assert plans.from_json("burraco", True, 2, 3, rules).turn_minutes == 35
+    for wrong in ({"turn_minutes": 90}, {"clock_penalty": -1}, {"short_turn": "halved"}):
+        with pytest.raises(RuleError) as refused:
+            plans.checked({**RAW, **wrong}, 4)
+        assert refused.value.field == next(iter(wrong))
