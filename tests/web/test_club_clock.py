@@ -186,3 +186,25 @@ def test_a_seated_phone_calls_the_arbiter_until_answered_and_no_other_phone_may(
     assert withdrawn.status_code == 200 and "Arbiter, please" in words(withdrawn)
     assert "Tables calling the arbiter" not in words(host.get(f"/evenings/{address}"))
     assert second_match
+
+
+def test_at_pazaak_time_up_ends_the_match_on_the_sets_won_and_a_level_match_plays_one_more_set(app):
+    from companion.services import club, club_clock
+
+    plan = {"game": "pazaak", "pairs": False, "turns": 2, "hands": 3, "first": "swiss", "then": "swiss"}
+    with app.app_context():
+        evening = club.create_evening("", plan, [([name], None) for name in ("Ann", "Bob", "Cy", "Di")])
+        club.start(evening)
+        one, two = (db.session.get(Match, t.match_id) for t in evening.tables if t.turn == 1 and t.number)
+        club_clock.run_clock(evening, "start")
+        matches.save_round(one, {"winner": one.player_names[0]})
+        matches.save_round(one, {"winner": one.player_names[1]})
+        matches.save_round(two, {"winner": two.player_names[0]})
+        club_clock.run_clock(evening, "end")
+        matches.save_round(one, {"winner": one.player_names[1]})  # 1-2: the set after time up was the last
+        matches.save_round(two, {"winner": two.player_names[1]})  # 1-1: level, one more set decides
+        assert one.status == FINISHED and one.summary["winners"] == [one.player_names[1]]
+        assert two.status != FINISHED
+        matches.save_round(two, {"winner": two.player_names[0]})
+        assert two.status == FINISHED and two.summary["winners"] == [two.player_names[0]]
+        assert len(two.rounds) == 3 and two.settings["sets"] == 2
