@@ -17,7 +17,7 @@ OFF, RUNNING, PAUSED, WARNING, UP = "off", "running", "paused", "warning", "up"
 
 
 def default_minutes(hands: int) -> int:
-    """The turn length the setup form offers for turns of `hands` hands: a multiple of five, 25 to 50."""
+    """The turn length the setup form offers for turns of `hands` hands: 25 to 50 minutes, in fives."""
     return min(50, max(25, 5 * round(hands * MINUTES_A_HAND / 5)))
 
 
