@@ -20,6 +20,8 @@ EVENING_SETUP, EVENING_PLAYING, EVENING_OVER = "setup", "playing", "over"
 # given, counted); a bye (one entrant, no match: the host's tournament points).
 TABLE_PLAYING, TABLE_CONFIRMED = "playing", "confirmed"
 TABLE_DISPUTED, TABLE_CLOSED, TABLE_BYE = "disputed", "closed", "bye"
+# The longest reason a table gives for calling the arbiter.
+CALL_MAX = 80
 # The states whose result counts in the standings.
 COUNTED = (TABLE_CONFIRMED, TABLE_CLOSED, TABLE_BYE)
 
@@ -43,6 +45,10 @@ class ClubEvening(WithAddress, InGroup, db.Model):
     status: Mapped[str] = mapped_column(String(10), default=EVENING_SETUP)
     # The turns drawn so far: the current turn is this one (0 before the first).
     turn: Mapped[int] = mapped_column(default=0)
+    # The current turn's clock (companion/games/club/clock.py): running to `clock_ends_at` (UTC), or paused with
+    # `clock_left_ms` left; neither while off. Time up is worked out on reading, never stored.
+    clock_ends_at: Mapped[datetime | None]
+    clock_left_ms: Mapped[int | None]
     # Bumped on every write: the ETag of the phones' and the arbiter's polls.
     version: Mapped[int] = mapped_column(default=0)
     # The hall link's generation: its key is made from it (web/groups.hall_token), so renewing it ends the old one.
@@ -109,6 +115,9 @@ class ClubTable(db.Model):
     # Who counted the result (the confirming phone's hash, or "arbiter") and when.
     confirmed_by: Mapped[str | None] = mapped_column(String(64))
     confirmed_at: Mapped[datetime | None]
+    # A phone of the table called the arbiter ("Arbiter, please"): its reason and when, until the arbiter answers.
+    call: Mapped[str | None] = mapped_column(String(CALL_MAX))
+    called_at: Mapped[datetime | None]
 
     evening: Mapped[ClubEvening] = relationship(back_populates="tables")
 

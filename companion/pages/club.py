@@ -13,6 +13,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Game
+from ..games.club import clock as clocks
 from ..games.club.plan import Plan
 from ..games.club.standings import Standing
 from ..models import FINISHED, Match, Seat
@@ -52,10 +53,37 @@ class TableView:
     tournament_points: tuple[int, ...] | None
     # Why the table called the arbiter, while it waits for the arbiter.
     dispute: str = ""
+    # Still playing when the turn's time is up: late by the clock (the arbiter's page and the hall screen mark it).
+    late: bool = False
 
     @property
     def number(self) -> int:
         return self.row.number
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """The turn's clock as `_clock.html` draws it at `server_ms`: its state, the time left as text, and for the
+    script that ticks it the end in the server's ms (running) or the time left (paused)."""
+
+    state: str
+    server_ms: int
+    left_ms: int | None
+    ends_ms: int | None
+    paused_left_ms: int | None
+    minutes: int
+
+    @property
+    def text(self) -> str:
+        return clocks.mm_ss(self.left_ms or 0)
+
+
+def clock_view(evening: ClubEvening) -> ClockView:
+    """The evening's turn clock as it stands now (a template global, `evening_clock`: every page that draws
+    `_clock.html` has it from its evening)."""
+    now, clock = read.now_ms(), read.clock_of(evening)
+    return ClockView(clock.state(now), now, clock.left_ms(now), clock.ends_ms, clock.paused_left_ms,
+                     read.plan_of(evening).turn_minutes)  # fmt: skip
 
 
 class EveningPage:
@@ -174,7 +202,17 @@ class EveningPage:
         if points is None and status == FINISHED and row.state not in (TABLE_CLOSED, TABLE_BYE):
             points = self._points_of(row, summary)
         dispute = self._disputes.get((row.turn, row.number), "") if state == DISPUTED else ""
-        return TableView(row, sides, state, played, points, self._tournament_points(row), dispute)
+        late = state == PLAYING and bool(row.number) and row.turn == self.evening.turn and self.clock.state == clocks.UP
+        return TableView(row, sides, state, played, points, self._tournament_points(row), dispute, late)
+
+    @cached_property
+    def clock(self) -> ClockView:
+        return clock_view(self.evening)
+
+    @cached_property
+    def calls(self) -> list[ClubTable]:
+        """The tables calling the arbiter, the longest waiting first."""
+        return sorted((table for table in self.evening.tables if table.call), key=lambda table: table.called_at)
 
     @cached_property
     def _disputes(self) -> dict[tuple[int, int], str]:
@@ -242,8 +280,24 @@ class EveningPage:
                                 turn=after.get("after_turn")),
             "add": gettext("%(entrant)s added", entrant=entrant),
             "over": gettext("The evening is over"),
+            "clock": self._clock_said(entry.turn, after.get("action"), after.get("minutes")),
+            "cut": gettext("Table %(table)s ended with the time: %(n)s hands played", table=entry.table,
+                           n=after.get("hands", 0)),
+            "call": gettext("Table %(table)s called the arbiter", table=entry.table),
+            "uncall": gettext("Table %(table)s withdrew its call", table=entry.table),
+            "answered": gettext("The arbiter answered table %(table)s", table=entry.table),
         }  # fmt: skip
         return words.get(entry.action, entry.action)
+
+    @staticmethod
+    def _clock_said(turn: int | None, action: str | None, minutes: int | None) -> str:
+        return {
+            "start": gettext("The clock of turn %(turn)s started", turn=turn),
+            "pause": gettext("The clock paused"),
+            "resume": gettext("The clock running again"),
+            "extend": gettext("The clock extended by %(n)s minutes", n=minutes or 0),
+            "end": gettext("Time is up: ended by the arbiter"),
+        }.get(action or "", action or "")
 
     @cached_property
     def my_table(self) -> TableView | None:

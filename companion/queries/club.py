@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import time
+from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
 from ..extensions import db
 from ..games.club import plan as plans
 from ..games.club import standings as pure
+from ..games.club.clock import Clock
 from ..games.club.movements import Table, Turn
 from ..models import Match, Seat
 from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
@@ -40,7 +42,7 @@ def events(evening: ClubEvening) -> list[pure.Event]:
             given = table.given if isinstance(table.given, str) else tuple(table.given or ())
             closed.setdefault(table.turn, {})[table.number] = given
         elif table.state in COUNTED and table.points is not None:
-            found.append(pure.Result(table.turn, table.number, tuple(table.points)))
+            found.append(pure.Result(table.turn, table.number, tuple(table.points), table.hands_played))
     found += [pure.Closed(turn, outcomes) for turn, outcomes in sorted(closed.items())]
     log = db.session.scalars(
         select(ClubLog)
@@ -59,7 +61,8 @@ def events(evening: ClubEvening) -> list[pure.Event]:
 def _evening(evening: ClubEvening) -> pure.Evening:
     plan = plan_of(evening)
     starting = tuple(entrant.number for entrant in evening.entrants if entrant.joined_turn == 1)
-    return pure.Evening(starting, tuple(turns(evening)), plan.scale, plan.bye_points, plan.late_costs)
+    return pure.Evening(starting, tuple(turns(evening)), plan.scale, plan.bye_points, plan.late_costs, evening.hands,
+                        plan.short_turn == "pro_rata" and evening.game == "burraco")  # fmt: skip
 
 
 def standings(evening: ClubEvening) -> list[pure.Standing]:
@@ -129,3 +132,30 @@ def drawn_at(evening: ClubEvening) -> datetime | None:
         ClubLog.evening_id == evening.id, ClubLog.action == "draw", ClubLog.turn == evening.turn
     )
     return db.session.execute(statement).scalar()
+
+
+def now_ms() -> int:
+    """The server's time in milliseconds since the epoch: what the clocks are read at, and `X-Server-Time`."""
+    return time.time_ns() // 1_000_000
+
+
+def ms_of(moment: datetime) -> int:
+    """A stored (naive UTC) time in milliseconds since the epoch."""
+    return int(moment.replace(tzinfo=UTC).timestamp() * 1000)
+
+
+def at_ms(ms: int) -> datetime:
+    """Milliseconds since the epoch as a stored (naive UTC) time."""
+    return datetime.fromtimestamp(ms / 1000, UTC).replace(tzinfo=None)
+
+
+def clock_of(evening: ClubEvening) -> Clock:
+    """The current turn's clock as stored."""
+    ends = ms_of(evening.clock_ends_at) if evening.clock_ends_at is not None else None
+    return Clock(ends_ms=ends, paused_left_ms=evening.clock_left_ms)
+
+
+def current_table_of_match(match_id: int) -> ClubTable | None:
+    """The table of the current turn whose match this is (None: a match of no evening, or of a turn gone by)."""
+    table = table_of_match(match_id)
+    return table if table is not None and table.evening.turn == table.turn else None

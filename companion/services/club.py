@@ -154,6 +154,8 @@ def _draw_next(evening: ClubEvening) -> None:
         evening.tables.append(ClubTable(turn=number, number=0, sides=[bye], state=TABLE_BYE))
     evening.turn = number
     evening.status = EVENING_PLAYING
+    # A new turn's clock waits for the host to start it.
+    evening.clock_ends_at = evening.clock_left_ms = None
     _log(evening, ARBITER, "draw", turn=number, after={"tables": len(drawn.tables), "byes": list(drawn.byes)})
 
 
@@ -218,6 +220,7 @@ def confirm(
             raise NotAllowed(N_("the other side confirms this result, from its own phone"))
         if for_other_side and _side_phones(match, table, evening, 1):
             raise NotAllowed(N_("the other side has a phone at this table: it confirms from there"))
+        table.hands_played = len(match.rounds)
         _count(evening, table, table_points(evening, table, match), phone or "", "confirm")
     return True
 
@@ -232,6 +235,7 @@ def confirm_as_arbiter(evening: ClubEvening, turn: int | None, number: int | Non
         match = db.session.get(Match, table.match_id) if table.match_id else None
         if match is None or match.status != FINISHED:
             raise NotAllowed(N_("the turn's hands are not all played at this table yet"))
+        table.hands_played = len(match.rounds)
         _count(evening, table, table_points(evening, table, match), ARBITER, "confirm")
 
 

@@ -15,7 +15,7 @@ from ..games.base import Replay, Standings
 from ..games.refusals import N_, ChangedMeanwhile, Message, RuleError
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, standings_of
-from . import ratings, records
+from . import club_time_up, ratings, records
 from .bounds import bounded, check_round_count
 from .fast_save import assign, insert_round
 from .roster import roster_players
@@ -199,7 +199,9 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None, played_a
     row = {"number": number, "data": checked, "created_at": at, "updated_at": now, "revision": 0, "client_key": key}
     stored = insert_round(match, row)
     _forget_round_in_progress(match)
-    return _saved(match, stored)
+    saved = _saved(match, stored)
+    # At a club table whose turn's time is up, this hand was the last: the match ends with it.
+    return _saved(match, stored) if club_time_up.cut_short(match, saved.standings) else saved
 
 
 def _saved(match: Match, stored: Round) -> Saved:

@@ -16,10 +16,10 @@ from ..games.forms import first, index_in, whole_number
 from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
 from ..models.club import ClubEvening, ClubTable
-from ..pages.club import EveningPage
+from ..pages.club import EveningPage, clock_view
 from ..queries import club as read
 from ..services import club as service
-from ..services import seats
+from ..services import club_clock, seats
 from ..web import access, evening_form, hx, render
 from ..web.fragments import status_of
 from ..web.groups import (
@@ -36,6 +36,8 @@ from ..web.live import shows_version, unchanged_headers
 from ..web.pencil import set_pencil_cookie
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
+
+bp.add_app_template_global(clock_view, "evening_clock")
 
 CARDS_SHOWN = 24
 CARDS_MOST = 120
@@ -87,7 +89,8 @@ def show(evening_id: int):
 def live(evening_id: int):
     """The arbiter's page's live part, polled: unchanged (304) until the evening or a hand at a table moves."""
     evening = evening_or_404(evening_id)
-    tag = f'"e{evening.version}-m{read.tables_version(evening)}"'
+    # The clock's state is in the tag: at time up the tables still playing are drawn late, with no write to tell.
+    tag = f'"e{evening.version}-m{read.tables_version(evening)}-{read.clock_of(evening).state(read.now_ms())}"'
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
     response = render("club/evening.html", fragment="club/_evening_live.html", page=EveningPage(evening))
@@ -98,7 +101,8 @@ def live(evening_id: int):
 @bp.post("/<evening:evening_id>/decide")
 @access.host
 def decide(evening_id: int):
-    """One decision of the arbiter (start, add, late, forfeit, withdraw, settle, confirm, close), refused by its
+    """One decision of the arbiter (start, add, late, forfeit, withdraw, settle, confirm, close, the clock, a call
+    answered), refused by its
     field with nothing stored, else the arbiter's page again."""
     evening = evening_or_404(evening_id)
     try:
@@ -135,6 +139,10 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "close":
         outcomes = evening_form.outcomes(evening, form)
         service.close_turn(evening, outcomes, note)
+    elif action == "clock":
+        club_clock.run_clock(evening, *evening_form.clock_tap(form))
+    elif action == "answered":
+        club_clock.answer_call(evening, turn, table)
     else:
         abort(400)
 
@@ -241,7 +249,7 @@ def table_panel(match_id: int):
     once the next turn is drawn, this phone's next table (its form takes the phone there by itself: `next_table`).
     A read: it writes nothing."""
     page = _panel_page(match_id)
-    tag = f'"e{page.evening.version}-m{page.match.version}"'
+    tag = f'"e{page.evening.version}-m{page.match.version}-{page.clock.state}"'
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
     response = render("club/_table_panel.html", page=page)
@@ -288,3 +296,23 @@ def confirm(match_id: int):
         page = _panel_page(match_id, errors={"confirm": error_text(refused)})
         return render("club/_table_panel.html", status=status_of(refused), page=page)
     return render("club/_table_panel.html", page=_panel_page(match_id, done=action))
+
+
+@bp.post("/table/<match:match_id>/call")
+@access.viewer_link
+@access.member
+def call(match_id: int):
+    """A phone seated at the table calls the arbiter with a reason (picked, or its own words), or withdraws its
+    call; refused to any other phone, with the reason drawn in the panel and nothing stored."""
+    page = _panel_page(match_id)
+    form = request.form
+    try:
+        if first(form, "action") == "uncall":
+            club_clock.withdraw_call(page.evening, page.table_row, phone_credential())
+        else:
+            reason = (first(form, "note") or "").strip() or first(form, "reason") or ""
+            club_clock.call_arbiter(page.evening, page.table_row, phone_credential(), reason)
+    except (NotAllowed, RuleError) as refused:
+        page = _panel_page(match_id, errors={"call": error_text(refused)})
+        return render("club/_table_panel.html", status=status_of(refused), page=page)
+    return render("club/_table_panel.html", page=_panel_page(match_id))

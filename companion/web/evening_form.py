@@ -10,8 +10,8 @@ from typing import Any
 
 from flask_babel import gettext
 
+from ..games.club import clock, scales
 from ..games.club import plan as plans
-from ..games.club import scales
 from ..games.forms import first, whole_number
 from ..games.refusals import RuleError
 from ..models.club import COUNTED, ClubEvening
@@ -30,8 +30,12 @@ def raw_plan(form: Any) -> dict[str, Any]:
     raw: dict[str, Any] = {"game": game, "pairs": pairs, "late_costs": first(form, "late_costs", "points")}
     for key in ("turns", "hands", "groups", "bye_points"):
         raw[key] = whole_number(first(form, key))
-    for key in ("first", "then"):
-        raw[key] = first(form, key)
+    for key in ("turn_minutes", "clock_penalty"):
+        if first(form, key):
+            raw[key] = whole_number(first(form, key))
+    for key in ("first", "then", "short_turn"):
+        if first(form, key):
+            raw[key] = first(form, key)
     scale = first(form, "scale", "preset")
     if scale == "plain":
         raw["scale"] = {"plain": True}
@@ -95,7 +99,14 @@ def setup_view(form: Any) -> dict[str, Any]:
         preset = None
     bands = "\n".join(f"{band.start} {band.ahead}-{band.behind}" for band in preset.bands) if preset else ""
     return {"mode": mode, "game": game, "hands": hands, "preset": preset, "bands": bands, "form": form or {},
-            "movements": plans.MOVEMENTS, "most_turns": plans.MOST_TURNS, "most_hands": plans.MOST_HANDS}  # fmt: skip
+            "movements": plans.MOVEMENTS, "most_turns": plans.MOST_TURNS, "most_hands": plans.MOST_HANDS,
+            "turn_minutes": clock.TURN_MINUTES, "default_minutes": clock.default_minutes(hands)}  # fmt: skip
+
+
+def clock_tap(form: Any) -> tuple[str, int | None]:
+    """The host's tap on the clock: start, pause, resume, end, or "extend-5" (five minutes more)."""
+    tap, _, minutes = (first(form, "clock") or "").partition("-")
+    return tap, whole_number(minutes)
 
 
 def outcomes(evening: ClubEvening, form: Any) -> dict[int, str | list[int | None]]:

@@ -1,10 +1,11 @@
-"""The headers every response carries: the Content-Security-Policy and its companions, and no silent reuse."""
+"""The headers every response carries: the Content-Security-Policy and its kin, no silent reuse, the server's time."""
 
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 from werkzeug.datastructures import Headers
 
+from ..queries.club import now_ms
 from .access import declared, no_group_needed
 
 # In seconds: how long a fingerprinted file is cached and a preference or host-rights cookie kept.
@@ -70,7 +71,11 @@ def add_standard_headers(headers: Headers, subresource: bool = False) -> Headers
     The one definition for Flask's responses and for those the live-poll middleware gives before
     Flask sees the request, so both carry the same headers. A `subresource` (a page's stylesheet
     or script) carries only what applies to it: no sniffing of its type.
+
+    Every answer, a 304 too, carries the server's time (`X-Server-Time`, ms since the epoch): a phone whose own
+    clock is off shows the club turn's clock by it.
     """
+    headers["X-Server-Time"] = str(now_ms())
     for name, value in SECURITY_HEADERS.items():
         if not (subresource and name in DOCUMENT_ONLY):
             headers.setdefault(name, value)

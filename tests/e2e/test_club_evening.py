@@ -31,6 +31,31 @@ HANDS = 3
 LAID = {(turn, table): (100 + 40 * table + 30 * turn, 80 + 25 * ((table + turn) % 3)) for turn in (1, 2, 3)
         for table in range(1, 6)}  # fmt: skip
 LATE = 40
+# A phone whose own clock runs three minutes fast: Date.now() and new Date() shifted, as a phone set wrong would be.
+FAST_CLOCK = """(() => {
+  const RealDate = Date, shift = 180000;
+  class FastDate extends RealDate {
+    constructor(...given) { if (given.length) super(...given); else super(RealDate.now() + shift); }
+    static now() { return RealDate.now() + shift; }
+  }
+  window.Date = FastDate;
+  window.trueNow = () => RealDate.now();
+})();"""
+# For three seconds, each change of the clock's figures with the true time it was seen at (the machine's clock, the
+# server's too: a shifted phone's own Date is not asked) and the server's end of the turn it counts to.
+CLOCK_CHANGES = """async () => {
+  const seen = [];
+  let last = null;
+  const until = performance.now() + 3200;
+  while (performance.now() < until) {
+    const clock = document.querySelector("[data-club-clock]");
+    const text = clock && clock.querySelector("[data-clock-left]").textContent;
+    if (text !== last) seen.push([(window.trueNow || Date.now)(), text, Number(clock.dataset.endsMs)]);
+    last = text;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return seen.slice(1);
+}"""
 
 
 def evening_tables(app, turn: int) -> list[ClubTable]:
@@ -103,6 +128,32 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
     expect(ns_first.locator("#club-table")).to_contain_text("you are N/S")
     audit_layout(ns_first, NAMES)
 
+    # The host starts the turn's clock. Every phone shows the server's time left, within a second, one whose own
+    # clock runs three minutes fast too: the figures turn when the server's time left does.
+    arbiter.get_by_role("button", name=re.compile("^Start the clock: 35 minutes")).click()
+    expect(arbiter.locator("[data-club-clock]")).to_contain_text("left in the turn")
+    skewed = browser.new_context(viewport=PHONE, has_touch=True)
+    skewed.add_init_script(FAST_CLOCK)
+    fast = skewed.new_page()
+    fast.goto(f"{base}/matches/{ref(evening_tables(app, 1)[0].match_id)}")
+    expect(fast.locator("#club-table [data-club-clock]")).to_contain_text(re.compile(r"3[45]:\d\d"))
+    assert fast.evaluate("Date.now() - window.trueNow()") >= 180_000
+    lags = [_clock_lag(phone) for phone in (fast, ns_first, arbiter)]
+    print(f"clock agreement: largest difference from the server's time left {max(map(abs, lags))} ms "
+          f"(3 min fast phone, a phone, the arbiter: {lags} ms)")  # fmt: skip
+    assert max(map(abs, lags)) < 1000
+    skewed.close()
+    # A phone at table 1 calls the arbiter, any time in the turn; the arbiter sees it first thing, and answers it.
+    caller = phones[_ew_player(app, evening_tables(app, 1)[0])].locator("#club-table")
+    caller.get_by_text("Arbiter, please").click()
+    caller.get_by_label("A card or a player is missing").check()
+    caller.get_by_role("button", name="Call the arbiter").click()
+    expect(caller).to_contain_text("The arbiter is called")
+    expect(arbiter.locator(".club-calls")).to_contain_text("Table 1")
+    arbiter.locator(".club-calls").get_by_role("button", name="Answered").click()
+    expect(arbiter.locator(".club-calls")).to_have_count(0)
+    expect(caller.get_by_text("Arbiter, please")).to_be_visible(timeout=10_000)
+
     # Turn 1. Pair 3 came 40 points late. Table 1's N/S phone loses the network and scores its hands offline;
     # table 2 disagrees and calls the arbiter; a pair arrives and is added for turn 2.
     arbiter.get_by_label("Entrant", exact=True).select_option("3")
@@ -129,7 +180,7 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
         ew = phones[_ew_player(app, table)]
         panel = ew.locator("#club-table")
         if table.number == 2:
-            panel.get_by_text("Arbiter, please").click()
+            panel.get_by_text("The result is wrong").click()
             panel.get_by_label("What is wrong?").fill("hand 3: E/W laid 30 more")
             panel.get_by_role("button", name="Call the arbiter").click()
             expect(panel).to_contain_text("The arbiter is called")
@@ -202,6 +253,18 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
     for number, points in expected.items():
         total = arbiter.locator(f'.club-path:has(h2 [title="{names[number]}"]) .club-total')
         expect(total).to_contain_text(f"{points} TP")
+
+
+def _clock_lag(phone: Page) -> int:
+    """The largest gap, in ms, between when the phone's clock turned to a figure and when the server's time left
+    came to it (a figure of s seconds shows from s × 1000 ms left: the end less s seconds), over three seconds."""
+    changes = phone.evaluate(CLOCK_CHANGES)
+    assert len(changes) >= 2, changes
+    gaps = []
+    for seen_at, figures, ends in changes:
+        minutes, seconds = map(int, figures.split(":"))
+        gaps.append(round(seen_at - (ends - (minutes * 60 + seconds) * 1000)))
+    return max(gaps, key=abs)
 
 
 def _address(app) -> str:

@@ -296,3 +296,20 @@ def test_an_evening_set_badly_is_refused(bye_points, late_costs, field):
     with pytest.raises(RuleError) as refused:
         Evening(PAIRS, (), preset(2), bye_points, late_costs)
     assert refused.value.field == field
+
+
+def test_a_turn_cut_short_by_the_clock_is_converted_pro_rata_over_its_hands_or_as_played():
+    """3 hands a turn; table 1 played 2 before time was up, 400 apart: 600 over the turn (pro rata), else 400."""
+    first = mitchell(PAIRS, 1)[0]
+    results = [Result(1, 1, (900, 500), played=2), Result(1, 2, (900, 500), played=3)]
+    pro_rata = Evening(PAIRS, (first,), preset(3), bye_points=12, hands=3)
+    as_played = Evening(PAIRS, (first,), preset(3), bye_points=12, hands=3, pro_rata=False)
+    points = {line.entrant: line.tournament_points for line in standings(pro_rata, results)}
+    assert (points["A"], points["E"]) == preset(3).convert((600, 0))  # cut short: counted over three hands
+    assert (points["B"], points["F"]) == preset(3).convert((400, 0))  # all three hands: as played
+    points = {line.entrant: line.tournament_points for line in standings(as_played, results)}
+    assert (points["A"], points["E"]) == preset(3).convert((400, 0))
+    assert preset(3).convert((600, 0)) != preset(3).convert((400, 0))
+    # The path keeps the points as played.
+    path = next(line.path[0] for line in standings(pro_rata, results) if line.entrant == "A")
+    assert (path.points_for, path.points_against) == (900, 500)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..checks import show, whole
 from ..refusals import N_, RuleError
-from . import movements, scales
+from . import clock, movements, scales
 from .movements import Entrant, Turn
 
 MITCHELL, DANESE, DANESE_MODIFICATO, ITALIANA, SWISS = "mitchell", "danese", "danese_modificato", "italiana", "swiss"
@@ -17,6 +17,8 @@ MITCHELL, DANESE, DANESE_MODIFICATO, ITALIANA, SWISS = "mitchell", "danese", "da
 SCHEDULED = (MITCHELL, ITALIANA)
 MOVEMENTS = (MITCHELL, DANESE, DANESE_MODIFICATO, ITALIANA, SWISS)
 LATE_COSTS = ("points", "tournament points")
+# A turn the clock cut short: its points converted pro rata over the turn's hands, or as they were played.
+SHORT_TURNS = ("pro_rata", "as_played")
 # The games an evening is played at, and whether in pairs (Burraco PAROLE two against two) or one against one.
 GAMES = {"burraco": (True, False), "pazaak": (False,)}
 MOST_TURNS = 12
@@ -27,7 +29,8 @@ MOST_HANDS = 10
 class Plan:
     """What the host set: the game, alone or in pairs, turns × hands (Pazaak: the sets to win a turn's match),
     the first turn's movement and the later turns', the groups of an all'italiana, the scale, a bye's
-    tournament points and what lateness costs."""
+    tournament points and what lateness costs; the turn's minutes on the clock, the penalty of a table still
+    playing when time is up (0: marked late for the arbiter alone) and how a turn cut short is converted."""
 
     game: str
     pairs: bool
@@ -39,6 +42,9 @@ class Plan:
     bye_points: int = 12
     late_costs: str = "points"
     groups: int = 1
+    turn_minutes: int = 35
+    clock_penalty: int = 0
+    short_turn: str = "pro_rata"
 
     def movement_of(self, number: int) -> str:
         """The movement that draws turn `number`."""
@@ -54,6 +60,9 @@ class Plan:
             "placeholder": self.scale.placeholder,
             "bye_points": self.bye_points,
             "late_costs": self.late_costs,
+            "turn_minutes": self.turn_minutes,
+            "clock_penalty": self.clock_penalty,
+            "short_turn": self.short_turn,
         }
 
 
@@ -63,14 +72,15 @@ def from_json(game: str, pairs: bool, turns: int, hands: int, rules: Mapping[str
     if rules.get("placeholder") and not scale.plain:
         scale = scales.banded(scale.bands, placeholder=True)
     return Plan(game, pairs, turns, hands, rules["first"], rules["then"], scale, rules["bye_points"],
-                rules["late_costs"], rules.get("groups", 1))  # fmt: skip
+                rules["late_costs"], rules.get("groups", 1), rules.get("turn_minutes", clock.default_minutes(hands)),
+                rules.get("clock_penalty", 0), rules.get("short_turn", "pro_rata"))  # fmt: skip
 
 
 def checked(raw: Mapping[str, Any], entrants: int) -> Plan:
     """A host's plan for `entrants` entrants, every part checked; a RuleError names the field that is wrong.
 
     `raw`: game, pairs, turns, hands, first, then, groups, scale (bands as `scales.from_form` reads them, a
-    list; absent: the preset for the hands), bye_points, late_costs.
+    list; absent: the preset for the hands), bye_points, late_costs, turn_minutes, clock_penalty, short_turn.
     """
     game = raw.get("game")
     if game not in GAMES:
@@ -91,9 +101,16 @@ def checked(raw: Mapping[str, Any], entrants: int) -> Plan:
     if late_costs not in LATE_COSTS:
         raise RuleError(N_("lateness costs points or tournament points, got %(value)s", value=show(late_costs)),
                         field="late_costs")  # fmt: skip
+    minutes = whole(raw.get("turn_minutes", clock.default_minutes(hands)), N_("the turn's minutes"),
+                    lo=clock.TURN_MINUTES[0], hi=clock.TURN_MINUTES[-1], field="turn_minutes")  # fmt: skip
+    penalty = whole(raw.get("clock_penalty", 0), N_("the penalty"), lo=0, hi=1000, field="clock_penalty")
+    short_turn = raw.get("short_turn", "pro_rata")
+    if short_turn not in SHORT_TURNS:
+        raise RuleError(N_("unknown conversion %(value)s", value=show(short_turn)), field="short_turn")
     rows = raw.get("scale")
     scale = _preset(game, hands) if rows is None else scales.from_form(rows)
-    plan = Plan(game, pairs, turns, hands, first, then, scale, bye_points, late_costs, groups)
+    plan = Plan(game, pairs, turns, hands, first, then, scale, bye_points, late_costs, groups, minutes, penalty,
+                short_turn)  # fmt: skip
     # The movement must hold this many entrants and turns: the first turn drawn now (a schedule's every turn),
     # its refusal is the plan's.
     draw(plan, 1, list(range(entrants)), [])

@@ -52,6 +52,14 @@ class Scale:
             return (EVEN, EVEN)
         return (band.ahead, band.behind) if first > second else (band.behind, band.ahead)
 
+    def convert_played(self, points: Sequence[int], played: int | None, hands: int) -> tuple[int, ...]:
+        """As `convert`, for a turn the clock cut short after `played` of its `hands` hands: its points counted
+        pro rata over the whole turn first, so a difference over two hands of three weighs as over three (plain
+        points are kept as played)."""
+        if self.plain or not played or played >= hands:
+            return self.convert(points)
+        return self.convert([round(figure * hands / played) for figure in points])
+
     @property
     def neutral(self) -> tuple[int, int]:
         """A neutral result (the arbiter's "average"): the scale's figures for an even turn."""

@@ -19,14 +19,17 @@ LATE_COSTS = ("points", "tournament points")
 class Evening:
     """What the host set and what was drawn: the entrants at the start (in seeding order, the last fallback
     of the standings), the turns drawn so far, the scale, the tournament points of a bye (a forfeit's
-    opponent and a withdrawn entrant's future opponents get the same), and whether lateness costs points
-    (taken from the late side's points before the scale) or tournament points (taken after)."""
+    opponent and a withdrawn entrant's future opponents get the same), whether lateness costs points
+    (taken from the late side's points before the scale) or tournament points (taken after), and a turn's
+    hands with whether a turn cut short by the clock is converted pro rata over them (else as played)."""
 
     entrants: tuple[Entrant, ...]
     turns: tuple[Turn, ...]
     scale: Scale
     bye_points: int
     late_costs: Literal["points", "tournament points"] = "points"
+    hands: int = 0
+    pro_rata: bool = True
 
     def __post_init__(self) -> None:
         whole(self.bye_points, N_("the tournament points of a bye"), lo=0, hi=self.scale.top, field="bye_points")
@@ -40,11 +43,13 @@ class Evening:
 
 @dataclass(frozen=True)
 class Result:
-    """A table's confirmed points, one figure per side; the same table's later Result is a correction."""
+    """A table's confirmed points, one figure per side, over `played` hands (None: the whole turn); the same
+    table's later Result is a correction."""
 
     turn: int
     table: int
     points: tuple[int, ...]
+    played: int | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,7 @@ class _State:
         self.turns = {turn.number: turn for turn in evening.turns}
         self.outcomes: dict[tuple[int, int], tuple[str, tuple[int, ...]]] = {}
         self.late: dict[tuple[int, Entrant], int] = {}
+        self.played: dict[tuple[int, int], int | None] = {}
         self.withdrawn: dict[Entrant, int] = {}
 
     def apply(self, event: Event) -> None:
@@ -191,6 +197,7 @@ class _State:
                 whole(figure, N_("a side's points"), field="points")
             self._playing(event.turn, sides)
             self.outcomes[(event.turn, event.table)] = ("played", tuple(event.points))
+            self.played[(event.turn, event.table)] = event.played
         elif isinstance(event, Forfeit | Late):
             number, sides = self._seat(event.turn, event.entrant)
             if isinstance(event, Late):
@@ -286,7 +293,8 @@ class _State:
             if self.evening.late_costs == "points":
                 points = [figure - penalty for figure, penalty in zip(points, penalties, strict=True)]
                 penalties = [0] * len(sides)
-            awarded = self.evening.scale.convert(points)
+            played = self.played.get((turn, number)) if self.evening.pro_rata else None
+            awarded = self.evening.scale.convert_played(points, played, self.evening.hands)
             return Meeting(*where, points[mine], points[1 - mine], awarded[mine] - penalties[mine], "played")
         if how == "forfeit":
             meeting = self._bye(*where)

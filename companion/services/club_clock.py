@@ -1,0 +1,97 @@
+"""Writes of a club turn's clock (the host starts, pauses, resumes, extends, ends it) and of a table's call for the
+arbiter (a phone at the table calls or withdraws it, the arbiter answers it); each under the evening's lock, logged."""
+
+from __future__ import annotations
+
+from ..extensions import db
+from ..games.club.clock import EXTENSIONS, OFF, PAUSED, UP, Clock
+from ..games.refusals import N_, NotAllowed, RuleError
+from ..models import Match, utcnow
+from ..models.club import CALL_MAX, EVENING_PLAYING, ClubEvening, ClubTable
+from ..queries import club as read
+from ..queries.matches import hash_token
+from .club import ARBITER, _lock, _log, _side_of, _table_of
+from .transaction import transaction
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "end")
+
+
+def run_clock(evening: ClubEvening, action: str, minutes: int | None = None) -> None:
+    """The host's tap on the turn's clock: start it for the turn's minutes, pause it, resume it, extend it by one
+    of `EXTENSIONS` minutes, or end it (time is up now). A tap that does not fit the clock's state is refused."""
+    with transaction():
+        _lock(evening)
+        if evening.status != EVENING_PLAYING:
+            raise NotAllowed(N_("the clock runs while a turn is played"))
+        now = read.now_ms()
+        clock = read.clock_of(evening)
+        state = clock.state(now)
+        if action == "start":
+            if state != OFF:
+                raise NotAllowed(N_("the clock of this turn is started already"))
+            clock = clock.started(now, read.plan_of(evening).turn_minutes)
+        elif action == "extend":
+            if minutes not in EXTENSIONS:
+                choices = " or ".join(map(str, EXTENSIONS))
+                raise RuleError(N_("a turn is extended by %(choices)s minutes", choices=choices), field="minutes")
+            if state == OFF:
+                raise NotAllowed(N_("start the clock first"))
+            clock = clock.extended(now, minutes)
+        elif action == "pause":
+            if state in (OFF, PAUSED, UP):
+                raise NotAllowed(N_("the clock is not running"))
+            clock = clock.paused(now)
+        elif action == "resume":
+            if state != PAUSED:
+                raise NotAllowed(N_("the clock is not paused"))
+            clock = clock.resumed(now)
+        elif action == "end":
+            if state in (OFF, UP):
+                raise NotAllowed(N_("the clock is not running"))
+            clock = Clock(ends_ms=now)
+        else:
+            raise RuleError(N_("unknown clock action"), field="action")
+        evening.clock_ends_at = read.at_ms(clock.ends_ms) if clock.ends_ms is not None else None
+        evening.clock_left_ms = clock.paused_left_ms
+        _log(evening, ARBITER, "clock", turn=evening.turn, after={"action": action, "minutes": minutes})
+
+
+def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None, reason: str) -> None:
+    """A phone seated at the table calls the arbiter to it with a short reason (a second call replaces the first)."""
+    reason = " ".join(reason.split())[:CALL_MAX]
+    if not reason:
+        raise RuleError(N_("say why the arbiter is needed"), field="call")
+    with transaction():
+        _lock(evening)
+        table = _seated_table(evening, table, credential)
+        table.call, table.called_at = reason, utcnow()
+        _log(evening, hash_token(credential or ""), "call", turn=table.turn, table=table.number, note=reason)
+
+
+def withdraw_call(evening: ClubEvening, table: ClubTable, credential: str | None) -> None:
+    """The table's phone takes its call back (the arbiter is no longer needed)."""
+    with transaction():
+        _lock(evening)
+        table = _seated_table(evening, table, credential)
+        if table.call is not None:
+            table.call = table.called_at = None
+            _log(evening, hash_token(credential or ""), "uncall", turn=table.turn, table=table.number)
+
+
+def answer_call(evening: ClubEvening, turn: int | None, number: int | None) -> None:
+    """The arbiter answered a table's call: it leaves the arbiter's page."""
+    with transaction():
+        _lock(evening)
+        table = _table_of(evening, turn, number)
+        if table.call is not None:
+            _log(evening, ARBITER, "answered", turn=table.turn, table=table.number, note=table.call)
+            table.call = table.called_at = None
+
+
+def _seated_table(evening: ClubEvening, table: ClubTable, credential: str | None) -> ClubTable:
+    """The table read again under the lock, if this phone is seated at it; else NotAllowed."""
+    table = _table_of(evening, table.turn, table.number)
+    match = db.session.get(Match, table.match_id) if table.match_id else None
+    if match is None or credential is None or _side_of(match, table, evening, hash_token(credential)) is None:
+        raise NotAllowed(N_("only a phone seated at this table may call the arbiter to it"))
+    return table
