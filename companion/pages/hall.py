@@ -39,14 +39,25 @@ class Seat:
     side: str
 
 
+# Two states the hall shows above a table's own: calling the arbiter (the number only, never the reason), and
+# still playing when the turn's time is up.
+CALLED, LATE = "called", "late"
+
+
 def state_words() -> dict[str, str]:
     """Each state's words in the page's language, as the grid's legend says them."""
-    return {PLAYING: gettext("playing"), WAITING: gettext("waiting for confirmation"),
-            COUNTED_STATE: gettext("confirmed"), DISPUTED: gettext("disputed"), BYE: gettext("bye")}  # fmt: skip
+    return {PLAYING: gettext("playing"), LATE: gettext("late"), WAITING: gettext("waiting for confirmation"),
+            COUNTED_STATE: gettext("confirmed"), DISPUTED: gettext("disputed"), CALLED: gettext("calls the arbiter"),
+            BYE: gettext("bye")}  # fmt: skip
 
 
 def table_state(page: EveningPage, table: TableView) -> tuple[str, str]:
     """A table's state on the hall screen: its class (the colour) and its words; the one place that says it."""
+    if table.row.call:
+        return CALLED, state_words()[CALLED]
+    if table.late:
+        return LATE, gettext("late · hand %(n)s of %(m)s", n=min(table.played + 1, page.evening.hands),
+                             m=page.evening.hands)  # fmt: skip
     if table.state == PLAYING:
         if page.evening.game == "pazaak":
             return PLAYING, gettext("playing · set %(n)s", n=table.played + 1)
@@ -96,6 +107,7 @@ class HallPage(EveningPage):
 
     @cached_property
     def live_tag(self) -> str:
-        """The polled part's ETag: the evening's writes, its tables' hands, and whether the seating comes first
-        (it gives way by time alone, with nothing written)."""
-        return f'"e{self.evening.version}-m{read.tables_version(self.evening)}-s{int(self.seating_first)}"'
+        """The polled part's ETag: the evening's writes, its tables' hands, whether the seating comes first and the
+        clock's state (both move by time alone, with nothing written: the late tables at time up)."""
+        return (f'"e{self.evening.version}-m{read.tables_version(self.evening)}-s{int(self.seating_first)}'
+                f'-{self.clock.state}"')  # fmt: skip

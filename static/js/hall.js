@@ -2,6 +2,7 @@
 // the screen's height holds, turning every 10 s and kept at their page across the polls' redraws; the "Reconnecting…"
 // line on a failed poll (app.js marks a network failure, this a server's); the screen kept awake where allowed.
 import { onLoad } from "./app.js";
+import { tickClocks } from "./clock.js";
 
 var TURN_MS = 10000;
 // Each pager's page starts and the page shown, by name: a poll's redraw keeps the page each list was at.
@@ -98,3 +99,5 @@ function keepAwake() {
 }
 document.addEventListener("visibilitychange", keepAwake);
 onLoad(keepAwake);
+
+onLoad(tickClocks);

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from companion.extensions import db
 from companion.models import Group, Match, utcnow, within_group
 from companion.models.club import ClubEvening, ClubLog, ClubTable
-from companion.services import club, matches
+from companion.services import club, club_clock, matches
 from tests.helpers import HTMX, csrf_token, grant_host_rights, read_words, start_group
 
 PAIRS = [
@@ -181,3 +181,29 @@ def test_on_an_open_server_the_hall_link_opens_it_for_any_phone(app, client):
     assert client.get(link).status_code == 200
     renew(host, address)
     assert client.get(link).status_code == 404
+
+
+def test_a_table_calling_the_arbiter_shows_its_number_not_its_reason_and_time_up_marks_the_tables_late(
+    private_app, private_hall
+):
+    ann, _, stranger, address = private_hall
+    live = hall_link(ann, address).replace("/hall?", "/hall/live?")
+    tag = stranger.get(live, headers=HTMX).headers["ETag"]
+    with private_app.app_context(), within_group(None):
+        evening = db.session.scalar(select(ClubEvening).where(ClubEvening.public_id == address))
+        table = db.session.scalar(select(ClubTable).filter_by(evening_id=evening.id, turn=1, number=2))
+        with within_group(evening.group_id):
+            table.call, table.called_at = "a card fell under the table", utcnow()
+            evening.version += 1
+            db.session.commit()
+            club_clock.run_clock(evening, "start")
+            club_clock.run_clock(evening, "end")
+        db.session.remove()
+    # Time up moved the tag with nothing else written since the call: the late marks come without a write.
+    moved = stranger.get(live, headers={**HTMX, "If-None-Match": tag})
+    assert moved.status_code == 200
+    cells = re.findall(
+        r'class="hall-cell state-(\w+)"><strong>(\d+)</strong> <span>([^<]*)</span>', moved.get_data(as_text=True)
+    )
+    assert cells == [("late", "1", "late · hand 1 of 2"), ("called", "2", "calls the arbiter")], cells
+    assert "a card fell under the table" not in moved.get_data(as_text=True)
