@@ -262,6 +262,11 @@ def where(phone: Page, turn: int) -> tuple[int, str]:
     return int(found[1]), found[2]
 
 
+# What each phone of the evening heard go wrong (its console, its failed requests, its answers of 400 and more),
+# printed when the evening fails.
+heard: dict[Page, list[str]] = {}
+
+
 def set_up_evening(browser: Browser, base: str) -> tuple[Page, str, list[Page]]:
     """A host starts a group and an evening of 8 pairs, 2 turns × 2 hands, and starts turn 1; a phone for each
     pair takes its seat by its table's card (N/S of tables 1-2 and E/W of 3-4 on app1, the others on app2)."""
@@ -286,8 +291,21 @@ def set_up_evening(browser: Browser, base: str) -> tuple[Page, str, list[Page]]:
             phone.goto(card if card.startswith("http") else base + card)
             phone.locator("fieldset").filter(has_text=side).get_by_role("radio").first.check()
             phone.get_by_role("button", name="Take my seat").click()
-            expect(phone).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"))
+            expect(phone).to_have_url(re.compile(r"/matches/[0-9A-Za-z]{11}$"), timeout=WAIT)
             phones.append(phone)
+            heard[phone] = []
+            phone.on("console", lambda message, said=heard[phone]: said.append(f"console: {message.text}"))
+            phone.on(
+                "requestfailed",
+                lambda request, said=heard[phone]: said.append(f"failed: {request.method} {request.url}"),
+            )
+            phone.on(
+                "response",
+                lambda response, said=heard[phone]: (
+                    response.status >= 400
+                    and said.append(f"{response.status}: {response.request.method} {response.url}")
+                ),
+            )
     servers = [served_by(phone) for phone in phones]
     print(f"8 phones seated by the table cards: {servers.count('app1')} on app1, {servers.count('app2')} on app2")
     return host, arbiter, phones
@@ -300,44 +318,59 @@ def evening(base: str, container: str) -> None:
     with sync_playwright() as playwright:
         browser = launch(playwright)
         host, arbiter, phones = set_up_evening(browser, base)
-        entered: dict[tuple[int, str], int] = {}
-        killed = threading.Event()
-
-        def kill_it() -> None:
-            subprocess.run(["podman", "--runtime", "runc", "kill", "--signal", "KILL", container], check=True)
-            killed.set()
-
-        for turn in (1, 2):
-            seated = {phone: where(phone, turn) for phone in phones}
-            # One phone a side at each table, whichever server drew its panel.
-            assert sorted(seated.values()) == sorted((table, side) for table in (1, 2, 3, 4) for side in SIDES), seated
-            for phone, (table, side) in seated.items():
-                if side == "N/S":
-                    points = play_hands(phone, table)
-                    entered.update({(turn, table, "N/S"): points[0], (turn, table, "E/W"): points[1]})
-            if turn == 2:
-                threading.Timer(0.05, kill_it).start()  # while the confirmations go out, not between them
-            for phone, (table, side) in seated.items():
-                if side == "E/W":
-                    ns, ew = entered[(turn, table, "N/S")], entered[(turn, table, "E/W")]
-                    phone.locator("#club-table").get_by_role("button", name=f"Confirm: N/S {ns} – E/W {ew}").click()
-            if turn == 1:
-                moved = sum(where(phone, 2) != seated[phone] for phone in phones)
-                print(f"turn 1 confirmed on both servers: each phone at its turn-2 table by itself ({moved} moved)")
-        assert killed.wait(60)
-        for phone in phones:
-            expect(phone.locator("#club-table")).to_contain_text("The evening is over.", timeout=WAIT)
-        host.goto(arbiter)
-        expect(host.get_by_role("heading", name="The evening is over")).to_be_visible(timeout=WAIT)
-        rows = host.request.get(arbiter + "/standings.json").json()["standings"]
-        results = {(m["turn"], m["table"], m["side"]): m["points_for"] for row in rows for m in row["path"]}
-        now = sorted({served_by(phone) for phone in phones})
-        print(
-            f"kill -9 of {container} while turn 2's confirmations went out: the evening over on every phone; "
-            f"{len(results)} results of 16 in its standings, as entered: {results == entered}; phones on {now}"
-        )
-        assert results == entered, (results, entered)
+        try:
+            play_evening(host, arbiter, phones, container)
+        except Exception:
+            # What each phone shows, to read the failure from the log (and its screen, kept in /tmp).
+            for number, phone in enumerate(phones):
+                panel = phone.locator("#club-table").all_inner_texts()
+                print(f"phone {number} on {served_by(phone)} at {phone.url}: entry {phone.locator('#entry').count()}, "
+                      f"panel {panel}; heard {heard.get(phone)}")  # fmt: skip
+                phone.screenshot(path=f"/tmp/deploy-evening-phone-{number}.png", full_page=True)
+            raise
         browser.close()
+
+
+def play_evening(host: Page, arbiter: str, phones: list[Page], container: str) -> None:
+    """The evening's two turns played through its phones, CONTAINER killed as the last turn confirms."""
+    entered: dict[tuple[int, str], int] = {}
+    killed = threading.Event()
+
+    def kill_it() -> None:
+        subprocess.run(["podman", "--runtime", "runc", "kill", "--signal", "KILL", container], check=True)
+        killed.set()
+
+    for turn in (1, 2):
+        seated = {phone: where(phone, turn) for phone in phones}
+        # One phone a side at each table, whichever server drew its panel.
+        assert sorted(seated.values()) == sorted((table, side) for table in (1, 2, 3, 4) for side in SIDES), seated
+        for phone, (table, side) in seated.items():
+            if side == "N/S":
+                points = play_hands(phone, table)
+                entered.update({(turn, table, "N/S"): points[0], (turn, table, "E/W"): points[1]})
+        if turn == 2:
+            threading.Timer(0.05, kill_it).start()  # while the confirmations go out, not between them
+        for phone, (table, side) in seated.items():
+            if side == "E/W":
+                ns, ew = entered[(turn, table, "N/S")], entered[(turn, table, "E/W")]
+                phone.locator("#club-table").get_by_role("button", name=f"Confirm: N/S {ns} – E/W {ew}").click()
+        if turn == 1:
+            moved = sum(where(phone, 2) != seated[phone] for phone in phones)
+            print(f"turn 1 confirmed on both servers: each phone at its turn-2 table by itself ({moved} moved)")
+    assert killed.wait(60)
+    for phone in phones:
+        expect(phone.locator("#club-table")).to_contain_text("The evening is over.", timeout=WAIT)
+    host.goto(arbiter)
+    expect(host.get_by_role("heading", name="The evening is over")).to_be_visible(timeout=WAIT)
+    rows = host.evaluate("url => fetch(url, {cache: 'no-store'}).then(r => r.json())", arbiter + "/standings.json")
+    rows = rows["standings"]
+    results = {(m["turn"], m["table"], m["side"]): m["points_for"] for row in rows for m in row["path"]}
+    now = sorted({served_by(phone) for phone in phones})
+    print(
+        f"kill -9 of {container} while turn 2's confirmations went out: the evening over on every phone; "
+        f"{len(results)} results of 16 in its standings, as entered: {results == entered}; phones on {now}"
+    )
+    assert results == entered, (results, entered)
 
 
 if __name__ == "__main__":
