@@ -281,6 +281,8 @@ def set_up_evening(browser: Browser, base: str) -> tuple[Page, str, list[Page]]:
     host.get_by_role("button", name="Create the evening").click()
     host.get_by_role("button", name="Start turn 1").click()
     expect(host.get_by_role("heading", name=re.compile("Turn 1 of 2"))).to_be_visible()
+    host.get_by_role("button", name=re.compile("^Start the clock")).click()
+    expect(host.locator("[data-club-clock]")).to_be_visible()
     arbiter = host.url
     host.goto(base + "/evenings/cards?tables=4")
     cards = [host.locator(".club-card-link a").nth(i).get_attribute("href") or "" for i in range(4)]
@@ -331,8 +333,27 @@ def evening(base: str, container: str) -> None:
         browser.close()
 
 
+def same_clock(phones: list[Page]) -> None:
+    """Every phone shows the turn's clock with one end, whichever server drew its panel, and the same time left."""
+    ends = set()
+    for phone in phones:
+        clock = phone.locator("#club-table [data-club-clock]")
+        expect(clock).to_be_visible(timeout=WAIT)
+        ends.add(clock.get_attribute("data-ends-ms"))
+    # Read one phone after another: each figure brought to the moment of the first reading (the figures show whole
+    # seconds, so two agreeing clocks may differ by one).
+    began, left = time.monotonic(), []
+    for phone in phones:
+        minutes, seconds = phone.locator("#club-table [data-clock-left]").inner_text().split(":")
+        left.append(int(minutes) * 60 + int(seconds) + time.monotonic() - began)
+    spread = max(left) - min(left)
+    print(f"the clock on the 8 phones of both servers: {len(ends)} end; the time left read alike within {spread:.1f} s")
+    assert len(ends) == 1 and spread < 2, (ends, left)
+
+
 def play_evening(host: Page, arbiter: str, phones: list[Page], container: str) -> None:
     """The evening's two turns played through its phones, CONTAINER killed as the last turn confirms."""
+    same_clock(phones)
     entered: dict[tuple[int, str], int] = {}
     killed = threading.Event()
 
