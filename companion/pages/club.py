@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from flask import current_app
-from flask_babel import gettext, ngettext
+from flask_babel import format_decimal, gettext, ngettext
 from sqlalchemy import select
 
 from ..extensions import db
@@ -39,6 +39,8 @@ from ..web.i18n import day
 BYE, PLAYING, WAITING, COUNTED_STATE, DISPUTED = "bye", "playing", "waiting", "counted", "disputed"
 SIDE_NAMES = ("N/S", "E/W")
 LOG_SHOWN = 30
+# A points difference as the page's language writes a number, its sign always shown ("+1,315", "+1.315").
+SIGNED = "+#,##0;-#,##0"
 # The places a podium shows: more than three lines only where a tie shares the third.
 PODIUM = 3
 
@@ -104,7 +106,7 @@ class EveningPage:
         rows = []
         for place, line in self.podium:
             club = self.entrants[line.entrant].club
-            difference = gettext("points difference %(n)s", n=f"{line.difference:+d}")
+            difference = gettext("points difference %(n)s", n=format_decimal(line.difference, SIGNED))
             members = f"{club} · {difference}" if club else difference
             rows.append(CardRow(str(place), self.entrants[line.entrant].name, members, str(line.tournament_points),
                                 place == 1))  # fmt: skip

@@ -4,6 +4,7 @@ language, once the evening is over; reached as its standings are, by the group's
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -59,7 +60,7 @@ def test_a_finished_evenings_card_names_its_podium_in_the_standings_order(app, c
     assert lines[3] == "Pair Tournament points"
     expected = []
     for place, name, club, points, difference in podium:
-        said = f"points difference {difference:+d}"
+        said = f"points difference {difference:+,d}"
         expected.append(f"{place} {name} {f'{club} · {said}' if club else said} {points}")
     assert lines[4:7] == expected and len(lines) == 9
     assert lines[7] == f"Winner: {podium[0][1]}"
@@ -76,7 +77,7 @@ def test_a_finished_evenings_card_names_its_podium_in_the_standings_order(app, c
     assert client.get(card, headers=ITALIAN).get_data() != client.get(card).get_data()
     for page in (f"/evenings/{address}/standings", f"/evenings/{address}"):
         link = read_page(client.get(page).get_data(as_text=True)).one("a", cls="share-result")
-        assert link.text() == "Share the podium" and link["href"].startswith(f"/evenings/{address}/podium.png?theme=")
+        assert link.text == "Share the podium" and link["href"].startswith(f"/evenings/{address}/podium.png?theme=")
 
 
 def test_entrants_tied_on_everything_but_the_seeding_share_their_place_on_the_card(app):
@@ -110,7 +111,7 @@ def test_a_theme_of_no_card_is_refused(app, client):
     assert client.get(f"/evenings/{address}/podium.png?theme=pink").status_code == 400
 
 
-def test_another_groups_phone_does_not_reach_the_card(private_app):
+def test_a_table_card_reaches_the_card_and_another_groups_phone_does_not(private_app):
     host, other = private_app.test_client(), private_app.test_client()
     start_group(host, "Circolo")
     start_group(other, "Altro circolo")
@@ -118,7 +119,15 @@ def test_another_groups_phone_does_not_reach_the_card(private_app):
         group_id = db.session.scalars(db.select(Group.id).filter_by(name="Circolo")).one()
     with within_group(group_id):
         address = evening_of(private_app)
+    # A phone outside the group that scanned a table card while the evening was played reads its standings: its
+    # podium card too.
+    card = re.search(
+        r'href="http://localhost(/evenings/card/[^/"]+/1)"', host.get("/evenings/cards").get_data(as_text=True)
+    )
+    scanned = private_app.test_client()
+    assert scanned.get(card[1]).status_code == 200
     play_turns(private_app, address, 2)
     assert host.get(f"/evenings/{address}/podium.png").status_code == 200
+    assert scanned.get(f"/evenings/{address}/podium.png").status_code == 200
     assert other.get(f"/evenings/{address}/podium.png").status_code == 404
     assert private_app.test_client().get(f"/evenings/{address}/podium.png").status_code == 404
