@@ -45,7 +45,9 @@ KEPT = {"club-setup-phone.png": "setup-scale-phone390-light-en",
         "club-confirm-phone.png": "table-ew-phone390-light-en",
         "club-hand-over-phone-dark.png": "table-ns-phone360-dark-en",
         "club-standings-desktop.png": "standings-desktop-light-en",
-        "club-cards-desktop.png": "cards-desktop-light-en"}  # fmt: skip
+        "club-cards-desktop.png": "cards-desktop-light-en",
+        "club-log-phone.png": "log-phone390-light-en",
+        "club-podium-card.png": "podium-card-light-en"}  # fmt: skip
 
 
 def hand(ns: int, ew: int) -> dict:
@@ -158,6 +160,44 @@ def set_the_tables_of_turn_2(shooter: Shooter, card_links: list[str]) -> Page:
     return ew
 
 
+def finish_the_evening(shooter: Shooter) -> None:
+    """Turn 2 settled: its disputed table given its points, its first table's result corrected, a pair marked late,
+    the rest closed by the arbiter (average, and one table given TP); turn 3 played to the evening's end."""
+    with shooter.app.app_context():
+        evening = db.session.scalars(db.select(ClubEvening)).one()
+        tables = turn_tables(2)
+        club.settle(evening, 2, tables[1].number, [960, 450], "hand 3 recounted with both sides")
+        club.settle(evening, 2, tables[0].number, [880, 300], "N/S's second hand was 50 more")
+        club.late(evening, tables[3].sides[1], 40, "ten minutes late")
+        club.close_turn(evening, {tables[3].number: [12, 8]}, "out of time")
+        for table in turn_tables(3):
+            play(table)
+            club.confirm_as_arbiter(evening, 3, table.number)
+        assert evening.status == "over"
+        db.session.remove()
+
+
+def photograph_the_end(shooter: Shooter, address: str, prefix: str = "") -> None:
+    """The arbiter's log of the evening over, on both phones; its podium card in each look, as the phone gets it."""
+    evening = f"{shooter.base}/evenings/{address}"
+    for theme, locale in LOOKS:
+        for size in PHONES:
+            page = shooter.arbiter(size, theme, locale)
+            page.goto(evening)
+            log = page.locator(".club-log")
+            log.evaluate("details => details.open = true")
+            page.evaluate("document.fonts.ready")
+            top, height = log.evaluate("log => [log.getBoundingClientRect().top + scrollY, log.offsetHeight]")
+            # The log with the page's margin around it, as the phone shows it.
+            clip = {"x": 0, "y": top - 12, "width": SIZES[size]["width"], "height": height + 24}
+            page.screenshot(path=str(shooter.out / f"{prefix}log-{size}-{theme}-{locale[:2]}.png"), clip=clip,
+                            full_page=True)  # fmt: skip
+            card = page.request.get(f"{evening}/podium.png?theme={theme}", headers={"Accept-Language": locale})
+            assert card.ok, card.status
+            (shooter.out / f"{prefix}podium-card-{theme}-{locale[:2]}.png").write_bytes(card.body())
+            page.context.close()
+
+
 def seated(shooter: Shooter, card: str, name: str, size: str) -> Page:
     """A phone that scanned `card` and took `name`'s seat; its seat picker photographed on the way."""
     phone = shooter.phone(size)
@@ -233,6 +273,8 @@ def evening_shots(out: Path, pairs: list, prefix: str) -> None:
             ew = set_the_tables_of_turn_2(shooter, card_links)
             photograph(shooter, address, card_links, prefix)
             photograph_panel(shooter, ew, "table-ew", prefix)
+            finish_the_evening(shooter)
+            photograph_the_end(shooter, address, prefix)
             browser.close()
 
 

@@ -714,3 +714,42 @@ def begun_evening(app) -> dict[str, str]:
         found = {"evening": evening.public_id, "table": ref(table.match_id), "cards_key": group.cards_key}
         db.session.remove()
     return found
+
+
+def started_evening(app, name: str, plan: dict[str, Any], pairs: list) -> str:
+    """A club evening set up and its first turn drawn, through the services; its address."""
+    with app.app_context():
+        evening = club.create_evening(name, plan, pairs)
+        club.start(evening)
+        address = evening.public_id
+        db.session.remove()
+    return address
+
+
+def play_turns(app, address: str, turns: int, even: bool = False) -> None:
+    """`turns` turns of a pairs evening played at every table (N/S ahead by 150 points a table's number a hand,
+    or every hand even) and confirmed by the arbiter: the last table of the last turn ends the evening."""
+    from companion.models import within_group
+    from companion.models.club import ClubEvening
+    from companion.services import matches as service
+
+    with app.app_context(), within_group(None):
+        evening = db.session.scalars(db.select(ClubEvening).filter_by(public_id=address)).one()
+        for _ in range(turns):
+            for table in [t for t in evening.tables if t.turn == evening.turn and t.number]:
+                match = db.session.get(Match, table.match_id)
+                ns = 100 if even else 100 + 150 * table.number
+                for _hand in range(evening.hands - len(match.rounds)):
+                    hand = {"sides": {"N/S": {"table": ns, "hand": 0}, "E/W": {"table": 100, "hand": 0}}}
+                    service.save_round(match, {**hand, "closed_by": None})
+                club.confirm_as_arbiter(evening, table.turn, table.number)
+        db.session.remove()
+
+
+def finished_evening(app) -> str:
+    """A club evening of four pairs played to its end; its address."""
+    pairs = [([f"P{n}a", f"P{n}b"], None) for n in range(4)]
+    plan = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "danese", "then": "danese"}
+    address = started_evening(app, "Thursday", plan, pairs)
+    play_turns(app, address, 2)
+    return address

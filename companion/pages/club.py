@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from flask_babel import gettext
+from flask import current_app
+from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup
 from sqlalchemy import select
 
@@ -15,7 +16,7 @@ from ..games import get_game
 from ..games.base import Game
 from ..games.club import clock as clocks
 from ..games.club.plan import Plan
-from ..games.club.standings import Standing
+from ..games.club.standings import Standing, shared_places
 from ..models import FINISHED, Match, Seat
 from ..models.club import (
     COUNTED,
@@ -30,6 +31,8 @@ from ..models.club import (
 )
 from ..queries import club as read
 from ..queries.matches import hash_token, seat_of
+from ..web.card_image import CardRow, CardText
+from ..web.cards import game_colour
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day
 from ..web.links import hall_link, qr_svg
@@ -39,6 +42,10 @@ from ..web.links import hall_link, qr_svg
 BYE, PLAYING, WAITING, COUNTED_STATE, DISPUTED = "bye", "playing", "waiting", "counted", "disputed"
 SIDE_NAMES = ("N/S", "E/W")
 LOG_SHOWN = 30
+# A points difference as the page's language writes a number, its sign always shown ("+1,315", "+1.315").
+SIGNED = "+#,##0;-#,##0"
+# The places a podium shows: more than three lines only where a tie shares the third.
+PODIUM = 3
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,45 @@ class EveningPage:
                        "tournament_points": m.tournament_points, "how": m.how} for m in line.path]}
             for line in self.standings
         ]  # fmt: skip
+
+    @cached_property
+    def podium(self) -> list[tuple[int, Standing]]:
+        """The standings' first three lines with the place each shows, a tie sharing its place, in their order."""
+        lines = self.standings
+        return [(place, line) for place, line in zip(shared_places(lines), lines, strict=True) if place <= PODIUM]
+
+    def podium_card(self) -> CardText:
+        """Every word of the evening's podium card, in the page's language: its name, day, game, turns × hands,
+        and the podium's entrants with their club, tournament points and points difference."""
+        rows = []
+        for place, line in self.podium:
+            club = self.entrants[line.entrant].club
+            difference = gettext("points difference %(n)s", n=format_decimal(line.difference, SIGNED))
+            members = f"{club} · {difference}" if club else difference
+            rows.append(CardRow(str(place), self.entrants[line.entrant].name, members, str(line.tournament_points),
+                                place == 1))  # fmt: skip
+        won = [row.name for row in rows if row.won]
+        kind = gettext("in pairs") if self.evening.pairs else gettext("one against one")
+        return CardText(
+            game=self.title,
+            date=day(self.evening.created_at),
+            subtitle=f"{self.game.name} · {kind} · {self.turns_and_hands}",
+            side_heading=gettext("Pair") if self.evening.pairs else gettext("Player"),
+            total_heading=gettext("Tournament points"),
+            rows=tuple(rows),
+            winners=ngettext("Winner: %(names)s", "Winners: %(names)s", len(won), names=", ".join(won)),
+            highlight=None,
+            footer=gettext("Table companion"),
+            colour=game_colour(current_app.static_folder or "", self.evening.game),
+        )
+
+    @cached_property
+    def turns_and_hands(self) -> str:
+        """How long the evening is: its turns × hands (sets, at Pazaak)."""
+        turns, hands = self.evening.turns, self.evening.hands
+        if self.evening.game == "pazaak":
+            return gettext("%(turns)s turns × %(hands)s sets", turns=turns, hands=hands)
+        return gettext("%(turns)s turns × %(hands)s hands", turns=turns, hands=hands)
 
     @cached_property
     def plan(self) -> Plan:

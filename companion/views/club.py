@@ -21,6 +21,7 @@ from ..queries import club as read
 from ..services import club as service
 from ..services import club_clock, seats
 from ..web import access, evening_form, hx, render
+from ..web.cards import asked_theme, card_answer, podium_etag, podium_filename, podium_png
 from ..web.fragments import status_of
 from ..web.groups import (
     current_group,
@@ -170,6 +171,23 @@ def standings_file(evening_id: int, kind: str):
         response = Response(evening_form.standings_csv(rows), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="evening-{evening.public_id}.{kind}"'
     return response
+
+
+@bp.get("/<evening:evening_id>/podium.png")
+@access.member
+@access.table_card
+def podium(evening_id: int):
+    """The evening's podium card, once it is over: a PNG in the page's language and the theme `?theme=` names,
+    for the phone's share sheet or to download. Before, none: a card shared from a turn still to be played would
+    be taken for the result."""
+    theme = asked_theme()
+    evening = evening_or_404(evening_id)
+    page = EveningPage(evening)
+    if not page.over:
+        abort(404, gettext("The podium card is drawn once the evening is over: until then, the standings say "
+                           "where it stands."))  # fmt: skip
+    return card_answer(podium_etag(evening, theme), podium_filename(evening),
+                       lambda: podium_png(evening, page.podium_card, theme))  # fmt: skip
 
 
 @bp.get("/cards")

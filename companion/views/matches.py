@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, make_response, redirect, request, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
 from flask_babel import format_time, gettext
 from werkzeug.datastructures import MultiDict
 
@@ -20,10 +20,10 @@ from ..queries.players import roster_entries
 from ..queries.ratings import table_chances
 from ..services import matches as service
 from ..web import access, hx, render, wants_fragment
-from ..web.cards import THEMES, card_etag, card_filename, card_png
+from ..web.cards import asked_theme, card_answer, card_etag, card_filename, card_png
 from ..web.groups import is_host
 from ..web.i18n import error_text
-from ..web.live import ROUNDS_CHANGED, drawn_version, shows_version
+from ..web.live import ROUNDS_CHANGED, drawn_version
 from ..web.pencil import is_scorekeeper, set_pencil_cookie
 from ..web.posted import posted_key
 from ..web.setup_form import Draft
@@ -262,25 +262,11 @@ def chart(match_id: int):
 def card(match_id: int):
     """A finished match's result card, a PNG in the page's language and the theme `?theme=` names (light when
     it names none), for the phone's share sheet or to download."""
-    theme = request.args.get("theme", "light")
-    if theme not in THEMES:
-        abort(400, gettext("A result card is drawn light, dark or black, not “%(value)s”.", value=theme[:20]))
+    theme = asked_theme()
     match = match_or_404(match_id)
     if not match.is_over:
         abort(404, gettext("Only a finished match has a result card: this match is not finished."))
-    tag = card_etag(match, theme)
-    if shows_version(tag, request.headers.get("If-None-Match")):
-        response = make_response("", 304)
-    else:
-        response = make_response(card_png(match, theme))
-        response.mimetype = "image/png"
-        response.headers["Content-Disposition"] = f'inline; filename="{card_filename(match)}"'
-    response.headers["ETag"] = tag
-    # A finished match can still be corrected, or played again once its last round is undone: the phone asks
-    # each time, and an unchanged card is a 304 without a drawing.
-    response.headers["Cache-Control"] = "no-cache"
-    response.vary.update(("Cookie", "Accept-Language"))
-    return response
+    return card_answer(card_etag(match, theme), card_filename(match), lambda: card_png(match, theme))
 
 
 def _played_at() -> datetime | None:

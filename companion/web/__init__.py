@@ -76,6 +76,7 @@ def init_app(app: Flask) -> None:
         series_colour=charts.series_colour,
         script_texts=i18n.script_texts,
         card_filename=cards.card_filename,
+        podium_filename=cards.podium_filename,
         card_themes=cards.THEMES,
         private_groups=groups.private,
         current_group=groups.current_group,

@@ -1,4 +1,5 @@
-"""The result card drawn as a PNG with Pillow: lines already in the page's language, laid out to fit any name."""
+"""The result cards (a match's, an evening's podium) drawn as PNGs with Pillow: lines already in the page's
+language, laid out to fit any name."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ WIDTH = 1080
 # A card of two players is as tall as it is wide; more players, longer names, make it taller.
 MIN_HEIGHT = 1080
 MARGIN = 64
+# The band's height, as tall again as a title wrapped on more lines needs (an evening's name of 40 wide letters).
 BAND = 168
+BAND_PADDING = 24
 REGULAR, BOLD = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
 # The sizes a name may take on its line, largest first; at the smallest, a name that is still too wide wraps.
 NAME_SIZES = (46, 42, 38, 34, 30)
@@ -73,11 +76,14 @@ class CardText:
     highlight: str | None
     footer: str
     colour: tuple[int, int, int]
+    # A line under the band (an evening's game and turns), where the card has one.
+    subtitle: str | None = None
 
     def lines(self) -> list[str]:
         """The card's words, top to bottom, as plain lines."""
         rows = [" ".join(filter(None, (row.place, row.name, row.members, row.total))) for row in self.rows]
-        found = [self.game, self.date, f"{self.side_heading} {self.total_heading}", *rows, self.winners]
+        found = [self.game, self.date, *([self.subtitle] if self.subtitle else [])]
+        found += [f"{self.side_heading} {self.total_heading}", *rows, self.winners]
         return [*found, *([self.highlight] if self.highlight else []), self.footer]
 
 
@@ -201,6 +207,7 @@ class Layout:
 
     game: Lines
     date: str
+    subtitle: Lines | None
     headings: tuple[str, str]
     rows: tuple[RowLayout, ...]
     winners: Lines
@@ -208,11 +215,13 @@ class Layout:
     footer: str
     totals: tuple[str, ...]
     place_width: float
+    band: int
     height: int
 
     def texts(self) -> list[Lines]:
         """Every text that may take more than a line (the game, the names, the winners, the highlight)."""
-        found = [self.game, self.winners, *([self.highlight] if self.highlight else [])]
+        found = [self.game, *([self.subtitle] if self.subtitle else []), self.winners]
+        found += [self.highlight] if self.highlight else []
         for row in self.rows:
             found += [row.name, *([row.members] if row.members else [])]
         return found
@@ -225,6 +234,7 @@ def _blend(colour: tuple[int, int, int], background: tuple[int, int, int], share
 
 INNER = WIDTH - 2 * MARGIN
 HEADING_SIZE, PLACE_SIZE, MEMBERS_SIZE, HIGHLIGHT_SIZE, DATE_SIZE, FOOTER_SIZE = 28, 34, 28, 34, 34, 26
+SUBTITLE_SIZE = 34
 
 
 def lay_out(text: CardText, fonts: Fonts) -> Layout:
@@ -249,17 +259,22 @@ def lay_out(text: CardText, fonts: Fonts) -> Layout:
         rows.append(RowLayout(row, name, members, max(block, _line_height(total_font)) + 36))
     winners = fitted(say(text.winners), fonts, INNER, (44, 38, 32), bold=True)
     highlight = fitted(say(text.highlight), fonts, INNER - 64, (HIGHLIGHT_SIZE,)) if text.highlight else None
+    subtitle = fitted(say(text.subtitle), fonts, INNER, (SUBTITLE_SIZE,)) if text.subtitle else None
     footer_height = _line_height(fonts.get(FOOTER_SIZE)) + 48
-    natural = (BAND + 40 + _line_height(fonts.get(HEADING_SIZE)) + 24 + sum(row.height for row in rows) + 40
-               + winners.height + 40 + (highlight.height + 56 if highlight else 0))  # fmt: skip
+    game = fitted(say(text.game), fonts, INNER * 0.62, (64, 56, 48, 40), bold=True)
+    band = max(BAND, game.height + 2 * BAND_PADDING)
+    natural = (band + 40 + (subtitle.height + 32 if subtitle else 0) + _line_height(fonts.get(HEADING_SIZE)) + 24
+               + sum(row.height for row in rows) + 40 + winners.height + 40
+               + (highlight.height + 56 if highlight else 0))  # fmt: skip
     # A card of few sides spreads its rows over some of the square rather than leave it empty below.
     spread = min(60, (MIN_HEIGHT - natural - 32 - footer_height) // (2 * len(rows))) if rows else 0
     if spread > 0:
         rows = [RowLayout(row.row, row.name, row.members, row.height + spread) for row in rows]
         natural += spread * len(rows)
     return Layout(
-        game=fitted(say(text.game), fonts, INNER * 0.62, (64, 56, 48, 40), bold=True),
+        game=game,
         date=say(text.date),
+        subtitle=subtitle,
         headings=(say(text.side_heading), say(text.total_heading)),
         rows=tuple(rows),
         winners=winners,
@@ -267,6 +282,7 @@ def lay_out(text: CardText, fonts: Fonts) -> Layout:
         footer=say(text.footer),
         totals=totals,
         place_width=place_width,
+        band=band,
         height=max(MIN_HEIGHT, natural + 32 + footer_height),
     )
 
@@ -279,11 +295,14 @@ def draw_card(text: CardText, theme: str, fonts: Fonts) -> bytes:
     image = Image.new("RGB", (WIDTH, laid.height), palette.background)
     pen = ImageDraw.Draw(image)
     # The band of the game's colour, with its name and the day it finished.
-    pen.rectangle((0, 0, WIDTH, BAND), fill=text.colour)
-    laid.game.draw(pen, MARGIN, (BAND - laid.game.height) // 2, white)
-    pen.text((WIDTH - MARGIN, BAND // 2), laid.date, font=fonts.get(DATE_SIZE), fill=white, anchor="rm")
+    pen.rectangle((0, 0, WIDTH, laid.band), fill=text.colour)
+    laid.game.draw(pen, MARGIN, (laid.band - laid.game.height) // 2, white)
+    pen.text((WIDTH - MARGIN, laid.band // 2), laid.date, font=fonts.get(DATE_SIZE), fill=white, anchor="rm")
 
-    y = BAND + 40
+    y = laid.band + 40
+    if laid.subtitle:
+        laid.subtitle.draw(pen, MARGIN, y, palette.text)
+        y += laid.subtitle.height + 32
     heading_font = fonts.get(HEADING_SIZE)
     pen.text((MARGIN, y), laid.headings[0], font=heading_font, fill=palette.muted)
     pen.text((WIDTH - MARGIN, y), laid.headings[1], font=heading_font, fill=palette.muted, anchor="ra")

@@ -1,22 +1,25 @@
-"""A finished match's result card: its words in the page's language, its PNG drawn once per version and kept."""
+"""The result cards, a finished match's and an evening's podium: their words in the page's language, their PNGs
+drawn once per version and kept, and their answer."""
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from pathlib import Path
 
-from flask import current_app
-from flask_babel import get_locale
+from flask import Response, abort, current_app, make_response, request
+from flask_babel import get_locale, gettext
 
 from ..games.refusals import N_, Np_
 from ..models import Match
+from ..models.club import ClubEvening
 from ..queries.cards import ResultCard, result_card
 from .bytecache import ByteBoundedCache
 from .card_image import DESIGN, PALETTES, CardRow, CardText, Fonts, draw_card
 from .i18n import DEFAULT_LANGUAGE, day, translated
-from .live import etag_of
+from .live import etag_of, shows_version
 
 # The themes a card is drawn in: those of the preferences page.
 THEMES = tuple(PALETTES)
@@ -70,9 +73,44 @@ def card_etag(match: Match, theme: str) -> str:
     return f'"card-{tag}-{theme}-d{DESIGN}"'
 
 
+def podium_etag(evening: ClubEvening, theme: str) -> str:
+    """The entity tag of an evening's podium card, as a match's card has it (a correction changes the version)."""
+    tag = etag_of(evening.version, evening.public_id, card_language()).strip('"')
+    return f'"podium-{tag}-{theme}-d{DESIGN}"'
+
+
 def card_filename(match: Match) -> str:
     """The name the card's file takes on the phone: the game and the match."""
     return f"{match.game}-{match.public_id}.png"
+
+
+def podium_filename(evening: ClubEvening) -> str:
+    """The name the podium card's file takes on the phone: the game and the evening."""
+    return f"{evening.game}-evening-{evening.public_id}.png"
+
+
+def asked_theme() -> str:
+    """The theme `?theme=` names (light when it names none); another is a 400 that says which there are."""
+    theme = request.args.get("theme", "light")
+    if theme not in THEMES:
+        abort(400, gettext("A result card is drawn light, dark or black, not “%(value)s”.", value=theme[:20]))
+    return theme
+
+
+def card_answer(tag: str, filename: str, draw: Callable[[], bytes]) -> Response:
+    """A card's answer: a 304 where the phone holds this version, else the PNG `draw` makes, to share or save."""
+    if shows_version(tag, request.headers.get("If-None-Match")):
+        response = make_response("", 304)
+    else:
+        response = make_response(draw())
+        response.mimetype = "image/png"
+        response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    response.headers["ETag"] = tag
+    # A finished match (a finished evening) can still be corrected, or played again once its last round is undone:
+    # the phone asks each time, and an unchanged card is a 304 without a drawing.
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
 
 
 # Some 60-120 KB a card: 16 MB keeps the cards of a club evening's finished matches in both languages.
@@ -91,14 +129,29 @@ def _fonts(static: str) -> Fonts:
 def card_png(match: Match, theme: str) -> bytes:
     """The card of a finished match as PNG bytes, drawn once per version of the match, language and theme,
     then kept: the phones of a table share the same card. A match not finished has none (ValueError)."""
-    key = (match.uid, match.version, card_language(), theme, DESIGN)
+
+    def words() -> CardText:
+        card = result_card(match)
+        if card is None:
+            raise ValueError(f"match {match.id} is not finished: it has no result card")
+        return card_text(card)
+
+    return _drawn((match.uid, match.version), words, theme)
+
+
+def podium_png(evening: ClubEvening, words: Callable[[], CardText], theme: str) -> bytes:
+    """The podium card of an evening as PNG bytes, drawn from `words` once per version of the evening, language
+    and theme, then kept: every phone of the hall shares the same card."""
+    return _drawn(("podium", evening.public_id, evening.version), words, theme)
+
+
+def _drawn(version: tuple[Hashable, ...], words: Callable[[], CardText], theme: str) -> bytes:
+    """A card drawn once per version, language and theme (its words asked only then), then kept."""
+    key = (*version, card_language(), theme, DESIGN)
     png = _DRAWN.get(key)
     if png is not None:
         return png
-    card = result_card(match)
-    if card is None:
-        raise ValueError(f"match {match.id} is not finished: it has no result card")
-    text = card_text(card)
+    text = words()
     with _DRAWING:
         # Another phone of the table may have had it drawn meanwhile.
         png = _DRAWN.get(key)

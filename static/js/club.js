@@ -67,11 +67,19 @@ document.addEventListener("change", function (event) {
   var region = event.target instanceof Element && event.target.closest("[data-hold-while-editing]");
   if (region) region.dataset.editedAt = String(Date.now());
 });
-document.addEventListener("htmx:beforeRequest", function (event) {
-  var region = event.detail.elt;
-  if (!region.hasAttribute("data-hold-while-editing")) return;
+function held(region) {
+  if (!region.hasAttribute("data-hold-while-editing")) return false;
   var edited = Date.now() - Number(region.dataset.editedAt || 0) < EDITING_HOLD_MS;
-  if (edited || region.querySelector("details[open], input:focus, select:focus, textarea:focus")) event.preventDefault();
+  return edited || !!region.querySelector("details[open], input:focus, select:focus, textarea:focus");
+}
+document.addEventListener("htmx:beforeRequest", function (event) {
+  if (held(event.detail.elt)) event.preventDefault();
+});
+// A poll sent just before the user opened a part or picked a choice is not drawn over it either: the region's poll
+// alone, a GET (the answer to the user's form, a POST drawn into the same region, is drawn).
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var asked = event.detail.requestConfig;
+  if (asked && asked.verb === "get" && held(event.detail.target)) event.detail.shouldSwap = false;
 });
 document.addEventListener("htmx:afterSwap", function (event) {
   if (event.target instanceof Element && event.target.hasAttribute("data-hold-while-editing")) {

@@ -156,7 +156,7 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
 
     # Turn 1. Pair 3 came 40 points late. Table 1's N/S phone loses the network and scores its hands offline;
     # table 2 disagrees and calls the arbiter; a pair arrives and is added for turn 2.
-    arbiter.get_by_label("Entrant", exact=True).select_option("3")
+    arbiter.get_by_role("group", name="Entrant").get_by_role("radio", name=re.compile(r"^3\. ")).check()
     arbiter.get_by_label("Penalty").select_option(str(LATE))
     arbiter.get_by_role("button", name="Late").click()
     expect(arbiter.locator(".club-log")).to_contain_text(f"late in turn 1: penalty {LATE}")

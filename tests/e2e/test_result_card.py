@@ -1,6 +1,6 @@
 """Browser tests of a finished match's "Share the result" on a 360 px phone: one PNG file handed to the phone's
 share sheet where the phone can share files, else (and without JavaScript) the card downloaded; the card in
-the theme the page is drawn in, and the page well laid out."""
+the theme the page is drawn in, and the page well laid out. A finished club evening's "Share the podium" alike."""
 
 from __future__ import annotations
 
@@ -13,7 +13,14 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.audit import NARROW_PHONE, audit_layout
-from tests.helpers import finished_match, match_short_of_its_end, ref, save_stored_round, start_match
+from tests.helpers import (
+    finished_evening,
+    finished_match,
+    match_short_of_its_end,
+    ref,
+    save_stored_round,
+    start_match,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -116,3 +123,18 @@ def test_a_phone_following_the_match_is_offered_the_card_as_the_last_round_ends_
     share_button(page).tap()
     expect(page.locator("html")).to_have_attribute("data-shared-files", "1")
     assert [file["name"] for file in page.evaluate("window.sharedFiles")] == [f"pazzaparola-{ref(match_id)}.png"]
+
+
+def test_a_finished_evenings_standings_hand_its_podium_card_to_the_share_sheet(browser: Browser, live_server, app):
+    address = finished_evening(app)
+    page = phone(browser, SHARE_SHEET, color_scheme="dark")
+    page.goto(f"{live_server.url}/evenings/{address}/standings")
+    podium = page.get_by_role("button", name="Share the podium")
+    expect(podium).to_be_visible()
+    expect(podium).to_have_attribute("href", re.compile(r"/podium\.png\?theme=dark$"))
+    audit_layout(page, ["P0a", "P1a"])
+    podium.tap()
+    expect(page.locator("html")).to_have_attribute("data-shared-files", "1")
+    shared = page.evaluate("window.sharedFiles")
+    assert shared[0]["name"] == f"burraco-evening-{address}.png" and shared[0]["type"] == "image/png"
+    assert shared[0]["head"] == PNG_SIGNATURE and shared[0]["title"] == "Thursday"

@@ -4,6 +4,7 @@ largest table laid out whole (shrunk or wrapped, never cut), on a card as tall a
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from PIL import Image
 
 from companion.games import REGISTRY
 from companion.games.checks import NAME_MAX
-from companion.web.card_image import WIDTH, CardRow, CardText, Fonts, draw_card, drawable, lay_out, wrapped
+from companion.web.card_image import BAND, WIDTH, CardRow, CardText, Fonts, draw_card, drawable, lay_out, wrapped
 
 FONTS = Path(__file__).resolve().parents[2] / "static" / "vendor" / "dejavu"
 
@@ -66,7 +67,13 @@ def expect_whole(laid, text: CardText, fonts: Fonts) -> None:
         assert all(lines.font.getlength(line) <= lines.width for line in lines.lines), lines.lines
     for row, side in zip(laid.rows, text.rows, strict=True):
         assert "".join(row.name.lines).replace(" ", "") == drawable(side.name, fonts.characters).replace(" ", "")
-    for lines, words in ((laid.winners, text.winners), (laid.highlight, text.highlight)):
+    for lines, words in (
+        (laid.winners, text.winners),
+        (laid.highlight, text.highlight),
+        (laid.subtitle, text.subtitle),
+    ):
+        if words is None:
+            continue
         assert "".join(lines.lines).replace(" ", "") == drawable(words, fonts.characters).replace(" ", "")
 
 
@@ -91,3 +98,19 @@ def test_a_card_grows_with_its_sides_and_the_pairs_players_show_under_their_pair
     assert two.height == WIDTH < ten.height
     pairs = lay_out(card(["Noi", "Loro"], members="Alessandra Maria Benedetta & Wolfgang Wilhelm Württemberg"), fonts)
     assert all(row.members is not None and len(row.members.lines) >= 1 for row in pairs.rows)
+
+
+def test_a_title_of_forty_wide_letters_and_a_subtitle_fit_a_band_grown_for_them(fonts):
+    # An evening's podium card: its name in the band, its game and turns under it, pairs of 40-character names.
+    pair = " – ".join(["W" * NAME_MAX, "Mmmmmmmmm Wwwwwwwwww Mmmmmmmmm Wwwwwwwwww"[:NAME_MAX]])
+    podium = card([pair, "Verdi – Neri", "Gallo – Conti"], members="M" * NAME_MAX + " · points difference +900")
+    subtitle = "Burraco PAROLE · in pairs · 4 turns × 3 hands"
+    text = replace(podium, game="W" * NAME_MAX, subtitle=subtitle, highlight=None)
+    laid = lay_out(text, fonts)
+    expect_whole(laid, text, fonts)
+    assert "".join(laid.game.lines) == "W" * NAME_MAX and laid.game.height < laid.band
+    assert laid.band > BAND and laid.subtitle is not None and laid.subtitle.lines == (text.subtitle,)
+    image = Image.open(io.BytesIO(draw_card(text, "dark", fonts)))
+    assert image.size == (WIDTH, laid.height)
+    # A match's card, whose game's name fits one line, keeps the band it had.
+    assert lay_out(card(["Anna", "Bruno"]), fonts).band == BAND

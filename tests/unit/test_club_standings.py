@@ -17,6 +17,7 @@ from companion.games.club.standings import (
     Result,
     Withdrawn,
     accept,
+    shared_places,
     standings,
 )
 from companion.games.refusals import RuleError
@@ -84,6 +85,10 @@ def test_tied_entrants_are_ranked_by_head_to_head_then_by_seeding():
     reseeded = Evening(tuple("DCBA"), turns, PLAIN, bye_points=0)
     assert [line.entrant for line in standings(reseeded, evens)] == list("DCBA")
     assert [line.place for line in standings(reseeded, evens)] == [1, 2, 3, 4]
+    # Only the seeding orders them: a podium shows them as a tie, in the standings' order.
+    assert shared_places(standings(reseeded, evens)) == [1, 1, 1, 1]
+    # Head-to-head is no tie: B beat A, so A keeps the place after B's.
+    assert shared_places(standings(evening, events)) == [1, 2, 3, 4]
 
 
 def test_a_late_pair_loses_points_before_the_scale_or_tournament_points_after():

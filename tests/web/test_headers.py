@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import HTMX, begun_evening, check_headers, csrf_token, finished_match, ref, unref
+from tests.helpers import HTMX, begun_evening, check_headers, csrf_token, finished_evening, finished_match, ref, unref
 
 SAME_ON_EVERY_DATABASE = "the security headers and the markup the policy allows"
 
@@ -73,8 +73,9 @@ def scorekeeper(app, client):
     return match_id, token
 
 
-# The routes only a finished match answers (a match being played has no result card).
+# The routes only a finished match answers (a match being played has no result card), and a finished evening.
 FINISHED_ONLY = {"matches.card"}
+EVENING_OVER_ONLY = {"club.podium"}
 
 
 # The routes only a club evening's table answers (its panel on the match page).
@@ -84,7 +85,7 @@ CLUB_TABLE_ONLY = {"club.table_panel"}
 def get_paths(app, match_id: int, player_id: int, finished_id: int, club: dict[str, str] | None = None) -> list[str]:
     """Every GET route of the app, with its arguments filled in (`finished_id`: a finished match, for those
     only such a match answers; `club`: a club evening's, for its routes)."""
-    club = club or begun_evening(app)
+    club = club or {**begun_evening(app), "over": finished_evening(app)}
     paths = []
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":
@@ -92,7 +93,8 @@ def get_paths(app, match_id: int, player_id: int, finished_id: int, club: dict[s
         match = finished_id if rule.endpoint in FINISHED_ONLY else match_id
         path = rule.rule.replace("<match:match_id>", club["table"] if rule.endpoint in CLUB_TABLE_ONLY else ref(match))
         path = path.replace("<int:number>", "1").replace("<player:player_id>", ref(player_id, "player"))
-        path = path.replace("<evening:evening_id>", club["evening"]).replace("<cards_key>", club["cards_key"])
+        evening = club["over"] if rule.endpoint in EVENING_OVER_ONLY else club["evening"]
+        path = path.replace("<evening:evening_id>", evening).replace("<cards_key>", club["cards_key"])
         path = path.replace("<any(csv, json):kind>", "csv")
         # Other arguments (an asset bundle's digest) are checked through the pages that link them.
         if "<" not in path:

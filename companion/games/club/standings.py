@@ -151,15 +151,34 @@ def accept(evening: Evening, events: Sequence[Event], event: Event) -> list[Stan
     return standings(evening, [*events, event])
 
 
+def shared_places(lines: Sequence[Standing]) -> list[int]:
+    """Each line's place as a tie is shown: where only the seeding orders two lines (the same tournament points,
+    difference and head-to-head), the later one shares the earlier one's place ("1, 1, 3"), kept in this order."""
+    paths = {line.entrant: list(line.path) for line in lines}
+    groups: dict[tuple[int, int], list[Entrant]] = {}
+    for line in lines:
+        groups.setdefault((line.tournament_points, line.difference), []).append(line.entrant)
+    head_to_head = {e: taken for tied in groups.values() for e, taken in _head_to_head(tied, paths).items()}
+    places: list[int] = []
+    for before, line in zip([None, *lines], lines, strict=False):
+        key = (line.tournament_points, line.difference, head_to_head[line.entrant])
+        same = before is not None and key == (before.tournament_points, before.difference, head_to_head[before.entrant])
+        places.append(places[-1] if same else line.place)
+    return places
+
+
+def _head_to_head(tied: list[Entrant], paths: Mapping[Entrant, list[Meeting]]) -> dict[Entrant, int]:
+    """The tournament points each of the tied took from the others."""
+    between = set(tied)
+    return {e: sum(m.tournament_points for m in paths[e] if m.how != "pending" and m.opponent in between) for e in tied}
+
+
 def _ranked(entrants: list[Entrant], totals: dict, paths: dict[Entrant, list[Meeting]]) -> list[Entrant]:
     by_totals = sorted(entrants, key=lambda e: (-totals[e][0], -totals[e][1]))  # stable: seeding order kept
     ranked: list[Entrant] = []
     while by_totals:
         tied = [e for e in by_totals if totals[e] == totals[by_totals[0]]]
-        between = set(tied)
-        head_to_head = {
-            e: sum(m.tournament_points for m in paths[e] if m.how != "pending" and m.opponent in between) for e in tied
-        }
+        head_to_head = _head_to_head(tied, paths)
         ranked += sorted(tied, key=lambda e: -head_to_head[e])
         by_totals = by_totals[len(tied) :]
     return ranked

@@ -1,0 +1,69 @@
+"""Browser tests of how a phone reaches the club evenings and picks among their entrants: the top bar's link to
+them at 360 and 390 px in English and Italian, and the arbiter's entrant picker showing 40-character names whole."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.services import host
+from tests.e2e.audit import audit_layout
+from tests.helpers import started_evening
+
+pytestmark = pytest.mark.e2e
+
+PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
+LOOKS = [("en-GB", "Evenings", "Club evenings"), ("it-IT", "Serate", "Serate di circolo")]
+# Two pairs of 40-character names, each with a club: the longest line the picker draws.
+LONG = [
+    f"{first} Della Valle Bonaventura Squarcialupi"[:38] + f" {n}" for n in (1, 2) for first in ("Gianfranco", "Ada")
+]
+PAIRS = [
+    (LONG[:2], "Circolo Lungolago di Arona"),
+    (LONG[2:], None),
+    (["Verdi", "Neri"], None),
+    (["Gallo", "Conti"], None),
+]
+PLAN = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "mitchell", "then": "danese_modificato"}
+
+
+def phone(browser: Browser, size: dict, locale: str) -> Page:
+    return browser.new_context(viewport=size, has_touch=True, locale=locale).new_page()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["360", "390"])
+@pytest.mark.parametrize(("locale", "label", "heading"), LOOKS, ids=["en", "it"])
+def test_the_top_bar_leads_to_the_club_evenings(browser: Browser, live_server, size, locale, label, heading):
+    page = phone(browser, size, locale)
+    page.goto(f"{live_server.url}/history")
+    bar = page.locator("header.topbar nav")
+    link = bar.get_by_role("link", name=label, exact=True)
+    expect(link).to_be_visible()
+    # The bar holds its links on the phone's width: nothing pushed off the right edge, each one a thumb's target.
+    for item in bar.get_by_role("link").all():
+        box = item.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"], item.inner_text()
+        assert box["height"] >= 44, item.inner_text()
+    audit_layout(page, sizes=[size])
+    link.tap()
+    expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
+
+
+def test_the_arbiters_entrant_picker_shows_long_names_whole(browser: Browser, live_server, app):
+    address = started_evening(app, "Friday", PLAN, PAIRS)
+    page = phone(browser, PHONES[0], "en-GB")
+    page.goto(f"{live_server.url}/host?token={host.new_link_token(app)}")
+    page.get_by_role("button", name="Take host rights").click()
+    page.goto(f"{live_server.url}/evenings/{address}")
+    picker = page.get_by_role("group", name="Entrant")
+    for number, (players, club) in enumerate(PAIRS, 1):
+        label = picker.locator("label").filter(has=page.get_by_role("radio", name=re.compile(rf"^{number}\. ")))
+        # The whole pair and its club, in lines no wider than the picker.
+        expect(label).to_have_text(re.compile(re.escape(" – ".join(players)) + (rf".*{club}" if club else "")))
+        assert label.evaluate("label => label.scrollWidth <= label.clientWidth")
+    picker.get_by_role("radio", name=re.compile(r"^2\. ")).check()
+    page.get_by_role("button", name="Late").click()
+    expect(page.locator(".club-log")).to_contain_text(f"{' – '.join(LONG[2:])} late in turn 1: penalty 0")
+    audit_layout(page, [name for players, _ in PAIRS for name in players])
