@@ -112,6 +112,19 @@ def table_of_match(match_id: int) -> ClubTable | None:
     return table
 
 
+def panel_versions(match_id: int) -> tuple[int, int] | None:
+    """The versions a table's panel is drawn from, its evening's and its match's, in one read: its poll's tag,
+    told unchanged before anything of the panel is built (None: a match of no evening of the group)."""
+    statement = (
+        select(ClubEvening.version, Match.version)
+        .join(ClubTable, ClubTable.evening_id == ClubEvening.id)
+        .join(Match, Match.id == ClubTable.match_id)
+        .where(ClubTable.match_id == match_id)
+    )
+    row = db.session.execute(statement).first()
+    return (row[0], row[1]) if row else None
+
+
 def tables_version(evening: ClubEvening) -> int:
     """The current turn's matches' versions summed: it grows with every hand saved at any of its tables (a
     version only grows), so the arbiter's page follows each table's hands, not only the evening's writes."""
