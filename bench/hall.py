@@ -48,8 +48,8 @@ PLAN = {"game": "burraco", "pairs": True, "turns": TURNS, "hands": HANDS, "first
         "then": "danese_modificato"}  # fmt: skip
 HAND_EVERY = (5.0, 15.0)  # seconds between two hands saved at a table: its pace, compressed
 CONFIRM_AFTER = (1.0, 3.0)  # E/W reads the result before tapping Confirm
-LIVE_EVERY = 1.0  # the match page's own poll (templates/match.html #live, and `followed` once the match is over)
-PANEL_EVERY = 2.0  # the club panel's poll (templates/match.html #club-table)
+LIVE_EVERY = 1.0  # the match page's own poll (templates/match.html #live)
+PANEL_EVERY = 1.0  # the club panel's poll (templates/match.html #club-table)
 SCREEN_EVERY = 2.0  # the arbiter's page (templates/club/evening.html) and the hall screens
 HALL_SCREENS = 3
 # The hall screen's polled part; until it is served (another helper builds it), the screens poll the arbiter's
@@ -57,6 +57,7 @@ HALL_SCREENS = 3
 HALL_LIVE = "/evenings/{evening}/hall/live"
 HALL_STAND_IN = "/evenings/{evening}/live"
 TIMEOUT = 10.0
+SEATING_TIMEOUT = 120.0  # seating is not measured: 400 phones scanning their cards wait as long as it takes
 # The budgets of issue 46.
 POLL_P95_MS, SAVE_P95_MS, TURN_CLOSE_MS = 50.0, 100.0, 2000.0
 # The turn clock is being built by another helper: once /decide knows its action, the arbiter starts it with
@@ -66,6 +67,7 @@ CLOCK_ACTION: str | None = None
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 MATCH = re.compile(r"/matches/([0-9A-Za-z]+)")
 LIVE_TAG = re.compile(r"data-etag='([^']+)'")
+PANEL_TRIGGER = re.compile(r'id="club-table"[^>]*hx-trigger="load, every (\d+)s')
 NEXT_SHOWN = re.compile(r'class="club-next">Turn (\d+): table')
 PENCIL_COOKIES = ("pencil", "__Host-pencil")
 
@@ -136,7 +138,7 @@ class Phone:
     match: str = ""
     turn: int = 1
     pencil: bool = False
-    finished: bool = False
+    panel_every: float = PANEL_EVERY
     live_tag: str = '"none"'
     panel_tag: str = ""
     polls: list = field(default_factory=lambda: [None])
@@ -161,6 +163,7 @@ class Hall:
     """The phones and screens of some tables, on one event loop, recording every answer."""
 
     def __init__(self) -> None:
+        self.timeout = SEATING_TIMEOUT
         self.samples: list[tuple[str, float, int]] = []  # (kind, seconds, status)
         self.errors: list[str] = []
         self.confirmed: list[tuple[int, float]] = []  # (turn, when its answer came)
@@ -181,7 +184,7 @@ class Hall:
         ).encode() + body  # fmt: skip
         began = time.time()
         try:
-            status, got, raw = await asyncio.wait_for(exchange(phone.port, conn, request), TIMEOUT)
+            status, got, raw = await asyncio.wait_for(exchange(phone.port, conn, request), self.timeout)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
             if conn[0] is not None:
                 conn[0][1].close()
@@ -223,12 +226,13 @@ class Hall:
         page = await self.ask(phone, phone.writes, "page", "GET", f"/matches/{phone.match}")
         tag = LIVE_TAG.search(page[2]) if page else None
         phone.live_tag = tag.group(1) if tag else '"none"'
-        phone.panel_tag, phone.finished = "", False
+        every = PANEL_TRIGGER.search(page[2]) if page else None
+        phone.panel_tag, phone.panel_every = "", float(every.group(1)) if every else PANEL_EVERY
         return page is not None and page[0] == 200
 
     async def play(self, phone: Phone, end: float) -> None:
-        """The phone at its tables until the evening is over: the match page's poll every second (and, once the
-        match is over, the seated phone's `followed`), the panel's every two; the hands saved by the pencil."""
+        """The phone at its tables until the evening is over: the match page's poll every second, the panel's as
+        the page says; the hands saved by the pencil."""
         savers = [asyncio.create_task(self.save_hands(phone, end))] if phone.pencil else []
         tick = time.time() + random.random() * LIVE_EVERY
         beat = 0
@@ -238,10 +242,7 @@ class Hall:
             got = await self.ask(phone, phone.polls, "live", "GET", f"/matches/{phone.match}/live", live)
             if got and got[1].get("etag"):
                 phone.live_tag = got[1]["etag"]
-            if phone.finished:
-                await self.ask(phone, phone.polls, "followed", "GET", f"/matches/{phone.match}/followed",
-                               "HX-Request: true\r\n")  # fmt: skip
-            if beat % round(PANEL_EVERY / LIVE_EVERY) == 0:
+            if beat % max(1, round(phone.panel_every / LIVE_EVERY)) == 0:
                 moved = await self.panel(phone)
                 if moved == "over":
                     break
@@ -263,7 +264,6 @@ class Hall:
             return False
         phone.panel_tag = got[1].get("etag", "")
         text = got[2]
-        phone.finished = phone.finished or "state-waiting" in text or "state-counted" in text
         shown = NEXT_SHOWN.search(text)
         if shown and int(shown.group(1)) > phone.turn:
             seen = time.time()
@@ -319,8 +319,8 @@ def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: s
     try:
 
         async def seat_all() -> None:
-            for chunk in range(0, len(phones), 50):  # not all at once: seating is not what is measured
-                await asyncio.gather(*(hall.sit(phone, cards_key) for phone in phones[chunk : chunk + 50]))
+            for chunk in range(0, len(phones), 20):  # not all at once: seating is not what is measured
+                await asyncio.gather(*(hall.sit(phone, cards_key) for phone in phones[chunk : chunk + 20]))
             for phone in phones:  # a connection belongs to its loop: the evening's opens its own
                 for conn in (phone.polls, phone.writes):
                     if conn[0] is not None:
@@ -330,6 +330,7 @@ def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: s
         asyncio.run(seat_all())
         seating = len(hall.errors)
         hall.samples.clear()
+        hall.timeout = TIMEOUT
         ready.put(seating)
         go.wait()
         end = time.time() + limit
@@ -439,7 +440,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-POLLS = ("live", "panel", "followed", "arbiter", "hall")
+POLLS = ("live", "panel", "arbiter", "hall")
 
 
 def figures(played: dict, tables: int) -> dict:
@@ -487,6 +488,10 @@ def figures(played: dict, tables: int) -> dict:
         + ([f"{missing} phones never shown their next table"] if missing else [])
         + ([f"{unconfirmed} tables not confirmed"] if unconfirmed > 0 else []),
         "cpu_seconds_per_table": played["cpu_seconds"] / tables,
+        # What the server spends on a request of the evening's mix, and how many a table asks: the cores a larger
+        # evening needs, however busy the machine measured (its latencies are not).
+        "cpu_ms_per_request": played["cpu_seconds"] * 1000 / max(1, len(samples)),
+        "requests_per_table_second": len(samples) / played["seconds"] / tables,
         "server_cpu": played["cpu_seconds"] / played["seconds"],
         "peak_rss_mb": played["peak_rss"] / 2**20,
         "peak_rss_mb_per_table": played["peak_rss"] / 2**20 / tables,
