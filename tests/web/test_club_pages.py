@@ -130,8 +130,13 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     assert refused.status_code == 403 and "The other side confirms this result" in html.unescape(
         refused.get_data(as_text=True)
     )
+    other = phones[first[1][0]][0]
+    other_path = f"/evenings/table/{ref(first[1][1])}"
+    other_tag = {**HTMX, "If-None-Match": other.get(other_path, headers=HTMX).headers["ETag"]}
     assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
     assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 200
+    # Another table's panel, still playing, is unchanged by this confirmation (400 phones of a hall ask it).
+    assert other.get(other_path, headers=other_tag).status_code == 304
     arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
     assert "1 of 2 tables counted" in arbiter and "Table 1 confirmed: 800–200" in arbiter
     # Table 2's E/W calls the arbiter; the arbiter settles it: the last table counted draws turn 2.
