@@ -107,8 +107,10 @@ def _prepare(env: dict[str, str], tables: int, out: Any) -> None:
             if table.match_id is not None:
                 for seat in db.session.get(Match, table.match_id).seats:
                     seats.append((table.number, seat.position, seat.name))
+        # The hall link's key, where the hall screen exists (being built beside this bench): its screens use it.
+        hall_key = getattr(evening, "hall_key", None)
         out.put({"evening": evening.public_id, "cards_key": db.session.get(Group, evening.group_id).cards_key,
-                 "seats": seats})  # fmt: skip
+                 "seats": seats, "hall_key": hall_key})  # fmt: skip
 
 
 def prepare(env: dict[str, str], tables: int) -> dict:
@@ -167,7 +169,8 @@ class Hall:
         self.samples: list[tuple[str, float, int]] = []  # (kind, seconds, status)
         self.errors: list[str] = []
         self.confirmed: list[tuple[int, float]] = []  # (turn, when its answer came)
-        self.shown: list[tuple[int, float, float]] = []  # (turn, when the next table was shown, when reached)
+        # (turn, when the phone was shown its next table, when it reached it: None if it did not, an error)
+        self.shown: list[tuple[int, float, float | None]] = []
         self.over = 0
 
     async def ask(self, phone: Phone, conn: list, kind: str, method: str, path: str, headers: str = "",
@@ -270,8 +273,8 @@ class Hall:
             phone.turn = int(shown.group(1))
             answer = await self.ask(phone, phone.writes, "next", "POST", f"{path}/next", "HX-Request: true\r\n",
                                     [("csrf_token", phone.csrf)])  # fmt: skip
-            if await self.reach(phone, answer, "hx-location"):
-                self.shown.append((phone.turn, seen, time.time()))
+            reached = await self.reach(phone, answer, "hx-location")
+            self.shown.append((phone.turn, seen, time.time() if reached else None))
             return True
         if "The evening is over." in text:
             self.over += 1
@@ -381,14 +384,15 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def screen_path(port: int, evening: str) -> str:
-    """The hall screen's live part if this server has it (open to a phone of the group), else its stand-in."""
+def screen_path(port: int, evening: str, hall_key: str | None) -> str:
+    """The hall screen's live part (with the hall link's key) if this server answers it, else its stand-in."""
     import urllib.error
     import urllib.request
 
+    path = HALL_LIVE.format(evening=evening) + (f"?{urlencode({'hall_key': hall_key})}" if hall_key else "")
     with contextlib.suppress(urllib.error.URLError, OSError):
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}" + HALL_LIVE.format(evening=evening), timeout=10):
-            return HALL_LIVE.format(evening=evening)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10):
+            return path
     return HALL_STAND_IN.format(evening=evening)
 
 
@@ -397,7 +401,7 @@ def play_evening(ports: list[int], pids: list[int], made: dict, processes: int =
     connections); its raw figures."""
     evening, seats = made["evening"], made["seats"]
     phones = [Phone(name, table, seat, ports[i % len(ports)]) for i, (table, seat, name) in enumerate(seats)]
-    hall_path = screen_path(ports[0], evening)
+    hall_path = screen_path(ports[0], evening, made.get("hall_key"))
     screens = [(ports[0], "arbiter", HALL_STAND_IN.format(evening=evening))]
     screens += [(ports[(i + 1) % len(ports)], "hall", hall_path) for i in range(HALL_SCREENS)]
     ctx = mp.get_context("fork")
@@ -462,7 +466,7 @@ def figures(played: dict, tables: int) -> dict:
         missing += phones - len(arrivals)
         if closes and arrivals:
             close_ms += [(seen - max(closes)) * 1000 for seen, _ in arrivals]
-            reach_ms += [(reached - max(closes)) * 1000 for _, reached in arrivals]
+            reach_ms += [(reached - max(closes)) * 1000 for _, reached in arrivals if reached is not None]
     confirmations = len({(turn, when) for turn, when in confirmed})
     errors = [e for got in results for e in got["errors"]]
     unconfirmed = TURNS * tables - confirmations
@@ -496,7 +500,7 @@ def figures(played: dict, tables: int) -> dict:
         "peak_rss_mb": played["peak_rss"] / 2**20,
         "peak_rss_mb_per_table": played["peak_rss"] / 2**20 / tables,
         "screen_path": played["screen_path"],
-        "hall_screen_stand_in": played["screen_path"].endswith("/live") and "/hall/" not in played["screen_path"],
+        "hall_screen_stand_in": "/hall/" not in played["screen_path"],
         "load_average": os.getloadavg()[0],
     }
     row["budgets"] = {
