@@ -52,8 +52,9 @@ def new_tables(port: int, count: int) -> list[Table]:
     return tables
 
 
-async def _exchange(port: int, conn: list, request: bytes) -> tuple[int, dict[str, str], int]:
-    """Send one request on the phone's connection (opened if needed); read the whole response."""
+async def exchange(port: int, conn: list, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send one request on the phone's connection (opened if needed); read the whole response: its status,
+    headers (the cookies it sets under "set-cookie", one a line) and body as sent."""
     if conn[0] is None:
         conn[0] = await asyncio.open_connection("127.0.0.1", port)
     reader, writer = conn[0]
@@ -65,14 +66,15 @@ async def _exchange(port: int, conn: list, request: bytes) -> tuple[int, dict[st
     for line in lines[1:]:
         if line:
             name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
+            name = name.strip().lower()
+            kept = headers.get(name) if name == "set-cookie" else None
+            headers[name] = f"{kept}\n{value.strip()}" if kept else value.strip()
     length = int(headers.get("content-length", "0"))
-    if length:
-        await reader.readexactly(length)
+    body = await reader.readexactly(length) if length else b""
     if headers.get("connection", "").lower() == "close":
         writer.close()
         conn[0] = None
-    return status, headers, length
+    return status, headers, body
 
 
 class Load:
@@ -106,10 +108,10 @@ class Load:
             )
             began = time.time()
             try:
-                status, headers, length = await asyncio.wait_for(_exchange(self.port, conn, request), TIMEOUT)
+                status, headers, body = await asyncio.wait_for(exchange(self.port, conn, request), TIMEOUT)
                 etag = headers.get("etag", etag)
                 if self._inside(began):
-                    self.polls.append((time.time() - began, status, length))
+                    self.polls.append((time.time() - began, status, len(body)))
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 conn[0] = None
                 if self._inside(began):
@@ -140,11 +142,11 @@ class Load:
             )
             began = time.time()
             try:
-                status, _, length = await asyncio.wait_for(_exchange(self.port, conn, request), TIMEOUT)
+                status, _, body = await asyncio.wait_for(exchange(self.port, conn, request), TIMEOUT)
                 if status == 200:
                     table.number += 1
                 if self._inside(began):
-                    self.saves.append((time.time() - began, status, length))
+                    self.saves.append((time.time() - began, status, len(body)))
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 conn[0] = None
                 if self._inside(began):

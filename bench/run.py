@@ -18,6 +18,8 @@ import multiprocessing as mp
 import os
 import platform
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import club, groups, micro, ratings, slow  # noqa: E402
+from bench import club, groups, hall, micro, ratings, slow  # noqa: E402
 from bench.client import HX, Client, create_match, pencil_cookie, save_round  # noqa: E402
 from bench.server import Server, describe, dirty, seed, source_tree  # noqa: E402
 
@@ -353,6 +355,42 @@ def _evening_step(side: str, server: Server, tables: list, count: int, out: dict
     return held
 
 
+def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
+    """The regional evening (bench/hall.py), each in a process of its own with its own servers: `size` tables as
+    `make run` serves them and on PostgreSQL with two app processes; then the tables stepped up on one worker and
+    on two until a budget fails. The head's app alone (a base from before the club evenings has no hall)."""
+    runs: list[dict] = []
+
+    def one(tables: int, workers: int, apps: int = 1, postgres: bool = False) -> dict:
+        command = [sys.executable, "-m", "bench.hall", "--tables", str(tables), "--workers", str(workers),
+                   "--apps", str(apps), "--limit", str(limit)]  # fmt: skip
+        if postgres:
+            command = [str(ROOT / "scripts" / "with-postgres.sh"), *command]
+        load = os.getloadavg()[0]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=limit + 600)
+        if done.returncode != 0:
+            say(done.stderr[-2000:])
+            raise RuntimeError(f"the hall's evening of {tables} tables stopped: {' '.join(command)}")
+        row = json.loads(done.stdout.strip().splitlines()[-1]) | {"load_average_before": load}
+        runs.append(row)
+        say(f"  {row['database']:10} {apps} app(s) x {workers} worker(s) {tables:4} tables: poll p50 "
+            f"{row['poll_p50_ms']:6.1f} p95 {row['poll_p95_ms']:6.1f}  save p95 {row['save_p95_ms']:6.1f} ms  "
+            f"turn close p50 {row['turn_close_p50_ms']:6.0f} max {row['turn_close_max_ms']:6.0f} ms  "
+            f"errors {row['errors']}  load {load:.1f}  {'held' if row['held'] else 'FAILED'}")  # fmt: skip
+        return row
+
+    one(size, 2)
+    if shutil.which("initdb") or list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        one(size, 1, apps=2, postgres=True)
+    for workers in (1, 2):
+        for tables in steps:
+            known = [r for r in runs if (r["tables"], r["workers"], r["database"]) == (tables, workers, "SQLite")]
+            if not (known[0] if known else one(tables, workers))["held"]:
+                break
+    return {"runs": runs, "held": max((r["tables"] for r in runs if r["held"] and r["database"] == "SQLite"
+                                      and r["workers"] == 2), default=0)}  # fmt: skip
+
+
 def slow_clients(port: int) -> dict:
     """The delay the other phones see while 48 slowloris connections are held open."""
     got = slow.run(port)
@@ -426,6 +464,13 @@ def budgets(r: dict) -> list[tuple[str, bool, str]]:
         biggest = max(r["fragments"].items(), key=lambda item: item[1]["bytes"])
         out.append(("every htmx fragment < 4 KB compressed", biggest[1]["bytes"] < 4 * KB,
                     f"largest {biggest[1]['bytes']} B ({biggest[0]})"))  # fmt: skip
+    if r.get("hall"):
+        for row in r["hall"]["runs"]:
+            if row is r["hall"]["runs"][0] or (row is r["hall"]["runs"][1] and row["database"] == "PostgreSQL"):
+                failed = [name for name, ok in row["budgets"].items() if not ok]
+                out.append((f"the hall's evening of {row['tables']} tables, {row['database']}, {row['apps']} app(s):"
+                            " every budget",
+                            row["held"], "; ".join(failed) or hall_line(row)))  # fmt: skip
     if r.get("evening"):
         held = r["evening"]["held"]
         out.append((">= 150 tables at p95 < 100 ms", held >= 150, f"{held} tables held"))
@@ -514,6 +559,8 @@ def report(r: dict) -> None:
         _fragments_table(r["fragments"])
     if r.get("evening", {}).get("steps"):
         _evening_table(r["evening"])
+    if r.get("hall"):
+        _hall_table(r["hall"])
     if r.get("slow_clients"):
         s = r["slow_clients"]
         say(f"\n### Slow clients ({s['connections']} connections: half a request, then a header every 3 s)\n")
@@ -572,6 +619,30 @@ def _evening_table(evening: dict) -> None:
             f"{s['errors']} | {s['server_cpu']:.0%} | {'yes' if s['held'] else 'no'} |")  # fmt: skip
 
 
+def hall_line(row: dict) -> str:
+    """One evening of the hall, in words."""
+    return (f"poll p95 {row['poll_p95_ms']:.1f} ms, save p95 {row['save_p95_ms']:.1f} ms, turn close max "
+            f"{row['turn_close_max_ms']:.0f} ms, {row['errors']} errors")  # fmt: skip
+
+
+def _hall_table(found: dict) -> None:
+    """The regional evening's runs, as a Markdown table."""
+    stand_in = any(row["hall_screen_stand_in"] for row in found["runs"])
+    screens = "their stand-in, the arbiter's live part" if stand_in else "their live part"
+    say(f"\n### A regional evening: Burraco PAROLE in pairs, {hall.TURNS} turns of {hall.HANDS} hands, 4 phones a"
+        f" table, the arbiter and {hall.HALL_SCREENS} hall screens ({screens})\n")  # fmt: skip
+    say("| database, servers | tables | phones | poll p50 / p95 ms | save p95 ms | turn close to every phone p50 / max"
+        " ms | errors | server CPU s per table | peak RSS MB (per table) | load | held |")  # fmt: skip
+    say("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for r in found["runs"]:
+        say(f"| {r['database']}, {r['apps']} app(s) × {r['workers']} worker(s) | {r['tables']} | {r['phones']} | "
+            f"{r['poll_p50_ms']:.1f} / {r['poll_p95_ms']:.1f} | {r['save_p95_ms']:.1f} | "
+            f"{r['turn_close_p50_ms']:.0f} / {r['turn_close_max_ms']:.0f} | {r['errors']} | "
+            f"{r['cpu_seconds_per_table']:.2f} | {r['peak_rss_mb']:.0f} ({r['peak_rss_mb_per_table']:.1f}) | "
+            f"{r['load_average_before']:.1f} | {'yes' if r['held'] else 'no'} |")  # fmt: skip
+    say(f"\nThe largest evening that holds every budget (SQLite, make run's two workers): {found['held']} tables.")
+
+
 def _history_table(history: dict, floor_large: float) -> None:
     """The history pages at both sizes, as a Markdown table."""
     say("\n### History at scale\n")
@@ -621,7 +692,7 @@ def _first_load_table(first_load: dict) -> None:
                 f"{b['usable_all_ms']} |")  # fmt: skip
 
 
-PARTS = ("save", "polls", "fragments", "card", "history", "groups", "ratings", "browser", "slow", "evening")
+PARTS = ("save", "polls", "fragments", "card", "history", "groups", "ratings", "browser", "slow", "evening", "hall")
 
 
 def comparison(results: dict[str, dict], names: dict[str, str]) -> list[tuple[str, float, float]]:
@@ -717,7 +788,11 @@ def measure(roots: dict[str, Path], args: argparse.Namespace, parts: set[str], s
                 seed(folder, args.large, root)
             say(f"Ratings at {args.large} matches ({side}) ...")
             out[side]["ratings"] = ratings.run(folder, root, functools.partial(Server, folder, log, root, **server_env))
-    rest = parts - {"history", "groups", "ratings"}
+    if "hall" in parts:
+        say("A regional evening in one hall ...")
+        steps = [int(s) for s in args.hall_steps.split(",")]
+        out["head"]["hall"] = hall_evenings(args.hall_tables, steps, args.hall_limit)
+    rest = parts - {"history", "groups", "ratings", "hall"}
     if not rest:
         return out
     with contextlib.ExitStack() as stack:
@@ -773,6 +848,9 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=3, help="slices each request kind's latency is measured in")
     parser.add_argument("--step-seconds", type=float, default=20.0, help="measured window of each evening step")
     parser.add_argument("--steps", default=",".join(map(str, STEPS)), help="tables per evening step")
+    parser.add_argument("--hall-tables", type=int, default=100, help="tables of the hall's evening")
+    parser.add_argument("--hall-steps", default="50,100,150,200", help="tables per step of the hall's evening")
+    parser.add_argument("--hall-limit", type=float, default=240.0, help="seconds a hall's evening may take at most")
     parser.add_argument("--load-processes", type=int, default=2, help="processes playing the club's phones")
     parser.add_argument("--large", type=int, default=10_000, help="matches in the large history")
     parser.add_argument(

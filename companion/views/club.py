@@ -265,12 +265,13 @@ def _with_pencil(response: Response, page: EveningPage, table: ClubTable, take_o
 def table_panel(match_id: int):
     """The club's panel on a table's match page, polled: where the turn stands, the other side's Confirm, and
     once the next turn is drawn, this phone's next table (its form takes the phone there by itself: `next_table`).
-    A read: it writes nothing."""
-    page = _panel_page(match_id)
-    tag = f'"e{page.evening.version}-m{page.match.version}-{page.clock.state}"'
+    A read: it writes nothing; told unchanged from one read (`panel_tag`), as 400 phones of a hall ask it."""
+    tag = read.panel_tag(match_id)
+    if tag is None:
+        abort(404)
     if shows_version(tag, request.headers.get("If-None-Match")):
         return Response(status=304, headers=unchanged_headers(tag))
-    response = render("club/_table_panel.html", page=page)
+    response = render("club/_table_panel.html", page=_panel_page(match_id))
     response.headers["ETag"] = tag
     return response
 

@@ -127,15 +127,27 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     play(app, match_id, 400, 100)
     ns, ew = phones[number]
     # The evening draws the next match: the finished table offers no Play again, even to its pencil.
-    assert "Play again" not in read_words(ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
-    panel = read_words(ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX).get_data(as_text=True))
-    assert "Confirm: N/S 800 – E/W 200" in panel
+    finished = ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert "Play again" not in read_words(finished)
+    # Nor does its page ask every second whether the match was played again: the panel sends the phone on.
+    assert f"/matches/{ref(match_id)}/followed" not in finished
+    answer = ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX)
+    assert "Confirm: N/S 800 – E/W 200" in read_words(answer.get_data(as_text=True))
+    # Polled again with the tag it shows, the panel is unchanged (304) until the table moves (its confirmation).
+    unchanged = {**HTMX, "If-None-Match": answer.headers["ETag"]}
+    assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 304
     assert "Waiting for E/W to confirm" in read_words(ns.get(f"/evenings/table/{ref(match_id)}").get_data(as_text=True))
     refused = post(ns, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX)
     assert refused.status_code == 403 and "The other side confirms this result" in html.unescape(
         refused.get_data(as_text=True)
     )
+    other = phones[first[1][0]][0]
+    other_path = f"/evenings/table/{ref(first[1][1])}"
+    other_tag = {**HTMX, "If-None-Match": other.get(other_path, headers=HTMX).headers["ETag"]}
     assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 200
+    # Another table's panel, still playing, is unchanged by this confirmation (400 phones of a hall ask it).
+    assert other.get(other_path, headers=other_tag).status_code == 304
     arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
     assert "1 of 2 tables counted" in arbiter and "Table 1 confirmed: 800–200" in arbiter
     # Table 2's E/W calls the arbiter; the arbiter settles it: the last table counted draws turn 2.

@@ -1,0 +1,573 @@
+"""A regional evening in one hall: T tables of Burraco PAROLE in pairs played through 3 turns, 4 phones seated at
+each table polling as a seated phone does, the arbiter's phone and 3 hall screens; what every phone waited.
+
+The evening is made through the services (not timed); the phones sit down by the table cards as real phones do,
+then play at a table's pace compressed: the N/S phone holding the pencil saves a hand every 5-15 s, E/W's phone
+confirms once its panel offers it, the server draws the next turn at the turn's last confirmation, and each phone
+goes to its next table as the panel's form sends it there. The load is club.py's: a few processes, each an asyncio
+loop of raw HTTP/1.1 keep-alive connections, latency measured on the client.
+
+`python -m bench.hall --tables 100` runs one evening against servers it starts (`make run`'s, or with --apps 2
+two of them on the DATABASE_URL given, as scripts/with-postgres.sh sets it, with Redis) and prints its figures as
+JSON; run.py's part `hall` runs the evenings it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import json
+import multiprocessing as mp
+import os
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import brotli
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.club import cpu_seconds, exchange  # noqa: E402
+from bench.server import Server, free_port  # noqa: E402
+
+TURNS, HANDS = 3, 2
+PLAN = {"game": "burraco", "pairs": True, "turns": TURNS, "hands": HANDS, "first": "mitchell",
+        "then": "danese_modificato"}  # fmt: skip
+HAND_EVERY = (5.0, 15.0)  # seconds between two hands saved at a table: its pace, compressed
+CONFIRM_AFTER = (1.0, 3.0)  # E/W reads the result before tapping Confirm
+LIVE_EVERY = 1.0  # the match page's own poll (templates/match.html #live)
+PANEL_EVERY = 1.0  # the club panel's poll (templates/match.html #club-table)
+SCREEN_EVERY = 2.0  # the arbiter's page (templates/club/evening.html) and the hall screens
+HALL_SCREENS = 3
+# The hall screen's polled part; until it is served (another helper builds it), the screens poll the arbiter's
+# live part in its place, and the figures say so.
+HALL_LIVE = "/evenings/{evening}/hall/live"
+HALL_STAND_IN = "/evenings/{evening}/live"
+TIMEOUT = 10.0
+SEATING_TIMEOUT = 120.0  # seating is not measured: 400 phones scanning their cards wait as long as it takes
+# The budgets of issue 46.
+POLL_P95_MS, SAVE_P95_MS, TURN_CLOSE_MS = 50.0, 100.0, 2000.0
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+MATCH = re.compile(r"/matches/([0-9A-Za-z]+)")
+LIVE_TAG = re.compile(r"data-etag='([^']+)'")
+PANEL_TRIGGER = re.compile(r'id="club-table"[^>]*hx-trigger="load, every (\d+)s')
+NEXT_SHOWN = re.compile(r'class="club-next">Turn (\d+): table')
+PENCIL_COOKIES = ("pencil", "__Host-pencil")
+
+
+def hand_fields(number: int) -> list[tuple[str, str]]:
+    """A hand of a pairs table as the entry form posts it: both sides lay some points, nobody closes."""
+    from companion.games import get_game
+
+    hand = {"sides": {"N/S": {"table": 100 + 5 * number, "hand": 0}, "E/W": {"table": 90, "hand": 0}},
+            "closed_by": None}  # fmt: skip
+    settings = {"target": None, "hands": HANDS, "teams": {"N/S": ["A", "B"], "E/W": ["C", "D"]}}
+    form = get_game("burraco").entry.form_from_round(hand, ["A", "C", "B", "D"], settings)
+    return [*((key, value) for key, values in form.items() for value in values), ("number", str(number))]
+
+
+# --- the evening, made through the services ---------------------------------------------------------------------
+
+
+def _prepare(env: dict[str, str], tables: int, out: Any) -> None:
+    """In a fresh process with the server's environment: the evening of `tables` tables created and started; its
+    address, the table cards' key and who sits where at turn 1."""
+    os.environ.clear()
+    os.environ.update(env)
+    from companion import create_app
+    from companion.extensions import db
+    from companion.models import Group, Match
+    from companion.models.club import ClubTable
+    from companion.services import club, club_clock
+
+    app = create_app()
+    with app.app_context():
+        pairs = [([f"Giocatore {n:03d}A", f"Giocatore {n:03d}B"], None) for n in range(1, 2 * tables + 1)]
+        evening = club.create_evening(f"Regionale {tables}", PLAN, pairs)
+        club.start(evening)
+        # Turn 1 is played against its clock, as the host starts it (the later turns' clocks are not started: the
+        # bench's arbiter only watches); every panel and screen draws it, running.
+        club_clock.run_clock(evening, "start")
+        seats = []
+        for table in db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening.id, turn=1)):
+            if table.match_id is not None:
+                for seat in db.session.get(Match, table.match_id).seats:
+                    seats.append((table.number, seat.position, seat.name))
+        # The hall link's key, where the hall screen exists (being built beside this bench): its screens use it.
+        hall_key = getattr(evening, "hall_key", None)
+        out.put({"evening": evening.public_id, "cards_key": db.session.get(Group, evening.group_id).cards_key,
+                 "seats": seats, "hall_key": hall_key})  # fmt: skip
+
+
+def prepare(env: dict[str, str], tables: int) -> dict:
+    """The evening made in the server's database (a process of its own: the app reads its settings once)."""
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    maker = ctx.Process(target=_prepare, args=(env, tables, out))
+    maker.start()
+    made = out.get(timeout=300)
+    maker.join()
+    return made
+
+
+# --- the phones -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Phone:
+    """One player's phone: its connections, cookies and where it sits."""
+
+    name: str
+    table: int
+    seat: int
+    port: int
+    cookies: dict[str, str] = field(default_factory=dict)
+    csrf: str = ""
+    match: str = ""
+    turn: int = 1
+    pencil: bool = False
+    panel_every: float = PANEL_EVERY
+    live_tag: str = '"none"'
+    panel_tag: str = ""
+    polls: list = field(default_factory=lambda: [None])
+    writes: list = field(default_factory=lambda: [None])
+
+    @property
+    def confirms(self) -> bool:
+        """The pair's first player taps Confirm for E/W (its partner's phone sees the button too, and waits)."""
+        return self.name.endswith("A")
+
+
+def _body(headers: dict[str, str], body: bytes) -> str:
+    encoding = headers.get("content-encoding", "")
+    if encoding == "br":
+        body = brotli.decompress(body)
+    elif encoding == "gzip":
+        body = gzip.decompress(body)
+    return body.decode("utf-8", "replace")
+
+
+class Hall:
+    """The phones and screens of some tables, on one event loop, recording every answer."""
+
+    def __init__(self) -> None:
+        self.timeout = SEATING_TIMEOUT
+        self.samples: list[tuple[str, float, int]] = []  # (kind, seconds, status)
+        self.errors: list[str] = []
+        self.confirmed: list[tuple[int, float]] = []  # (turn, when its answer came)
+        # (turn, when the phone was shown its next table, when it reached it: None if it did not, an error)
+        self.shown: list[tuple[int, float, float | None]] = []
+        self.over = 0
+
+    async def ask(self, phone: Phone, conn: list, kind: str, method: str, path: str, headers: str = "",
+                  form: list | None = None) -> tuple[int, dict[str, str], str] | None:  # fmt: skip
+        """One request of a phone as its browser sends it (its cookies, htmx's headers); None when it failed."""
+        body = urlencode(form).encode() if form is not None else b""
+        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        request = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{phone.port}\r\nAccept-Encoding: br, gzip\r\n"
+            f"Accept-Language: en\r\n{headers}" + (f"Cookie: {cookie}\r\n" if cookie else "")
+            + (f"X-CSRFToken: {phone.csrf}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+               f"Content-Length: {len(body)}\r\n" if form is not None else "")
+            + "\r\n"
+        ).encode() + body  # fmt: skip
+        began = time.time()
+        try:
+            status, got, raw = await asyncio.wait_for(exchange(phone.port, conn, request), self.timeout)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
+            if conn[0] is not None:
+                conn[0][1].close()
+            conn[0] = None
+            self.errors.append(f"{kind} {path}: {type(error).__name__}")
+            return None
+        self.samples.append((kind, time.time() - began, status))
+        if status >= 400:
+            self.errors.append(f"{kind} {path}: {status}")
+        for line in filter(None, got.get("set-cookie", "").split("\n")):
+            name, _, rest = line.partition("=")
+            value = rest.split(";", 1)[0]
+            if value and "max-age=0" not in line.lower():
+                phone.cookies[name.strip()] = value
+            else:
+                phone.cookies.pop(name.strip(), None)
+        return status, got, _body(got, raw) if status == 200 else ""
+
+    async def sit(self, phone: Phone, cards_key: str) -> None:
+        """The phone scans its table's card, takes its player's seat and opens the match (the first N/S phone
+        seated is given the pencil)."""
+        card = f"/evenings/card/{cards_key}/{phone.table}"
+        got = await self.ask(phone, phone.writes, "sit", "GET", card)
+        found = CSRF.search(got[2]) if got else None
+        if not found:
+            raise RuntimeError(f"no table card for {phone.name}: {got and got[0]}")
+        phone.csrf = found.group(1) or found.group(2)
+        got = await self.ask(phone, phone.writes, "sit", "POST", card, form=[("csrf_token", phone.csrf),
+                             ("seat", str(phone.seat)), ("action", "sit")])  # fmt: skip
+        await self.reach(phone, got, "location")
+
+    async def reach(self, phone: Phone, got: tuple | None, header: str) -> bool:
+        """The phone follows a seat's or a next table's answer to its match page; whether it got there."""
+        if got is None or not MATCH.search(got[1].get(header, "")):
+            self.errors.append(f"{phone.name}: not sent to a match ({got and got[0]})")
+            return False
+        phone.pencil = any(f"{name}=" in got[1].get("set-cookie", "") for name in PENCIL_COOKIES)
+        phone.match = MATCH.search(got[1][header]).group(1)
+        page = await self.ask(phone, phone.writes, "page", "GET", f"/matches/{phone.match}")
+        tag = LIVE_TAG.search(page[2]) if page else None
+        phone.live_tag = tag.group(1) if tag else '"none"'
+        every = PANEL_TRIGGER.search(page[2]) if page else None
+        phone.panel_tag, phone.panel_every = "", float(every.group(1)) if every else PANEL_EVERY
+        return page is not None and page[0] == 200
+
+    async def play(self, phone: Phone, end: float) -> None:
+        """The phone at its tables until the evening is over: the match page's poll every second, the panel's as
+        the page says; the hands saved by the pencil."""
+        savers = [asyncio.create_task(self.save_hands(phone, end))] if phone.pencil else []
+        tick = time.time() + random.random() * LIVE_EVERY
+        beat = 0
+        while tick < end:
+            await asyncio.sleep(max(0.0, tick - time.time()))
+            live = f"If-None-Match: {phone.live_tag}\r\nHX-Request: true\r\nHX-Trigger: live\r\nHX-Target: live\r\n"
+            got = await self.ask(phone, phone.polls, "live", "GET", f"/matches/{phone.match}/live", live)
+            if got and got[1].get("etag"):
+                phone.live_tag = got[1]["etag"]
+            if beat % max(1, round(phone.panel_every / LIVE_EVERY)) == 0:
+                moved = await self.panel(phone)
+                if moved == "over":
+                    break
+                if moved and phone.pencil:
+                    savers.append(asyncio.create_task(self.save_hands(phone, end)))
+            beat += 1
+            tick += LIVE_EVERY
+            while tick < time.time():  # a poll still out when the timer fires is not sent again
+                tick += LIVE_EVERY
+        await asyncio.gather(*savers)
+
+    async def panel(self, phone: Phone) -> str | bool:
+        """The table panel's poll and what the phone does with it: Confirm for E/W, its next table; whether it
+        moved (or "over")."""
+        tag = f"If-None-Match: {phone.panel_tag}\r\n" if phone.panel_tag else ""
+        path = f"/evenings/table/{phone.match}"
+        got = await self.ask(phone, phone.polls, "panel", "GET", path, f"{tag}HX-Request: true\r\n")
+        if not got or got[0] != 200:
+            return False
+        phone.panel_tag = got[1].get("etag", "")
+        text = got[2]
+        shown = NEXT_SHOWN.search(text)
+        if shown and int(shown.group(1)) > phone.turn:
+            seen = time.time()
+            phone.turn = int(shown.group(1))
+            answer = await self.ask(phone, phone.writes, "next", "POST", f"{path}/next", "HX-Request: true\r\n",
+                                    [("csrf_token", phone.csrf)])  # fmt: skip
+            reached = await self.reach(phone, answer, "hx-location")
+            self.shown.append((phone.turn, seen, time.time() if reached else None))
+            return True
+        if "The evening is over." in text:
+            self.over += 1
+            return "over"
+        if 'value="confirm"' in text and phone.confirms:
+            await asyncio.sleep(random.uniform(*CONFIRM_AFTER))
+            got = await self.ask(phone, phone.writes, "confirm", "POST", f"{path}/confirm", "HX-Request: true\r\n",
+                                 [("csrf_token", phone.csrf), ("action", "confirm")])  # fmt: skip
+            if got and got[0] == 200:
+                self.confirmed.append((phone.turn, time.time()))
+        return False
+
+    async def save_hands(self, phone: Phone, end: float) -> None:
+        """The pencil's phone saves the turn's hands, one every 5-15 s, as the htmx form posts them."""
+        match = phone.match
+        for number in range(1, HANDS + 1):
+            await asyncio.sleep(random.uniform(*HAND_EVERY))
+            if time.time() >= end or phone.match != match:
+                return
+            headers = "HX-Request: true\r\nHX-Target: entry\r\n"
+            await self.ask(phone, phone.writes, "save", "POST", f"/matches/{match}/rounds", headers,
+                           [("csrf_token", phone.csrf), *hand_fields(number)])  # fmt: skip
+
+    async def screen(self, port: int, kind: str, path: str, end: float, done: asyncio.Event) -> None:
+        """A screen that follows the evening (the arbiter's page or a hall screen), polled every two seconds with
+        the tag of what it shows."""
+        screen = Phone(kind, 0, 0, port)
+        tag = '"none"'
+        tick = time.time() + random.random() * SCREEN_EVERY
+        while tick < end and not done.is_set():
+            await asyncio.sleep(max(0.0, tick - time.time()))
+            asked = f"If-None-Match: {tag}\r\nHX-Request: true\r\n"
+            got = await self.ask(screen, screen.polls, kind, "GET", path, asked)
+            if got and got[1].get("etag"):
+                tag = got[1]["etag"]
+            tick += SCREEN_EVERY
+
+
+def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: str, evening: str, limit: float,
+          ready: Any, go: Any, out: Any) -> None:  # fmt: skip
+    """A load process: its phones seated, then (at the parent's word) the evening played, for `limit` s at most."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    hall = Hall()
+    try:
+
+        async def seat_all() -> None:
+            for chunk in range(0, len(phones), 20):  # not all at once: seating is not what is measured
+                await asyncio.gather(*(hall.sit(phone, cards_key) for phone in phones[chunk : chunk + 20]))
+            for phone in phones:  # a connection belongs to its loop: the evening's opens its own
+                for conn in (phone.polls, phone.writes):
+                    if conn[0] is not None:
+                        conn[0][1].close()
+                    conn[0] = None
+
+        asyncio.run(seat_all())
+        seating = len(hall.errors)
+        hall.samples.clear()
+        hall.timeout = TIMEOUT
+        ready.put(seating)
+        go.wait()
+        end = time.time() + limit
+
+        async def evening_played() -> None:
+            done = asyncio.Event()
+            jobs = [asyncio.create_task(hall.screen(port, kind, path, end, done)) for port, kind, path in screens]
+            await asyncio.gather(*(hall.play(phone, end) for phone in phones))
+            done.set()
+            await asyncio.gather(*jobs)
+
+        asyncio.run(evening_played())
+        out.put({"samples": hall.samples, "errors": hall.errors, "confirmed": hall.confirmed, "shown": hall.shown,
+                 "over": hall.over, "phones": len(phones)})  # fmt: skip
+    except Exception as error:  # the parent reports it
+        ready.put(error)
+        out.put(error)
+
+
+class Memory(threading.Thread):
+    """The servers' resident memory (their processes and workers), sampled until stopped; the peak kept."""
+
+    def __init__(self, pids: list[int]):
+        super().__init__(daemon=True)
+        self.pids, self.peak, self.stopped = pids, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.5):
+            self.peak = max(self.peak, sum(_rss(pid) for pid in _family(self.pids)))
+
+
+def _family(pids: list[int]) -> list[int]:
+    """These processes and their children."""
+    found = list(pids)
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError, IndexError):
+            with open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) in pids:
+                    found.append(int(entry))
+    return found
+
+
+def _rss(pid: int) -> int:
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def screen_path(port: int, evening: str, hall_key: str | None) -> str:
+    """The hall screen's live part (with the hall link's key) if this server answers it, else its stand-in."""
+    import urllib.error
+    import urllib.request
+
+    path = HALL_LIVE.format(evening=evening) + (f"?{urlencode({'hall_key': hall_key})}" if hall_key else "")
+    with contextlib.suppress(urllib.error.URLError, OSError):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10):
+            return path
+    return HALL_STAND_IN.format(evening=evening)
+
+
+def play_evening(ports: list[int], pids: list[int], made: dict, processes: int = 2, limit: float = 240.0) -> dict:
+    """The evening `made` played through on these servers (phones spread over them as Caddy spreads its
+    connections); its raw figures."""
+    evening, seats = made["evening"], made["seats"]
+    phones = [Phone(name, table, seat, ports[i % len(ports)]) for i, (table, seat, name) in enumerate(seats)]
+    hall_path = screen_path(ports[0], evening, made.get("hall_key"))
+    screens = [(ports[0], "arbiter", HALL_STAND_IN.format(evening=evening))]
+    screens += [(ports[(i + 1) % len(ports)], "hall", hall_path) for i in range(HALL_SCREENS)]
+    ctx = mp.get_context("fork")
+    ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
+    shares = [phones[i::processes] for i in range(processes)]
+    workers = []
+    for number, share in enumerate(shares):
+        mine = screens if number == 0 else []
+        worker = ctx.Process(target=_load, args=(share, mine, made["cards_key"], evening, limit, ready, go, out))
+        workers.append(worker)
+        worker.start()
+    seating = [ready.get(timeout=300) for _ in workers]
+    for got in seating:
+        if isinstance(got, Exception):
+            raise got
+    memory = Memory(pids)
+    memory.start()
+    cpu_before, began = sum(cpu_seconds(pid) for pid in pids), time.time()
+    go.set()
+    results = [out.get(timeout=limit + 120) for _ in workers]
+    seconds, cpu = time.time() - began, sum(cpu_seconds(pid) for pid in pids) - cpu_before
+    memory.stopped.set()
+    for worker in workers:
+        worker.join()
+    for got in results:
+        if isinstance(got, Exception):
+            raise got
+    return {"results": results, "seconds": seconds, "cpu_seconds": cpu, "peak_rss": memory.peak,
+            "seating_errors": sum(seating), "screen_path": hall_path}  # fmt: skip
+
+
+# --- the figures --------------------------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of some values."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+POLLS = ("live", "panel", "arbiter", "hall")
+
+
+def figures(played: dict, tables: int) -> dict:
+    """What the evening's phones waited, against the budgets: polls, saves, each turn's close to every phone."""
+    results = played["results"]
+    samples = [sample for got in results for sample in got["samples"]]
+    phones = sum(got["phones"] for got in results)
+
+    def ms(kinds: tuple[str, ...]) -> list[float]:
+        return [seconds * 1000 for kind, seconds, _ in samples if kind in kinds]
+
+    polls, saves = ms(POLLS), ms(("save",))
+    confirmed = [c for got in results for c in got["confirmed"]]
+    shown = [s for got in results for s in got["shown"]]
+    close_ms, reach_ms, missing = [], [], 0
+    for turn in range(2, TURNS + 1):
+        closes = [when for done, when in confirmed if done == turn - 1]
+        arrivals = [(seen, reached) for moved, seen, reached in shown if moved == turn]
+        missing += phones - len(arrivals)
+        if closes and arrivals:
+            close_ms += [(seen - max(closes)) * 1000 for seen, _ in arrivals]
+            reach_ms += [(reached - max(closes)) * 1000 for _, reached in arrivals if reached is not None]
+    confirmations = len({(turn, when) for turn, when in confirmed})
+    errors = [e for got in results for e in got["errors"]]
+    unconfirmed = TURNS * tables - confirmations
+    row = {
+        "tables": tables,
+        "phones": phones,
+        "screens": 1 + HALL_SCREENS,
+        "seconds": played["seconds"],
+        "requests": len(samples),
+        "rps": len(samples) / played["seconds"],
+        "poll_p50_ms": pct(polls, 50),
+        "poll_p95_ms": pct(polls, 95),
+        **{f"{kind}_p95_ms": pct(ms((kind,)), 95) for kind in POLLS},
+        "save_p95_ms": pct(saves, 95),
+        "saves": len(saves),
+        "confirm_p95_ms": pct(ms(("confirm",)), 95),
+        "next_page_p95_ms": pct(ms(("next", "page")), 95),
+        "turn_close_p50_ms": pct(close_ms, 50),
+        "turn_close_max_ms": max(close_ms, default=float("nan")),
+        "at_next_table_max_ms": max(reach_ms, default=float("nan")),
+        "errors": len(errors) + missing + max(0, unconfirmed) + played["seating_errors"],
+        "error_samples": errors[:5]
+        + ([f"{missing} phones never shown their next table"] if missing else [])
+        + ([f"{unconfirmed} tables not confirmed"] if unconfirmed > 0 else []),
+        "cpu_seconds_per_table": played["cpu_seconds"] / tables,
+        # What the server spends on a request of the evening's mix, and how many a table asks: the cores a larger
+        # evening needs, however busy the machine measured (its latencies are not).
+        "cpu_ms_per_request": played["cpu_seconds"] * 1000 / max(1, len(samples)),
+        "requests_per_table_second": len(samples) / played["seconds"] / tables,
+        "server_cpu": played["cpu_seconds"] / played["seconds"],
+        "peak_rss_mb": played["peak_rss"] / 2**20,
+        "peak_rss_mb_per_table": played["peak_rss"] / 2**20 / tables,
+        "screen_path": played["screen_path"],
+        "hall_screen_stand_in": "/hall/" not in played["screen_path"],
+        "load_average": os.getloadavg()[0],
+    }
+    row["budgets"] = {
+        f"poll p95 <= {POLL_P95_MS:.0f} ms": row["poll_p95_ms"] <= POLL_P95_MS,
+        f"save p95 <= {SAVE_P95_MS:.0f} ms": row["save_p95_ms"] <= SAVE_P95_MS,
+        f"turn close to every phone <= {TURN_CLOSE_MS / 1000:.0f} s": row["turn_close_max_ms"] <= TURN_CLOSE_MS,
+        "0 errors": row["errors"] == 0,
+    }
+    row["held"] = all(row["budgets"].values())
+    return row
+
+
+# --- one evening against servers of its own -----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def redis_server():
+    """A throw-away Redis for the limits' counts the app processes share (as deploy/ runs it); None without one."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield None
+        return
+    port = free_port()
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                                "no"], stdout=subprocess.DEVNULL)  # fmt: skip
+    time.sleep(0.3)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, limit: float = 240.0,
+            database_url: str = "") -> dict:  # fmt: skip
+    """One evening of `tables` tables on `apps` servers of `workers` workers each (`python app.py`, as make run
+    serves), on SQLite or the PostgreSQL of `database_url`; its figures."""
+    with tempfile.TemporaryDirectory(prefix="companion-hall-") as folder, redis_server() as redis:
+        instance = Path(folder) / "instance"
+        instance.mkdir()
+        env = {"WORKERS": str(workers)}
+        if database_url:
+            env["DATABASE_URL"] = database_url
+        if apps > 1 and redis:
+            env["LIMITS_STORAGE_URL"] = redis
+        made = prepare({**os.environ, "COMPANION_INSTANCE": str(instance), **env}, tables)
+        with contextlib.ExitStack() as stack:
+            servers = [stack.enter_context(Server(instance, Path(folder) / "server.log", ROOT, **env))
+                       for _ in range(apps)]  # fmt: skip
+            played = play_evening([s.port for s in servers], [s.process.pid for s in servers], made, processes, limit)
+        row = figures(played, tables)
+    database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
+    return row | {"database": database, "apps": apps, "workers": workers, "redis": bool(redis and apps > 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of each app server (WORKERS)")
+    parser.add_argument("--apps", type=int, default=1, help="app servers, the phones spread over them")
+    parser.add_argument("--processes", type=int, default=2, help="processes playing the phones")
+    parser.add_argument("--limit", type=float, default=240.0, help="seconds the evening may take at most")
+    args = parser.parse_args()
+    row = evening(args.tables, args.workers, args.apps, args.processes, args.limit, os.environ.get("DATABASE_URL", ""))
+    print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
