@@ -208,3 +208,31 @@ def test_at_pazaak_time_up_ends_the_match_on_the_sets_won_and_a_level_match_play
         matches.save_round(two, {"winner": two.player_names[0]})
         assert two.status == FINISHED and two.summary["winners"] == [two.player_names[0]]
         assert len(two.rounds) == 3 and two.settings["sets"] == 2
+
+
+def test_a_table_panels_poll_is_redrawn_when_the_clock_moves_or_its_table_calls_the_arbiter(app, host):
+    evening_id, address = started(app, host)
+    (one, first_match, _), (_two, second_match, _) = tables(app, evening_id, 1)
+    ns, ew = seated(app, host, one)
+    panel = f"/evenings/table/{ref(first_match)}"
+
+    def poll(phone, tag: str):
+        return phone.get(panel, headers={**HTMX, "If-None-Match": tag})
+
+    tag = ns.get(panel, headers=HTMX).headers["ETag"]
+    assert poll(ns, tag).status_code == 304
+    # Each of the host's taps and the table's call redraws the panel of every phone at the table.
+    for step in ("start", "extend-5", "pause", "resume"):
+        assert tap(host, address, step).status_code == 200
+        moved = poll(ns, tag)
+        assert moved.status_code == 200 and moved.headers["ETag"] != tag, step
+        tag = moved.headers["ETag"]
+    assert "data-club-clock" in moved.get_data(as_text=True)
+    post(ew, f"{panel}/call", {"action": "call", "reason": "A question on the rules"}, **HTMX)
+    called = poll(ns, tag)
+    assert called.status_code == 200 and "The arbiter is called" in text(called)
+    # Another table's call leaves this panel as it was.
+    tag = called.headers["ETag"]
+    _other_ns, other_ew = seated(app, host, _two)
+    post(other_ew, f"/evenings/table/{ref(second_match)}/call", {"action": "call", "reason": "A question"}, **HTMX)
+    assert poll(ns, tag).status_code == 304
