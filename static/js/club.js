@@ -55,6 +55,31 @@ onLoad(function (root) {
 });
 window.addEventListener("online", sendKept);
 
+// A new evening's form comes back redrawn when the game or the hands change (the preset scale follows them): what was
+// typed while that answer was on its way (the entrants, the evening's name) is put back into the form it brings.
+var typedMeanwhile = null;
+var TYPED = "input[name]:not([type]), input[type=text][name], textarea[name]";
+function setupForm(event) {
+  return event.target instanceof Element ? event.target.querySelector("form.club-setup") : null;
+}
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var form = setupForm(event);
+  var sent = event.detail.requestConfig && event.detail.requestConfig.formData;
+  if (!form || !sent) return;
+  typedMeanwhile = {};
+  form.querySelectorAll(TYPED).forEach(function (field) {
+    if (field.value !== (sent.get(field.name) || "")) typedMeanwhile[field.name] = field.value;
+  });
+});
+document.addEventListener("htmx:afterSwap", function (event) {
+  var form = setupForm(event);
+  if (!form || !typedMeanwhile) return;
+  form.querySelectorAll(TYPED).forEach(function (field) {
+    if (Object.prototype.hasOwnProperty.call(typedMeanwhile, field.name)) field.value = typedMeanwhile[field.name];
+  });
+  typedMeanwhile = null;
+});
+
 // The Print button of the table cards and the standings: the browser's own print dialog.
 document.addEventListener("click", function (event) {
   if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();

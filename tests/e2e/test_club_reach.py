@@ -1,12 +1,13 @@
 """Browser tests of how a phone reaches the club evenings and picks among their entrants: the top bar's link to
-them at 360 and 390 px in English and Italian, and the arbiter's entrant picker showing 40-character names whole."""
+them at 360 and 390 px in English and Italian, the arbiter's entrant picker showing 40-character names whole, and
+the setup form keeping what is typed while it is redrawn."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from companion.services import host
 from tests.e2e.audit import audit_layout
@@ -51,7 +52,9 @@ def test_the_top_bar_leads_to_the_club_evenings(browser: Browser, live_server, s
     expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
 
 
-def test_the_arbiters_entrant_picker_shows_long_names_whole(browser: Browser, live_server, app):
+def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_keeps_what_is_typed(
+    browser: Browser, live_server, app
+):
     address = started_evening(app, "Friday", PLAN, PAIRS)
     page = phone(browser, PHONES[0], "en-GB")
     page.goto(f"{live_server.url}/host?token={host.new_link_token(app)}")
@@ -67,3 +70,20 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole(browser: Browser, li
     page.get_by_role("button", name="Late").click()
     expect(page.locator(".club-log")).to_contain_text(f"{' – '.join(LONG[2:])} late in turn 1: penalty 0")
     audit_layout(page, [name for players, _ in PAIRS for name in players])
+
+    # A new evening's form is redrawn when the hands change (the preset scale follows them): the entrants typed
+    # while that redraw was on its way stay in the form it brings.
+    page.goto(f"{live_server.url}/evenings/new")
+    held: list[Route] = []
+    page.route("**/evenings/new", lambda route: held.append(route) if "redraw" in (route.request.post_data or "")
+               else route.continue_())  # fmt: skip
+    page.get_by_label("Hands a turn").select_option("2")
+    page.wait_for_function("() => document.querySelector('.htmx-request')")
+    typed = "Rossi & Bianchi\nVerdi & Neri"
+    page.get_by_label("Entrants: one a line").fill(typed)
+    page.get_by_label("Name of the evening").fill("Venerdì")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.get_by_text("Preset for 2 hands")).to_be_visible()
+    expect(page.get_by_label("Entrants: one a line")).to_have_value(typed)
+    expect(page.get_by_label("Name of the evening")).to_have_value("Venerdì")
