@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 from jinja2.bccache import Bucket, BytecodeCache
+from werkzeug.routing import Rule
 
 from companion import create_app
 from companion.extensions import db
@@ -41,6 +42,7 @@ settings.register_profile("suite", deadline=None, suppress_health_check=[HealthC
 settings.register_profile("deep", settings.get_profile("suite"), max_examples=100 * DEEP)
 settings.load_profile("suite")
 
+
 # Every app a test makes compiles the templates it draws anew (about 25 a test, as much time as the test's own
 # requests); a process's apps share one store of compiled templates instead. Jinja checks each template's source
 # against the one compiled, so a changed template is never drawn stale.
@@ -62,6 +64,26 @@ class CompiledTemplates(BytecodeCache):
 
 Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
 
+# Each app compiles a URL builder for each of its rules anew as well (Python code made through `ast`: most of an
+# app's start); a process's apps share them. A builder is the same code for the same rule: made from the rule's
+# parts and its defaults alone, it reads the converters from the rule it is bound to at each call.
+_compile_builder = Rule._compile_builder
+_builders: dict[tuple, Callable] = {}
+
+
+def _shared_builder(rule: Rule, append_unknown: bool = True) -> Callable:
+    """The builder this process compiled for the same rule, or a new one."""
+    defaults = rule.defaults or {}
+    resolved = {name: rule._converters[name].to_url(value) if name in rule._converters else value
+                for name, value in defaults.items()}  # fmt: skip
+    key = (append_unknown, rule.rule, tuple(rule._trace), repr(sorted(resolved.items())))
+    if key not in _builders:
+        _builders[key] = _compile_builder(rule, append_unknown)
+    return _builders[key]
+
+
+Rule._compile_builder = _shared_builder
+
 # The folders whose tests are marked `database` (pytest.ini), the PostgreSQL leg's selection: each goes through
 # the app's SQL. A module of theirs whose outcome no database decides (markup, headers, languages, the rules
 # through their pages) says why in `SAME_ON_EVERY_DATABASE` and runs on SQLite alone; a new module runs on both
@@ -70,13 +92,26 @@ DATABASE_FOLDERS = ("web", "reliability")
 TESTS = Path(__file__).parent
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# The folders of the tests that take seconds to a minute each (a browser, a server under load), where the rest take
+# a fraction of a second. The parallel run's workers each take a share of the collection in its order, and one
+# that runs out takes the later half of another's queue (xdist's worksteal, the Makefile's PYTEST_WORKERS): with
+# the long tests first in each share, the run ends on short tests, where one worker would idle through the
+# other's last browser tests.
+LONG_FOLDERS = ("e2e", "reliability")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of tests/web and tests/reliability `database`, but those of a module that says why no
-    database answers it differently."""
+    database answers it differently; in a parallel run, put the long tests first in each worker's share."""
     for item in items:
         parts = item.path.relative_to(TESTS).parts
         if parts[0] in DATABASE_FOLDERS and not getattr(item.module, "SAME_ON_EVERY_DATABASE", None):
             item.add_marker(pytest.mark.database)
+    worker = getattr(config, "workerinput", None)
+    if worker is not None:
+        longest_first = sorted(items, key=lambda item: item.path.relative_to(TESTS).parts[0] not in LONG_FOLDERS)
+        workers = worker["workercount"]
+        items[:] = [item for share in range(workers) for item in longest_first[share::workers]]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -130,6 +165,15 @@ def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         yield url.rsplit("/", 1)[1]
 
 
+def suite_app(database_url: str, instance: Path, settings=None) -> Flask:
+    """The app as a test has it, on a copy of `migrated_database`: at head already, so the app skips the look
+    for migrations at its start (a tenth of a second an app, a thousand apps a run); `migrated_database` made
+    its database by that start, and tests/reliability/test_schema.py tests it."""
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY,
+              "AUTO_MIGRATE": False}  # fmt: skip
+    return create_app(config, instance_path=str(instance), settings=settings)
+
+
 @pytest.fixture
 def database_url(tmp_path: Path, migrated_database: str) -> Iterator[str]:
     """Where this test's data lives: a new SQLite file or PostgreSQL database, migrated to head."""
@@ -150,8 +194,7 @@ def database_url(tmp_path: Path, migrated_database: str) -> Iterator[str]:
 @pytest.fixture
 def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     """The app on its own database, migrated to head as on a first start and holding nothing yet."""
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
-    application = create_app(config, instance_path=str(tmp_path / "instance"))
+    application = suite_app(database_url, tmp_path / "instance")
     yield application
     with application.app_context():
         db.session.remove()
@@ -163,8 +206,7 @@ def private_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     """The app as a shared server runs it (COMPANION_GROUPS=private), on its own database holding nothing yet."""
     from companion.config import Settings
 
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
-    application = create_app(config, instance_path=str(tmp_path / "instance"), settings=Settings(groups="private"))
+    application = suite_app(database_url, tmp_path / "instance", Settings(groups="private"))
     yield application
     with application.app_context():
         db.session.remove()
@@ -259,8 +301,7 @@ def module_app(tmp_path_factory: pytest.TempPathFactory, migrated_database: str)
             instance.mkdir()
             shutil.copyfile(migrated_database, instance / "companion.sqlite")
             url = f"sqlite:///{instance / 'companion.sqlite'}"
-        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": ADDRESS_KEY}
-        application = create_app(config, instance_path=str(folder / "instance"))
+        application = suite_app(url, folder / "instance")
         # The module's addresses (`ref`) are read from its database.
         address_database(url)
         yield application
