@@ -90,9 +90,9 @@ def test_every_post_route_needs_a_valid_csrf_token(app, client, match):
 # Match writes that need the pencil (or host rights). `pencil.take` is taking the pencil
 # with a single-use code, which is checked on its own below; a seat is any phone's at the table to
 # take or leave (tests/web/test_seats.py), and gives it no write of the match.
-# A club evening's table is confirmed by its other side's seat, not the pencil, and a seated phone goes on to its
-# next table by itself (tests/web/test_club_pages.py).
-OPEN_MATCH_ROUTES = {"pencil.take", "seats.seat", "seats.leave", "club.confirm", "club.next_table"}
+# A club evening's table is confirmed by its other side's seat, not the pencil, a seated phone goes on to its next
+# table by itself (tests/web/test_club_pages.py), and either side's seat calls the arbiter (test_club_clock.py).
+OPEN_MATCH_ROUTES = {"pencil.take", "seats.seat", "seats.leave", "club.confirm", "club.next_table", "club.call"}
 # Match writes that need host rights whoever holds the pencil: their 403 says to ask the host.
 HOST_MATCH_ROUTES = {"matches.end"}
 

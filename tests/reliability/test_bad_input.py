@@ -182,6 +182,7 @@ ENDPOINTS: list[tuple[str, str | None, str, str]] = [
     ("club-card", "club", "/evenings/card/{k}/1", "/evenings/card/{k}/1"),
     ("club-confirm", "club", "/evenings/table/{t}", "/evenings/table/{t}/confirm"),
     ("club-next", "club", "/evenings/table/{t}", "/evenings/table/{t}/next"),
+    ("club-call", "club", "/evenings/table/{t}", "/evenings/table/{t}/call"),
     ("club-hall-renew", "club", "/evenings/{e}", "/evenings/{e}/hall/renew"),
 ]
 
