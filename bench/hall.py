@@ -93,6 +93,7 @@ def _prepare(env: dict[str, str], tables: int, out: Any) -> None:
     from companion.models import Group, Match
     from companion.models.club import ClubTable
     from companion.services import club, club_clock
+    from companion.web.groups import hall_token
 
     app = create_app()
     with app.app_context():
@@ -107,8 +108,8 @@ def _prepare(env: dict[str, str], tables: int, out: Any) -> None:
             if table.match_id is not None:
                 for seat in db.session.get(Match, table.match_id).seats:
                     seats.append((table.number, seat.position, seat.name))
-        # The hall link's key, where the hall screen exists (being built beside this bench): its screens use it.
-        hall_key = getattr(evening, "hall_key", None)
+        # The hall link's key, as the arbiter's page shows it: the hall screens open it.
+        hall_key = hall_token(evening.public_id, evening.hall_link)
         out.put({"evening": evening.public_id, "cards_key": db.session.get(Group, evening.group_id).cards_key,
                  "seats": seats, "hall_key": hall_key})  # fmt: skip
 
