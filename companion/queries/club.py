@@ -140,8 +140,8 @@ def panel_tag(match_id: int) -> str | None:
     counting = f"-e{version}" if state in COUNTED and table_turn == turn else ""
     # The clock as stored (a start, a pause, an extension) and its state now (time up moves it with nothing
     # written); the table's call for the arbiter, made or answered.
-    ends = ms_of(ends_at) if ends_at is not None else None
-    clock = f"-c{ends}-{left_ms}-{Clock(ends_ms=ends, paused_left_ms=left_ms).state(now_ms())}"
+    stored = _stored_clock(ends_at, left_ms)
+    clock = f"-c{stored.ends_ms}-{left_ms}-{stored.state(now_ms())}"
     called = f"-a{ms_of(called_at)}" if called_at is not None else ""
     return f'"t{turn}-{status}-{state}-m{match_version}{counting}{clock}{called}"'
 
@@ -180,8 +180,12 @@ def at_ms(ms: int) -> datetime:
 
 def clock_of(evening: ClubEvening) -> Clock:
     """The current turn's clock as stored."""
-    ends = ms_of(evening.clock_ends_at) if evening.clock_ends_at is not None else None
-    return Clock(ends_ms=ends, paused_left_ms=evening.clock_left_ms)
+    return _stored_clock(evening.clock_ends_at, evening.clock_left_ms)
+
+
+def _stored_clock(ends_at: datetime | None, left_ms: int | None) -> Clock:
+    """A clock from its stored columns: its end (running) or its time left (paused)."""
+    return Clock(ends_ms=ms_of(ends_at) if ends_at is not None else None, paused_left_ms=left_ms)
 
 
 def current_table_of_match(match_id: int) -> ClubTable | None:

@@ -33,7 +33,7 @@ from ..web.groups import (
 )
 from ..web.i18n import error_text
 from ..web.links import qr_svg
-from ..web.live import shows_version, unchanged_headers
+from ..web.live import tagged_answer
 from ..web.pencil import set_pencil_cookie
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
@@ -92,11 +92,8 @@ def live(evening_id: int):
     evening = evening_or_404(evening_id)
     # The clock's state is in the tag: at time up the tables still playing are drawn late, with no write to tell.
     tag = f'"e{evening.version}-m{read.tables_version(evening)}-{read.clock_of(evening).state(read.now_ms())}"'
-    if shows_version(tag, request.headers.get("If-None-Match")):
-        return Response(status=304, headers=unchanged_headers(tag))
-    response = render("club/evening.html", fragment="club/_evening_live.html", page=EveningPage(evening))
-    response.headers["ETag"] = tag
-    return response
+    return tagged_answer(tag, lambda: render("club/evening.html", fragment="club/_evening_live.html",
+                                             page=EveningPage(evening)))  # fmt: skip
 
 
 @bp.post("/<evening:evening_id>/decide")
@@ -269,11 +266,7 @@ def table_panel(match_id: int):
     tag = read.panel_tag(match_id)
     if tag is None:
         abort(404)
-    if shows_version(tag, request.headers.get("If-None-Match")):
-        return Response(status=304, headers=unchanged_headers(tag))
-    response = render("club/_table_panel.html", page=_panel_page(match_id))
-    response.headers["ETag"] = tag
-    return response
+    return tagged_answer(tag, lambda: render("club/_table_panel.html", page=_panel_page(match_id)))
 
 
 @bp.post("/table/<match:match_id>/next")

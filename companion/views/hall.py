@@ -5,7 +5,7 @@ importing it, and its three routes, their access (the hall link) and their refus
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, abort, request, url_for
 
 from ..extensions import db
 from ..models.club import ClubEvening
@@ -14,7 +14,7 @@ from ..services import club as service
 from ..web import access, hx, render
 from ..web.access import HALL_KEY
 from ..web.groups import CURRENT, hall_key_state, is_host
-from ..web.live import shows_version, unchanged_headers
+from ..web.live import tagged_answer
 
 bp = Blueprint("hall", __name__, url_prefix="/evenings")
 
@@ -50,11 +50,7 @@ def live(evening_id: int):
     """The hall screen's polled part: unchanged (304) until the evening, a hand at a table, or the time the
     seating is shown first moves on."""
     page = _hall_page(evening_id)
-    if shows_version(page.live_tag, request.headers.get("If-None-Match")):
-        return Response(status=304, headers=unchanged_headers(page.live_tag))
-    response = render("club/hall.html", fragment="hall_live", page=page)
-    response.headers["ETag"] = page.live_tag
-    return response
+    return tagged_answer(page.live_tag, lambda: render("club/hall.html", fragment="hall_live", page=page))
 
 
 @bp.post("/<evening:evening_id>/hall/renew")

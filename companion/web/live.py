@@ -110,6 +110,16 @@ def unchanged_answer(tag: str, settled: bool = False) -> Response | None:
     return Response(status=304, headers=unchanged_headers(tag))
 
 
+def tagged_answer(tag: str, draw: Callable[[], Response]) -> Response:
+    """A polled part's answer: a 304 where the page shows the version `tag` names already, else `draw`'s, tagged."""
+    unchanged = unchanged_answer(tag)
+    if unchanged is not None:
+        return unchanged
+    response = draw()
+    response.headers["ETag"] = tag
+    return response
+
+
 def poll_answer(response: Response, tag: str, settled: bool, shows: str | None, rounds: bool) -> Response:
     """A poll's answer that draws the match at the version `tag` names: varied on what the phone said its entry
     shows (`shows`), naming ROUNDS_CHANGED where it draws the `rounds`, and, the match `settled`, the poll's last."""
