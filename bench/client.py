@@ -7,6 +7,7 @@ import http.client
 import re
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -15,6 +16,17 @@ import brotli
 ACCEPT = {"Accept-Encoding": "br, gzip", "Accept-Language": "en"}
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+def keep_cookies(jar: dict[str, str], set_cookies: Iterable[str]) -> None:
+    """The cookies an answer sets, kept in a phone's jar as a browser keeps them (one set to expire, forgotten)."""
+    for line in set_cookies:
+        name, _, rest = line.partition("=")
+        value = rest.split(";", 1)[0]
+        if value and "max-age=0" not in line.lower():
+            jar[name.strip()] = value
+        else:
+            jar.pop(name.strip(), None)
 
 
 @dataclass
@@ -71,13 +83,7 @@ class Client:
             self.conn.close()
             raise
         seconds = time.perf_counter() - began
-        for raw in response.msg.get_all("Set-Cookie") or []:
-            name, _, rest = raw.partition("=")
-            value = rest.split(";", 1)[0]
-            if value and "max-age=0" not in raw.lower():
-                self.cookies[name.strip()] = value
-            else:
-                self.cookies.pop(name.strip(), None)
+        keep_cookies(self.cookies, response.msg.get_all("Set-Cookie") or [])
         headers_out = {k.lower(): v for k, v in response.getheaders()}
         return Reply(response.status, headers_out, data, seconds)
 

@@ -40,6 +40,7 @@ import brotli
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.client import keep_cookies  # noqa: E402
 from bench.club import cpu_seconds, exchange  # noqa: E402
 from bench.server import Server, free_port  # noqa: E402
 
@@ -198,13 +199,7 @@ class Hall:
         self.samples.append((kind, time.time() - began, status))
         if status >= 400:
             self.errors.append(f"{kind} {path}: {status}")
-        for line in filter(None, got.get("set-cookie", "").split("\n")):
-            name, _, rest = line.partition("=")
-            value = rest.split(";", 1)[0]
-            if value and "max-age=0" not in line.lower():
-                phone.cookies[name.strip()] = value
-            else:
-                phone.cookies.pop(name.strip(), None)
+        keep_cookies(phone.cookies, filter(None, got.get("set-cookie", "").split("\n")))
         return status, got, _body(got, raw) if status == 200 else ""
 
     async def sit(self, phone: Phone, cards_key: str) -> None:
