@@ -36,9 +36,9 @@ def phone(browser: Browser, size: dict, locale: str) -> Page:
 
 @pytest.mark.parametrize("size", PHONES, ids=["360", "390"])
 @pytest.mark.parametrize(("locale", "label", "heading"), LOOKS, ids=["en", "it"])
-def test_the_top_bar_leads_to_the_club_evenings(browser: Browser, live_server, size, locale, label, heading):
+def test_the_top_bar_leads_to_the_club_evenings(browser: Browser, module_live_server, size, locale, label, heading):
     page = phone(browser, size, locale)
-    page.goto(f"{live_server.url}/history")
+    page.goto(f"{module_live_server.url}/history")
     bar = page.locator("header.topbar nav")
     link = bar.get_by_role("link", name=label, exact=True)
     expect(link).to_be_visible()
@@ -53,13 +53,13 @@ def test_the_top_bar_leads_to_the_club_evenings(browser: Browser, live_server, s
 
 
 def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_keeps_what_is_typed(
-    browser: Browser, live_server, app
+    browser: Browser, module_live_server, module_app
 ):
-    address = started_evening(app, "Friday", PLAN, PAIRS)
+    address = started_evening(module_app, "Friday", PLAN, PAIRS)
     page = phone(browser, PHONES[0], "en-GB")
-    page.goto(f"{live_server.url}/host?token={host.new_link_token(app)}")
+    page.goto(f"{module_live_server.url}/host?token={host.new_link_token(module_app)}")
     page.get_by_role("button", name="Take host rights").click()
-    page.goto(f"{live_server.url}/evenings/{address}")
+    page.goto(f"{module_live_server.url}/evenings/{address}")
     picker = page.get_by_role("group", name="Entrant")
     for number, (players, club) in enumerate(PAIRS, 1):
         label = picker.locator("label").filter(has=page.get_by_role("radio", name=re.compile(rf"^{number}\. ")))
@@ -73,7 +73,7 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
 
     # A new evening's form is redrawn when the hands change (the preset scale follows them): the entrants typed
     # while that redraw was on its way stay in the form it brings.
-    page.goto(f"{live_server.url}/evenings/new")
+    page.goto(f"{module_live_server.url}/evenings/new")
     held: list[Route] = []
     page.route("**/evenings/new", lambda route: held.append(route) if "redraw" in (route.request.post_data or "")
                else route.continue_())  # fmt: skip
