@@ -102,7 +102,7 @@ def test_a_member_without_host_rights_may_not_set_up_an_evening(client):
 def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host):
     evening_id, address = create(host)
     page = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
-    assert "Entrants (4)" in page and "Start turn 1" in page
+    assert "Entrants (4)" in page and "Start turn 1" in page and "in pairs · 2 turns × 2 hands" in page
     assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
     first = tables(app, evening_id, 1)
     assert len(first) == 2
