@@ -35,8 +35,9 @@ function sendKept() {
   sending = true;
   Promise.all(keys.map(function (key) {
     var body = new URLSearchParams(JSON.parse(localStorage.getItem(key)));
+    // Given up after htmx's own timeout, so one sent into a server dying under the proxy cannot hold back the rest.
     return fetch(key.slice(KEPT.length), {
-      method: "POST", body: body, credentials: "same-origin",
+      method: "POST", body: body, credentials: "same-origin", signal: AbortSignal.timeout(htmx.config.timeout || 10000),
       headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
     }).then(function (response) {
       if (response.status < 502) localStorage.removeItem(key);

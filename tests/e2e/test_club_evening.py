@@ -5,6 +5,7 @@ arbiter, one pair late, one added after turn 1; every phone taken to its next ta
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -216,9 +217,9 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
     audit_layout(phones[NAMES[0]], NAMES)
 
     # Turns 2 and 3: the tables play, E/W confirms (the arbiter for a table whose E/W has no phone).
-    # The last table of turn 3 has its E/W phone's confirmation answered 502 (a server behind the proxy died): kept on
-    # the phone, it goes out with the panel's next poll, though that poll finds nothing changed and the phone never
-    # went offline.
+    # The last table of turn 3 has its E/W phone's confirmation answered 502 (a server behind the proxy died), after
+    # the panel's polls went on meanwhile: kept on the phone, it goes out with the panel's next poll, though that poll
+    # finds nothing changed and the phone never went offline.
     for turn in (2, 3):
         tables = evening_tables(app, turn)
         dying = next(t for t in reversed(tables) if _ew_player(app, t) in phones) if turn == 3 else None
@@ -233,9 +234,7 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
                     browser_faults.expect(f"Response Status Error Code 502 from {confirm}, [object HTMLElement]")
                     failed = "Failed to load resource: the server responded with a status of 502 (Bad Gateway)"
                     browser_faults.expect(failed)
-                    phones[ew_name].route(
-                        "**/confirm", lambda route: route.fulfill(status=502, body="Bad Gateway"), times=1
-                    )
+                    phones[ew_name].route("**/confirm", _answered_502_after_polls, times=1)
                 panel.get_by_role("button", name=re.compile("^Confirm")).click()
                 if table == dying:
                     expect(panel).to_contain_text("Counted", timeout=10_000)
@@ -296,6 +295,13 @@ def _players(app, table: ClubTable, side: int) -> list[str]:
 
 def _ns_player(app, table: ClubTable) -> str:
     return _players(app, table, 0)[0]
+
+
+def _answered_502_after_polls(route) -> None:
+    """A write held while the panel polls twice or more (every second), then answered 502 as a proxy does whose
+    server died under it."""
+    time.sleep(2.5)
+    route.fulfill(status=502, body="Bad Gateway")
 
 
 def _ew_player(app, table: ClubTable) -> str:
