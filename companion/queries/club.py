@@ -119,16 +119,16 @@ def table_of_match(match_id: int) -> ClubTable | None:
 
 def panel_tag(match_id: int) -> str | None:
     """The tag of a table's panel, its poll's, from one read of what the panel is drawn from: the evening's turn
-    and status, the table's state and its match's version; and, once the table counts, the evening's version (the
-    panel then says how many of the turn's tables count); the turn's clock and the table's call for the arbiter.
+    and status, the table's state and its match's version, the turn's clock and the table's call for the arbiter.
     None: a match of no evening of the group.
 
-    Another table's confirmation leaves the panel unchanged: tagged with the evening's version, each of a turn's
-    100 confirmations redrew the 400 phones' panels (14 ms each), most of the turn's close at a hall's size."""
+    Another table's confirmation leaves the panel unchanged, a counted table's too (its panel does not count the
+    turn's tables): tagged with the evening's version, each of a turn's 100 confirmations redrew the panels of the
+    400 phones, or of the counted tables', most of the turn's close at a hall's size."""
     evening, table = ClubEvening, ClubTable
     statement = (
-        select(evening.turn, evening.status, evening.version, table.turn, table.state, Match.version,
-               evening.clock_ends_at, evening.clock_left_ms, table.called_at)
+        select(evening.turn, evening.status, table.state, Match.version, evening.clock_ends_at, evening.clock_left_ms,
+               table.called_at)
         .join(ClubTable, ClubTable.evening_id == ClubEvening.id)
         .join(Match, Match.id == ClubTable.match_id)
         .where(ClubTable.match_id == match_id)
@@ -136,14 +136,13 @@ def panel_tag(match_id: int) -> str | None:
     row = db.session.execute(statement).first()
     if row is None:
         return None
-    turn, status, version, table_turn, state, match_version, ends_at, left_ms, called_at = row
-    counting = f"-e{version}" if state in COUNTED and table_turn == turn else ""
+    turn, status, state, match_version, ends_at, left_ms, called_at = row
     # The clock as stored (a start, a pause, an extension) and its state now (time up moves it with nothing
     # written); the table's call for the arbiter, made or answered.
     stored = _stored_clock(ends_at, left_ms)
     clock = f"-c{stored.ends_ms}-{left_ms}-{stored.state(now_ms())}"
     called = f"-a{ms_of(called_at)}" if called_at is not None else ""
-    return f'"t{turn}-{status}-{state}-m{match_version}{counting}{clock}{called}"'
+    return f'"t{turn}-{status}-{state}-m{match_version}{clock}{called}"'
 
 
 def tables_version(evening: ClubEvening) -> int:

@@ -145,7 +145,10 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     other_path = f"/evenings/table/{ref(first[1][1])}"
     other_tag = {**HTMX, "If-None-Match": other.get(other_path, headers=HTMX).headers["ETag"]}
     assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
-    assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 200
+    counted = ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged)
+    assert counted.status_code == 200 and "Waiting for the other tables" in read_words(counted.get_data(as_text=True))
+    counted_path, counted_phone = f"/evenings/table/{ref(match_id)}", ew
+    counted_tag = {**HTMX, "If-None-Match": counted.headers["ETag"]}
     # Another table's panel, still playing, is unchanged by this confirmation (400 phones of a hall ask it).
     assert other.get(other_path, headers=other_tag).status_code == 304
     arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
@@ -157,6 +160,9 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     disputed = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "dispute", "note": "hand 2 was 150"},
                     **HTMX)  # fmt: skip
     assert disputed.status_code == 200 and "The arbiter is called" in read_words(disputed.get_data(as_text=True))
+    # The counted table's panel is unchanged by the other table's moves (a hall's 100 tables would redraw it at
+    # every confirmation).
+    assert counted_phone.get(counted_path, headers=counted_tag).status_code == 304
     # The arbiter's table card says why.
     assert "The table says: “hand 2 was 150”" in read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
     settled = post(host, f"/evenings/{address}/decide",
