@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -484,6 +485,8 @@ def figures(played: dict, tables: int) -> dict:
         "turn_close_max_ms": max(close_ms, default=float("nan")),
         "at_next_table_max_ms": max(reach_ms, default=float("nan")),
         "errors": len(errors) + missing + max(0, unconfirmed) + played["seating_errors"],
+        # What failed, by request and way (a timeout, a closed connection, a status): where to look first.
+        "error_kinds": dict(Counter(f"{e.split(' ', 1)[0]} {e.rsplit(': ', 1)[-1]}" for e in errors).most_common(8)),
         "error_samples": errors[:5]
         + ([f"{missing} phones never shown their next table"] if missing else [])
         + ([f"{unconfirmed} tables not confirmed"] if unconfirmed > 0 else []),
