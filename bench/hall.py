@@ -557,8 +557,8 @@ def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, li
         log = (Path(folder) / "server.log").read_text(errors="replace")
         row["workers_died"] = len(re.findall(r"Worker \(pid:\d+\) (?:was sent|exited)", log))
         # Where the first died, as PYTHONFAULTHANDLER=1 (set for the servers) writes it.
-        fault = log.find("Fatal Python error")
-        row["worker_fault"] = log[fault : fault + 3000].splitlines()[:40] if fault >= 0 else []
+        fault = log.find("Current thread", log.find("Fatal Python error"))
+        row["worker_fault"] = log[fault : fault + 3000].splitlines()[:30] if fault >= 0 else []
     database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
     return row | {"database": database, "apps": apps, "workers": workers, "server": server or "default",
                   "redis": bool(redis and apps > 1)}  # fmt: skip
