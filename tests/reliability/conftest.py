@@ -18,6 +18,8 @@ from tests.helpers import ADDRESS_KEY, address_database, fresh_database
 from tests.reliability.helpers import ROOT
 
 BIN = Path(sys.executable).parent
+# The ways a test may start the server: SERVER and WORKERS by kind.
+SERVER_KINDS = {"gunicorn": ("gunicorn", "2"), "one-worker": ("gunicorn", "1"), "gevent": ("gevent", "1")}
 
 
 def free_port() -> int:
@@ -56,9 +58,9 @@ class ServerProcess:
         env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), THREADS="8")
         # The suite's key: the tests write the addresses of the matches they start.
         env["SECRET_KEY"] = ADDRESS_KEY
-        # Both kinds run `python app.py`, as `make run` does: gunicorn with two worker processes, waitress's by
-        # default, or with one gevent worker (the workers HTTPS=1 serves with, over HTTP here).
-        env["SERVER"], env["WORKERS"] = ("gevent", "1") if self.kind == "gevent" else ("gunicorn", "2")
+        # Every kind runs `python app.py`, as `make run` does: gunicorn with waitress's workers, two of them or one,
+        # or with one gevent worker (the workers HTTPS=1 serves with, over HTTP here).
+        env["SERVER"], env["WORKERS"] = SERVER_KINDS[self.kind]
         env.pop("DATABASE_URL", None)
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
@@ -123,10 +125,10 @@ def server_database() -> Iterator[str | None]:
 
 @pytest.fixture
 def start_server(tmp_path: Path, server_database: str | None):
-    """A factory: start_server("gunicorn" | "gevent") runs it; every server is stopped after the test."""
+    """A factory: start_server(a kind of SERVER_KINDS) runs it; every server is stopped after the test."""
     started: list[ServerProcess] = []
 
-    def start(kind: str = "gunicorn") -> ServerProcess:
+    def start(kind: str = "one-worker") -> ServerProcess:
         instance = tmp_path / f"instance-{kind}"
         instance.mkdir(exist_ok=True)
         server = ServerProcess(kind, instance, server_database, tmp_path / f"{kind}.log")
