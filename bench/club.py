@@ -24,6 +24,8 @@ VIEWERS = 7
 POLL_EVERY = 1.0
 SAVE_EVERY = 20.0
 TIMEOUT = 10.0
+# Requests this process sent again on a new connection (see exchange): the figures say how many.
+RESENT = [0]
 
 
 @dataclass
@@ -55,11 +57,22 @@ def new_tables(port: int, count: int) -> list[Table]:
 async def exchange(port: int, conn: list, request: bytes) -> tuple[int, dict[str, str], bytes]:
     """Send one request on the phone's connection (opened if needed); read the whole response: its status,
     headers (the cookies it sets under "set-cookie", one a line) and body as sent."""
-    if conn[0] is None:
+    reused = conn[0] is not None
+    if not reused:
         conn[0] = await asyncio.open_connection("127.0.0.1", port)
     reader, writer = conn[0]
-    writer.write(request)
-    head = await reader.readuntil(b"\r\n\r\n")
+    try:
+        writer.write(request)
+        head = await reader.readuntil(b"\r\n\r\n")
+    except (asyncio.IncompleteReadError, ConnectionError) as error:
+        # A kept-alive connection the server closed meanwhile (waitress closes one idle for 2 minutes), nothing of
+        # the answer read: a browser sends the request again on a new connection, once; so does a phone here.
+        if not reused or getattr(error, "partial", b""):
+            raise
+        writer.close()
+        conn[0] = None
+        RESENT[0] += 1
+        return await exchange(port, conn, request)
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split(" ", 2)[1])
     headers = {}

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.client import keep_cookies  # noqa: E402
-from bench.club import cpu_seconds, exchange  # noqa: E402
+from bench.club import RESENT, cpu_seconds, exchange  # noqa: E402
 from bench.server import Server, free_port  # noqa: E402
 
 TURNS, HANDS = 3, 2
@@ -329,6 +330,7 @@ def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: s
         asyncio.run(seat_all())
         seating = len(hall.errors)
         hall.samples.clear()
+        RESENT[0] = 0
         hall.timeout = TIMEOUT
         ready.put(seating)
         go.wait()
@@ -343,7 +345,7 @@ def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: s
 
         asyncio.run(evening_played())
         out.put({"samples": hall.samples, "errors": hall.errors, "confirmed": hall.confirmed, "shown": hall.shown,
-                 "over": hall.over, "phones": len(phones)})  # fmt: skip
+                 "over": hall.over, "phones": len(phones), "resent": RESENT[0]})  # fmt: skip
     except Exception as error:  # the parent reports it
         ready.put(error)
         out.put(error)
@@ -484,6 +486,9 @@ def figures(played: dict, tables: int) -> dict:
         "turn_close_max_ms": max(close_ms, default=float("nan")),
         "at_next_table_max_ms": max(reach_ms, default=float("nan")),
         "errors": len(errors) + missing + max(0, unconfirmed) + played["seating_errors"],
+        # What failed, by request and way (a timeout, a closed connection, a status): where to look first.
+        "resent_on_a_new_connection": sum(got["resent"] for got in results),
+        "error_kinds": dict(Counter(f"{e.split(' ', 1)[0]} {e.rsplit(': ', 1)[-1]}" for e in errors).most_common(8)),
         "error_samples": errors[:5]
         + ([f"{missing} phones never shown their next table"] if missing else [])
         + ([f"{unconfirmed} tables not confirmed"] if unconfirmed > 0 else []),
@@ -531,13 +536,13 @@ def redis_server():
 
 
 def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, limit: float = 240.0,
-            database_url: str = "") -> dict:  # fmt: skip
+            database_url: str = "", server: str = "") -> dict:  # fmt: skip
     """One evening of `tables` tables on `apps` servers of `workers` workers each (`python app.py`, as make run
     serves), on SQLite or the PostgreSQL of `database_url`; its figures."""
     with tempfile.TemporaryDirectory(prefix="companion-hall-") as folder, redis_server() as redis:
         instance = Path(folder) / "instance"
         instance.mkdir()
-        env = {"WORKERS": str(workers)}
+        env = {"WORKERS": str(workers), "PYTHONFAULTHANDLER": "1", **({"SERVER": server} if server else {})}
         if database_url:
             env["DATABASE_URL"] = database_url
         if apps > 1 and redis:
@@ -548,8 +553,15 @@ def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, li
                        for _ in range(apps)]  # fmt: skip
             played = play_evening([s.port for s in servers], [s.process.pid for s in servers], made, processes, limit)
         row = figures(played, tables)
+        # A worker that died mid-evening (gunicorn names the signal) cuts its phones' connections: say so.
+        log = (Path(folder) / "server.log").read_text(errors="replace")
+        row["workers_died"] = len(re.findall(r"Worker \(pid:\d+\) (?:was sent|exited)", log))
+        # Where the first died, as PYTHONFAULTHANDLER=1 (set for the servers) writes it.
+        fault = log.find("Current thread", log.find("Fatal Python error"))
+        row["worker_fault"] = log[fault : fault + 3000].splitlines()[:30] if fault >= 0 else []
     database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
-    return row | {"database": database, "apps": apps, "workers": workers, "redis": bool(redis and apps > 1)}
+    return row | {"database": database, "apps": apps, "workers": workers, "server": server or "default",
+                  "redis": bool(redis and apps > 1)}  # fmt: skip
 
 
 def main() -> int:
@@ -558,9 +570,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of each app server (WORKERS)")
     parser.add_argument("--apps", type=int, default=1, help="app servers, the phones spread over them")
     parser.add_argument("--processes", type=int, default=2, help="processes playing the phones")
+    parser.add_argument("--server", default="", help="SERVER for the app servers (make run's default if not given)")
     parser.add_argument("--limit", type=float, default=240.0, help="seconds the evening may take at most")
     args = parser.parse_args()
-    row = evening(args.tables, args.workers, args.apps, args.processes, args.limit, os.environ.get("DATABASE_URL", ""))
+    row = evening(args.tables, args.workers, args.apps, args.processes, args.limit, os.environ.get("DATABASE_URL", ""),
+                  args.server)  # fmt: skip
     print(json.dumps(row))
     return 0
 

@@ -25,7 +25,8 @@ def test_a_small_evening_is_played_through_and_every_phone_reaches_its_next_tabl
 
 def played(shown: list, errors: list, confirmed: list, samples: list) -> dict:
     """What one load process of a two-phone evening would report."""
-    result = {"samples": samples, "errors": errors, "confirmed": confirmed, "shown": shown, "over": 2, "phones": 2}
+    result = {"samples": samples, "errors": errors, "confirmed": confirmed, "shown": shown, "over": 2, "phones": 2,
+              "resent": 0}  # fmt: skip
     return {"results": [result], "seconds": 10.0, "cpu_seconds": 2.0, "peak_rss": 2**20, "seating_errors": 0,
             "screen_path": "/evenings/x/live"}  # fmt: skip
 

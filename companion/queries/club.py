@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from ..extensions import db
 from ..games.club import plan as plans
@@ -14,6 +15,7 @@ from ..games.club.clock import Clock
 from ..games.club.movements import Table, Turn
 from ..models import Match, Seat
 from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
+from .matches import IS_MEMBER, hash_token
 
 
 def plan_of(evening: ClubEvening) -> plans.Plan:
@@ -117,33 +119,57 @@ def table_of_match(match_id: int) -> ClubTable | None:
     return table
 
 
+# What a table's panel is drawn from, in one read (see panel_tag), by its match.
+_PANEL = (
+    select(ClubEvening.turn, ClubEvening.status, ClubTable.state, Match.version, ClubEvening.clock_ends_at,
+           ClubEvening.clock_left_ms, ClubTable.called_at)
+    .join(ClubTable, ClubTable.evening_id == ClubEvening.id)
+    .join(Match, Match.id == ClubTable.match_id)
+)  # fmt: skip
+
+
 def panel_tag(match_id: int) -> str | None:
     """The tag of a table's panel, its poll's, from one read of what the panel is drawn from: the evening's turn
-    and status, the table's state and its match's version; and, once the table counts, the evening's version (the
-    panel then says how many of the turn's tables count); the turn's clock and the table's call for the arbiter.
+    and status, the table's state and its match's version, the turn's clock and the table's call for the arbiter.
     None: a match of no evening of the group.
 
-    Another table's confirmation leaves the panel unchanged: tagged with the evening's version, each of a turn's
-    100 confirmations redrew the 400 phones' panels (14 ms each), most of the turn's close at a hall's size."""
-    evening, table = ClubEvening, ClubTable
-    statement = (
-        select(evening.turn, evening.status, evening.version, table.turn, table.state, Match.version,
-               evening.clock_ends_at, evening.clock_left_ms, table.called_at)
-        .join(ClubTable, ClubTable.evening_id == ClubEvening.id)
-        .join(Match, Match.id == ClubTable.match_id)
-        .where(ClubTable.match_id == match_id)
-    )  # fmt: skip
-    row = db.session.execute(statement).first()
+    Another table's confirmation leaves the panel unchanged, a counted table's too (its panel does not count the
+    turn's tables): tagged with the evening's version, each of a turn's 100 confirmations redrew the panels of the
+    400 phones, or of the counted tables', most of the turn's close at a hall's size."""
+    row = db.session.execute(_PANEL.where(ClubTable.match_id == match_id)).first()
+    return None if row is None else _panel_tag(*row)
+
+
+class PanelState(NamedTuple):
+    """What the unchanged-poll middleware reads of a table's panel: its tag, its match's id, and whether the phone
+    asking is a member of the match's group (None: not asked)."""
+
+    tag: str
+    match_id: int
+    member: bool | None
+
+
+def panel_state_at(public_id: str, connection: Connection, phone: str | None = None) -> PanelState | None:
+    """The panel's tag (as `panel_tag`) of the table whose match is at this address, in one statement on the
+    middleware's connection; with a phone's credential, whether it is a member of the match's group."""
+    statement = _PANEL.add_columns(Match.id).where(Match.public_id == bindparam("public_id"))
+    values = {"public_id": public_id}
+    if phone is not None:
+        statement, values["phone"] = statement.add_columns(IS_MEMBER), hash_token(phone)
+    row = connection.execute(statement, values).first()
     if row is None:
         return None
-    turn, status, version, table_turn, state, match_version, ends_at, left_ms, called_at = row
-    counting = f"-e{version}" if state in COUNTED and table_turn == turn else ""
+    return PanelState(_panel_tag(*row[:7]), row[7], row[8] if phone is not None else None)
+
+
+def _panel_tag(turn: int, status: str, state: str, match_version: int, ends_at: datetime | None,
+               left_ms: int | None, called_at: datetime | None) -> str:  # fmt: skip
     # The clock as stored (a start, a pause, an extension) and its state now (time up moves it with nothing
     # written); the table's call for the arbiter, made or answered.
     stored = _stored_clock(ends_at, left_ms)
     clock = f"-c{stored.ends_ms}-{left_ms}-{stored.state(now_ms())}"
     called = f"-a{ms_of(called_at)}" if called_at is not None else ""
-    return f'"t{turn}-{status}-{state}-m{match_version}{counting}{clock}{called}"'
+    return f'"t{turn}-{status}-{state}-m{match_version}{clock}{called}"'
 
 
 def tables_version(evening: ClubEvening) -> int:

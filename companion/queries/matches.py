@@ -197,9 +197,7 @@ def rounds_table(match: Match) -> tuple[list[dict[str, int]], dict[str, dict[int
     replay = game.replay(match.player_names, match.settings, rounds)
     totals = [dict(tally.totals) for tally in game.tallies_of(replay)]
     standings = game.standings_of(replay)
-    scored = {
-        side: dict(enumerate(game.round_scores(standings, rounds, side), start=1)) for side in standings.totals
-    }
+    scored = {side: dict(enumerate(game.round_scores(standings, rounds, side), start=1)) for side in standings.totals}
     return totals, scored
 
 
@@ -251,16 +249,16 @@ _LIVE_STATE_AT = select(
     _MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED, _MATCHES.c.id
 ).where(_MATCHES.c.public_id == bindparam("public_id"))
 # The same, with whether a phone (by its credential's hash) is a member of the match's group: a private
-# server's live poll answered before Flask, in the one statement still.
+# server's live poll (and a club table's panel's) answered before Flask, in the one statement still.
 _MEMBERS = Member.__table__
-_IS_MEMBER = (
+IS_MEMBER = (
     select(_MEMBERS.c.id)
     .where(_MEMBERS.c.group_id == _MATCHES.c.group_id, _MEMBERS.c.phone == bindparam("phone"))
     .exists()
     .label("member")
 )
-_LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(_IS_MEMBER)
-_LIVE_STATE_AT_OF_MEMBER = _LIVE_STATE_AT.add_columns(_IS_MEMBER)
+_LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(IS_MEMBER)
+_LIVE_STATE_AT_OF_MEMBER = _LIVE_STATE_AT.add_columns(IS_MEMBER)
 
 
 def find_match(match_id: int) -> Match | None:
@@ -305,9 +303,7 @@ def live_state_at(public_id: str, connection: Connection, phone: str | None = No
 def change_log(match: Match) -> list[RoundChange]:
     """The match's corrections, undos and redos, newest first."""
     return list(
-        db.session.scalars(
-            select(RoundChange).where(RoundChange.match_id == match.id).order_by(RoundChange.id.desc())
-        )
+        db.session.scalars(select(RoundChange).where(RoundChange.match_id == match.id).order_by(RoundChange.id.desc()))
     )
 
 

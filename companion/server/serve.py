@@ -6,18 +6,16 @@ from pathlib import Path
 
 import segno
 from flask import Flask
-from waitress import serve as waitress_serve
 
 from ..config import Settings
 from ..services import host
 from ..web.network import lan_addresses
 from .backup import keep_daily_backups
 from .tls import ensure_certificate
-from .waitress_worker import waitress_options
 
 # gunicorn's worker classes by SERVER name (see serve()); "gunicorn" is the default.
 WAITRESS_WORKER = "companion.server.waitress_worker.WaitressWorker"
-WORKER_CLASSES = {"gunicorn": WAITRESS_WORKER, "gevent": "gevent", "gthread": "gthread"}
+WORKER_CLASSES = {"gunicorn": WAITRESS_WORKER, "gevent": "gevent"}
 NO_NETWORK = "No network: phones cannot reach this laptop. Join the table's wi-fi, then start again."
 
 
@@ -50,26 +48,24 @@ def serve(app: Flask) -> None:
     wake lock only there). waitress has no TLS, so over HTTPS the workers are gevent loops,
     where a slow connection costs a greenlet: as safe from slow clients, and faster, but a
     long request (an import of thousands of matches) holds its whole worker while it runs.
-    SERVER=gevent or SERVER=gthread picks gunicorn's worker class over HTTP too;
-    SERVER=waitress serves from one waitress process, without gunicorn.
+    SERVER=gevent picks gevent's workers over HTTP too. These two are the ways to serve:
+    gunicorn's threaded workers let a few slow connections stop the server, and one waitress
+    process without gunicorn was these workers less the restart of a dead one.
     """
     settings: Settings = app.config["SETTINGS"]
-    port, threads, https, server = settings.port, settings.threads, settings.https, settings.server
+    port, https, server = settings.port, settings.https, settings.server
     addresses = lan_addresses()
     keep_daily_backups(app)
     print(announcement(addresses, port, https), flush=True)
     if addresses:
         segno.make(f"{'https' if https else 'http'}://{addresses[0]}:{port}/", error="m").terminal(compact=True)
     print_host_link(app, f"{'https' if https else 'http'}://{addresses[0] if addresses else 'localhost'}:{port}")
-    if server == "waitress" and not https:
-        waitress_serve(app, host=settings.listen, port=port, **waitress_options(app))
-        return
     cert = key = None
     if https:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
     bind = f"{settings.listen}:{port}"
-    serve_gunicorn(app, bind, worker_class_for(server, https), settings.workers, threads, cert, key)
+    serve_gunicorn(app, bind, worker_class_for(server, https), settings.workers, cert, key)
 
 
 def worker_class_for(server: str, https: bool) -> str:
@@ -96,9 +92,7 @@ def fresh_connections(app: Flask) -> None:
             engine.dispose(close=False)
 
 
-def serve_gunicorn(
-    app: Flask, bind: str, worker_class: str, workers: int, threads: int, cert: Path | None, key: Path | None
-) -> None:
+def serve_gunicorn(app: Flask, bind: str, worker_class: str, workers: int, cert: Path | None, key: Path | None) -> None:
     """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
@@ -111,7 +105,6 @@ def serve_gunicorn(
                 "workers": workers,
                 "worker_class": worker_class,
                 "post_fork": lambda _server, _worker: fresh_connections(app),
-                "threads": threads,
                 "accesslog": None,
                 "keepalive": 30,
                 "worker_connections": 4000,

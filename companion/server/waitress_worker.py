@@ -50,13 +50,12 @@ class KeepAliveTask(WSGITask):
             super().set_close_on_finish()
 
 
-# Both ways of serving with waitress (these workers and SERVER=waitress) make their channels'
-# tasks from this class attribute; waitress offers no option for it.
+# waitress makes its channels' tasks from this class attribute; it offers no option for it.
 HTTPChannel.task_class = KeepAliveTask
 
 
 def waitress_options(app: Any) -> dict[str, Any]:
-    """The waitress settings of both ways to serve with it: these workers, and SERVER=waitress."""
+    """The waitress settings of these workers."""
     settings = app.config["SETTINGS"]
     return {
         "threads": settings.threads,

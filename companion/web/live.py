@@ -17,6 +17,7 @@ from werkzeug.wsgi import get_host
 
 from ..extensions import db
 from ..models import Match
+from ..queries import club as club_queries
 from ..queries import matches as queries
 from . import cookies, hx
 from .assets import needs_bundles
@@ -147,20 +148,24 @@ def drawn_version(response: Response, match: Match, entry: bool = False, live: b
 # A match's address, as the `match` converter reads it: any other text (an old address among them) goes on
 # to Flask rather than into a query.
 LIVE_PATH = re.compile(rf"/matches/({PUBLIC.pattern})/live")
+# A club table's panel, polled by its phones as often (views.club.table_panel).
+PANEL_PATH = re.compile(rf"/evenings/table/({PUBLIC.pattern})")
 # Where the middleware leaves the state it read for the view, which then need not read it again.
 LIVE_STATE_KEY = "companion.live_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
 
 
 class UnchangedPolls:
-    """WSGI middleware for the hot path of a club evening: an unchanged live poll.
+    """WSGI middleware for the hot path of a club evening: an unchanged live poll, or table panel's poll.
 
     Every phone following a match asks once a second; nearly always nothing changed. That
     answer needs one indexed query, so it is given here, before Flask builds a request
     context, opens the session cookie and runs the view and the after-request hooks, a
     several times longer way; at a club evening these polls are most of the requests.
-    Anything else, including a changed match, goes on to Flask and to the `live` view, which
-    gives the same 304, with the same headers, on its own when this middleware is not installed.
+    Anything else, including a changed match, goes on to Flask and to the `live` view (or the
+    panel's), which gives the same 304, with the same headers, on its own when this middleware
+    is not installed. A hall of 100 tables asks 400 panels a second: 2.5 ms of CPU each through
+    Flask, 0.3 ms here.
     """
 
     def __init__(self, app: Flask):
@@ -188,31 +193,57 @@ class UnchangedPolls:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
-        if if_none_match and environ.get("REQUEST_METHOD") == "GET":
-            found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
-            address = found.group(1) if found else None
-            # Only a credential this server signed is answered here; any other cookie goes on to Flask.
-            phone = signed_credential(parse_cookie(environ).get(self.phone_cookie), self.app) if self.private else None
-            if address is not None and self.trusted(environ) and (phone or not self.private):
-                with self.engine.connect() as connection:
-                    state = queries.live_state_at(address, connection, phone)
-                if self.counting:
-                    environ[QUERIES_BEFORE_FLASK] = 1
-                if state is not None:
-                    # Flask's converter then knows the match without asking the database again.
-                    environ[KNOWN_ADDRESSES] = {("match", address): state.id}
-                if self.private and (state is None or not state.member):
-                    return self.flask(environ, start_response)
-                environ[LIVE_STATE_KEY] = state
-                tag = state and etag_of(state.version, state.uid, language_of_environ(environ, self.language_cookie))
-                # A settled match's poll goes on to Flask, whose answer ends it (views.live): a 304 would not.
-                if tag and shows_version(tag, if_none_match) and not state.settled:
-                    headers = unchanged_headers(tag)
-                    if self.counting:
-                        headers["X-Queries"] = "1"
-                    start_response("304 NOT MODIFIED", headers.to_wsgi_list())
-                    return []
+        if if_none_match and environ.get("REQUEST_METHOD") == "GET" and self.trusted(environ):
+            path = environ.get("PATH_INFO", "")
+            for pattern, answer in ((LIVE_PATH, self.live), (PANEL_PATH, self.panel)):
+                found = pattern.fullmatch(path)
+                if found is not None:
+                    # Only a credential this server signed is answered here; any other cookie goes on to Flask.
+                    phone = self.private and signed_credential(parse_cookie(environ).get(self.phone_cookie), self.app)
+                    if phone or not self.private:
+                        tag = answer(environ, found.group(1), phone or None)
+                        if tag and shows_version(tag, if_none_match):
+                            return self.unchanged(start_response, tag)
+                    break
         return self.flask(environ, start_response)
+
+    def live(self, environ: dict[str, Any], address: str, phone: str | None) -> str | None:
+        """The tag of the match's live block at this address, if the poll may be answered here."""
+        with self.engine.connect() as connection:
+            state = queries.live_state_at(address, connection, phone)
+        self.counted(environ, address, state and state.id)
+        if self.private and (state is None or not state.member):
+            return None
+        environ[LIVE_STATE_KEY] = state
+        # A settled match's poll goes on to Flask, whose answer ends it (views.live): a 304 would not.
+        if state is None or state.settled:
+            return None
+        return etag_of(state.version, state.uid, language_of_environ(environ, self.language_cookie))
+
+    def panel(self, environ: dict[str, Any], address: str, phone: str | None) -> str | None:
+        """The tag of the club panel of the table whose match is at this address (views.club.table_panel's)."""
+        with self.engine.connect() as connection:
+            state = club_queries.panel_state_at(address, connection, phone)
+        self.counted(environ, address, state and state.match_id)
+        if state is None or (self.private and not state.member):
+            return None
+        return state.tag
+
+    def counted(self, environ: dict[str, Any], address: str, match_id: int | None) -> None:
+        """The middleware's one statement counted (tests read X-Queries); the match's id, if found, given to
+        Flask's converter, which then need not ask the database again."""
+        if self.counting:
+            environ[QUERIES_BEFORE_FLASK] = 1
+        if match_id is not None:
+            environ[KNOWN_ADDRESSES] = {("match", address): match_id}
+
+    def unchanged(self, start_response: Callable, tag: str) -> Iterable[bytes]:
+        """The 304 the view would give."""
+        headers = unchanged_headers(tag)
+        if self.counting:
+            headers["X-Queries"] = "1"
+        start_response("304 NOT MODIFIED", headers.to_wsgi_list())
+        return []
 
 
 # --- the viewers' fragment, drawn once ------------------------------------------------------

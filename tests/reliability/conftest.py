@@ -18,6 +18,8 @@ from tests.helpers import ADDRESS_KEY, address_database, fresh_database
 from tests.reliability.helpers import ROOT
 
 BIN = Path(sys.executable).parent
+# The ways a test may start the server: SERVER and WORKERS by kind.
+SERVER_KINDS = {"gunicorn": ("gunicorn", "2"), "one-worker": ("gunicorn", "1"), "gevent": ("gevent", "1")}
 
 
 def free_port() -> int:
@@ -28,7 +30,8 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`python app.py` as `make run` serves (gunicorn workers) or as SERVER=waitress, started and killed for real."""
+    """`python app.py` as `make run` serves (gunicorn's waitress workers) or as SERVER=gevent (HTTPS=1's), started
+    and killed for real."""
 
     def __init__(self, kind: str, instance: Path, database_url: str | None, log: Path):
         self.kind = kind
@@ -55,9 +58,9 @@ class ServerProcess:
         env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), THREADS="8")
         # The suite's key: the tests write the addresses of the matches they start.
         env["SECRET_KEY"] = ADDRESS_KEY
-        # Both kinds run `python app.py`, as `make run` does: by default gunicorn with two
-        # worker processes, or one waitress process.
-        env["SERVER"], env["WORKERS"] = ("waitress", "1") if self.kind == "waitress" else ("gunicorn", "2")
+        # Every kind runs `python app.py`, as `make run` does: gunicorn with waitress's workers, two of them or one,
+        # or with one gevent worker (the workers HTTPS=1 serves with, over HTTP here).
+        env["SERVER"], env["WORKERS"] = SERVER_KINDS[self.kind]
         env.pop("DATABASE_URL", None)
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
@@ -122,10 +125,10 @@ def server_database() -> Iterator[str | None]:
 
 @pytest.fixture
 def start_server(tmp_path: Path, server_database: str | None):
-    """A factory: start_server("waitress" | "gunicorn") runs it; every server is stopped after the test."""
+    """A factory: start_server(a kind of SERVER_KINDS) runs it; every server is stopped after the test."""
     started: list[ServerProcess] = []
 
-    def start(kind: str = "waitress") -> ServerProcess:
+    def start(kind: str = "one-worker") -> ServerProcess:
         instance = tmp_path / f"instance-{kind}"
         instance.mkdir(exist_ok=True)
         server = ServerProcess(kind, instance, server_database, tmp_path / f"{kind}.log")

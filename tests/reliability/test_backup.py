@@ -36,7 +36,7 @@ def rounds_in(path) -> dict[int, list[tuple[int, str]]]:
 @pytest.mark.slow
 @pytest.mark.skipif(ON_POSTGRES, reason="flask backup copies the SQLite database; PostgreSQL has pg_dump")
 def test_backup_under_write_load_is_consistent(start_server, tmp_path, record_property):
-    server = start_server("waitress")
+    server = start_server()
     # `make run` keeps a daily copy from the moment it serves.
     backups = server.instance / "backups"
     deadline = time.monotonic() + 30

@@ -12,7 +12,7 @@ SECONDS = 8
 
 @pytest.mark.alone
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["waitress", "gunicorn"])
+@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
 def test_concurrent_writers_lose_nothing(start_server, kind, record_property):
     server = start_server(kind)
     result = Load(server.url, load_tables(server.url), clients=CLIENTS, seconds=SECONDS).run()

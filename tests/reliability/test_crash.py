@@ -25,7 +25,7 @@ def wait_for_a_first_ack(load: Load) -> None:
 
 @pytest.mark.slow
 def test_sigkill_mid_load_loses_no_acknowledged_round(start_server, record_property):
-    server = start_server("waitress")
+    server = start_server()
     load = Load(server.url, load_tables(server.url), clients=CLIENTS, seconds=120).start()
     try:
         wait_for_a_first_ack(load)

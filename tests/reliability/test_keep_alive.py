@@ -12,7 +12,7 @@ from bench.micro import poll_headers
 SAME_ON_EVERY_DATABASE = "the server's connections, not its SQL"
 
 
-@pytest.mark.parametrize("kind", ["gunicorn", "waitress"])
+@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
 def test_unchanged_polls_keep_the_connection(start_server, kind):
     port = urlsplit(start_server(kind).url).port
     match_id = create_match(Client(port))

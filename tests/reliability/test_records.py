@@ -71,7 +71,7 @@ def check_records(db_url: str, instance: Path) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["waitress", "gunicorn"])
+@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
 def test_matches_finished_and_undone_at_once_keep_the_records_exact(start_server, kind, tmp_path):
     server = start_server(kind)
     matches = [start(server.url) for _ in range(MATCHES)]

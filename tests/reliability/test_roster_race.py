@@ -12,7 +12,7 @@ TRIALS = 4
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["gunicorn", "waitress"])
+@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
 def test_six_phones_seating_one_new_name_at_once_all_start(start_server, kind):
     server = start_server(kind)
     for trial in range(TRIALS):

@@ -18,7 +18,7 @@ ALLOWED_DELAY = slow.DRIP_EVERY * 0.8
 
 @pytest.mark.alone
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["gunicorn", "waitress"])
+@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
 def test_slow_clients_do_not_delay_the_other_phones(start_server, kind):
     server = start_server(kind)
     result = slow.run(urlsplit(server.url).port, connections=48, drips=3)

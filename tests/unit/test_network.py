@@ -151,8 +151,7 @@ def test_the_terminal_says_clearly_when_there_is_no_network():
     [
         ("gunicorn", False, WAITRESS_WORKER),
         ("gunicorn", True, "gevent"),
-        ("waitress", True, "gevent"),
-        ("gthread", True, "gthread"),
+        ("gthread", False, WAITRESS_WORKER),
         ("gevent", False, "gevent"),
         ("nonsense", False, WAITRESS_WORKER),
     ],

@@ -10,11 +10,13 @@ import re
 
 import pytest
 
+from companion.config import Settings
 from companion.extensions import db
 from companion.games.club import scales
 from companion.models import Match
 from companion.models.club import ClubEvening, ClubTable
 from companion.services import matches
+from tests.conftest import suite_app
 from tests.helpers import (
     HTMX,
     csrf_token,
@@ -145,7 +147,10 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     other_path = f"/evenings/table/{ref(first[1][1])}"
     other_tag = {**HTMX, "If-None-Match": other.get(other_path, headers=HTMX).headers["ETag"]}
     assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
-    assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 200
+    counted = ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged)
+    assert counted.status_code == 200 and "Waiting for the other tables" in read_words(counted.get_data(as_text=True))
+    counted_path, counted_phone = f"/evenings/table/{ref(match_id)}", ew
+    counted_tag = {**HTMX, "If-None-Match": counted.headers["ETag"]}
     # Another table's panel, still playing, is unchanged by this confirmation (400 phones of a hall ask it).
     assert other.get(other_path, headers=other_tag).status_code == 304
     arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
@@ -157,6 +162,9 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     disputed = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "dispute", "note": "hand 2 was 150"},
                     **HTMX)  # fmt: skip
     assert disputed.status_code == 200 and "The arbiter is called" in read_words(disputed.get_data(as_text=True))
+    # The counted table's panel is unchanged by the other table's moves (a hall's 100 tables would redraw it at
+    # every confirmation).
+    assert counted_phone.get(counted_path, headers=counted_tag).status_code == 304
     # The arbiter's table card says why.
     assert "The table says: “hand 2 was 150”" in read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
     settled = post(host, f"/evenings/{address}/decide",
@@ -250,3 +258,23 @@ def test_on_a_private_server_the_n_s_phone_a_card_seated_scores_its_table_and_th
     assert len(stored_match(private_app, match_id).rounds) == 0
     assert save_round(north_south, match_id, fields).status_code == 200
     assert len(stored_match(private_app, match_id).rounds) == 1
+
+
+def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement(tmp_path, database_url):
+    # A hall's 400 phones ask their panel every second: the 304 is given by the unchanged-poll middleware.
+    app = suite_app(database_url, tmp_path / "instance", Settings(count_queries=True))
+    host = grant_host_rights(app.test_client())
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    number, match_id, _sides = tables(app, evening_id, 1)[0]
+    phone = app.test_client()
+    assert post(phone, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    panel = f"/evenings/table/{ref(match_id)}"
+    drawn = phone.get(panel, headers=HTMX)
+    assert drawn.status_code == 200 and "Arbiter, please" in drawn.get_data(as_text=True)
+    unchanged = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
+    assert unchanged.status_code == 304 and unchanged.headers["X-Queries"] == "1"
+    assert unchanged.headers["ETag"] == drawn.headers["ETag"] and "X-Server-Time" in unchanged.headers
+    # A hand saved moves the panel: drawn again, by Flask.
+    play(app, match_id, 400, 100)
+    assert phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]}).status_code == 200

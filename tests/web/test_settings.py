@@ -25,12 +25,12 @@ def test_an_empty_environment_gives_the_documented_defaults():
 
 def test_each_variable_is_read_and_typed():
     settings = Settings.from_environ({
-        "PORT": "8443", "HTTPS": "1", "SERVER": "waitress", "WORKERS": "4", "THREADS": "16",
+        "PORT": "8443", "HTTPS": "1", "SERVER": "gevent", "WORKERS": "4", "THREADS": "16",
         "CONNECTIONS": "500", "DATABASE_URL": " postgresql://db/companion ", "COMPANION_INSTANCE": "/srv/companion",
         "COMPANION_HOSTS": "Scores.Club.example, ,other", "COMPANION_COUNT_QUERIES": "1",
     })  # fmt: skip
     assert settings == Settings(
-        port=8443, https=True, server="waitress", workers=4, threads=16, connections=500,
+        port=8443, https=True, server="gevent", workers=4, threads=16, connections=500,
         database_url="postgresql://db/companion", instance="/srv/companion",
         extra_hosts=("scores.club.example", "other"), count_queries=True,
     )  # fmt: skip
