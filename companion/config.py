@@ -87,7 +87,7 @@ class Settings:
         return cls(
             port=_whole_number(env, "PORT", cls.port),
             https=_flag(env, "HTTPS"),
-            server=env.get("SERVER", "").strip() or cls.server,
+            server=_choice(env, "SERVER", ("gunicorn", "gevent")),
             workers=_whole_number(env, "WORKERS", cls.workers),
             threads=_whole_number(env, "THREADS", cls.threads),
             connections=_whole_number(env, "CONNECTIONS", cls.connections),

@@ -48,6 +48,12 @@ def test_a_number_that_is_not_one_stops_the_start_and_names_the_variable(value):
         Settings.from_environ({"PORT": value})
 
 
+@pytest.mark.parametrize("value", ["waitress", "gthread", "uvicorn"])
+def test_a_way_to_serve_the_app_no_longer_has_stops_the_start_and_names_the_two_it_has(value):
+    with pytest.raises(ValueError, match="SERVER must be one of gunicorn, gevent"):
+        Settings.from_environ({"SERVER": value})
+
+
 def test_the_app_keeps_the_settings_it_was_built_with(app):
     assert isinstance(app.config["SETTINGS"], Settings)
 
