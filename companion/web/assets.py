@@ -34,6 +34,8 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("", "js"): ("vendor/htmx/htmx.min.js", "js/app.js"),
     # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then).
     ("offline", "js"): ("js/offline.js",),
+    # The offline page's list of the rounds kept on the phone, beside the offline sender's words.
+    ("kept", "js"): ("js/kept.js",),
     # The rows sent from the seated phones, filled into the scorekeeper's entry: where a phone may enter rounds.
     ("seats", "js"): ("js/seats.js",),
     ("history", "css"): ("css/history.css",),

@@ -92,14 +92,14 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     # The scorekeeper's match page: its preload header names the same bundles as its head.
     # The sender brings what it imports beyond the shared bundle: the games' offers, what every write needs.
-    sender = ["entries.js", "writes.js", "offline.js"]
+    sender = ["entries.js", "outbox.js", "offline.js"]
     assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, [*sender, "topic.js"]]
     assert client.get(f"/matches/{ref(match)}").headers["Link"].count("rel=modulepreload") == 2
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
     assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["entries.js", "topic.js"]]
     # Another game may be picked on the new-match form without a new page: every game's widgets.
     assert page_files(client, "/matches/new", "js") == {*SHARED_JS, "entries.js", *GAME_SCRIPTS}
-    assert page_bundles(client, "/offline", "js") == [SHARED_JS, sender]
+    assert page_bundles(client, "/offline", "js") == [SHARED_JS, [*sender, "kept.js"]]
     # A phone that follows the match loads neither, but is told where they are, for rounds it kept.
     viewer = app.test_client()
     assert page_bundles(viewer, f"/matches/{ref(match)}", "js") == [SHARED_JS]
