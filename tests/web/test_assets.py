@@ -10,7 +10,7 @@ from pathlib import Path
 import brotli
 
 from companion.games import REGISTRY
-from tests.helpers import HTMX, entry_fields, finished_match, ref, save_round, start_match
+from tests.helpers import HTMX, csrf_token, entry_fields, finished_match, ref, save_round, start_match
 from tests.pages import read
 
 SAME_ON_EVERY_DATABASE = "the bundles each page links: markup and files, no SQL of their own"
@@ -42,11 +42,12 @@ def test_one_stylesheet_and_one_script_per_page(client):
     assert "/static/css/" not in html and "/static/js/" not in html and "/static/vendor/" not in html
 
 
-def test_pages_name_their_bundles_in_a_preload_header_and_fragments_do_not(client):
+def test_pages_name_their_bundles_in_their_head_alone_not_again_in_a_header(client):
     css, js = bundle_urls(client)
-    for url in ("/", "/history", "/matches/new"):
-        link = client.get(url).headers.get("Link", "")
-        assert f"<{css}>; rel=preload; as=style" in link and f"<{js}>; rel=modulepreload" in link, url
+    for url in ("/", "/history", "/matches/new", "/offline"):
+        answer = client.get(url)
+        html = answer.get_data(as_text=True)
+        assert f'href="{css}"' in html and f'src="{js}"' in html and "Link" not in answer.headers, url
     assert "Link" not in client.get("/history", headers={"HX-Request": "true", "HX-Boosted": "true"}).headers
     assert "Link" not in client.get("/history?q=a", headers={"HX-Request": "true"}).headers
     assert "Link" not in client.get("/no-such-page").headers
@@ -90,11 +91,9 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
     for url in ("/", "/history", "/players", "/preferences"):
         assert page_bundles(client, url, "js") == [SHARED_JS], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
-    # The scorekeeper's match page: its preload header names the same bundles as its head.
     # The sender brings what it imports beyond the shared bundle: the games' offers, what every write needs.
     sender = ["entries.js", "outbox.js", "offline.js"]
     assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, [*sender, "topic.js"]]
-    assert client.get(f"/matches/{ref(match)}").headers["Link"].count("rel=modulepreload") == 2
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
     assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["entries.js", "topic.js"]]
     # Another game may be picked on the new-match form without a new page: every game's widgets.
@@ -176,12 +175,20 @@ def test_the_history_the_table_view_and_the_new_match_form_bring_their_own_style
         assert ".notice" in styles and ".totals-chart" in styles and ".field-error" in styles
 
 
-def test_the_chances_are_styled_on_match_pages_and_the_new_match_form_only(client, app):
+def test_the_chances_are_styled_where_they_are_drawn_only(client, app):
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
     for url in (f"/matches/{ref(match)}", "/matches/new"):
         assert ".chances-list" in page_styles(client, url), url
     for url in ("/", "/history", "/players"):
         assert ".chances-list" not in page_styles(client, url), url
+    # After the first round a match draws no chances, and its page goes without their styles; the Undo that takes
+    # that round back draws them again, and names their styles for the page to add (app.js).
+    assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
+    assert ".chances" not in page_styles(client, f"/matches/{ref(match)}")
+    undone = client.post(f"/matches/{ref(match)}/undo", headers={**HTMX, "X-CSRFToken": csrf_token(client)})
+    assert undone.status_code == 200 and 'class="chances' in undone.get_data(as_text=True)
+    named = re.findall(r"<(/bundle/[^>]+\.css)>; rel=preload; as=style", undone.headers.get("Link", ""))
+    assert ".chances-list" in "".join(client.get(url).get_data(as_text=True) for url in named)
 
 
 def test_a_replay_is_styled_where_it_is_drawn_and_a_match_being_played_goes_without(client, app):
@@ -196,7 +203,7 @@ def test_a_replay_is_styled_where_it_is_drawn_and_a_match_being_played_goes_with
         assert read(answer.get_data(as_text=True)).find_all(id="replay")
         named = re.findall(r"<(/bundle/[^>]+\.css)>; rel=preload; as=style", answer.headers.get("Link", ""))
         assert named and ".replay-steps" in "".join(viewer.get(url).get_data(as_text=True) for url in named)
-    assert "Link" not in client.get(f"/matches/{ref(playing)}/live", headers=HTMX).headers
+    assert "ended" not in client.get(f"/matches/{ref(playing)}/live", headers=HTMX).headers.get("Link", "")
 
 
 def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(client, app):
