@@ -48,7 +48,7 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("links", "css"): ("css/links.css",),
     ("setup", "css"): ("css/setup.css",),
     ("preferences", "css"): ("css/preferences.css",),
-    # The chances to win: on the new-match form, and on a match page before its first round.
+    # The chances to win: on match pages and the new-match form.
     ("match", "css"): ("css/match.css",),
     # What a match page says through an outage: the status line, the rounds kept on the phone, a viewer
     # reconnecting. On match pages alone.
@@ -336,19 +336,17 @@ def bundle_urls(kind: str, *names: str) -> list[str]:
     return [bundle_url(kind, "+".join(found))] if found else []
 
 
-def match_bundles(game: str, scorekeeper: bool, over: bool = False, chances: bool = False) -> list[str]:
-    """The bundles a match page names: its game's pieces, the chances where it draws them (before the first
-    round: an answer that draws them again, an Undo of the first round, names them, `_chances.html`), its outage
-    notes, what a match no longer played draws (its replay, its result card), and the scorekeeper's offline sender,
-    rows from the seats and entry widgets.
+def match_bundles(game: str, scorekeeper: bool, over: bool = False) -> list[str]:
+    """The bundles a match page names: its game's pieces, the chances, its outage notes, what a match no longer
+    played draws (its replay, its result card), and the scorekeeper's offline sender, rows from the seats and entry
+    widgets.
 
     Asked by the page's template, and by the links that ask for them with the page (app.js).
     """
     ended = ["ended"] if over else []
     # The rows sent from the seats, where the game's seats send rows.
     seats = ["seats"] if game in REGISTRY and REGISTRY[game].entry.rows_from_seats else []
-    shown = ["match"] if chances else []
-    return [f"game-{game}", *shown, "outage", *ended, *(["offline", *seats, f"entry-{game}"] if scorekeeper else [])]
+    return [f"game-{game}", "match", "outage", *ended, *(["offline", *seats, f"entry-{game}"] if scorekeeper else [])]
 
 
 def needs_bundles(*names: str) -> str:
