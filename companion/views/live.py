@@ -43,7 +43,7 @@ def live(match_id: int):
         return unchanged
     if request.args.get("view") == "pencil":
         return _pencil_panel(match_id, tag)
-    template = "_table_live.html" if request.args.get("view") == "table" else "_live.html"
+    template = TABLE_VIEW if request.args.get("view") == "table" else "_live.html"
     shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None
     viewer = not holds_a_token_of(state.uid) and shows in (None, entry_shows(state.status))
     html = drawn_for_viewers(state.uid, state.version, template) if viewer else None
@@ -51,6 +51,15 @@ def live(match_id: int):
         html = _live_fragment(match_id, template, shows)
     response = current_app.make_response(html)
     return poll_answer(response, tag, state.settled, shows, rounds=template == "_live.html")
+
+
+# The table view's polled part: a block of its page.
+TABLE_VIEW = "table.html"
+
+
+def _draw(template: str, page: MatchPage) -> str:
+    """A polled part drawn: the match page's (`_live.html`, which its page and answers include) or the table view's."""
+    return render_block(template, "live", page=page) if template == TABLE_VIEW else render_template(template, page=page)
 
 
 def _live_fragment(match_id: int, template: str, shows: str | None) -> str:
@@ -61,9 +70,9 @@ def _live_fragment(match_id: int, template: str, shows: str | None) -> str:
     page = MatchPage(match) if template == "_live.html" else MatchPage(match, my_seat=None)
     if page.scorekeeper or page.my_seat:
         # Drawn for this phone alone: what a seated phone sees of its own seat is not the viewers'.
-        html = render_template(template, page=page)
+        html = _draw(template, page)
     else:
-        html = draw_for_viewers(match, template, lambda: render_template(template, page=page))
+        html = draw_for_viewers(match, template, lambda: _draw(template, page))
     if shows is not None and shows != page.entry_shows:
         html += render_block("match.html", "entry_changed", shown_before=shows, page=page)
     return html
@@ -99,7 +108,7 @@ def _pencil_panel(match_id: int, tag: str) -> Response:
     owner = is_owner(match)
     given = match.status == PLAYING and not withdrawn
     page = MatchPage(match, owner=owner, given=given, withdrawn=withdrawn)
-    return current_app.make_response((render_template("_pencil_panel.html", page=page), 200, {"ETag": tag}))
+    return current_app.make_response((render_block("share.html", "pencil_panel", page=page), 200, {"ETag": tag}))
 
 
 @bp.get("/<match:match_id>/table")

@@ -16,7 +16,7 @@ from ..games import REGISTRY
 from . import modules
 from .access import no_group_needed
 from .headers import YEAR
-from .i18n import LANGUAGES, offline_texts
+from .i18n import LANGUAGES, kept_texts, offline_texts
 
 # The stylesheets and scripts of the pages, Pico and htmx first, in cascade and execution
 # order. A phone on a slow line pays for every byte before the page is drawn, and a round trip
@@ -34,6 +34,8 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     ("", "js"): ("vendor/htmx/htmx.min.js", "js/app.js"),
     # The offline sender: where a phone may enter rounds, or has rounds kept (app.js adds it then).
     ("offline", "js"): ("js/offline.js",),
+    # The offline page's list of the rounds kept on the phone, beside the offline sender's words.
+    ("kept", "js"): ("js/kept.js",),
     # The rows sent from the seated phones, filled into the scorekeeper's entry: where a phone may enter rounds.
     ("seats", "js"): ("js/seats.js",),
     ("history", "css"): ("css/history.css",),
@@ -42,7 +44,10 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
     # A finished match's "Share the result".
     ("share", "js"): ("js/share.js",),
     ("table", "css"): ("css/table.css",),
+    # A link's QR code, the seats it lets a phone take, a group's phones: where a page hands out a link.
+    ("links", "css"): ("css/links.css",),
     ("setup", "css"): ("css/setup.css",),
+    ("preferences", "css"): ("css/preferences.css",),
     # The chances to win: on match pages and the new-match form.
     ("match", "css"): ("css/match.css",),
     # What a match page says through an outage: the status line, the rounds kept on the phone, a viewer
@@ -67,9 +72,9 @@ BUNDLES: dict[tuple[str, str], tuple[str, ...]] = {
 GAME_BUNDLES = {("game", "css"): "css/games/{}.css", ("entry", "css"): "css/games/{}.entry.css",
                 ("entry", "js"): "js/games/{}.js"}
 # A script bundle whose words travel with it, in the page's language (its name says which, as
-# "offline.it"), ahead of its script: the offline sender's, which no page without it needs. A page
-# in another language brings them anew; the sender itself runs once.
-SPEAKING = {"offline": offline_texts}
+# "offline.it"), ahead of its script: the offline sender's, which no page without it needs, and the
+# offline page's list of kept rounds. A page in another language brings them anew; the sender itself runs once.
+SPEAKING = {"offline": offline_texts, "kept": kept_texts}
 # The new-match form's name for every game's bundles: another game may be picked without a new page.
 EVERY_GAME = "every-game"
 BUNDLE_TYPES = {"css": "text/css", "js": "text/javascript"}
@@ -254,12 +259,17 @@ def _script(name: str) -> bytes:
     static = Path(current_app.static_folder or "")
     words: dict[str, str] = {}
     entries = []
+    # The games whose entry scripts the bundle holds: their describers' words travel with the sender's; in a bundle
+    # of none (the page of a game with no script of its own, the offline page), every game's.
+    games = [part.partition("-")[2] for part in name.split("+") if part.startswith("entry-")] or list(REGISTRY)
     for part in name.split("+"):
         base, _, language = part.partition(".")
         if language:
-            # Its words, as a module of their own that hands them to app.js.
-            said = json.dumps(SPEAKING[base](language), ensure_ascii=False, separators=(",", ":"))
-            words[f"js/{base}.words.{language}.js"] = f'import {{ addTexts }} from "./app.js";\naddTexts({said});\n'
+            # Its words, as a module of their own that hands them to app.js: named by its games too, so that the
+            # bundle of another game's page, a boosted link away, adds that game's words.
+            said = json.dumps(SPEAKING[base](language, games), ensure_ascii=False, separators=(",", ":"))
+            module = ".".join([f"js/{base}.words.{language}", *games, "js"])
+            words[module] = f'import {{ addTexts }} from "./app.js";\naddTexts({said});\n'
         entries += [path.relative_to(static).as_posix() for path in _part_files(part, "js")]
 
     def read(module: str) -> modules.Module:
@@ -353,13 +363,8 @@ def linked_bundles(*names: str) -> str:
 
 
 def page_assets(*names: str) -> dict[str, list[str]]:
-    """The URLs of the shared bundles and of those a page names, per kind, in cascade and execution order.
-
-    Kept for the request, so that the page's preload header names the same files.
-    """
-    urls = {kind: [bundle_url(kind), *bundle_urls(kind, *names)] for kind in BUNDLE_TYPES}
-    g.page_assets = urls
-    return urls
+    """The URLs of the shared bundles and of those a page names, per kind, in cascade and execution order."""
+    return {kind: [bundle_url(kind), *bundle_urls(kind, *names)] for kind in BUNDLE_TYPES}
 
 
 @no_group_needed
@@ -385,27 +390,22 @@ def _serve_bundle(digest: str, kind: str, name: str = "") -> Response:
 
 
 def _preload_bundles(response: Response) -> Response:
-    """A page names its stylesheet and script bundles in a Link header, ahead of its markup.
+    """An htmx answer that draws a partial which needs_bundles names them in a Link header: app.js adds those the
+    page lacks before the answer is drawn.
 
-    On a slow line the browser can ask for them as soon as the headers are in rather than
-    once it has taken in the page and parsed its head (`make bench`, first load). htmx
-    requests, boosted navigations included, keep the bundles they already run with, and get
-    those they lack from the page's head, or from this header where a partial needs_bundles (app.js).
+    A whole page names its bundles in its head alone: it comes in one piece, its head in the first bytes of its
+    body, where the browser finds them as soon as it would in a header (a preload header was some 300 bytes of
+    every first load, `make bench`).
     """
-    page = request.method == "GET" and response.status_code == 200 and response.mimetype == "text/html"
-    if page and not request.htmx:
-        urls = g.get("page_assets") or page_assets()
-    elif request.htmx and g.get("fragment_bundles") and response.mimetype == "text/html":
-        urls = {kind: bundle_urls(kind, *g.fragment_bundles) for kind in BUNDLE_TYPES}
-    else:
+    if not (request.htmx and g.get("fragment_bundles") and response.mimetype == "text/html"):
         return response
-    links = [f"<{url}>; {PRELOAD[kind]}" for kind in BUNDLE_TYPES for url in urls[kind]]
+    links = [f"<{url}>; {PRELOAD[kind]}" for kind in BUNDLE_TYPES for url in bundle_urls(kind, *g.fragment_bundles)]
     response.headers["Link"] = ", ".join(links)
     return response
 
 
 def init_app(app: Flask) -> None:
-    """The static files' and the bundles' routes, the pages' preload header and the static files' compression.
+    """The static files' and the bundles' routes, the fragments' preload header and the static files' compression.
 
     Flask-Compress must be bound to the app before this (see _compressed_static).
     """

@@ -154,7 +154,6 @@ SCRIPT_TEXTS: dict[str, Message] = {
     "needs_server": N_(
         "This needs the server, which cannot be reached right now. Rounds you save are kept on this phone."
     ),
-    "reconnecting": N_("Reconnecting…"),
     "leave_waiting": Np_(
         "%(num)s round kept on this phone is not sent yet. Leave this page anyway?",
         "%(num)s rounds kept on this phone are not sent yet. Leave this page anyway?",
@@ -178,14 +177,24 @@ def script_texts(keys: Iterable[str] = SHARED_SCRIPT_TEXTS, language: str | None
         return _script_texts(keys, get_translations())
 
 
-def offline_texts(language: str) -> dict[str, Any]:
-    """The offline sender's words in a language: every one of SCRIPT_TEXTS but those every page has, and the
-    words each game's offline describer says a kept round in (`Entry.round_texts`, as `<slug>.<key>`)."""
-    texts = script_texts([key for key in SCRIPT_TEXTS if key not in SHARED_SCRIPT_TEXTS], language)
+# The words the offline page's list of kept rounds alone says (static/js/kept.js): they travel with it.
+KEPT_PAGE_TEXTS = ("offline_waiting",)
+
+
+def kept_texts(language: str, _games: Iterable[str] = ()) -> dict[str, Any]:
+    """The words of the offline page's list of kept rounds, in a language."""
+    return script_texts(KEPT_PAGE_TEXTS, language)
+
+
+def offline_texts(language: str, games: Iterable[str] = ()) -> dict[str, Any]:
+    """The offline sender's words in a language: every one of SCRIPT_TEXTS but those every page has and the offline
+    page's own, and the words the offline describer of each of these games says a kept round in
+    (`Entry.round_texts`, as `<slug>.<key>`)."""
+    texts = script_texts([key for key in SCRIPT_TEXTS if key not in (*SHARED_SCRIPT_TEXTS, *KEPT_PAGE_TEXTS)], language)
     with force_locale(language):
         translations = get_translations()
-        for slug, game in REGISTRY.items():
-            for key, text in game.entry.round_texts.items():
+        for slug in games:
+            for key, text in REGISTRY[slug].entry.round_texts.items():
                 texts[f"{slug}.{key}"] = _translated_text(text, translations)
     return texts
 

@@ -1,5 +1,5 @@
 // The turn's clock (_clock.html) shows the server's time left, whatever the phone's own clock says: the server's time
-// less the phone's is taken from the latest answer's X-Server-Time (before any, from the time the page was drawn at).
+// less the phone's is taken from the latest club answer's X-Server-Time (before any, from the time the page was drawn at).
 // One interval for the document, the clocks found again at each tick: a poll that redraws one neither restarts nor
 // doubles it. It looks five times a second, so the figures turn within a fifth of a second of the server's.
 var WARNING_MS = 5 * 60 * 1000;

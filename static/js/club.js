@@ -3,13 +3,14 @@
 // sent twice counts once); the polled regions held while someone works in them; the Print buttons; the turn's clock.
 import { htmx } from "../vendor/htmx/htmx.min.js";
 import { onLoad } from "./app.js";
-import { onUnanswered } from "./writes.js";
+import { kept, keep, onUnanswered, pairsOf, send, unanswered } from "./outbox.js";
 import { tickClocks } from "./clock.js";
 
-var KEPT = "companion.club.";
+// The club's writes kept in the outbox, one list: a write to an address replaces the one waiting for it.
+var KEPT = "companion.club.writes";
 
-function csrfToken() {
-  return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+function others(url) {
+  return kept(KEPT).filter(function (write) { return write.url !== url; });
 }
 
 function showKept(panel) {
@@ -20,28 +21,22 @@ function showKept(panel) {
 onUnanswered(function (config) {
   return config.elt instanceof Element && !!config.elt.closest("[data-club-write]");
 }, function (config) {
-  var body = {};
-  config.formData.forEach(function (value, name) { body[name] = value; });
-  localStorage.setItem(KEPT + config.path, JSON.stringify(body));
+  keep(KEPT, others(config.path).concat({ url: config.path, fields: pairsOf(config.formData) }));
   showKept(config.elt.closest("#club-table"));
 });
 
-// Each kept write goes out once the server is reached (a poll answered, the phone back online); whatever the
-// server says of it then (counted, already counted, refused with its reason) the panel shows at its next poll.
+// Each kept write goes out once the server is reached (a poll answered, the phone back online), all at once (the
+// server counts a table once); whatever the server says of it then (counted, already counted, refused with its
+// reason) the panel shows at its next poll.
 var sending = false;
 function sendKept() {
-  var keys = Object.keys(localStorage).filter(function (key) { return key.indexOf(KEPT) === 0; });
-  if (sending || !keys.length || !navigator.onLine) return;
+  var list = kept(KEPT);
+  if (sending || !list.length || !navigator.onLine) return;
   sending = true;
-  Promise.all(keys.map(function (key) {
-    var body = new URLSearchParams(JSON.parse(localStorage.getItem(key)));
-    // Given up after htmx's own timeout, so one sent into a server dying under the proxy cannot hold back the rest.
-    return fetch(key.slice(KEPT.length), {
-      method: "POST", body: body, credentials: "same-origin", signal: AbortSignal.timeout(htmx.config.timeout || 10000),
-      headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
-    }).then(function (response) {
-      if (response.status < 502) localStorage.removeItem(key);
-    }).catch(function () {});
+  Promise.all(list.map(function (write) {
+    return send(write.url, write.fields).then(function (answer) {
+      if (!unanswered(answer.status)) keep(KEPT, others(write.url));
+    });
   })).then(function () {
     sending = false;
     var panel = document.querySelector("#club-table");
@@ -51,7 +46,7 @@ function sendKept() {
 
 onLoad(function (root) {
   var panel = document.querySelector("#club-table");
-  if (panel && Object.keys(localStorage).some(function (key) { return key.indexOf(KEPT) === 0; })) showKept(panel);
+  if (panel && kept(KEPT).length) showKept(panel);
   if (root === panel || root === document.body || (panel && panel.contains(root))) sendKept();
 });
 window.addEventListener("online", sendKept);

@@ -9,49 +9,21 @@
 // Its words come in front of it in its bundle, in the page's language (assets.py): a page in another
 // language brings them anew, and this sender, running already, keeps going alone.
 import { htmx } from "../vendor/htmx/htmx.min.js";
-import { KEPT_PREFIX as STORE_PREFIX, onLoad, showBanner, showReloadNote, text, wordsFor } from "./app.js";
+import { KEPT_PREFIX, onLoad, showBanner, showReloadNote, text, wordsFor } from "./app.js";
 import { describers } from "./entries.js";
-import { newKey, onUnanswered, reasonOf as refusalOf } from "./writes.js";
-
-var FIRST_RETRY_MS = 1000;
-var LAST_RETRY_MS = 30000;
+import { field, kept, keep as keepList, pairsOf, queueWrites, reasonOf as refusalOf, retrier, send } from "./outbox.js";
 
 var section = null;      // the match page's #entry, which says where to send
-var retryMs = FIRST_RETRY_MS;
-var retryTimer = null;
+var retry = retrier(drain);
 var sending = false;
 var sendingKey = null;
 var sentCount = 0;
 
-// --- the rounds kept on this phone, per match, in localStorage (survives a reload and a restart)
+// --- the rounds kept on this phone, per match, in the outbox (each {key, number, fields, summary, where})
 
-function storeKey() { return STORE_PREFIX + section.dataset.offlineMatch; }
+function waiting() { return kept(KEPT_PREFIX + section.dataset.offlineMatch); }
 
-function waiting() {
-  try { return JSON.parse(localStorage.getItem(storeKey()) || "[]"); } catch { return []; }
-}
-
-// Whether the rounds could be kept: a full or closed storage (private browsing) says no.
-function keep(list) {
-  try {
-    if (list.length) localStorage.setItem(storeKey(), JSON.stringify(list));
-    else localStorage.removeItem(storeKey());
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function entries(formData) {
-  var pairs = [];
-  formData.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
-  return pairs;
-}
-
-function field(pairs, name) {
-  for (var i = 0; i < pairs.length; i++) if (pairs[i][0] === name) return pairs[i][1];
-  return null;
-}
+function keep(list) { return keepList(KEPT_PREFIX + section.dataset.offlineMatch, list); }
 
 // A text with its parameters, `%(name)s` standing for each, as the server's own translated() fills in a Message:
 // a game's describer says a kept round in the words of its read-back.
@@ -261,7 +233,7 @@ function keepRound(form, pairs) {
   nextRoundEntry(number + 1);
   draw();
   readBack(label(number) + (item.summary ? " " + item.summary : "") + " · " + text("not_sent"), item);
-  schedule(0);
+  retry.now();
 }
 
 // A round struck out of the kept ones, as on a paper sheet: the rounds kept after it move up by one.
@@ -285,7 +257,7 @@ function discard(item) {
     nextRoundEntry(list.length ? list[list.length - 1].number + 1 : Number(blankNumber));
   }
   draw();
-  if (list.length) schedule(0);
+  if (list.length) retry.now();
 }
 
 // Undo of a kept round. The one on its way to the server cannot be called back: it is struck out
@@ -316,11 +288,6 @@ function enterAgain(item) {
 
 // --- sending, one at a time, in order; a refused round stops the queue until someone looks
 
-function schedule(delay) {
-  clearTimeout(retryTimer);
-  retryTimer = setTimeout(drain, delay);
-}
-
 function reasonOf(html) {
   return refusalOf(html) || text("refused");
 }
@@ -333,35 +300,24 @@ function drain() {
   var item = list[0];
   sendingKey = item.key;
   draw();
-  var body = new URLSearchParams();
-  // The page's own CSRF token, not the one of the page the round was kept on: the browser may
-  // have been closed since, and its session with it.
-  var token = currentToken();
-  item.fields.forEach(function (pair) { body.append(pair[0], pair[0] === "csrf_token" && token ? token : pair[1]); });
-  fetch(section.dataset.saveUrl, {
-    method: "POST",
-    body: body,
-    credentials: "same-origin",
-    headers: { "HX-Request": "true" },
-  }).then(function (response) {
-    return response.text().then(function (html) { return { status: response.status, html: html }; });
-  }).then(function (answer) {
+  send(section.dataset.saveUrl, item.fields).then(function (answer) {
     sending = false;
     sendingKey = null;
     if (answer.status >= 200 && answer.status < 300) {
-      retryMs = FIRST_RETRY_MS;
+      retry.reset();
       keep(waiting().filter(function (other) { return other.key !== item.key; }));
       if (undoWhenSent !== item.key) delete keptEntries[item.key];  // stored: no Undo here puts it back
       if (undoWhenSent === item.key) {
+        // The Undo tapped while it was on its way: the round the server just stored goes back.
         undoWhenSent = null;
-        undoOnServer().then(function () {
-          if (waiting().length) schedule(0);
+        send(section.dataset.undoUrl, []).then(function () {
+          if (waiting().length) retry.now();
           else refresh(function () { refill(item); });
         });
         return;
       }
       sentCount += 1;
-      if (waiting().length) { draw(); schedule(0); } else { refresh(); }
+      if (waiting().length) { draw(); retry.now(); } else { refresh(); }
     } else if (answer.status >= 400 && answer.status < 500) {
       var now = waiting();
       now.forEach(function (other) {
@@ -372,41 +328,15 @@ function drain() {
       keep(now);
       draw();
     } else {
-      retry();
+      if (!answer.status && undoWhenSent === item.key) {
+        // Taken back while its answer was lost: the server may hold it or not. It goes back to the head
+        // of the queue, to be sent again (its key stores it once) and then taken back on the server.
+        keep([item].concat(waiting()));
+      }
+      draw();
+      retry.later();
     }
-  }).catch(function () {
-    sending = false;
-    sendingKey = null;
-    if (undoWhenSent === item.key) {
-      // Taken back while its answer was lost: the server may hold it or not. It goes back to the head
-      // of the queue, to be sent again (its key stores it once) and then taken back on the server.
-      keep([item].concat(waiting()));
-    }
-    retry();
   });
-}
-
-function currentToken() {
-  var field = document.querySelector('#entry input[name="csrf_token"]');
-  if (field) return field.value;
-  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch { return null; }
-}
-
-// The Undo a phone tapped while its round was on the way: the round the server just stored goes back.
-function undoOnServer() {
-  var body = new URLSearchParams();
-  return fetch(section.dataset.undoUrl, {
-    method: "POST",
-    body: body,
-    credentials: "same-origin",
-    headers: { "HX-Request": "true", "X-CSRFToken": currentToken() || "" },
-  }).catch(function () { return null; });
-}
-
-function retry() {
-  draw();
-  schedule(retryMs);
-  retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
 }
 
 // The server's page, once every kept round is in: its standings, rounds and entry are the truth.
@@ -426,21 +356,16 @@ function isSave(config) {
   return section && config.verb === "post" && config.path === section.dataset.saveUrl;
 }
 
+queueWrites(isSave, "round_key", function () { return waiting().length; }, function (config) {
+  keepRound(config.elt.closest("form") || config.elt, pairsOf(config.formData));
+});
+// While rounds wait, Undo takes back the newest kept round, on this phone alone.
 document.addEventListener("htmx:configRequest", function (event) {
   var config = event.detail;
-  if (!isSave(config)) {
-    if (section && config.verb === "post" && config.path === section.dataset.undoUrl && waiting().length) {
-      // Undo takes back the newest kept round, on this phone alone.
-      event.preventDefault();
-      var list = waiting();
-      takeBack(list[list.length - 1]);
-    }
-    return;
-  }
-  if (!config.parameters.round_key) config.parameters.round_key = newKey();
-  if (!navigator.onLine || waiting().length) {
+  if (section && config.verb === "post" && config.path === section.dataset.undoUrl && waiting().length) {
     event.preventDefault();
-    keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
+    var list = waiting();
+    takeBack(list[list.length - 1]);
   }
 });
 
@@ -453,67 +378,12 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   if (!config || !isSave(config) || status < 400 || status >= 500) return;
   var answer = new DOMParser().parseFromString(event.detail.serverResponse || "", "text/html");
   if (answer.querySelector("form.round-entry")) return;
-  var pairs = entries(config.formData);
+  var pairs = pairsOf(config.formData);
   var list = waiting();
   list.push({ key: field(pairs, "round_key"), number: Number(field(pairs, "number")), fields: pairs,
               summary: describe(pairs), refused: reasonOf(event.detail.serverResponse), refusedStatus: status });
   keep(list);
 });
-
-onUnanswered(isSave, function (config) {
-  keepRound(config.elt.closest("form") || config.elt, entries(config.formData));
-});
-
-// --- the offline page the service worker shows for a page it has no copy of
-
-// It names the rounds kept on this phone and leads back to their match: at once when the server answers
-// (the match page then sends them), or by its button.
-function offlinePage() {
-  var box = document.querySelector("[data-offline-page]");
-  if (!box || box.dataset.drawn) return;
-  box.dataset.drawn = "1";
-  var matches = [];
-  var total = 0;
-  for (var i = 0; i < localStorage.length; i++) {
-    var name = localStorage.key(i);
-    if (name.indexOf(STORE_PREFIX) !== 0) continue;
-    var list;
-    try { list = JSON.parse(localStorage.getItem(name) || "[]"); } catch { list = []; }
-    if (!list.length) continue;
-    var id = name.slice(STORE_PREFIX.length);
-    matches.push({ url: "/matches/" + encodeURIComponent(id), count: list.length,
-                   label: list[0].where || box.dataset.match.replace("%(num)s", id) });
-    total += list.length;
-  }
-  if (!matches.length) return;
-  box.querySelector(".offline-waiting-count").textContent = text("offline_waiting", total);
-  var links = box.querySelector(".offline-waiting-matches");
-  matches.forEach(function (match) {
-    var li = document.createElement("li");
-    var a = document.createElement("a");
-    a.href = match.url;
-    a.textContent = match.label;
-    li.appendChild(a);
-    li.appendChild(document.createTextNode(" · " + text("waiting", match.count)));
-    links.appendChild(li);
-  });
-  box.hidden = false;
-  var back = document.querySelector("[data-try-again]");
-  if (back) back.href = matches[0].url;
-  var wait = FIRST_RETRY_MS;
-  function knock() {
-    fetch("/ping", { cache: "no-store", credentials: "same-origin" }).then(function (response) {
-      if (response.ok) window.location.assign(matches[0].url);
-      else later();
-    }).catch(later);
-  }
-  function later() {
-    setTimeout(knock, wait);
-    wait = Math.min(wait * 2, LAST_RETRY_MS);
-  }
-  window.addEventListener("online", function () { wait = FIRST_RETRY_MS; knock(); });
-  later();
-}
 
 // Rounds refused because this phone could not enter rounds then (403: the pencil had moved) go out
 // again once it can (its entry is drawn again: the pencil came back), as if never refused.
@@ -534,7 +404,6 @@ function retryNotAllowed() {
 // Set up on every page htmx draws; at once too when app.js brought this script to a page drawn
 // already (a phone that follows a match it kept rounds of).
 onLoad(function () {
-  offlinePage();
   var found = document.querySelector("#entry[data-offline-match]");
   if (found !== section) {
     section = found;
@@ -549,8 +418,8 @@ onLoad(function () {
   var list = waiting();
   if (list.length && form && !form.dataset.keptEntry) nextRoundEntry(list[list.length - 1].number + 1);
   draw();
-  if (list.length) schedule(0);
+  if (list.length) retry.now();
 });
 
-window.addEventListener("online", function () { retryMs = FIRST_RETRY_MS; draw(); schedule(0); });
+window.addEventListener("online", function () { retry.reset(); draw(); retry.now(); });
 window.addEventListener("offline", draw);

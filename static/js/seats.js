@@ -3,7 +3,7 @@
 import { htmx } from "../vendor/htmx/htmx.min.js";
 import { onLoad } from "./app.js";
 import { rowWidgets } from "./entries.js";
-import { newKey, onUnanswered, reasonOf } from "./writes.js";
+import { field, kept, keep as keepList, pairsOf, queueWrites, reasonOf, retrier, send } from "./outbox.js";
 
 function hidden(row, name) {
   var input = document.createElement("input");
@@ -53,15 +53,12 @@ document.addEventListener("htmx:afterSettle", function (event) {
   if (event.target instanceof Element && event.target.id === "live") fillIn();
 });
 
-// --- On a seated phone: the rows it could not send, in localStorage per match, oldest first, one per round (a
-// row sent again for its round replaces the one waiting). Each goes out once the server can be reached, in
-// order, under the key made for its send (the server stores a send once, so a lost answer costs nothing). A
-// row refused (its round saved meanwhile, its seat freed) stays, saying why, until the player discards it.
+// --- On a seated phone: the rows it could not send, in the outbox per match, oldest first, one per round (a row
+// sent again for its round replaces the one waiting). Each goes out once the server can be reached, in order, under
+// the key made for its send (the server stores a send once, so a lost answer costs nothing). A row refused (its
+// round saved meanwhile, its seat freed) stays, saying why, until the player discards it.
 var ROW_PREFIX = "companion.rows.";
-var FIRST_RETRY_MS = 1000;
-var LAST_RETRY_MS = 30000;
-var retryMs = FIRST_RETRY_MS;
-var retryTimer = null;
+var retry = retrier(sendWaiting);
 var sending = false;
 
 function rowForm() { return document.querySelector("#entry form.seat-row-entry"); }
@@ -73,22 +70,13 @@ function storeName() {
 
 function waiting() {
   var name = storeName();
-  try { return (name && JSON.parse(localStorage.getItem(name) || "[]")) || []; } catch { return []; }
+  return name ? kept(name) : [];
 }
 
+// A storage full or closed keeps nothing: the row stays in the form, drawn as not sent.
 function keep(list) {
   var name = storeName();
-  if (!name) return;
-  try {
-    if (list.length) localStorage.setItem(name, JSON.stringify(list));
-    else localStorage.removeItem(name);
-  } catch { /* storage full or closed: the row stays in the form, drawn as not sent */ }
-}
-
-function pairsOf(formData) {
-  var pairs = [];
-  formData.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
-  return pairs;
+  if (name) keepList(name, list);
 }
 
 function isRowSend(config) {
@@ -98,13 +86,13 @@ function isRowSend(config) {
 
 function keepSend(config) {
   var pairs = pairsOf(config.formData);
-  var number = Number((pairs.filter(function (pair) { return pair[0] === "number"; })[0] || [])[1]);
+  var number = Number(field(pairs, "number"));
   var list = waiting().filter(function (row) { return row.number !== number; });
   list.push({ number: number, url: config.path, fields: pairs });
   list.sort(function (a, b) { return a.number - b.number; });
   keep(list);
   draw();
-  later();
+  retry.later();
 }
 
 function draw() {
@@ -141,75 +129,43 @@ function draw() {
   });
 }
 
-function later() {
-  clearTimeout(retryTimer);
-  retryTimer = setTimeout(function () {
-    retryTimer = null;
-    sendWaiting();
-  }, retryMs);
-  retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
-}
-
 function sendWaiting() {
   var form = rowForm();
   var row = waiting().filter(function (one) { return !one.refused; })[0];
   if (!form || !row || sending) return;
   sending = true;
-  var body = new URLSearchParams();
-  // This page's CSRF token, not the one of the page the row was kept on (its session may be gone).
-  var token = form.querySelector('input[name="csrf_token"]');
-  row.fields.forEach(function (pair) { body.append(pair[0], pair[0] === "csrf_token" && token ? token.value : pair[1]); });
-  fetch(row.url, { method: "POST", body: body, credentials: "same-origin", headers: { "HX-Request": "true" } })
-    .then(function (response) {
-      return response.text().then(function (html) { return { status: response.status, html: html }; });
-    })
-    .then(function (answer) {
-      sending = false;
-      var list = waiting();
-      if (answer.status >= 200 && answer.status < 300) {
-        retryMs = FIRST_RETRY_MS;
-        keep(list.filter(function (other) { return other.number !== row.number; }));
-        var entry = document.getElementById("entry");
-        if (entry) htmx.swap(entry, answer.html, { swapStyle: "innerHTML" });
-        if (waiting().some(function (other) { return !other.refused; })) sendWaiting();
-      } else if (answer.status >= 400 && answer.status < 500) {
-        list.forEach(function (other) {
-          if (other.number === row.number) other.refused = reasonOf(answer.html) || form.dataset.refused;
-        });
-        keep(list);
-        draw();
-        sendWaiting();
-      } else {
-        later();
-      }
-    })
-    .catch(function () {
-      sending = false;
-      later();
-    });
+  send(row.url, row.fields).then(function (answer) {
+    sending = false;
+    var list = waiting();
+    if (answer.status >= 200 && answer.status < 300) {
+      retry.reset();
+      keep(list.filter(function (other) { return other.number !== row.number; }));
+      var entry = document.getElementById("entry");
+      if (entry) htmx.swap(entry, answer.html, { swapStyle: "innerHTML" });
+      if (waiting().some(function (other) { return !other.refused; })) sendWaiting();
+    } else if (answer.status >= 400 && answer.status < 500) {
+      list.forEach(function (other) {
+        if (other.number === row.number) other.refused = reasonOf(answer.html) || form.dataset.refused;
+      });
+      keep(list);
+      draw();
+      sendWaiting();
+    } else {
+      retry.later();
+    }
+  });
 }
 
-document.addEventListener("htmx:configRequest", function (event) {
-  var config = event.detail;
-  if (!isRowSend(config)) return;
-  if (!config.parameters.row_key) config.parameters.row_key = newKey();
-  // Offline, or behind rows still waiting: this one waits too, so that rows reach the server in order.
-  if (!navigator.onLine || waiting().some(function (row) { return !row.refused; })) {
-    event.preventDefault();
-    keepSend(config);
-  }
-});
-onUnanswered(isRowSend, keepSend);
+// Behind rows still waiting (not those refused), a row waits too.
+queueWrites(isRowSend, "row_key", function () { return waiting().some(function (row) { return !row.refused; }); }, keepSend);
 
 // Drawn again on every swap of the entry (each round, each poll that moves it); a row waiting from an earlier
 // visit is sent once this page can.
 onLoad(function () {
   draw();
-  if (!retryTimer && !sending && waiting().some(function (row) { return !row.refused; })) later();
+  if (!retry.pending() && !sending && waiting().some(function (row) { return !row.refused; })) retry.later();
 });
 window.addEventListener("online", function () {
-  clearTimeout(retryTimer);
-  retryTimer = null;
-  retryMs = FIRST_RETRY_MS;
-  sendWaiting();
+  retry.reset();
+  retry.now();
 });

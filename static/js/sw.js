@@ -10,10 +10,12 @@ self.addEventListener("install", function (event) {
       return cache.addAll([OFFLINE_URL, "/manifest.webmanifest"]).then(function () {
         return cache.match(OFFLINE_URL);
       }).then(function (page) {
-        // The bundles the offline page loads, as its preload header names them: the offline sender among
-        // them, which lists the rounds kept on the phone, though this phone may never have opened a page with it.
-        var links = (page && page.headers.get("Link")) || "";
-        return cache.addAll((links.match(/<[^>]+>/g) || []).map(function (link) { return link.slice(1, -1); }));
+        return page ? page.text() : "";
+      }).then(function (html) {
+        // The bundles the offline page loads, as its head names them: the offline sender among them, which
+        // lists the rounds kept on the phone, though this phone may never have opened a page with it.
+        var named = html.match(/(?:href|src)="\/bundle\/[^"]+"/g) || [];
+        return cache.addAll(named.map(function (attribute) { return attribute.split('"')[1]; }));
       });
     }).then(function () { return self.skipWaiting(); })
   );

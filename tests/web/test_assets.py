@@ -42,11 +42,12 @@ def test_one_stylesheet_and_one_script_per_page(client):
     assert "/static/css/" not in html and "/static/js/" not in html and "/static/vendor/" not in html
 
 
-def test_pages_name_their_bundles_in_a_preload_header_and_fragments_do_not(client):
+def test_pages_name_their_bundles_in_their_head_alone_not_again_in_a_header(client):
     css, js = bundle_urls(client)
-    for url in ("/", "/history", "/matches/new"):
-        link = client.get(url).headers.get("Link", "")
-        assert f"<{css}>; rel=preload; as=style" in link and f"<{js}>; rel=modulepreload" in link, url
+    for url in ("/", "/history", "/matches/new", "/offline"):
+        answer = client.get(url)
+        html = answer.get_data(as_text=True)
+        assert f'href="{css}"' in html and f'src="{js}"' in html and "Link" not in answer.headers, url
     assert "Link" not in client.get("/history", headers={"HX-Request": "true", "HX-Boosted": "true"}).headers
     assert "Link" not in client.get("/history?q=a", headers={"HX-Request": "true"}).headers
     assert "Link" not in client.get("/no-such-page").headers
@@ -90,16 +91,14 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
     for url in ("/", "/history", "/players", "/preferences"):
         assert page_bundles(client, url, "js") == [SHARED_JS], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
-    # The scorekeeper's match page: its preload header names the same bundles as its head.
     # The sender brings what it imports beyond the shared bundle: the games' offers, what every write needs.
-    sender = ["entries.js", "writes.js", "offline.js"]
+    sender = ["entries.js", "outbox.js", "offline.js"]
     assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, [*sender, "topic.js"]]
-    assert client.get(f"/matches/{ref(match)}").headers["Link"].count("rel=modulepreload") == 2
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
     assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["entries.js", "topic.js"]]
     # Another game may be picked on the new-match form without a new page: every game's widgets.
     assert page_files(client, "/matches/new", "js") == {*SHARED_JS, "entries.js", *GAME_SCRIPTS}
-    assert page_bundles(client, "/offline", "js") == [SHARED_JS, sender]
+    assert page_bundles(client, "/offline", "js") == [SHARED_JS, [*sender, "kept.js"]]
     # A phone that follows the match loads neither, but is told where they are, for rounds it kept.
     viewer = app.test_client()
     assert page_bundles(viewer, f"/matches/{ref(match)}", "js") == [SHARED_JS]

@@ -264,10 +264,6 @@ def test_an_unchanged_poll_answered_before_flask_has_the_headers_flask_gives_it(
     by_flask = Client(app.wsgi_app.flask, Response).get(f"/matches/{ref(match_id)}/live", headers=poll)
     assert before_flask.status_code == by_flask.status_code == 304
     check_headers(before_flask, "304 before Flask")
-    # The same headers, the server's time each at its own moment.
-    assert abs(int(before_flask.headers["X-Server-Time"]) - int(by_flask.headers["X-Server-Time"])) < 5000
-    for answer in (before_flask, by_flask):
-        del answer.headers["X-Server-Time"]
     assert sorted(before_flask.headers.items()) == sorted(by_flask.headers.items())
 
 
