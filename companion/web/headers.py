@@ -70,6 +70,11 @@ SUBRESOURCE_TYPES = ("text/css", "text/javascript")
 DOCUMENT_ONLY = ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options")
 
 
+def stamp_server_time(headers: Headers) -> None:
+    """The server's time on an answer of the clock's pages or polls (see CLOCK_BLUEPRINTS)."""
+    headers["X-Server-Time"] = str(now_ms())
+
+
 def add_standard_headers(headers: Headers, subresource: bool = False) -> Headers:
     """Keep scripts, frames and referrers in check; and unless a response says how long it keeps
     (the fingerprinted files: a year), the browser asks again before it reuses it.
@@ -103,7 +108,7 @@ def _on_every_response(response: Response) -> Response:
         response.vary.add("Cookie")
     add_standard_headers(response.headers, subresource)
     if request.blueprint in CLOCK_BLUEPRINTS:
-        response.headers["X-Server-Time"] = str(now_ms())
+        stamp_server_time(response.headers)
     if not ({"no-cache", "no-store"} & set(response.cache_control)) and response.cache_control.max_age is None:
         response.cache_control.no_cache = True
     return response

@@ -23,7 +23,7 @@ from . import cookies, hx
 from .assets import needs_bundles
 from .bytecache import ByteBoundedCache
 from .groups import PHONE_COOKIE, place, signed_credential
-from .headers import PRIVATE_CACHE, add_standard_headers
+from .headers import PRIVATE_CACHE, add_standard_headers, stamp_server_time
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
 from .queries import QUERIES_BEFORE_FLASK, counting
 from .row_ids import KNOWN_ADDRESSES, PUBLIC
@@ -203,7 +203,7 @@ class UnchangedPolls:
                     if phone or not self.private:
                         tag = answer(environ, found.group(1), phone or None)
                         if tag and shows_version(tag, if_none_match):
-                            return self.unchanged(start_response, tag)
+                            return self.unchanged(start_response, tag, clock=answer == self.panel)
                     break
         return self.flask(environ, start_response)
 
@@ -237,9 +237,11 @@ class UnchangedPolls:
         if match_id is not None:
             environ[KNOWN_ADDRESSES] = {("match", address): match_id}
 
-    def unchanged(self, start_response: Callable, tag: str) -> Iterable[bytes]:
-        """The 304 the view would give."""
+    def unchanged(self, start_response: Callable, tag: str, clock: bool) -> Iterable[bytes]:
+        """The 304 the view would give; with the server's time where it answers for a page that draws the clock."""
         headers = unchanged_headers(tag)
+        if clock:
+            stamp_server_time(headers)
         if self.counting:
             headers["X-Queries"] = "1"
         start_response("304 NOT MODIFIED", headers.to_wsgi_list())

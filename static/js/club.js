@@ -88,13 +88,22 @@ document.addEventListener("change", function (event) {
   var region = event.target instanceof Element && event.target.closest("[data-hold-while-editing]");
   if (region) region.dataset.editedAt = String(Date.now());
 });
+// Nor while one of its own writes is on its way: a poll drawn then would take the form that sent it out of the page,
+// and the write's failure (a proxy's 502) would be told to that form alone, heard by no listener: lost, not kept.
+// (htmx's hx-sync could queue them too, but its "replace" logs every poll it aborts as an error.)
+var writing = new WeakMap();
 function held(region) {
   if (!region.hasAttribute("data-hold-while-editing")) return false;
+  var write = writing.get(region);
   var edited = Date.now() - Number(region.dataset.editedAt || 0) < EDITING_HOLD_MS;
-  return edited || !!region.querySelector("details[open], input:focus, select:focus, textarea:focus");
+  return edited || (write && write.readyState !== XMLHttpRequest.DONE) ||
+    !!region.querySelector("details[open], input:focus, select:focus, textarea:focus");
 }
 document.addEventListener("htmx:beforeRequest", function (event) {
-  if (held(event.detail.elt)) event.preventDefault();
+  var elt = event.detail.elt;
+  var region = event.detail.requestConfig.verb !== "get" && elt.closest("[data-hold-while-editing]");
+  if (region && region !== elt) writing.set(region, event.detail.xhr);
+  else if (held(elt)) event.preventDefault();
 });
 // A poll sent just before the user opened a part or picked a choice is not drawn over it either: the region's poll
 // alone, a GET (the answer to the user's form, a POST drawn into the same region, is drawn).
