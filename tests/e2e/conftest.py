@@ -25,6 +25,7 @@ class BrowserFaults:
         self.seen_expected: set[str] = set()
         self.optional: set[str] = set()
         self.contexts: list[BrowserContext] = []
+        self.closed: list[BrowserContext] = []
 
     def expect(self, text: str, *, may_not_come: bool = False) -> None:
         """This test provokes a console error or page error of exactly this text; it must come, unless
@@ -42,6 +43,7 @@ class BrowserFaults:
     def watch(self, context: BrowserContext) -> BrowserContext:
         """Listen to every page the context has or opens."""
         self.contexts.append(context)
+        context.on("close", lambda closed: self.closed.append(closed))
         context.on("console", self._console)
         context.on("weberror", self._page_error)
         context.on("response", self._response)
@@ -113,6 +115,10 @@ def browser_faults(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
         monkeypatch.setattr(browser, "new_page", watched_page)
     request.node.browser_faults = faults
     yield faults
+    # The phones a test opened go with it (the `page` fixture has closed its own): left open, each would go on polling
+    # its stopped server every second for the rest of the worker's run, a browser's worth of CPU by the suite's end.
+    for context in [context for context in faults.contexts if context not in faults.closed]:
+        context.close()
 
 
 @pytest.hookimpl(wrapper=True)
