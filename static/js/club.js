@@ -9,6 +9,16 @@ import { tickClocks } from "./clock.js";
 // The club's writes kept in the outbox, one list: a write to an address replaces the one waiting for it.
 var KEPT = "companion.club.writes";
 
+// A write the version before this outbox kept, under a key of its own ("companion.club./evenings/…" holding its
+// fields as an object), joins the list: a phone updated with a confirmation waiting loses nothing.
+Object.keys(localStorage).forEach(function (key) {
+  if (key.indexOf("companion.club./") !== 0) return;
+  var url = key.slice("companion.club.".length), fields;
+  try { fields = Object.entries(JSON.parse(localStorage.getItem(key))); } catch { fields = null; }
+  if (fields) keep(KEPT, others(url).concat({ url: url, fields: fields }));
+  localStorage.removeItem(key);
+});
+
 function others(url) {
   return kept(KEPT).filter(function (write) { return write.url !== url; });
 }

@@ -1,6 +1,6 @@
 """Browser tests of how a phone reaches the club evenings and picks among their entrants: the top bar's link to
-them at 360 and 390 px in English and Italian, the arbiter's entrant picker showing 40-character names whole, and
-the setup form keeping what is typed while it is redrawn."""
+them at 360 and 390 px in English and Italian, the arbiter's entrant picker showing 40-character names whole, the
+setup form keeping what is typed while it is redrawn, and a confirmation kept by the version before sent by this one."""
 
 from __future__ import annotations
 
@@ -87,3 +87,18 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     expect(page.get_by_text("Preset for 2 hands")).to_be_visible()
     expect(page.get_by_label("Entrants: one a line")).to_have_value(typed)
     expect(page.get_by_label("Name of the evening")).to_have_value("Venerdì")
+
+
+def test_a_confirmation_the_previous_version_kept_offline_is_sent_by_this_one(browser: Browser, module_live_server):
+    page = phone(browser, PHONES[1], "en-GB")
+    address = "/evenings/table/ABCDEFGHIJK/confirm"
+    page.route(f"**{address}", lambda route: route.fulfill(status=200, body=""))
+    page.goto(f"{module_live_server.url}/evenings")
+    # As stop 49's club.js kept it: a key of its own, the form's fields as an object.
+    kept = [f"companion.club.{address}", '{"action": "confirm"}']
+    page.evaluate("([key, fields]) => localStorage.setItem(key, fields)", kept)
+    with page.expect_request(f"**{address}") as sent:
+        page.reload()
+    assert sent.value.method == "POST" and sent.value.post_data == "action=confirm"
+    # Answered, it leaves the phone: nothing of the club's is kept any more.
+    page.wait_for_function("!Object.keys(localStorage).some(key => key.startsWith('companion.club.'))")
