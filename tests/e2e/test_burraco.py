@@ -16,7 +16,7 @@ from tests.e2e.burraco_helpers import (
     start_burraco,
     tap_burraco_keypad,
 )
-from tests.e2e.helpers import LONG_NAMES, add_to_roster, save_round, server_match_with_pencil
+from tests.e2e.helpers import LONG_NAMES, add_to_roster, save_round, seat_players, server_match_with_pencil
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
@@ -217,3 +217,28 @@ def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_se
         keypad.get_by_role("button", name="Next ↓").click()
         expect(page.locator(".burraco-active")).to_be_in_viewport(ratio=1)
         expect(keypad.get_by_role("button", name="0", exact=True)).to_be_in_viewport(ratio=1)
+
+
+def test_a_stepper_tap_while_the_form_is_redrawn_is_not_undone_by_the_redraw(page: Page, live_server, app):
+    """Choosing "In pairs" redraws the new-match form from what it sent: a tap on the target's stepper meanwhile
+    would be undone by the redrawn form, so the form's buttons rest until it is drawn."""
+    add_to_roster(app, "Ann", "Bob", "Cy", "Di")
+    seat_players(page, live_server.url, "Burraco PAROLE", ["Ann", "Bob", "Cy", "Di"])
+    held: list = []
+
+    def hold(route) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.fallback()
+
+    page.route("**/matches/new", hold)
+    page.get_by_role("radio", name="In pairs").click()
+    lower = page.get_by_role("button", name="Lower: Target")
+    expect(lower).to_be_disabled()
+    assert held, "the redraw is held on its way"
+    held.pop().fallback()
+    page.unroute("**/matches/new")
+    expect(page.get_by_label("Team of Ann & Cy")).to_have_value("Us")
+    lower.click()
+    expect(page.get_by_label("Target", exact=True)).to_have_value("505")
