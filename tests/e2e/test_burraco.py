@@ -236,6 +236,11 @@ def test_a_stepper_tap_while_the_form_is_redrawn_is_not_undone_by_the_redraw(pag
     page.get_by_role("radio", name="In pairs").click()
     lower = page.get_by_role("button", name="Lower: Target")
     expect(lower).to_be_disabled()
+    # The route's handler is called as Playwright next hears from the browser: the button may rest before it is.
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert held, "the redraw is held on its way"
     held.pop().fallback()
     page.unroute("**/matches/new")
