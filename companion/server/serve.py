@@ -11,6 +11,7 @@ from ..config import Settings
 from ..services import host
 from ..web.network import lan_addresses
 from .backup import keep_daily_backups
+from .collector import collect_in_a_thread_of_its_own
 from .tls import ensure_certificate
 
 # gunicorn's worker classes by SERVER name (see serve()); "gunicorn" is the default.
@@ -83,13 +84,15 @@ def print_host_link(app: Flask, base_url: str) -> None:
     print("`flask --app app host-token --new` prints a new one and takes the rights from every phone.\n", flush=True)
 
 
-def fresh_connections(app: Flask) -> None:
-    """In a forked worker: open its own database connections, never use the parent's."""
+def worker_started(app: Flask) -> None:
+    """In a forked worker: its own database connections, never the parent's; its collections made by a thread
+    of its own (collector.py: CPython 3.11 otherwise corrupts the heap under SQLAlchemy's weakref callbacks)."""
     from ..extensions import db
 
     with app.app_context():
         for engine in db.engines.values():
             engine.dispose(close=False)
+    collect_in_a_thread_of_its_own()
 
 
 def serve_gunicorn(app: Flask, bind: str, worker_class: str, workers: int, cert: Path | None, key: Path | None) -> None:
@@ -104,7 +107,7 @@ def serve_gunicorn(app: Flask, bind: str, worker_class: str, workers: int, cert:
                 "bind": bind,
                 "workers": workers,
                 "worker_class": worker_class,
-                "post_fork": lambda _server, _worker: fresh_connections(app),
+                "post_fork": lambda _server, _worker: worker_started(app),
                 "accesslog": None,
                 "keepalive": 30,
                 "worker_connections": 4000,
