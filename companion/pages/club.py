@@ -93,6 +93,17 @@ def clock_view(evening: ClubEvening) -> ClockView:
                      read.plan_of(evening).turn_minutes)  # fmt: skip
 
 
+NO_MATCH: tuple[str, int, dict] = ("", 0, {})
+
+
+def _match_states(ids: list[int]) -> dict[int, tuple[str, int, dict]]:
+    """These matches' status, rounds played and totals, by id."""
+    if not ids:
+        return {}
+    found = db.session.execute(select(Match.id, Match.status, Match.summary).where(Match.id.in_(ids)))
+    return {match_id: (status, (summary or {}).get("rounds", 0), summary or {}) for match_id, status, summary in found}
+
+
 class EveningPage:
     """An evening as this phone sees it: each part worked out when a template first asks for it.
 
@@ -207,13 +218,14 @@ class EveningPage:
     @cached_property
     def _matches(self) -> dict[int, tuple[str, int, dict]]:
         """Each table's match of the evening: its status, its rounds played and its totals."""
-        ids = [table.match_id for table in self.evening.tables if table.match_id]
-        if not ids:
-            return {}
-        found = db.session.execute(select(Match.id, Match.status, Match.summary).where(Match.id.in_(ids)))
-        return {
-            match_id: (status, (summary or {}).get("rounds", 0), summary or {}) for match_id, status, summary in found
-        }
+        return _match_states([table.match_id for table in self.evening.tables if table.match_id])
+
+    def _match_of(self, match_id: int | None) -> tuple[str, int, dict]:
+        """A table's match: read with the evening's others where the page draws them all, alone on a page about
+        one table (a phone's panel: 400 of them at a turn's close would each read every match of the hall)."""
+        if "_matches" not in self.__dict__ and self.table_row is not None:
+            return _match_states([match_id] if match_id else []).get(match_id or 0, NO_MATCH)
+        return self._matches.get(match_id or 0, NO_MATCH)
 
     def tables_of(self, turn: int) -> list[TableView]:
         """The tables of a turn, in number order, the bye last."""
@@ -233,7 +245,7 @@ class EveningPage:
 
     def _view(self, row: ClubTable) -> TableView:
         sides = tuple(self.entrants[number] for number in row.sides)
-        status, played, summary = self._matches.get(row.match_id or 0, ("", 0, {}))
+        status, played, summary = self._match_of(row.match_id)
         points = row.points
         if row.state == TABLE_BYE:
             state = BYE
@@ -347,14 +359,15 @@ class EveningPage:
 
     @cached_property
     def my_table(self) -> TableView | None:
-        """The current turn's table this phone sits at, if any."""
+        """The current turn's table this phone sits at, if any (that table alone worked out)."""
         credential = phone_credential()
-        ids = [table.row.match_id for table in self.tables if table.row.match_id]
-        if not credential or not ids:
+        rows = {table.match_id: table for table in self.evening.tables if table.turn == self.evening.turn}
+        rows.pop(None, None)
+        if not credential or not rows:
             return None
-        statement = select(Seat.match_id).where(Seat.match_id.in_(ids), Seat.phone == hash_token(credential))
+        statement = select(Seat.match_id).where(Seat.match_id.in_(rows), Seat.phone == hash_token(credential))
         match_id = db.session.execute(statement).scalar()
-        return next((table for table in self.tables if table.row.match_id == match_id), None)
+        return self._view(rows[match_id]) if match_id in rows else None
 
     def side_of(self, table: TableView, entrant: ClubEntrant) -> str:
         """N/S or E/W: where the entrant sits at the table."""

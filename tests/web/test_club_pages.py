@@ -278,3 +278,30 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement(tmp_p
     # A hand saved moves the panel: drawn again, by Flask.
     play(app, match_id, 400, 100)
     assert phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]}).status_code == 200
+
+
+def test_a_tables_panel_reads_its_own_match_alone_not_every_match_of_the_hall(app, host):
+    # At a turn's close 400 phones draw their panel: each read every match's totals of the evening before.
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (number, mine, _), (_, other, _) = tables(app, evening_id, 1)
+    phone = app.test_client()
+    assert post(phone, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    play(app, mine, 400, 100)
+    play(app, other, 300, 200)
+    read: list[tuple] = []
+
+    def seen(_conn, _cursor, statement, parameters, _context, _many):
+        if "summary" in statement:
+            read.append(tuple(parameters or ()))
+
+    with app.app_context():
+        engine = db.engine
+    db.event.listen(engine, "before_cursor_execute", seen)
+    try:
+        drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
+    finally:
+        db.event.remove(engine, "before_cursor_execute", seen)
+    assert drawn.status_code == 200 and "Confirm: N/S 800 – E/W 200" in drawn.get_data(as_text=True)
+    assert read and all(other not in parameters for parameters in read), read
+    assert any(mine in parameters for parameters in read), read
