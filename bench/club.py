@@ -210,6 +210,10 @@ def cpu_seconds(pid: int) -> float:
         except OSError:
             continue
         total += int(fields[11]) + int(fields[12])
+        if one == pid:
+            # A worker that died (and that gunicorn replaced) left its CPU time to the server's count of its
+            # reaped children: without it, an evening that lost a worker looked cheaper than one that did not.
+            total += int(fields[13]) + int(fields[14])
     return total / os.sysconf("SC_CLK_TCK")
 
 
