@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from cachetools import LRUCache
 from flask import current_app
 from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup
@@ -94,6 +96,12 @@ def clock_view(evening: ClubEvening) -> ClockView:
 
 
 NO_MATCH: tuple[str, int, dict] = ("", 0, {})
+
+# The standings by evening (its random address: another database's evening may have its id) and version, worked
+# out once for all the pages drawn from that version: at a turn's close each phone of a hall draws its counted
+# table's panel, and each would recompute the whole evening's standings.
+_STANDINGS: LRUCache[tuple[str, int], tuple[Standing, ...]] = LRUCache(maxsize=64)
+_STANDINGS_LOCK = threading.Lock()
 
 
 def _match_states(ids: list[int]) -> dict[int, tuple[str, int, dict]]:
@@ -209,7 +217,19 @@ class EveningPage:
 
     @cached_property
     def standings(self) -> list[Standing]:
-        return read.standings(self.evening) if self.evening.turn else []
+        if not self.evening.turn:
+            return []
+        # The standings read what the evening's writes store, and each moves its version (services/club._lock); a
+        # penalty the clock stores in a match's save (services/club_time_up) counts only once its table is counted or
+        # closed, which moves it. Pages are drawn after a write's commit: one version, the same standings for all.
+        key = (self.evening.public_id, self.evening.version)
+        with _STANDINGS_LOCK:
+            found = _STANDINGS.get(key)
+        if found is None:
+            found = tuple(read.standings(self.evening))
+            with _STANDINGS_LOCK:
+                _STANDINGS[key] = found
+        return list(found)
 
     @cached_property
     def over(self) -> bool:

@@ -305,3 +305,38 @@ def test_a_tables_panel_reads_its_own_match_alone_not_every_match_of_the_hall(ap
     assert drawn.status_code == 200 and "Confirm: N/S 800 – E/W 200" in drawn.get_data(as_text=True)
     assert read and all(other not in parameters for parameters in read), read
     assert any(mine in parameters for parameters in read), read
+
+
+def test_the_standings_are_worked_out_once_for_every_page_of_a_version_and_again_after_a_confirmation(
+    app, host, monkeypatch
+):
+    # At a turn's close every phone of a hall draws its counted table's panel, with the whole evening's standings.
+    from companion.queries import club as read
+
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (first_number, first, _), (second_number, second, _) = tables(app, evening_id, 1)
+    phones = [app.test_client(), app.test_client()]
+    for phone, number in zip(phones, (first_number, second_number), strict=True):
+        assert post(phone, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    play(app, first, 400, 100)
+    play(app, second, 300, 200)
+    worked_out = []
+    standings = read.standings
+    monkeypatch.setattr(read, "standings", lambda evening: worked_out.append(evening.version) or standings(evening))
+
+    def points_for() -> list[int]:
+        lines = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
+        return sorted(line["path"][0]["points_for"] for line in lines)
+
+    confirm = {"action": "confirm"}
+    assert post(phones[0], f"/evenings/table/{ref(first)}/confirm", confirm, **HTMX).status_code == 200
+    confirmed = len(worked_out)  # the service's own check of the write, and its answer's panel
+    assert points_for() == [0, 0, 200, 800]
+    for phone, panel in ((phones[0], first), (phones[1], second), (phones[0], first)):
+        assert phone.get(f"/evenings/table/{ref(panel)}", headers=HTMX).status_code == 200
+    assert host.get(f"/evenings/{address}").status_code == 200
+    assert len(worked_out) - confirmed <= 1, worked_out
+    # The second table's confirmation moves the evening: its standings are worked out again, with that table.
+    assert post(phones[1], f"/evenings/table/{ref(second)}/confirm", confirm, **HTMX).status_code == 200
+    assert points_for() == [200, 400, 600, 800]
