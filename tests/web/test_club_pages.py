@@ -293,7 +293,8 @@ def test_a_tables_panel_reads_its_own_match_alone_not_every_match_of_the_hall(ap
 
     def seen(_conn, _cursor, statement, parameters, _context, _many):
         if "summary" in statement:
-            read.append(tuple(parameters or ()))
+            # SQLite's driver is given a tuple of values, PostgreSQL's a dict of named ones.
+            read.append(tuple(parameters.values() if isinstance(parameters, dict) else parameters or ()))
 
     with app.app_context():
         engine = db.engine
