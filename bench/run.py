@@ -376,7 +376,8 @@ def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
         say(f"  {row['database']:10} {apps} app(s) x {workers} worker(s) {tables:4} tables: poll p50 "
             f"{row['poll_p50_ms']:6.1f} p95 {row['poll_p95_ms']:6.1f}  save p95 {row['save_p95_ms']:6.1f} ms  "
             f"turn close p50 {row['turn_close_p50_ms']:6.0f} max {row['turn_close_max_ms']:6.0f} ms  "
-            f"errors {row['errors']}  load {load:.1f}  {'held' if row['held'] else 'FAILED'}")  # fmt: skip
+            f"errors {row['errors']}  workers lost {row.get('workers_died', 0)}  load {load:.1f}  "
+            f"{'held' if row['held'] else 'FAILED'}")  # fmt: skip
         return row
 
     one(size, 2)
