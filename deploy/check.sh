@@ -108,7 +108,7 @@ migrated=$("${PODMAN[@]}" logs app1 2>&1; "${PODMAN[@]}" logs app2 2>&1)
 migrations=$(grep -c "in database: Database migrated from empty" <<<"$migrated" || true)
 nothing=$(grep -c "in database: Database at .*: nothing to migrate" <<<"$migrated" || true)
 echo "migrated by one container: $migrations; found nothing to do: $nothing"
-[ "$migrations" = 1 ] && [ "$nothing" = 1 ]
+if [ "$migrations" != 1 ] || [ "$nothing" != 1 ]; then echo "expected one container to migrate, the other to find nothing to do" >&2; exit 1; fi
 "${PODMAN[@]}" exec app1 table-companion --version
 "${PODMAN[@]}" exec app1 table-companion seed --matches 10 --seed 11 >/dev/null
 
@@ -149,13 +149,18 @@ site_curl() { curl -s --cacert "$root" --resolve "$SITE:$CADDY_HTTPS_PORT:127.0.
 invite="$url$(cat "$work/invite.txt")"
 csrf=$(site_curl "$invite" | sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' | head -1)
 site_curl -o /dev/null -H "Origin: $url" -H "Referer: $invite" --data-urlencode "csrf_token=$csrf" "$invite"
-phone=$(awk '$6 == "phone" || $6 == "group" {printf "%s=%s; ", $6, $7}' "$jar")
+# Over HTTPS the app's cookies are __Host- prefixed (web/cookies.py).
+phone=$(awk '$6 ~ /^(__Host-)?(phone|group)$/ {printf "%s=%s; ", $6, $7}' "$jar")
+[ "$(grep -o '; ' <<<"$phone" | wc -l)" = 2 ] || { echo "the invite link did not make the phone a member: $phone" >&2; exit 1; }
 answers=$(for _ in $(seq 11); do
   curl -s -o /dev/null -w '%{http_code} %header{x-served-by}\n' --cacert "$root" -b "$phone" \
     --resolve "$SITE:$CADDY_HTTPS_PORT:127.0.0.1" "$url/history/export.csv"
 done)
 echo "$answers" | sort | uniq -c
-[ "$(head -10 <<<"$answers" | grep -c '^200 ')" = 10 ] && [ "$(tail -1 <<<"$answers" | cut -d' ' -f1)" = 429 ]
+# An `if`, not `a && b`: under `set -e` a failing first test of a list stops nothing.
+if [ "$(head -10 <<<"$answers" | grep -c '^200 ')" != 10 ] || [ "$(tail -1 <<<"$answers" | cut -d' ' -f1)" != 429 ]; then
+  echo "expected ten exports (200) and the eleventh refused (429)" >&2; exit 1
+fi
 echo "counts in Redis: $(redis-cli -p "$REDIS_PORT" --scan --pattern '*exports*' | wc -l) keys"
 step "kill -9 of one app container while three phones save"
 browse kill "$url" app1 "$work/rounds.json"

@@ -22,7 +22,8 @@ import threading
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -105,15 +106,28 @@ def settle(page: Page) -> None:
     expect(page.locator("#waiting-rounds li")).to_have_count(0, timeout=WAIT)
 
 
+def tap(page: Page, button: Locator) -> None:
+    """A tap on the entry's button; when there is none to tap, what the phone showed instead: a failure to read."""
+    try:
+        button.click(timeout=30_000)
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            "() => ['#banner', '#entry', '#waiting-rounds', '#offline-status'].map(s => {"
+            " const e = document.querySelector(s); return s + ': ' + (e ? e.outerHTML.slice(0, 3000) : 'none'); })"
+        )
+        print(f"no button to tap at {page.url} ({page.title()!r}):", *shown, sep="\n  ", file=sys.stderr)
+        raise
+
+
 def tap_topic(page: Page, index: int) -> str:
     name = TOPIC_PLAYERS[index % len(TOPIC_PLAYERS)]
-    page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$")).click()
+    tap(page, page.locator("#entry").get_by_role("button", name=re.compile(rf"^{name} \d+ cards?$")))
     return name
 
 
 def tap_pazaak(page: Page, index: int) -> str:
     result = PAZAAK_RESULTS[min(index, len(PAZAAK_RESULTS) - 1)]
-    page.locator("#entry").get_by_role("button", name=result, exact=True).click()
+    tap(page, page.locator("#entry").get_by_role("button", name=result, exact=True))
     return result
 
 
@@ -180,8 +194,8 @@ def kill(base: str, container: str, state_file: Path, how: str = "kill") -> None
                 # Fired while the three phones' saves are going out, not between them.
                 threading.Timer(0.05, kill_it).start()
             for table in tables:
-                tap = tap_topic if table["game"] == "topic" else tap_pazaak
-                table["entered"].append(tap(table["page"], index))
+                enter = tap_topic if table["game"] == "topic" else tap_pazaak
+                table["entered"].append(enter(table["page"], index))
             for table in tables:
                 settle(table["page"])
         killed.wait(60)

@@ -143,7 +143,9 @@ var blankNumber = null;
 
 function rememberBlankEntry() {
   var form = section.querySelector("form.round-entry");
-  if (!form || form.dataset.keptEntry) return;
+  // Not a form on its way (a live poll drew the page meanwhile): htmx has disabled its Save, and a round kept
+  // from that save would leave the next round's entry disabled.
+  if (!form || form.dataset.keptEntry || form.classList.contains("htmx-request")) return;
   blankEntry = section.innerHTML;
   blankNumber = form.querySelector('input[name="number"]').value;
 }

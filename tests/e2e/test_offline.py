@@ -19,7 +19,7 @@ from tests.e2e.pazzaparola_helpers import (
     pazzaparola_live_score,
     start_pazzaparola,
 )
-from tests.e2e.topic_helpers import topic_loser_button
+from tests.e2e.topic_helpers import topic_cards_held, topic_loser_button
 from tests.helpers import ref, stored_match, unref
 
 pytestmark = pytest.mark.e2e
@@ -191,6 +191,46 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
     assert failed
     assert losers_stored(app, match_id) == [["Bob"]]
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+
+
+@pytest.mark.database
+@INTERCEPTING
+def test_a_save_answered_502_after_a_poll_redrew_the_page_leaves_the_next_round_tappable(
+    page: Page, live_server, app, browser_faults
+):
+    # A server dying under the proxy: the round is stored, the live poll draws it while the save's own answer is
+    # still out (the save's buttons disabled meanwhile), then the proxy answers the save 502 and the resends too.
+    match_id = start_topic(page, live_server.url, app)
+    for text in (
+        f"502 answer to POST {live_server.url}/matches/{ref(match_id)}/rounds",
+        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
+        f"Response Status Error Code 502 from /matches/{ref(match_id)}/rounds, [object HTMLElement]",
+    ):
+        browser_faults.expect(text)
+    held: list[Route] = []
+    failing = [True]
+
+    def store_then_hold(route: Route) -> None:
+        if not held:
+            route.fetch()
+            held.append(route)
+        elif failing[0]:
+            route.fulfill(status=502, body="Bad Gateway")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"), store_then_hold)
+    topic_loser_button(page, "Bob").click()
+    expect(topic_cards_held(page, "Bob")).to_contain_text("1")  # drawn by the poll: the save is still out
+    expect(topic_loser_button(page, "Cy")).to_be_disabled()
+    held[0].fulfill(status=502, body="Bad Gateway")
+    expect(kept_rows(page)).to_have_count(1)
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    # The entry the round was kept for is the one the server drew for the next round, its buttons not disabled.
+    expect(topic_loser_button(page, "Cy")).to_be_enabled()
+    failing[0] = False
+    expect(page.locator("#offline-status")).to_have_text("1 round sent", timeout=15000)
+    assert losers_stored(app, match_id) == [["Bob"]]
 
 
 def test_a_save_whose_connection_drops_while_the_phone_seems_online_is_kept_then_sent(page: Page, live_server, app):
