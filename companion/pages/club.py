@@ -263,8 +263,21 @@ class EveningPage:
         """How many tables of the current turn count (a bye not counted as a table)."""
         return sum(1 for table in self.tables if table.state == COUNTED_STATE and table.number)
 
+    def _entrants_of(self, numbers: list[int]) -> tuple[ClubEntrant, ...]:
+        """These entrants: from the evening's all where the page draws them all, alone on a page about one table
+        (at a turn's close each of a hall's 400 phones draws its panel, which read all 200 pairs)."""
+        if self.table_row is None or "entrants" in self.__dict__:
+            return tuple(self.entrants[number] for number in numbers)
+        known = self.__dict__.setdefault("_some_entrants", {})
+        missing = [number for number in numbers if number not in known]
+        if missing:
+            statement = select(ClubEntrant).where(ClubEntrant.evening_id == self.evening.id,
+                                                  ClubEntrant.number.in_(missing))  # fmt: skip
+            known.update((entrant.number, entrant) for entrant in db.session.scalars(statement))
+        return tuple(known[number] for number in numbers)
+
     def _view(self, row: ClubTable) -> TableView:
-        sides = tuple(self.entrants[number] for number in row.sides)
+        sides = self._entrants_of(row.sides)
         status, played, summary = self._match_of(row.match_id)
         points = row.points
         if row.state == TABLE_BYE:
@@ -381,13 +394,18 @@ class EveningPage:
     def my_table(self) -> TableView | None:
         """The current turn's table this phone sits at, if any (that table alone worked out)."""
         credential = phone_credential()
-        rows = {table.match_id: table for table in self.evening.tables if table.turn == self.evening.turn}
-        rows.pop(None, None)
-        if not credential or not rows:
+        if not credential:
             return None
-        statement = select(Seat.match_id).where(Seat.match_id.in_(rows), Seat.phone == hash_token(credential))
-        match_id = db.session.execute(statement).scalar()
-        return self._view(rows[match_id]) if match_id in rows else None
+        # One statement, not the evening's every table (300 at a hall of 100 tables) for each phone's panel.
+        statement = (
+            select(ClubTable)
+            .join(Seat, Seat.match_id == ClubTable.match_id)
+            .where(ClubTable.evening_id == self.evening.id, ClubTable.turn == self.evening.turn,
+                   Seat.phone == hash_token(credential))  # fmt: skip
+            .limit(1)
+        )
+        row = db.session.scalars(statement).first()
+        return self._view(row) if row is not None else None
 
     def side_of(self, table: TableView, entrant: ClubEntrant) -> str:
         """N/S or E/W: where the entrant sits at the table."""

@@ -14,7 +14,7 @@ from companion.config import Settings
 from companion.extensions import db
 from companion.games.club import scales
 from companion.models import Match
-from companion.models.club import ClubEvening, ClubTable
+from companion.models.club import ClubEntrant, ClubEvening, ClubTable
 from companion.services import matches
 from tests.conftest import suite_app
 from tests.helpers import (
@@ -341,3 +341,36 @@ def test_the_standings_are_worked_out_once_for_every_page_of_a_version_and_again
     # The second table's confirmation moves the evening: its standings are worked out again, with that table.
     assert post(phones[1], f"/evenings/table/{ref(second)}/confirm", confirm, **HTMX).status_code == 200
     assert points_for() == [200, 400, 600, 800]
+
+
+def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not_the_halls(app, host):
+    # At a turn's close each of a hall's 400 phones draws its panel: each read all 200 pairs and all 300 tables.
+    pairs = ["Rossi & Bianchi", "Verdi & Neri", "Gallo & Conti", "Greco & Bruno", "Costa & Fontana",
+             "Moretti & Rizzo", "Marino & Ferrari", "Romano & Colombo"]  # fmt: skip
+    evening_id, address = create(host, entrants="\n".join(pairs))
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    first = tables(app, evening_id, 1)
+    number, mine, _sides = first[0]
+    phone = app.test_client()
+    assert post(phone, card_path(host, number), {"seat": "0", "action": "sit"}).status_code == 302
+    for table, _match, _ in first:
+        settled = post(host, f"/evenings/{address}/decide",
+                       {"action": "settle", "turn": "1", "table": str(table), "points": ["300", "200"], "note": ""},
+                       **HTMX)  # fmt: skip
+        assert settled.status_code == 200
+    assert len(tables(app, evening_id, 2)) == 4
+    loaded: dict[type, int] = {ClubEntrant: 0, ClubTable: 0}
+
+    def count(target, _context) -> None:
+        loaded[type(target)] += 1
+
+    for kind in loaded:
+        db.event.listen(kind, "load", count)
+    try:
+        drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
+    finally:
+        for kind in loaded:
+            db.event.remove(kind, "load", count)
+    assert drawn.status_code == 200 and "Turn 2: table" in read_words(drawn.get_data(as_text=True))
+    # Its tables of turn 1 and of turn 2, its pair and the two it meets there: not the evening's 8 pairs and 8 tables.
+    assert loaded == {ClubEntrant: 3, ClubTable: 2}, loaded
