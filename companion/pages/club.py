@@ -400,8 +400,11 @@ class EveningPage:
         statement = (
             select(ClubTable)
             .join(Seat, Seat.match_id == ClubTable.match_id)
-            .where(ClubTable.evening_id == self.evening.id, ClubTable.turn == self.evening.turn,
-                   Seat.phone == hash_token(credential))  # fmt: skip
+            .where(
+                ClubTable.evening_id == self.evening.id,
+                ClubTable.turn == self.evening.turn,
+                Seat.phone == hash_token(credential),
+            )  # fmt: skip
             .limit(1)
         )
         row = db.session.scalars(statement).first()
