@@ -555,7 +555,8 @@ def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, li
         row = figures(played, tables)
         # A worker that died mid-evening (gunicorn names the signal) cuts its phones' connections: say so.
         log = (Path(folder) / "server.log").read_text(errors="replace")
-        row["workers_died"] = len(re.findall(r"Worker \(pid:\d+\) (?:was sent|exited)", log))
+        died = re.findall(r".*Worker \(pid:\d+\) (?:was sent|exited).*", log)
+        row["workers_died"], row["worker_deaths"] = len(died), died[:5]
         # Where the first died, as PYTHONFAULTHANDLER=1 (set for the servers) writes it.
         fault = log.find("Current thread", log.find("Fatal Python error"))
         row["worker_fault"] = log[fault : fault + 3000].splitlines()[:30] if fault >= 0 else []
