@@ -85,13 +85,18 @@ def print_host_link(app: Flask, base_url: str) -> None:
 
 
 def worker_started(app: Flask) -> None:
-    """In a forked worker: its own database connections, never the parent's; its collections made by a thread
-    of its own (collector.py: CPython 3.11 otherwise corrupts the heap under SQLAlchemy's weakref callbacks)."""
+    """In a forked worker: its own database connections, never the parent's."""
     from ..extensions import db
 
     with app.app_context():
         for engine in db.engines.values():
             engine.dispose(close=False)
+
+
+def worker_ready() -> None:
+    """A worker set up, gevent's patches made: its collections made by a thread of its own (collector.py:
+    CPython 3.11 otherwise corrupts the heap under SQLAlchemy's weakref callbacks). Started after the patches,
+    under gevent that thread is a greenlet of the worker's own loop, not an OS thread beside it."""
     collect_in_a_thread_of_its_own()
 
 
@@ -108,6 +113,7 @@ def serve_gunicorn(app: Flask, bind: str, worker_class: str, workers: int, cert:
                 "workers": workers,
                 "worker_class": worker_class,
                 "post_fork": lambda _server, _worker: worker_started(app),
+                "post_worker_init": lambda _worker: worker_ready(),
                 "accesslog": None,
                 "keepalive": 30,
                 "worker_connections": 4000,

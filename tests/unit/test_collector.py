@@ -100,3 +100,44 @@ def test_the_collectors_thread_still_frees_cyclic_garbage():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["True", "False"]
+
+
+def test_under_gevents_patches_the_collector_is_a_greenlet_of_the_workers_own_thread():
+    # gunicorn's gevent worker patches threading before post_worker_init (serve.worker_ready) starts the
+    # collector: its collections then run between the worker's greenlets, never from an OS thread beside its loop.
+    script = textwrap.dedent(
+        f"""
+        from gevent import monkey
+        monkey.patch_all()
+        import gc, sys, threading, weakref
+        import gevent
+        sys.path.insert(0, {str(ROOT)!r})
+        from companion.server import collector
+
+        ran_on = []
+        due = collector.collect_when_due
+        def watched_collection():
+            ran_on.append(threading.get_native_id())
+            return due()
+        collector.collect_when_due = watched_collection
+        collector.collect_in_a_thread_of_its_own(0.01)
+
+        class Node:
+            def __init__(self):
+                self.me = self
+        node = Node()
+        freed = weakref.ref(node)
+        del node
+        for _ in range(gc.get_threshold()[0] * 3):
+            Node()
+        for _ in range(500):
+            if freed() is None:
+                break
+            gevent.sleep(0.01)
+        main = threading.get_native_id()
+        print(freed() is None, bool(ran_on) and set(ran_on) == {{main}}, gc.isenabled())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True", "False"]
