@@ -404,7 +404,7 @@ class EveningPage:
                 ClubTable.evening_id == self.evening.id,
                 ClubTable.turn == self.evening.turn,
                 Seat.phone == hash_token(credential),
-            )  # fmt: skip
+            )
             .limit(1)
         )
         row = db.session.scalars(statement).first()
