@@ -47,6 +47,12 @@ def etag_of(version: int, uid: str, language: str) -> str:
     return f'"v{version}-{_identity(uid)}-{language}"'
 
 
+def in_language(tag: str, language: str) -> str:
+    """A polled part's tag in a language: the same version is another body in Italian, which a phone that switched
+    language must be sent, not told unchanged."""
+    return f'{tag[:-1]}-{language}"'
+
+
 def live_etag(match: Match) -> str:
     """The tag of the version a page shows, which its live block sends back when it polls."""
     return etag_of(match.version, match.uid, str(get_locale() or DEFAULT_LANGUAGE))
@@ -112,7 +118,9 @@ def unchanged_answer(tag: str, settled: bool = False) -> Response | None:
 
 
 def tagged_answer(tag: str, draw: Callable[[], Response]) -> Response:
-    """A polled part's answer: a 304 where the page shows the version `tag` names already, else `draw`'s, tagged."""
+    """A polled part's answer: a 304 where the page shows the version `tag` names already in the phone's language,
+    else `draw`'s, tagged."""
+    tag = in_language(tag, str(get_locale() or DEFAULT_LANGUAGE))
     unchanged = unchanged_answer(tag)
     if unchanged is not None:
         return unchanged
@@ -227,7 +235,7 @@ class UnchangedPolls:
         self.counted(environ, address, state and state.match_id)
         if state is None or (self.private and not state.member):
             return None
-        return state.tag
+        return in_language(state.tag, language_of_environ(environ, self.language_cookie))
 
     def counted(self, environ: dict[str, Any], address: str, match_id: int | None) -> None:
         """The middleware's one statement counted (tests read X-Queries); the match's id, if found, given to

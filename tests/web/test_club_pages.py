@@ -275,6 +275,12 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement(tmp_p
     unchanged = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
     assert unchanged.status_code == 304 and unchanged.headers["X-Queries"] == "1"
     assert unchanged.headers["ETag"] == drawn.headers["ETag"] and "X-Server-Time" in unchanged.headers
+    # The phone switches to Italian: the same turn is another panel, drawn in its language, then unchanged again.
+    phone.set_cookie("lang", "it")
+    italian = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
+    assert italian.status_code == 200 and "Arbitro, per favore" in italian.get_data(as_text=True)
+    assert phone.get(panel, headers={**HTMX, "If-None-Match": italian.headers["ETag"]}).status_code == 304
+    phone.set_cookie("lang", "en")
     # A hand saved moves the panel: drawn again, by Flask.
     play(app, match_id, 400, 100)
     assert phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]}).status_code == 200
