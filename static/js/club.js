@@ -60,6 +60,11 @@ onLoad(function (root) {
   if (root === panel || root === document.body || (panel && panel.contains(root))) sendKept();
 });
 window.addEventListener("online", sendKept);
+// A poll of the panel answered: the server is reached, though an answer that draws what the panel shows already is
+// not drawn (below), so no load follows it.
+document.addEventListener("htmx:afterRequest", function (event) {
+  if (event.detail.successful && event.detail.elt.id === "club-table") sendKept();
+});
 
 // A new evening's form comes back redrawn when the game or the hands change (the preset scale follows them): what was
 // typed while that answer was on its way (the entrants, the evening's name) is put back into the form it brings.
@@ -121,9 +126,20 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   var asked = event.detail.requestConfig;
   if (asked && asked.verb === "get" && held(event.detail.target)) event.detail.shouldSwap = false;
 });
+// Nor is a poll's answer that draws what the region shows already: the browser turns the server's 304 into the
+// answer it kept, and drawn again every second it would close what a tap had just opened when the two met, and
+// make the region's aria-live speak again.
+var shown = new WeakMap();
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var asked = event.detail.requestConfig;
+  var region = event.detail.target;
+  if (asked && asked.verb === "get" && region.hasAttribute("data-hold-while-editing") &&
+      shown.get(region) === event.detail.serverResponse) event.detail.shouldSwap = false;
+});
 document.addEventListener("htmx:afterSwap", function (event) {
   if (event.target instanceof Element && event.target.hasAttribute("data-hold-while-editing")) {
     delete event.target.dataset.editedAt;
+    shown.set(event.target, event.detail.xhr ? event.detail.xhr.responseText : null);
   }
 });
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from companion.services import host
 from tests.e2e.audit import audit_layout
-from tests.helpers import started_evening
+from tests.helpers import begun_evening, started_evening
 
 pytestmark = pytest.mark.e2e
 
@@ -102,3 +102,22 @@ def test_a_confirmation_the_previous_version_kept_offline_is_sent_by_this_one(br
     assert sent.value.method == "POST" and sent.value.post_data == "action=confirm"
     # Answered, it leaves the phone: nothing of the club's is kept any more.
     page.wait_for_function("!Object.keys(localStorage).some(key => key.startsWith('companion.club.'))")
+
+
+def test_a_panel_polled_while_nothing_changes_is_not_redrawn_under_the_phones_finger(
+    browser: Browser, module_live_server, module_app
+):
+    # The browser turns the server's 304 into the answer it kept: drawn again every second, the panel closed what a
+    # tap had just opened ("The result is wrong") when the two met, and its aria-live region spoke again.
+    found = begun_evening(module_app)
+    page = phone(browser, PHONES[1], "en-GB")
+    page.goto(f"{module_live_server.url}/evenings/card/{found['cards_key']}/1")
+    page.get_by_label("P0a", exact=True).check()
+    page.get_by_role("button", name="Take my seat").click()
+    expect(page.locator("#club-table")).to_contain_text("Arbiter, please")
+    page.evaluate("() => { document.querySelector('#club-table > *').dataset.drawnOnce = '1'; }")
+    polls = []
+    page.on("response", lambda answer: polls.append(answer.status) if "/evenings/table/" in answer.url else None)
+    page.wait_for_timeout(3500)
+    assert len(polls) >= 2, polls
+    expect(page.locator("#club-table > [data-drawn-once]")).to_have_count(1)
