@@ -367,9 +367,7 @@ def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
                    "--apps", str(apps), "--limit", str(limit)]  # fmt: skip
         if postgres:
             # As the server set-up serves it (.env.example's SERVER).
-            command += ["--server", "gevent"]
-        if postgres:
-            command = [str(ROOT / "scripts" / "with-postgres.sh"), *command]
+            command = [str(ROOT / "scripts" / "with-postgres.sh"), *command, "--server", "gevent"]
         load = os.getloadavg()[0]
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=limit + 600)
         if done.returncode != 0:

@@ -32,7 +32,7 @@ from ..models.club import (
     ClubTable,
 )
 from ..queries import club as read
-from ..queries.matches import hash_token, seat_of
+from ..queries.matches import seat_of
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
 from ..web.groups import is_host, phone_credential
@@ -102,14 +102,6 @@ NO_MATCH: tuple[str, int, dict] = ("", 0, {})
 # table's panel, and each would recompute the whole evening's standings.
 _STANDINGS: LRUCache[tuple[str, int], tuple[Standing, ...]] = LRUCache(maxsize=64)
 _STANDINGS_LOCK = threading.Lock()
-
-
-def _match_states(ids: list[int]) -> dict[int, tuple[str, int, dict]]:
-    """These matches' status, rounds played and totals, by id."""
-    if not ids:
-        return {}
-    found = db.session.execute(select(Match.id, Match.status, Match.summary).where(Match.id.in_(ids)))
-    return {match_id: (status, (summary or {}).get("rounds", 0), summary or {}) for match_id, status, summary in found}
 
 
 class EveningPage:
@@ -238,13 +230,13 @@ class EveningPage:
     @cached_property
     def _matches(self) -> dict[int, tuple[str, int, dict]]:
         """Each table's match of the evening: its status, its rounds played and its totals."""
-        return _match_states([table.match_id for table in self.evening.tables if table.match_id])
+        return read.match_states([table.match_id for table in self.evening.tables if table.match_id])
 
     def _match_of(self, match_id: int | None) -> tuple[str, int, dict]:
         """A table's match: read with the evening's others where the page draws them all, alone on a page about
         one table (a phone's panel: 400 of them at a turn's close would each read every match of the hall)."""
         if "_matches" not in self.__dict__ and self.table_row is not None:
-            return _match_states([match_id] if match_id else []).get(match_id or 0, NO_MATCH)
+            return read.match_states([match_id] if match_id else []).get(match_id or 0, NO_MATCH)
         return self._matches.get(match_id or 0, NO_MATCH)
 
     def tables_of(self, turn: int) -> list[TableView]:
@@ -271,9 +263,7 @@ class EveningPage:
         known = self.__dict__.setdefault("_some_entrants", {})
         missing = [number for number in numbers if number not in known]
         if missing:
-            statement = select(ClubEntrant).where(ClubEntrant.evening_id == self.evening.id,
-                                                  ClubEntrant.number.in_(missing))  # fmt: skip
-            known.update((entrant.number, entrant) for entrant in db.session.scalars(statement))
+            known.update((entrant.number, entrant) for entrant in read.entrants_numbered(self.evening, missing))
         return tuple(known[number] for number in numbers)
 
     def _view(self, row: ClubTable) -> TableView:
@@ -396,18 +386,7 @@ class EveningPage:
         credential = phone_credential()
         if not credential:
             return None
-        # One statement, not the evening's every table (300 at a hall of 100 tables) for each phone's panel.
-        statement = (
-            select(ClubTable)
-            .join(Seat, Seat.match_id == ClubTable.match_id)
-            .where(
-                ClubTable.evening_id == self.evening.id,
-                ClubTable.turn == self.evening.turn,
-                Seat.phone == hash_token(credential),
-            )
-            .limit(1)
-        )
-        row = db.session.scalars(statement).first()
+        row = read.seated_table(self.evening, credential)
         return self._view(row) if row is not None else None
 
     def side_of(self, table: TableView, entrant: ClubEntrant) -> str:

@@ -111,6 +111,35 @@ def table_at(evening: ClubEvening, turn: int, number: int) -> ClubTable | None:
     return next((t for t in evening.tables if t.turn == turn and t.number == number and t.number), None)
 
 
+def match_states(ids: list[int]) -> dict[int, tuple[str, int, dict]]:
+    """These matches' status, rounds played and totals, by id."""
+    if not ids:
+        return {}
+    found = db.session.execute(select(Match.id, Match.status, Match.summary).where(Match.id.in_(ids)))
+    return {match_id: (status, (summary or {}).get("rounds", 0), summary or {}) for match_id, status, summary in found}
+
+
+def entrants_numbered(evening: ClubEvening, numbers: list[int]) -> list[ClubEntrant]:
+    """The evening's entrants of these numbers alone."""
+    statement = select(ClubEntrant).where(ClubEntrant.evening_id == evening.id, ClubEntrant.number.in_(numbers))
+    return list(db.session.scalars(statement))
+
+
+def seated_table(evening: ClubEvening, credential: str) -> ClubTable | None:
+    """The current turn's table where this phone holds a seat, in one statement (not the evening's every table)."""
+    statement = (
+        select(ClubTable)
+        .join(Seat, Seat.match_id == ClubTable.match_id)
+        .where(
+            ClubTable.evening_id == evening.id,
+            ClubTable.turn == evening.turn,
+            Seat.phone == hash_token(credential),
+        )
+        .limit(1)
+    )
+    return db.session.scalars(statement).first()
+
+
 def table_of_match(match_id: int) -> ClubTable | None:
     """The evening's table whose match this is (None: a match of no evening); its evening read in the group."""
     table = db.session.scalars(select(ClubTable).where(ClubTable.match_id == match_id)).first()

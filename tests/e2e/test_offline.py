@@ -160,6 +160,16 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(page: Page, live_serve
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
 
+def expect_502_on_saves(browser_faults, base: str, match_id: int) -> None:
+    """What the browser logs of a save the proxy answers 502: the test's faults, not the page's."""
+    for text in (
+        f"502 answer to POST {base}/matches/{ref(match_id)}/rounds",
+        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
+        f"Response Status Error Code 502 from /matches/{ref(match_id)}/rounds, [object HTMLElement]",
+    ):
+        browser_faults.expect(text)
+
+
 @pytest.mark.database
 @INTERCEPTING
 @pytest.mark.parametrize("stored_first", [False, True], ids=["never-reached", "stored-then-died"])
@@ -168,12 +178,7 @@ def test_a_save_answered_502_by_the_proxy_is_kept_then_stored_once(
 ):
     # Behind Caddy, an app server that is down (or dies during the save) makes the proxy answer 502.
     match_id = start_topic(page, live_server.url, app)
-    for text in (
-        f"502 answer to POST {live_server.url}/matches/{ref(match_id)}/rounds",
-        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
-        f"Response Status Error Code 502 from /matches/{ref(match_id)}/rounds, [object HTMLElement]",
-    ):
-        browser_faults.expect(text)
+    expect_502_on_saves(browser_faults, live_server.url, match_id)
     failed: list[int] = []
 
     def gateway_error_once(route: Route) -> None:
@@ -201,12 +206,7 @@ def test_a_save_answered_502_after_a_poll_redrew_the_page_leaves_the_next_round_
     # A server dying under the proxy: the round is stored, the live poll draws it while the save's own answer is
     # still out (the save's buttons disabled meanwhile), then the proxy answers the save 502 and the resends too.
     match_id = start_topic(page, live_server.url, app)
-    for text in (
-        f"502 answer to POST {live_server.url}/matches/{ref(match_id)}/rounds",
-        "Failed to load resource: the server responded with a status of 502 (Bad Gateway)",
-        f"Response Status Error Code 502 from /matches/{ref(match_id)}/rounds, [object HTMLElement]",
-    ):
-        browser_faults.expect(text)
+    expect_502_on_saves(browser_faults, live_server.url, match_id)
     held: list[Route] = []
     failing = [True]
 

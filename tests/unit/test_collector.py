@@ -74,6 +74,24 @@ def test_without_it_this_interpreter_crashes_on_the_same_stores_where_it_is_311(
         assert done.returncode == 0, done.stderr[-2000:]
 
 
+# A cycle only a collection frees (`watched` until then), and garbage enough for the thresholds to call for one.
+CYCLIC_GARBAGE = textwrap.indent(
+    textwrap.dedent(
+        """
+        class Node:
+            def __init__(self):
+                self.me = self
+        node = Node()
+        watched = weakref.ref(node)
+        del node
+        for _ in range(gc.get_threshold()[0] * 3):
+            Node()
+        """
+    ).strip(),
+    " " * 8,
+).lstrip()
+
+
 def test_the_collectors_thread_still_frees_cyclic_garbage():
     script = textwrap.dedent(
         f"""
@@ -82,15 +100,7 @@ def test_the_collectors_thread_still_frees_cyclic_garbage():
         from companion.server.collector import collect_in_a_thread_of_its_own
         collect_in_a_thread_of_its_own(0.01)
 
-        class Node:
-            def __init__(self):
-                self.me = self
-        node = Node()
-        watched = weakref.ref(node)
-        del node
-        # Garbage the thresholds count: the collector starts a collection once they pass.
-        for _ in range(gc.get_threshold()[0] * 3):
-            Node()
+        {CYCLIC_GARBAGE}
         deadline = time.monotonic() + 5
         while watched() is not None and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -122,20 +132,13 @@ def test_under_gevents_patches_the_collector_is_a_greenlet_of_the_workers_own_th
         collector.collect_when_due = watched_collection
         collector.collect_in_a_thread_of_its_own(0.01)
 
-        class Node:
-            def __init__(self):
-                self.me = self
-        node = Node()
-        freed = weakref.ref(node)
-        del node
-        for _ in range(gc.get_threshold()[0] * 3):
-            Node()
+        {CYCLIC_GARBAGE}
         for _ in range(500):
-            if freed() is None:
+            if watched() is None:
                 break
             gevent.sleep(0.01)
         main = threading.get_native_id()
-        print(freed() is None, bool(ran_on) and set(ran_on) == {{main}}, gc.isenabled())
+        print(watched() is None, bool(ran_on) and set(ran_on) == {{main}}, gc.isenabled())
         """
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
