@@ -381,13 +381,15 @@ class EveningPage:
         }.get(action or "", action or "")
 
     @cached_property
+    def _my_seating(self) -> tuple[ClubTable, str] | None:
+        """The current turn's table this phone sits at and the player it sits for, if any."""
+        credential = phone_credential()
+        return read.seated_table(self.evening, credential) if credential else None
+
+    @cached_property
     def my_table(self) -> TableView | None:
         """The current turn's table this phone sits at, if any (that table alone worked out)."""
-        credential = phone_credential()
-        if not credential:
-            return None
-        row = read.seated_table(self.evening, credential)
-        return self._view(row) if row is not None else None
+        return self._view(self._my_seating[0]) if self._my_seating is not None else None
 
     def side_of(self, table: TableView, entrant: ClubEntrant) -> str:
         """N/S or E/W: where the entrant sits at the table."""
@@ -442,8 +444,8 @@ class EveningPage:
     def next_place(self) -> tuple[str, str] | None:
         """At this phone's next table: its side and whom it meets."""
         table = self.next_table
-        seat = seat_of(db.session.get(Match, table.row.match_id), phone_credential()) if table else None
-        if table is None or seat is None:
+        if table is None or self._my_seating is None:
             return None
-        side = next((i for i, entrant in enumerate(table.sides) if seat.name in entrant.players), 0)
+        player = self._my_seating[1]
+        side = next((i for i, entrant in enumerate(table.sides) if player in entrant.players), 0)
         return SIDE_NAMES[side], table.sides[1 - side].name if len(table.sides) > 1 else ""

@@ -125,10 +125,19 @@ def entrants_numbered(evening: ClubEvening, numbers: list[int]) -> list[ClubEntr
     return list(db.session.scalars(statement))
 
 
-def seated_table(evening: ClubEvening, credential: str) -> ClubTable | None:
-    """The current turn's table where this phone holds a seat, in one statement (not the evening's every table)."""
+def entrants_by_number(evening: ClubEvening, numbers: list[int]) -> dict[int, ClubEntrant]:
+    """These entrants of the evening by number: from its entrants where the request read them already, else these
+    alone (a phone's request about its table: at a turn's close 400 of them would each read the hall's 200 pairs)."""
+    if "entrants" in evening.__dict__:
+        return {entrant.number: entrant for entrant in evening.entrants if entrant.number in numbers}
+    return {entrant.number: entrant for entrant in entrants_numbered(evening, numbers)}
+
+
+def seated_table(evening: ClubEvening, credential: str) -> tuple[ClubTable, str] | None:
+    """The current turn's table where this phone holds a seat, and the seat's player, in one statement (not the
+    evening's every table)."""
     statement = (
-        select(ClubTable)
+        select(ClubTable, Seat.name)
         .join(Seat, Seat.match_id == ClubTable.match_id)
         .where(
             ClubTable.evening_id == evening.id,
@@ -137,15 +146,17 @@ def seated_table(evening: ClubEvening, credential: str) -> ClubTable | None:
         )
         .limit(1)
     )
-    return db.session.scalars(statement).first()
+    found = db.session.execute(statement).first()
+    return None if found is None else (found[0], found[1])
 
 
 def table_of_match(match_id: int) -> ClubTable | None:
     """The evening's table whose match this is (None: a match of no evening); its evening read in the group."""
-    table = db.session.scalars(select(ClubTable).where(ClubTable.match_id == match_id)).first()
-    if table is None or db.session.get(ClubEvening, table.evening_id) is None:
-        return None
-    return table
+    # One statement: the evening joined is read in the group as any ORM read (models._only_the_group), and is
+    # then in the session for the page that asks for it.
+    statement = select(ClubTable, ClubEvening).join(ClubEvening, ClubEvening.id == ClubTable.evening_id)
+    found = db.session.execute(statement.where(ClubTable.match_id == match_id)).first()
+    return None if found is None else found[0]
 
 
 # What a table's panel is drawn from, in one read (see panel_tag), by its match.

@@ -261,13 +261,13 @@ def _side_of(match: Match, table: ClubTable, evening: ClubEvening, phone: str | 
     seat = next((seat for seat in match.seats if seat.phone == phone), None)
     if seat is None:
         return None
-    by_number = {entrant.number: entrant for entrant in evening.entrants}
+    by_number = read.entrants_by_number(evening, table.sides)
     return next(side for side, number in enumerate(table.sides) if seat.name in by_number[number].players)
 
 
 def _side_phones(match: Match, table: ClubTable, evening: ClubEvening, side: int) -> list[str]:
     """The phones seated for one side of the table."""
-    players = _entrant_of(evening, table.sides[side]).players
+    players = read.entrants_by_number(evening, [table.sides[side]])[table.sides[side]].players
     return [seat.phone for seat in match.seats if seat.phone and seat.name in players]
 
 

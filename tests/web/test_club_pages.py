@@ -375,9 +375,18 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
         db.event.listen(kind, "load", count)
     try:
         drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
+        drawn_loaded = dict(loaded)
+        token = csrf_token(phone, "/evenings")
+        loaded.update(dict.fromkeys(loaded, 0))
+        # Then its form takes it there: at N/S, with the table's pencil.
+        moved = phone.post(f"/evenings/table/{ref(mine)}/next", data={"csrf_token": token}, headers=HTMX)
     finally:
         for kind in loaded:
             db.event.remove(kind, "load", count)
     assert drawn.status_code == 200 and "Turn 2: table" in read_words(drawn.get_data(as_text=True))
     # Its tables of turn 1 and of turn 2, its pair and the two it meets there: not the evening's 8 pairs and 8 tables.
-    assert loaded == {ClubEntrant: 3, ClubTable: 2}, loaded
+    assert drawn_loaded == {ClubEntrant: 3, ClubTable: 2}, drawn_loaded
+    assert moved.status_code == 200 and "/matches/" in moved.headers["HX-Location"]
+    assert any(cookie.startswith(("pencil", "__Host-pencil")) for cookie in moved.headers.getlist("Set-Cookie"))
+    # Its tables of turn 1 and 2 and the pairs it meets there, the pencil given by the pairs' players alone.
+    assert loaded == {ClubEntrant: 2, ClubTable: 2}, loaded
