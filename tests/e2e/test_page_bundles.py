@@ -22,12 +22,16 @@ WATCH_UNSTYLED = """() => {
   }).observe(document.body, { childList: true, subtree: true });
 }"""
 
+SAVES_DATA = "Object.defineProperty(navigator, 'connection', { value: { saveData: true } })"
+
 
 # page.route does not see a request that passes through a service worker.
 @pytest.mark.browser_context_args(service_workers="block")
 def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_have_come(page: Page, live_server, app):
     add_to_roster(app, *PLAYERS)
     match_id = start_match(page, live_server.url, "Topic_", PLAYERS)
+    # A phone saving data: its home page fetches nothing ahead (the next test), so the tap brings the bundles.
+    page.add_init_script(SAVES_DATA)
     held: list[Route] = []
     page.route(re.compile(r"/bundle/game-topic[+/]"), lambda route: held.append(route))
     # The home page, loaded whole, has the shared bundles alone.
@@ -60,6 +64,38 @@ def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_h
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     assert fetched == []
     assert page.locator('script[src*="/bundle/offline."]').count() == 1
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_the_home_page_fetches_its_links_bundles_ahead_so_a_tap_brings_the_match_page_alone(
+    page: Page, live_server, app
+):
+    add_to_roster(app, *PLAYERS)
+    match_id = start_match(page, live_server.url, "Topic_", PLAYERS)
+    page.goto(live_server.url + "/")
+    # Once the home page is idle, the bundles its match link names are in the cache, not in the page.
+    page.wait_for_load_state("networkidle")
+    link = page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy"))
+    named = link.get_attribute("data-bundles").split()
+    assert any("/bundle/game-topic" in url for url in named) and any(url.endswith(".js") for url in named)
+    ahead = page.evaluate("() => [...document.querySelectorAll('link[rel=prefetch]')].map(tag => tag.href)")
+    assert sorted(ahead) == sorted(live_server.url + url for url in named)
+    expect(page.locator('link[rel=stylesheet][href*="/bundle/game-topic"]')).to_have_count(0)
+    page.evaluate(WATCH_UNSTYLED)
+
+    before = page.evaluate("() => performance.getEntriesByType('resource').length")
+    link.click()
+    expect(page.get_by_role("heading", name="Who lost round 1?")).to_be_visible()
+    expect(page).to_have_url(f"{live_server.url}/matches/{ref(match_id)}")
+    assert page.evaluate("window.drawnUnstyled") is False
+    # The tap asked the network for none of them: each came from the cache.
+    served = page.evaluate("""before => performance.getEntriesByType('resource').slice(before)
+        .filter(entry => entry.name.includes('/bundle/')).map(entry => [entry.name, entry.transferSize])""", before)
+    assert sorted(url for url, _ in served) == sorted(live_server.url + url for url in named)
+    assert all(size == 0 for _, size in served), served
+    # Its entry's scripts run: the first tap saves.
+    page.locator("#entry").get_by_role("button", name=re.compile(r"^Bob \d+ cards?$")).click()
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
 
 
 def test_a_script_brought_again_in_another_pages_bundle_runs_once_and_the_scripts_share_no_global(
