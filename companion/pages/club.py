@@ -236,7 +236,10 @@ class EveningPage:
         """A table's match: read with the evening's others where the page draws them all, alone on a page about
         one table (a phone's panel: 400 of them at a turn's close would each read every match of the hall)."""
         if "_matches" not in self.__dict__ and self.table_row is not None:
-            return read.match_states([match_id] if match_id else []).get(match_id or 0, NO_MATCH)
+            # The match itself: a panel read it with its table (table_of_match), the move to the next table gives
+            # that table's pencil from it.
+            match = db.session.get(Match, match_id) if match_id else None
+            return read.match_state(match) if match is not None else NO_MATCH
         return self._matches.get(match_id or 0, NO_MATCH)
 
     def tables_of(self, turn: int) -> list[TableView]:

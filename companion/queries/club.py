@@ -116,7 +116,16 @@ def match_states(ids: list[int]) -> dict[int, tuple[str, int, dict]]:
     if not ids:
         return {}
     found = db.session.execute(select(Match.id, Match.status, Match.summary).where(Match.id.in_(ids)))
-    return {match_id: (status, (summary or {}).get("rounds", 0), summary or {}) for match_id, status, summary in found}
+    return {match_id: _state(status, summary) for match_id, status, summary in found}
+
+
+def match_state(match: Match) -> tuple[str, int, dict]:
+    """A match read already: its status, rounds played and totals, as `match_states` gives them."""
+    return _state(match.status, match.summary)
+
+
+def _state(status: str, summary: dict | None) -> tuple[str, int, dict]:
+    return status, (summary or {}).get("rounds", 0), summary or {}
 
 
 def entrants_numbered(evening: ClubEvening, numbers: list[int]) -> list[ClubEntrant]:
@@ -152,9 +161,13 @@ def seated_table(evening: ClubEvening, credential: str) -> tuple[ClubTable, str]
 
 def table_of_match(match_id: int) -> ClubTable | None:
     """The evening's table whose match this is (None: a match of no evening); its evening read in the group."""
-    # One statement: the evening joined is read in the group as any ORM read (models._only_the_group), and is
-    # then in the session for the page that asks for it.
-    statement = select(ClubTable, ClubEvening).join(ClubEvening, ClubEvening.id == ClubTable.evening_id)
+    # One statement: the evening and the match joined are read in the group as any ORM read
+    # (models._only_the_group), and are then in the session for the page that asks for them (its panel's tag too).
+    statement = (
+        select(ClubTable, ClubEvening, Match)
+        .join(ClubEvening, ClubEvening.id == ClubTable.evening_id)
+        .join(Match, Match.id == ClubTable.match_id)
+    )
     found = db.session.execute(statement.where(ClubTable.match_id == match_id)).first()
     return None if found is None else found[0]
 
@@ -168,16 +181,17 @@ _PANEL = (
 )  # fmt: skip
 
 
-def panel_tag(match_id: int) -> str | None:
-    """The tag of a table's panel, its poll's, from one read of what the panel is drawn from: the evening's turn
-    and status, the table's state and its match's version, the turn's clock and the table's call for the arbiter.
-    None: a match of no evening of the group.
+def panel_tag(table: ClubTable, match: Match) -> str:
+    """The tag of a table's panel, its poll's, from what the panel is drawn from (`table_of_match` read it in one
+    statement): the evening's turn and status, the table's state and its match's version, the turn's clock and
+    the table's call for the arbiter.
 
     Another table's confirmation leaves the panel unchanged, a counted table's too (its panel does not count the
     turn's tables): tagged with the evening's version, each of a turn's 100 confirmations redrew the panels of the
     400 phones, or of the counted tables', most of the turn's close at a hall's size."""
-    row = db.session.execute(_PANEL.where(ClubTable.match_id == match_id)).first()
-    return None if row is None else _panel_tag(*row)
+    evening = table.evening
+    return _panel_tag(evening.turn, evening.status, table.state, match.version, evening.clock_ends_at,
+                      evening.clock_left_ms, table.called_at)  # fmt: skip
 
 
 class PanelState(NamedTuple):

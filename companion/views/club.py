@@ -262,11 +262,11 @@ def _with_pencil(response: Response, page: EveningPage, table: ClubTable, take_o
 def table_panel(match_id: int):
     """The club's panel on a table's match page, polled: where the turn stands, the other side's Confirm, and
     once the next turn is drawn, this phone's next table (its form takes the phone there by itself: `next_table`).
-    A read: it writes nothing; told unchanged from one read (`panel_tag`), as 400 phones of a hall ask it."""
-    tag = read.panel_tag(match_id)
-    if tag is None:
-        abort(404)
-    return tagged_answer(tag, lambda: render("club/_table_panel.html", page=_panel_page(match_id)))
+    A read: it writes nothing. An unchanged poll is told so by the middleware in one statement; here, from the
+    one that reads the table, its evening and its match, which the panel is then drawn from."""
+    page = _panel_page(match_id)
+    tag = read.panel_tag(page.table_row, page.match)
+    return tagged_answer(tag, lambda: render("club/_table_panel.html", page=page))
 
 
 @bp.post("/table/<match:match_id>/next")
