@@ -217,13 +217,15 @@ class Hall:
         await self.reach(phone, got, "location")
 
     async def reach(self, phone: Phone, got: tuple | None, header: str) -> bool:
-        """The phone follows a seat's or a next table's answer to its match page; whether it got there."""
+        """The phone follows a seat's answer to its match page, or is drawn its next table's page by the answer
+        itself (its address in `header`, HX-Push-Url); whether it got there."""
         if got is None or not MATCH.search(got[1].get(header, "")):
             self.errors.append(f"{phone.name}: not sent to a match ({got and got[0]})")
             return False
         phone.pencil = any(f"{name}=" in got[1].get("set-cookie", "") for name in PENCIL_COOKIES)
         phone.match = MATCH.search(got[1][header]).group(1)
-        page = await self.ask(phone, phone.writes, "page", "GET", f"/matches/{phone.match}")
+        drawn = header == "hx-push-url" and got[0] == 200
+        page = got if drawn else await self.ask(phone, phone.writes, "page", "GET", f"/matches/{phone.match}")
         tag = LIVE_TAG.search(page[2]) if page else None
         phone.live_tag = tag.group(1) if tag else '"none"'
         every = PANEL_TRIGGER.search(page[2]) if page else None
@@ -270,7 +272,7 @@ class Hall:
             phone.turn = int(shown.group(1))
             answer = await self.ask(phone, phone.writes, "next", "POST", f"{path}/next", "HX-Request: true\r\n",
                                     [("csrf_token", phone.csrf)])  # fmt: skip
-            reached = await self.reach(phone, answer, "hx-location")
+            reached = await self.reach(phone, answer, "hx-push-url")
             self.shown.append((phone.turn, seen, time.time() if reached else None))
             return True
         if "The evening is over." in text:

@@ -6,7 +6,7 @@ import hmac
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask_babel import gettext
 from sqlalchemy import select
 
@@ -17,6 +17,7 @@ from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
 from ..models.club import ClubEvening, ClubTable
 from ..pages.club import EveningPage, clock_view
+from ..pages.match import MatchPage, match_or_404
 from ..queries import club as read
 from ..services import club as service
 from ..services import club_clock, seats
@@ -34,7 +35,7 @@ from ..web.groups import (
 from ..web.i18n import error_text
 from ..web.links import qr_svg
 from ..web.live import tagged_answer
-from ..web.pencil import set_pencil_cookie
+from ..web.pencil import keep_pencil
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
 
@@ -246,14 +247,16 @@ def _sit(page: EveningPage) -> Response:
         return render("club/card.html", status=status_of(refused), evening=page.evening, number=table.number,
                       page=page, errors={"seat": error_text(refused)})  # fmt: skip
     follow_match(match.id)
-    return _with_pencil(hx.go(url_for("matches.show", match_id=match.id)), page, table, take_over)
+    _give_pencil(page, table, take_over)
+    return hx.go(url_for("matches.show", match_id=match.id))
 
 
-def _with_pencil(response: Response, page: EveningPage, table: ClubTable, take_over: bool = False) -> Response:
-    """The answer, carrying the table's pencil where this phone is the one to hold it."""
+def _give_pencil(page: EveningPage, table: ClubTable, take_over: bool = False) -> None:
+    """The table's pencil, where this phone is the one to hold it: the answer carries it."""
     credential = phone_credential()
     token = service.take_pencil(page.evening, table, credential, take_over=take_over) if credential else None
-    return set_pencil_cookie(response, db.session.get(Match, table.match_id), token) if token else response
+    if token:
+        keep_pencil(db.session.get(Match, table.match_id), token)
 
 
 @bp.get("/table/<match:match_id>")
@@ -274,13 +277,20 @@ def table_panel(match_id: int):
 @access.member
 def next_table(match_id: int):
     """This phone goes to its table of the turn drawn since (the panel's form sends it once it shows it): the phone
-    may follow that match from now on, and at N/S it holds the pencil there if no phone of its side does."""
+    may follow that match from now on, and at N/S it holds the pencil there if no phone of its side does. The
+    answer is that match's page, drawn in place of this one at its address: a redirect and the page it asks for
+    were two requests of each of a hall's 400 phones at a turn's close."""
     page = _panel_page(match_id)
     moved = page.next_table
     if moved is None:
         return render("club/_table_panel.html", page=page)
     follow_match(moved.row.match_id)
-    return _with_pencil(hx.location(url_for("matches.show", match_id=moved.row.match_id)), page, moved.row)
+    _give_pencil(page, moved.row)
+    address = url_for("matches.show", match_id=moved.row.match_id)
+    if not request.htmx:
+        return redirect(address, 303)
+    drawn = render("match.html", page=MatchPage(match_or_404(moved.row.match_id)))
+    return hx.push_url(hx.reswap(hx.retarget(drawn, "body"), "innerHTML show:window:top"), address)
 
 
 def _panel_page(match_id: int, **given: Any) -> EveningPage:

@@ -101,10 +101,16 @@ def is_owner(match: Match) -> bool:
 
 def set_pencil_cookie(response: Response, match: Match, token: str) -> Response:
     """Store a match's scorekeeper token on this device (written with the answer, with the phone's others)."""
+    keep_pencil(match, token)
+    return response
+
+
+def keep_pencil(match: Match, token: str) -> None:
+    """A match's scorekeeper token, held by this phone from now on: this request's page is drawn for the pencil's
+    phone, and the answer's cookie keeps it with the phone's others."""
     pencils = {key: kept for key, kept in _pencils().items() if key != kept_under(match.uid)}
     g.pencils = dict([*pencils.items(), (kept_under(match.uid), token)][-PENCILS_KEPT:])
     g.pencils_changed = True
-    return response
 
 
 def _write(response: Response) -> Response:

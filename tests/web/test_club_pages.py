@@ -181,7 +181,13 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
             shown = read_words(phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX).get_data(as_text=True))
             assert "Turn 2: table" in shown and "against" in shown
             moved = post(phone, f"/evenings/table/{ref(old_match)}/next", {}, **HTMX)
-            new_match = int(next(m for _, m, _ in second if ref(m) == moved.headers["HX-Location"].rsplit("/", 1)[1]))
+            # The answer is the new table's match page, drawn in place of this one at its address.
+            new_match = int(next(m for _, m, _ in second if ref(m) == moved.headers["HX-Push-Url"].rsplit("/", 1)[1]))
+            assert moved.status_code == 200 and moved.headers["HX-Retarget"] == "body"
+            assert 'id="club-table"' in moved.get_data(as_text=True) and ref(new_match) in moved.get_data(as_text=True)
+            # At N/S it is drawn as the pencil's page: the hand's entry saves there.
+            saves = f'hx-post="/matches/{ref(new_match)}/rounds"' in moved.get_data(as_text=True)
+            assert saves == (phone is ns)
             assert phone.get(f"/matches/{ref(new_match)}").status_code == 200
     # The arbiter corrects a result of turn 1 from turn 2's page: the standings change, turn 2's tables stay.
     arbiter = read_words(host.get(f"/evenings/{address}").get_data(as_text=True))
@@ -389,7 +395,7 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
     assert drawn.status_code == 200 and "Turn 2: table" in read_words(drawn.get_data(as_text=True))
     # Its tables of turn 1 and of turn 2, its pair and the two it meets there: not the evening's 8 pairs and 8 tables.
     assert drawn_loaded == {ClubEntrant: 3, ClubTable: 2}, drawn_loaded
-    assert moved.status_code == 200 and "/matches/" in moved.headers["HX-Location"]
+    assert moved.status_code == 200 and "/matches/" in moved.headers["HX-Push-Url"]
     assert any(cookie.startswith(("pencil", "__Host-pencil")) for cookie in moved.headers.getlist("Set-Cookie"))
     # Its tables of turn 1 and 2 and the pairs it meets there, the pencil given by the pairs' players alone.
     assert loaded == {ClubEntrant: 2, ClubTable: 2}, loaded
