@@ -212,6 +212,8 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
     for name, phone in phones.items():
         table = next(t for t in second if _sits_at(app, t, name))
         expect(phone).to_have_url(f"{base}/matches/{ref(table.match_id)}", timeout=10_000)
+        # The move's answer is the new table's page, drawn whole: its title names the match's players.
+        expect(phone).to_have_title(re.compile(re.escape(name)))
         word = "Tavolo" if phone is italian_phone else "Table"
         expect(phone.locator("#club-table")).to_contain_text(f"{word} {table.number}")
     audit_layout(phones[NAMES[0]], NAMES)
