@@ -73,13 +73,16 @@ def test_the_home_page_fetches_its_links_bundles_ahead_so_a_tap_brings_the_match
     add_to_roster(app, *PLAYERS)
     match_id = start_match(page, live_server.url, "Topic_", PLAYERS)
     page.goto(live_server.url + "/")
-    # Once the home page is idle, the bundles its match link names are in the cache, not in the page.
-    page.wait_for_load_state("networkidle")
+    # Once the home page is idle, the bundles its match link names are fetched into the cache, not into the page.
     link = page.get_by_role("link", name=re.compile(r"^Topic_ Ann, Bob, Cy"))
-    named = link.get_attribute("data-bundles").split()
+    named = [live_server.url + url for url in link.get_attribute("data-bundles").split()]
     assert any("/bundle/game-topic" in url for url in named) and any(url.endswith(".js") for url in named)
+    page.wait_for_function("n => document.querySelectorAll('link[rel=prefetch]').length >= n", arg=len(named))
     ahead = page.evaluate("() => [...document.querySelectorAll('link[rel=prefetch]')].map(tag => tag.href)")
-    assert sorted(ahead) == sorted(live_server.url + url for url in named)
+    assert sorted(ahead) == sorted(named)
+    page.wait_for_function(
+        "urls => urls.every(url => performance.getEntriesByName(url).some(entry => entry.responseEnd > 0))", arg=named
+    )
     expect(page.locator('link[rel=stylesheet][href*="/bundle/game-topic"]')).to_have_count(0)
     page.evaluate(WATCH_UNSTYLED)
 
@@ -89,9 +92,12 @@ def test_the_home_page_fetches_its_links_bundles_ahead_so_a_tap_brings_the_match
     expect(page).to_have_url(f"{live_server.url}/matches/{ref(match_id)}")
     assert page.evaluate("window.drawnUnstyled") is False
     # The tap asked the network for none of them: each came from the cache.
-    served = page.evaluate("""before => performance.getEntriesByType('resource').slice(before)
-        .filter(entry => entry.name.includes('/bundle/')).map(entry => [entry.name, entry.transferSize])""", before)
-    assert sorted(url for url, _ in served) == sorted(live_server.url + url for url in named)
+    served = page.evaluate(
+        """before => performance.getEntriesByType('resource').slice(before)
+        .filter(entry => entry.name.includes('/bundle/')).map(entry => [entry.name, entry.transferSize])""",
+        before,
+    )
+    assert sorted(url for url, _ in served) == sorted(named)
     assert all(size == 0 for _, size in served), served
     # Its entry's scripts run: the first tap saves.
     page.locator("#entry").get_by_role("button", name=re.compile(r"^Bob \d+ cards?$")).click()
