@@ -85,35 +85,41 @@ def hand_fields(number: int) -> list[tuple[str, str]]:
 # --- the evening, made through the services ---------------------------------------------------------------------
 
 
-def _prepare(env: dict[str, str], tables: int, out: Any) -> None:
-    """In a fresh process with the server's environment: the evening of `tables` tables created and started; its
-    address, the table cards' key and who sits where at turn 1."""
-    os.environ.clear()
-    os.environ.update(env)
-    from companion import create_app
+def made_evening(tables: int) -> dict:
+    """In the app's context: the evening of `tables` tables created and started; its address, the table cards' key,
+    who sits where at turn 1 and the hall link's key."""
     from companion.extensions import db
     from companion.models import Group, Match
     from companion.models.club import ClubTable
     from companion.services import club, club_clock
     from companion.web.groups import hall_token
 
+    pairs = [([f"Giocatore {n:03d}A", f"Giocatore {n:03d}B"], None) for n in range(1, 2 * tables + 1)]
+    evening = club.create_evening(f"Regionale {tables}", PLAN, pairs)
+    club.start(evening)
+    # Turn 1 is played against its clock, as the host starts it (the later turns' clocks are not started: the
+    # bench's arbiter only watches); every panel and screen draws it, running.
+    club_clock.run_clock(evening, "start")
+    seats = []
+    for table in db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening.id, turn=1)):
+        if table.match_id is not None:
+            for seat in db.session.get(Match, table.match_id).seats:
+                seats.append((table.number, seat.position, seat.name))
+    # The hall link's key, as the arbiter's page shows it: the hall screens open it.
+    hall_key = hall_token(evening.public_id, evening.hall_link)
+    return {"evening": evening.public_id, "cards_key": db.session.get(Group, evening.group_id).cards_key,
+            "seats": seats, "hall_key": hall_key}  # fmt: skip
+
+
+def _prepare(env: dict[str, str], tables: int, out: Any) -> None:
+    """In a fresh process with the server's environment: the evening made (`made_evening`)."""
+    os.environ.clear()
+    os.environ.update(env)
+    from companion import create_app
+
     app = create_app()
     with app.app_context():
-        pairs = [([f"Giocatore {n:03d}A", f"Giocatore {n:03d}B"], None) for n in range(1, 2 * tables + 1)]
-        evening = club.create_evening(f"Regionale {tables}", PLAN, pairs)
-        club.start(evening)
-        # Turn 1 is played against its clock, as the host starts it (the later turns' clocks are not started: the
-        # bench's arbiter only watches); every panel and screen draws it, running.
-        club_clock.run_clock(evening, "start")
-        seats = []
-        for table in db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening.id, turn=1)):
-            if table.match_id is not None:
-                for seat in db.session.get(Match, table.match_id).seats:
-                    seats.append((table.number, seat.position, seat.name))
-        # The hall link's key, as the arbiter's page shows it: the hall screens open it.
-        hall_key = hall_token(evening.public_id, evening.hall_link)
-        out.put({"evening": evening.public_id, "cards_key": db.session.get(Group, evening.group_id).cards_key,
-                 "seats": seats, "hall_key": hall_key})  # fmt: skip
+        out.put(made_evening(tables))
 
 
 def prepare(env: dict[str, str], tables: int) -> dict:

@@ -24,7 +24,7 @@ from werkzeug.datastructures import MultiDict
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.hall import CSRF, MATCH, NEXT_SHOWN, PLAN, hand_fields  # noqa: E402
+from bench.hall import CSRF, MATCH, NEXT_SHOWN, hand_fields, made_evening  # noqa: E402
 
 HX = {"HX-Request": "true", "Accept-Language": "en"}
 KINDS = ("panel", "next", "page")
@@ -34,21 +34,11 @@ def seated_evening(tables: int) -> tuple[object, list[dict]]:
     """The app, and its evening at the close of turn 1: each phone (its client, CSRF token, match, player)."""
     os.environ["COMPANION_INSTANCE"] = tempfile.mkdtemp(prefix="companion-close-")
     from companion import create_app
-    from companion.extensions import db
-    from companion.models import Group, Match
-    from companion.models.club import ClubTable
-    from companion.services import club, club_clock
 
     app = create_app()
     with app.app_context():
-        pairs = [([f"Giocatore {n:03d}A", f"Giocatore {n:03d}B"], None) for n in range(1, 2 * tables + 1)]
-        evening = club.create_evening(f"Regionale {tables}", PLAN, pairs)
-        club.start(evening)
-        club_clock.run_clock(evening, "start")
-        seats = [(table.number, seat.position, seat.name)
-                 for table in db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening.id, turn=1))
-                 if table.match_id is not None for seat in db.session.get(Match, table.match_id).seats]  # fmt: skip
-        key = db.session.get(Group, evening.group_id).cards_key
+        made = made_evening(tables)
+    seats, key = made["seats"], made["cards_key"]
     phones = []
     for number, position, name in seats:
         client = app.test_client()
