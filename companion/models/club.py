@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -11,6 +11,9 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from ..extensions import db
 from ..games.checks import NAME_MAX
 from . import InGroup, WithAddress, utcnow
+
+if TYPE_CHECKING:
+    from . import Match
 
 # An evening being set up (entrants still added at the door), its turns being played, or over.
 EVENING_SETUP, EVENING_PLAYING, EVENING_OVER = "setup", "playing", "over"
@@ -120,6 +123,9 @@ class ClubTable(db.Model):
     called_at: Mapped[datetime | None]
 
     evening: Mapped[ClubEvening] = relationship(back_populates="tables")
+    # Read with its table where a page is about one table (queries/club.table_of_match), and kept by it: a row's
+    # other objects alone are only weakly held by the session, and read again at their first use.
+    match: Mapped[Match | None] = relationship(viewonly=True)
 
 
 class ClubLog(db.Model):

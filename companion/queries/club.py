@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import NamedTuple
 
 from sqlalchemy import Connection, bindparam, func, select
+from sqlalchemy.orm import contains_eager
 
 from ..extensions import db
 from ..games.club import plan as plans
@@ -128,10 +129,34 @@ def _state(status: str, summary: dict | None) -> tuple[str, int, dict]:
     return status, (summary or {}).get("rounds", 0), summary or {}
 
 
+# A phone's requests about its table, built once (at a turn's close a hall's 400 phones each run them: building
+# a statement and its cache key cost as much as running it).
+_ENTRANTS_NUMBERED = select(ClubEntrant).where(
+    ClubEntrant.evening_id == bindparam("evening_id"), ClubEntrant.number.in_(bindparam("numbers", expanding=True))
+)
+_SEATED_TABLE = (
+    select(ClubTable, Seat.name)
+    .join(Seat, Seat.match_id == ClubTable.match_id)
+    .join(Match, Match.id == ClubTable.match_id)
+    .options(contains_eager(ClubTable.match))  # its page draws the match's state (a panel: the next table's)
+    .where(ClubTable.evening_id == bindparam("evening_id"), ClubTable.turn == bindparam("turn"),
+           Seat.phone == bindparam("phone"))
+    .limit(1)
+)  # fmt: skip
+# The evening and the match joined are read in the group as any ORM read (models._only_the_group), and are kept
+# by the table for the page that asks for them (its panel's tag too).
+_TABLE_OF_MATCH = (
+    select(ClubTable, ClubEvening, Match)
+    .join(ClubEvening, ClubEvening.id == ClubTable.evening_id)
+    .join(Match, Match.id == ClubTable.match_id)
+    .where(ClubTable.match_id == bindparam("match_id"))
+    .options(contains_eager(ClubTable.evening), contains_eager(ClubTable.match))
+)
+
+
 def entrants_numbered(evening: ClubEvening, numbers: list[int]) -> list[ClubEntrant]:
     """The evening's entrants of these numbers alone."""
-    statement = select(ClubEntrant).where(ClubEntrant.evening_id == evening.id, ClubEntrant.number.in_(numbers))
-    return list(db.session.scalars(statement))
+    return list(db.session.scalars(_ENTRANTS_NUMBERED, {"evening_id": evening.id, "numbers": list(numbers)}))
 
 
 def entrants_by_number(evening: ClubEvening, numbers: list[int]) -> dict[int, ClubEntrant]:
@@ -145,31 +170,15 @@ def entrants_by_number(evening: ClubEvening, numbers: list[int]) -> dict[int, Cl
 def seated_table(evening: ClubEvening, credential: str) -> tuple[ClubTable, str] | None:
     """The current turn's table where this phone holds a seat, and the seat's player, in one statement (not the
     evening's every table)."""
-    statement = (
-        select(ClubTable, Seat.name)
-        .join(Seat, Seat.match_id == ClubTable.match_id)
-        .where(
-            ClubTable.evening_id == evening.id,
-            ClubTable.turn == evening.turn,
-            Seat.phone == hash_token(credential),
-        )
-        .limit(1)
-    )
-    found = db.session.execute(statement).first()
+    values = {"evening_id": evening.id, "turn": evening.turn, "phone": hash_token(credential)}
+    found = db.session.execute(_SEATED_TABLE, values).first()
     return None if found is None else (found[0], found[1])
 
 
 def table_of_match(match_id: int) -> ClubTable | None:
-    """The evening's table whose match this is (None: a match of no evening); its evening read in the group."""
-    # One statement: the evening and the match joined are read in the group as any ORM read
-    # (models._only_the_group), and are then in the session for the page that asks for them (its panel's tag too).
-    statement = (
-        select(ClubTable, ClubEvening, Match)
-        .join(ClubEvening, ClubEvening.id == ClubTable.evening_id)
-        .join(Match, Match.id == ClubTable.match_id)
-    )
-    found = db.session.execute(statement.where(ClubTable.match_id == match_id)).first()
-    return None if found is None else found[0]
+    """The evening's table whose match this is (None: a match of no evening), with its evening and match, in one
+    statement."""
+    return db.session.scalars(_TABLE_OF_MATCH, {"match_id": match_id}).first()
 
 
 # What a table's panel is drawn from, in one read (see panel_tag), by its match.
@@ -203,14 +212,18 @@ class PanelState(NamedTuple):
     member: bool | None
 
 
+# Built once: building a statement and its cache key at each of a hall's 400 polls a second was most of their cost.
+_PANEL_AT = _PANEL.add_columns(Match.id).where(Match.public_id == bindparam("public_id"))
+_PANEL_AT_OF_MEMBER = _PANEL_AT.add_columns(IS_MEMBER)
+
+
 def panel_state_at(public_id: str, connection: Connection, phone: str | None = None) -> PanelState | None:
     """The panel's tag (as `panel_tag`) of the table whose match is at this address, in one statement on the
     middleware's connection; with a phone's credential, whether it is a member of the match's group."""
-    statement = _PANEL.add_columns(Match.id).where(Match.public_id == bindparam("public_id"))
-    values = {"public_id": public_id}
-    if phone is not None:
-        statement, values["phone"] = statement.add_columns(IS_MEMBER), hash_token(phone)
-    row = connection.execute(statement, values).first()
+    if phone is None:
+        row = connection.execute(_PANEL_AT, {"public_id": public_id}).first()
+    else:
+        row = connection.execute(_PANEL_AT_OF_MEMBER, {"public_id": public_id, "phone": hash_token(phone)}).first()
     if row is None:
         return None
     return PanelState(_panel_tag(*row[:7]), row[7], row[8] if phone is not None else None)
