@@ -68,6 +68,7 @@ MATCH = re.compile(r"/matches/([0-9A-Za-z]+)")
 LIVE_TAG = re.compile(r"data-etag='([^']+)'")
 PANEL_TRIGGER = re.compile(r'id="club-table"[^>]*hx-trigger="load, every (\d+)s')
 NEXT_SHOWN = re.compile(r'class="club-next">Turn (\d+): table')
+MOVE_AFTER = re.compile(r'hx-trigger="load delay:(\d+)ms')  # the next table's form, sent by itself this much later
 PENCIL_COOKIES = ("pencil", "__Host-pencil")
 
 
@@ -154,6 +155,7 @@ class Phone:
     panel_tag: str = ""
     polls: list = field(default_factory=lambda: [None])
     writes: list = field(default_factory=lambda: [None])
+    tasks: list = field(default_factory=list)  # its hands being saved, its move to the next table
 
     @property
     def confirms(self) -> bool:
@@ -220,11 +222,13 @@ class Hall:
         phone.csrf = found.group(1) or found.group(2)
         got = await self.ask(phone, phone.writes, "sit", "POST", card, form=[("csrf_token", phone.csrf),
                              ("seat", str(phone.seat)), ("action", "sit")])  # fmt: skip
-        await self.reach(phone, got, "location")
+        if await self.reach(phone, got, "location"):
+            await self.panel(phone, float("inf"))
 
     async def reach(self, phone: Phone, got: tuple | None, header: str) -> bool:
         """The phone follows a seat's answer to its match page, or is drawn its next table's page by the answer
-        itself (its address in `header`, HX-Push-Url); whether it got there."""
+        itself (its address in `header`, HX-Push-Url); whether it got there. (The page's table panel then loads
+        at once, its hx-trigger's `load`: the caller's `panel`.)"""
         if got is None or not MATCH.search(got[1].get(header, "")):
             self.errors.append(f"{phone.name}: not sent to a match ({got and got[0]})")
             return False
@@ -241,46 +245,48 @@ class Hall:
     async def play(self, phone: Phone, end: float) -> None:
         """The phone at its tables until the evening is over: the match page's poll every second, the panel's as
         the page says; the hands saved by the pencil."""
-        savers = [asyncio.create_task(self.save_hands(phone, end))] if phone.pencil else []
+        if phone.pencil:
+            phone.tasks.append(asyncio.create_task(self.save_hands(phone, end)))
         tick = time.time() + random.random() * LIVE_EVERY
         beat = 0
         while tick < end:
             await asyncio.sleep(max(0.0, tick - time.time()))
-            live = f"If-None-Match: {phone.live_tag}\r\nHX-Request: true\r\nHX-Trigger: live\r\nHX-Target: live\r\n"
-            got = await self.ask(phone, phone.polls, "live", "GET", f"/matches/{phone.match}/live", live)
-            if got and got[1].get("etag"):
-                phone.live_tag = got[1]["etag"]
-            if beat % max(1, round(phone.panel_every / LIVE_EVERY)) == 0:
-                moved = await self.panel(phone)
-                if moved == "over":
-                    break
-                if moved and phone.pencil:
-                    savers.append(asyncio.create_task(self.save_hands(phone, end)))
+            if await self.poll(phone, end, beat % max(1, round(phone.panel_every / LIVE_EVERY)) == 0) == "over":
+                break
             beat += 1
             tick += LIVE_EVERY
             while tick < time.time():  # a poll still out when the timer fires is not sent again
                 tick += LIVE_EVERY
-        await asyncio.gather(*savers)
+        while phone.tasks:
+            await phone.tasks.pop()
 
-    async def panel(self, phone: Phone) -> str | bool:
-        """The table panel's poll and what the phone does with it: Confirm for E/W, its next table; whether it
-        moved (or "over")."""
+    async def poll(self, phone: Phone, end: float, panel: bool = True) -> str | None:
+        """The match page's poll of its live part, with the tag of what it shows, and the table panel's (`panel`);
+        "over" when the evening is."""
+        live = f"If-None-Match: {phone.live_tag}\r\nHX-Request: true\r\nHX-Trigger: live\r\nHX-Target: live\r\n"
+        got = await self.ask(phone, phone.polls, "live", "GET", f"/matches/{phone.match}/live", live)
+        if got and got[1].get("etag"):
+            phone.live_tag = got[1]["etag"]
+        return await self.panel(phone, end) if panel else None
+
+    async def panel(self, phone: Phone, end: float, conn: list | None = None) -> str | None:
+        """The table panel's poll (on the phone's polling connection, or `conn`) and what the phone does with it:
+        Confirm for E/W, its next table (the move a task of its own, as the page goes on polling until its form
+        is sent); "over" when the evening is."""
         tag = f"If-None-Match: {phone.panel_tag}\r\n" if phone.panel_tag else ""
         path = f"/evenings/table/{phone.match}"
-        got = await self.ask(phone, phone.polls, "panel", "GET", path, f"{tag}HX-Request: true\r\n")
+        got = await self.ask(phone, conn or phone.polls, "panel", "GET", path, f"{tag}HX-Request: true\r\n")
         if not got or got[0] != 200:
-            return False
+            return None
         phone.panel_tag = got[1].get("etag", "")
         text = got[2]
         shown = NEXT_SHOWN.search(text)
         if shown and int(shown.group(1)) > phone.turn:
-            seen = time.time()
             phone.turn = int(shown.group(1))
-            answer = await self.ask(phone, phone.writes, "next", "POST", f"{path}/next", "HX-Request: true\r\n",
-                                    [("csrf_token", phone.csrf)])  # fmt: skip
-            reached = await self.reach(phone, answer, "hx-push-url")
-            self.shown.append((phone.turn, seen, time.time() if reached else None))
-            return True
+            after = MOVE_AFTER.search(text)
+            wait = int(after.group(1)) / 1000 if after else 0.0
+            phone.tasks.append(asyncio.create_task(self.move(phone, path, time.time(), wait, end)))
+            return None
         if "The evening is over." in text:
             self.over += 1
             return "over"
@@ -290,7 +296,20 @@ class Hall:
                                  [("csrf_token", phone.csrf), ("action", "confirm")])  # fmt: skip
             if got and got[0] == 200:
                 self.confirmed.append((phone.turn, time.time()))
-        return False
+        return None
+
+    async def move(self, phone: Phone, path: str, seen: float, after: float, end: float) -> None:
+        """The next table's form sent as the panel sends it, `after` seconds after it was `seen`: the phone drawn
+        its new table's page, where it goes on (the pencil's phone saving the turn's hands)."""
+        await asyncio.sleep(after)
+        answer = await self.ask(phone, phone.writes, "next", "POST", f"{path}/next", "HX-Request: true\r\n",
+                                [("csrf_token", phone.csrf)])  # fmt: skip
+        reached = await self.reach(phone, answer, "hx-push-url")
+        self.shown.append((phone.turn, seen, time.time() if reached else None))
+        if reached:  # its panel loads at once, beside the page's polls
+            await self.panel(phone, end, phone.writes)
+        if reached and phone.pencil:
+            phone.tasks.append(asyncio.create_task(self.save_hands(phone, end)))
 
     async def save_hands(self, phone: Phone, end: float) -> None:
         """The pencil's phone saves the turn's hands, one every 5-15 s, as the htmx form posts them."""
@@ -319,8 +338,10 @@ class Hall:
 
 
 def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: str, evening: str, limit: float,
-          ready: Any, go: Any, out: Any) -> None:  # fmt: skip
-    """A load process: its phones seated, then (at the parent's word) the evening played, for `limit` s at most."""
+          ready: Any, settle: Any, go: Any, out: Any) -> None:  # fmt: skip
+    """A load process: its phones seated; once every process's are (the parent's word), each phone's page caught
+    up with the others' seats, as its polls kept it while they sat down; then (at the parent's next word) the
+    evening played, for `limit` s at most."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     hall = Hall()
@@ -329,18 +350,22 @@ def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: s
         async def seat_all() -> None:
             for chunk in range(0, len(phones), 20):  # not all at once: seating is not what is measured
                 await asyncio.gather(*(hall.sit(phone, cards_key) for phone in phones[chunk : chunk + 20]))
-            for phone in phones:  # a connection belongs to its loop: the evening's opens its own
-                for conn in (phone.polls, phone.writes):
-                    if conn[0] is not None:
-                        conn[0][1].close()
-                    conn[0] = None
+            hang_up(phones)
+
+        async def catch_up() -> None:
+            for chunk in range(0, len(phones), 20):
+                await asyncio.gather(*(hall.poll(phone, float("inf")) for phone in phones[chunk : chunk + 20]))
+            hang_up(phones)
 
         asyncio.run(seat_all())
         seating = len(hall.errors)
+        ready.put(seating)
+        settle.wait()
+        asyncio.run(catch_up())
         hall.samples.clear()
         RESENT[0] = 0
         hall.timeout = TIMEOUT
-        ready.put(seating)
+        ready.put(len(hall.errors) - seating)
         go.wait()
         end = time.time() + limit
 
@@ -357,6 +382,15 @@ def _load(phones: list[Phone], screens: list[tuple[int, str, str]], cards_key: s
     except Exception as error:  # the parent reports it
         ready.put(error)
         out.put(error)
+
+
+def hang_up(phones: list[Phone]) -> None:
+    """The phones' connections closed: a connection belongs to its event loop, and the next opens its own."""
+    for phone in phones:
+        for conn in (phone.polls, phone.writes):
+            if conn[0] is not None:
+                conn[0][1].close()
+            conn[0] = None
 
 
 class Memory(threading.Thread):
@@ -411,15 +445,18 @@ def play_evening(ports: list[int], pids: list[int], made: dict, processes: int =
     screens = [(ports[0], "arbiter", HALL_STAND_IN.format(evening=evening))]
     screens += [(ports[(i + 1) % len(ports)], "hall", hall_path) for i in range(HALL_SCREENS)]
     ctx = mp.get_context("fork")
-    ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
+    ready, settle, go, out = ctx.Queue(), ctx.Event(), ctx.Event(), ctx.Queue()
     shares = [phones[i::processes] for i in range(processes)]
     workers = []
     for number, share in enumerate(shares):
         mine = screens if number == 0 else []
-        worker = ctx.Process(target=_load, args=(share, mine, made["cards_key"], evening, limit, ready, go, out))
+        worker = ctx.Process(target=_load, args=(share, mine, made["cards_key"], evening, limit, ready, settle, go,
+                                                  out))  # fmt: skip
         workers.append(worker)
         worker.start()
     seating = [ready.get(timeout=300) for _ in workers]
+    settle.set()
+    seating += [ready.get(timeout=300) for _ in workers]
     for got in seating:
         if isinstance(got, Exception):
             raise got

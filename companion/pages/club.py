@@ -48,6 +48,10 @@ LOG_SHOWN = 30
 SIGNED = "+#,##0;-#,##0"
 # The places a podium shows: more than three lines only where a tie shares the third.
 PODIUM = 3
+# At a turn's close each phone shows its next table at once, then goes there by itself: after a pause to read it,
+# and in table order, each table this much after the one before. A hall's 400 phones would otherwise ask for their
+# 400 new pages in the same second as the others' panels ask where to go (docs/performance.md, the hall).
+MOVE_PAUSE_MS, MOVE_SPREAD_MS = 2000, 100
 
 
 @dataclass(frozen=True)
@@ -442,6 +446,12 @@ class EveningPage:
             return None
         mine = self.my_table
         return mine if mine is not None and mine.row.match_id else None
+
+    @cached_property
+    def move_after_ms(self) -> int:
+        """When this phone's panel takes it to its next table by itself, after showing it (MOVE_PAUSE_MS)."""
+        table = self.next_table
+        return MOVE_PAUSE_MS + MOVE_SPREAD_MS * max(0, table.row.number - 1) if table is not None else 0
 
     @cached_property
     def next_place(self) -> tuple[str, str] | None:

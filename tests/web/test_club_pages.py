@@ -15,6 +15,7 @@ from companion.extensions import db
 from companion.games.club import scales
 from companion.models import Match
 from companion.models.club import ClubEntrant, ClubEvening, ClubTable
+from companion.pages.club import MOVE_PAUSE_MS, MOVE_SPREAD_MS
 from companion.services import matches
 from tests.conftest import suite_app
 from tests.helpers import (
@@ -178,8 +179,14 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
         old_match = next(m for n, m, _ in first if n == number)
         for phone in (ns, ew):
             # The poll (a read) shows where the phone sits now; its form, sent by itself, takes the phone there.
-            shown = read_words(phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX).get_data(as_text=True))
+            drawn = phone.get(f"/evenings/table/{ref(old_match)}", headers=HTMX).get_data(as_text=True)
+            shown = read_words(drawn)
             assert "Turn 2: table" in shown and "against" in shown
+            # It goes after a pause to read it, each table of the turn a little after the one before (a hall's 400
+            # phones would otherwise all ask for their new pages in the same second), or at once at the tap.
+            table = int(re.search(r"Turn 2: table (\d+)", shown)[1])
+            after = MOVE_PAUSE_MS + MOVE_SPREAD_MS * (table - 1)
+            assert f'hx-trigger="load delay:{after}ms, submit"' in drawn
             moved = post(phone, f"/evenings/table/{ref(old_match)}/next", {}, **HTMX)
             # The answer is the new table's match page, drawn in place of this one at its address.
             new_match = int(next(m for _, m, _ in second if ref(m) == moved.headers["HX-Push-Url"].rsplit("/", 1)[1]))
@@ -375,7 +382,7 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
                        **HTMX)  # fmt: skip
         assert settled.status_code == 200
     assert len(tables(app, evening_id, 2)) == 4
-    loaded: dict[type, int] = {ClubEntrant: 0, ClubTable: 0}
+    loaded: dict[type, int] = {ClubEntrant: 0, ClubTable: 0, ClubEvening: 0, Match: 0}
 
     def count(target, _context) -> None:
         loaded[type(target)] += 1
@@ -393,9 +400,10 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
         for kind in loaded:
             db.event.remove(kind, "load", count)
     assert drawn.status_code == 200 and "Turn 2: table" in read_words(drawn.get_data(as_text=True))
-    # Its tables of turn 1 and of turn 2, its pair and the two it meets there: not the evening's 8 pairs and 8 tables.
-    assert drawn_loaded == {ClubEntrant: 3, ClubTable: 2}, drawn_loaded
+    # Its tables of turn 1 and of turn 2, its pair and the two it meets there: not the evening's 8 pairs and 8 tables;
+    # the evening and each table's match read once, kept by their table for the page.
+    assert drawn_loaded == {ClubEntrant: 3, ClubTable: 2, ClubEvening: 1, Match: 2}, drawn_loaded
     assert moved.status_code == 200 and "/matches/" in moved.headers["HX-Push-Url"]
     assert any(cookie.startswith(("pencil", "__Host-pencil")) for cookie in moved.headers.getlist("Set-Cookie"))
     # Its tables of turn 1 and 2 and the pairs it meets there, the pencil given by the pairs' players alone.
-    assert loaded == {ClubEntrant: 2, ClubTable: 2}, loaded
+    assert loaded == {ClubEntrant: 2, ClubTable: 2, ClubEvening: 1, Match: 2}, loaded
