@@ -124,6 +124,7 @@ class _Statements:
     kept: Any
     add_steps: Any
     move_book: Any
+    meets_later: Any
 
 
 @lru_cache(maxsize=2)
@@ -153,6 +154,18 @@ def _statements(dialect: str) -> _Statements:
         move_book=books.update()
         .where(books.c.group_id == bindparam("group"), books.c.game == bindparam("book"))
         .values(rated=bindparam("seq"), last_finished_at=bindparam("at"), last_match_id=bindparam("match_id")),
+        # A finished match of the group's game, from this second on, that one of these players played (see follow).
+        meets_later=select(Seat.match_id)
+        .join(Match, Match.id == Seat.match_id)
+        .where(
+            Match.group_id == bindparam("group"),
+            Match.game == bindparam("game"),
+            Match.status == FINISHED,
+            Match.id != bindparam("match_id"),
+            Match.finished_at >= bindparam("second"),
+            Seat.player_id.in_(bindparam("ids", expanding=True)),
+        )
+        .limit(1),
     )
 
 
@@ -222,10 +235,24 @@ def follow(match: Match, before: Stake | None) -> None:
     if book.stale:
         rebuild(match.game)
         return
+    if not was_finished and last is not None and key <= last and not _meets_later(match, key):
+        # Rated now all the same: no match rated after its place has any of its players, and rating matches of
+        # players apart gives the same ratings in either order. A hall's 100 tables finish within seconds, out of
+        # their ids' order, and each one left the book to a rebuild of the whole evening.
+        _rate_one(match, book.rated + 1, at=(book.last_finished_at, book.last_match_id))
+        return
     if was_finished or (last is not None and key <= last):
         mark_stale([match.game], match.group_id)
         return
     _rate_one(match, book.rated + 1)
+
+
+def _meets_later(match: Match, key: tuple[datetime, int]) -> bool:
+    """Whether a player of this match played a match rated after its place (or in the same second: by the
+    second a match finished is all the order keeps)."""
+    ids = [seat.player_id for seat in match.seats if seat.player_id is not None]
+    values = {"group": match.group_id, "game": match.game, "match_id": match.id, "second": key[0], "ids": ids}
+    return db.session.connection().execute(_run().meets_later, values).first() is not None
 
 
 def _rate_and_count(game: str, seats: list[Any], standings: dict[int, Standing]) -> list[int]:
@@ -237,8 +264,9 @@ def _rate_and_count(game: str, seats: list[Any], standings: dict[int, Standing])
     return done
 
 
-def _rate_one(match: Match, seq: int) -> None:
-    """Rate a match that finished after every match rated so far: its players' rows and steps only."""
+def _rate_one(match: Match, seq: int, at: tuple[datetime | None, int | None] | None = None) -> None:
+    """Rate a match: its players' rows and steps only; the book then ends with it, or still `at` the match it
+    ended with (a match rated out of its place, see follow)."""
     run, connection = _run(), db.session.connection()
     seats = connection.execute(run.seats, {"match_id": match.id}).all()
     ids = [seat.player_id for seat in seats]
@@ -248,7 +276,8 @@ def _rate_one(match: Match, seq: int) -> None:
     if done:
         connection.execute(run.upsert_ratings, [_row(match.game, p, standings[p]) for p in sorted(done)])
         connection.execute(run.add_steps, [standings[p].step(match.game, seq, match.id, p) for p in done])
-    moved = {"group": match.group_id, "book": match.game, "seq": seq, "at": match.finished_at, "match_id": match.id}
+    last_at, last_id = at or (match.finished_at, match.id)
+    moved = {"group": match.group_id, "book": match.game, "seq": seq, "at": last_at, "match_id": last_id}
     connection.execute(run.move_book, moved)
 
 

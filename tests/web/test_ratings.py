@@ -173,6 +173,32 @@ def test_a_match_finished_last_is_rated_on_its_own_in_its_save(app):
         assert_exact()
 
 
+def test_tables_finishing_in_one_second_out_of_their_order_are_rated_in_their_saves_when_their_players_are_apart(
+    app, monkeypatch
+):
+    # A hall's tables finish within seconds, not in their matches' order, and the rating order keeps the second and
+    # then the id: a match whose players played nothing rated after its place is rated in its own save all the same
+    # (as a rebuild would rate it: players apart); one whose player did leaves the book to its rebuild.
+    with app.app_context():
+        eve_fay = played_match("pazaak", ["Eve", "Fay"], [1])
+        ann_bob = played_match("pazaak", ["Ann", "Bob"], [1])
+        cy_di = played_match("pazaak", ["Cy", "Di"], [1])
+        ann_eve = played_match("pazaak", ["Ann", "Eve"], [1])
+        monkeypatch.setattr(service, "utcnow", lambda: datetime(2026, 12, 6, 21, 0, 0, 500_000))
+        service.save_round(cy_di, {"winner": "Di"})
+        service.save_round(ann_bob, {"winner": "Bob"})
+        book = db.session.get(RatingBook, (OPEN_GROUP_ID, "pazaak"), populate_existing=True)
+        assert not book.stale and book.rated == 2 and book.last_match_id == cy_di.id
+        assert_exact()
+        service.save_round(ann_eve, {"winner": "Eve"})
+        book = db.session.get(RatingBook, (OPEN_GROUP_ID, "pazaak"), populate_existing=True)
+        assert not book.stale and book.rated == 3 and book.last_match_id == ann_eve.id
+        # Eve's match rated after this one's place: the book waits for its rebuild, which puts each in its place.
+        service.save_round(eve_fay, {"winner": "Fay"})
+        assert db.session.get(RatingBook, (OPEN_GROUP_ID, "pazaak"), populate_existing=True).stale
+        assert_exact()
+
+
 def corrected_first_match(app) -> tuple[Match, dict]:
     """Two finished Topic_ matches, Ann taking every card; then the first one's first round corrected, Bob
     taking that card: the ratings as kept just after the correction's save, per (player, game)."""
