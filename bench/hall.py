@@ -454,12 +454,14 @@ def play_evening(ports: list[int], pids: list[int], made: dict, processes: int =
                                                   out))  # fmt: skip
         workers.append(worker)
         worker.start()
-    seating = [ready.get(timeout=300) for _ in workers]
-    settle.set()
-    seating += [ready.get(timeout=300) for _ in workers]
-    for got in seating:
-        if isinstance(got, Exception):
-            raise got
+    seating = []
+    for step in (None, settle):  # seated, then caught up: a process that failed says so instead
+        if step is not None:
+            step.set()
+        seating += [ready.get(timeout=300) for _ in workers]
+        for got in seating:
+            if isinstance(got, Exception):
+                raise got
     memory = Memory(pids)
     memory.start()
     cpu_before, began = sum(cpu_seconds(pid) for pid in pids), time.time()
