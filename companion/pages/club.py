@@ -451,7 +451,7 @@ class EveningPage:
     def move_after_ms(self) -> int:
         """When this phone's panel takes it to its next table by itself, after showing it (MOVE_PAUSE_MS)."""
         table = self.next_table
-        return MOVE_PAUSE_MS + MOVE_SPREAD_MS * max(0, table.row.number - 1) if table is not None else 0
+        return MOVE_PAUSE_MS + MOVE_SPREAD_MS * (table.row.number - 1) if table is not None else 0
 
     @cached_property
     def next_place(self) -> tuple[str, str] | None:
