@@ -65,7 +65,7 @@ async def exchange(port: int, conn: list, request: bytes) -> tuple[int, dict[str
         writer.write(request)
         head = await reader.readuntil(b"\r\n\r\n")
     except (asyncio.IncompleteReadError, ConnectionError) as error:
-        # A kept-alive connection the server closed meanwhile (waitress closes one idle for 2 minutes), nothing of
+        # A kept-alive connection the server closed meanwhile (gunicorn closes one idle for 30 s), nothing of
         # the answer read: a browser sends the request again on a new connection, once; so does a phone here.
         if not reused or getattr(error, "partial", b""):
             raise

@@ -583,13 +583,13 @@ def redis_server():
 
 
 def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, limit: float = 240.0,
-            database_url: str = "", server: str = "") -> dict:  # fmt: skip
+            database_url: str = "") -> dict:  # fmt: skip
     """One evening of `tables` tables on `apps` servers of `workers` workers each (`python app.py`, as make run
     serves), on SQLite or the PostgreSQL of `database_url`; its figures."""
     with tempfile.TemporaryDirectory(prefix="companion-hall-") as folder, redis_server() as redis:
         instance = Path(folder) / "instance"
         instance.mkdir()
-        env = {"WORKERS": str(workers), "PYTHONFAULTHANDLER": "1", **({"SERVER": server} if server else {})}
+        env = {"WORKERS": str(workers), "PYTHONFAULTHANDLER": "1"}
         if database_url:
             env["DATABASE_URL"] = database_url
         if apps > 1 and redis:
@@ -608,7 +608,7 @@ def evening(tables: int, workers: int = 2, apps: int = 1, processes: int = 2, li
         fault = log.find("Current thread", log.find("Fatal Python error"))
         row["worker_fault"] = log[fault : fault + 3000].splitlines()[:30] if fault >= 0 else []
     database = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
-    return row | {"database": database, "apps": apps, "workers": workers, "server": server or "default",
+    return row | {"database": database, "apps": apps, "workers": workers,
                   "redis": bool(redis and apps > 1)}  # fmt: skip
 
 
@@ -618,11 +618,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of each app server (WORKERS)")
     parser.add_argument("--apps", type=int, default=1, help="app servers, the phones spread over them")
     parser.add_argument("--processes", type=int, default=2, help="processes playing the phones")
-    parser.add_argument("--server", default="", help="SERVER for the app servers (make run's default if not given)")
     parser.add_argument("--limit", type=float, default=240.0, help="seconds the evening may take at most")
     args = parser.parse_args()
-    row = evening(args.tables, args.workers, args.apps, args.processes, args.limit, os.environ.get("DATABASE_URL", ""),
-                  args.server)  # fmt: skip
+    row = evening(args.tables, args.workers, args.apps, args.processes, args.limit, os.environ.get("DATABASE_URL", ""))
     print(json.dumps(row))
     return 0
 

@@ -357,7 +357,7 @@ def _evening_step(side: str, server: Server, tables: list, count: int, out: dict
 
 def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
     """The regional evening (bench/hall.py), each in a process of its own with its own servers: `size` tables as
-    `make run` serves them and on PostgreSQL with two app processes of gevent's workers (the server set-up's);
+    `make run` serves them and on PostgreSQL with two app processes (the server set-up's);
     then the tables stepped up on one worker and on two until a budget fails. The head's app alone (a base from
     before the club evenings has no hall)."""
     runs: list[dict] = []
@@ -366,8 +366,7 @@ def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
         command = [sys.executable, "-m", "bench.hall", "--tables", str(tables), "--workers", str(workers),
                    "--apps", str(apps), "--limit", str(limit)]  # fmt: skip
         if postgres:
-            # As the server set-up serves it (.env.example's SERVER).
-            command = [str(ROOT / "scripts" / "with-postgres.sh"), *command, "--server", "gevent"]
+            command = [str(ROOT / "scripts" / "with-postgres.sh"), *command]
         load = os.getloadavg()[0]
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=limit + 600)
         if done.returncode != 0:
@@ -375,7 +374,7 @@ def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
             raise RuntimeError(f"the hall's evening of {tables} tables stopped: {' '.join(command)}")
         row = json.loads(done.stdout.strip().splitlines()[-1]) | {"load_average_before": load}
         runs.append(row)
-        say(f"  {row['database']:10} {apps} app(s) x {workers} {row['server']} worker(s) {tables:4} tables: poll p50 "
+        say(f"  {row['database']:10} {apps} app(s) x {workers} worker(s) {tables:4} tables: poll p50 "
             f"{row['poll_p50_ms']:6.1f} p95 {row['poll_p95_ms']:6.1f}  save p95 {row['save_p95_ms']:6.1f} ms  "
             f"turn close p50 {row['turn_close_p50_ms']:6.0f} max {row['turn_close_max_ms']:6.0f} ms  "
             f"errors {row['errors']}  workers lost {row.get('workers_died', 0)}  load {load:.1f}  "
@@ -866,7 +865,7 @@ def main() -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="extra environment for the server, e.g. SERVER=gunicorn or THREADS=4",
+        help="extra environment for the server, e.g. WORKERS=1",
     )
     parser.add_argument("--only", default="", help=f"comma-separated parts to run alone: {','.join(PARTS)}")
     parser.add_argument("--skip", default="", help="comma-separated parts to leave out (same names)")

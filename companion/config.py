@@ -50,10 +50,7 @@ class Settings:
 
     port: int = 5000
     https: bool = False
-    server: str = "gunicorn"
     workers: int = 2
-    threads: int = 8
-    connections: int = 2000
     database_url: str = ""
     instance: str = ""
     extra_hosts: tuple[str, ...] = ()
@@ -87,10 +84,7 @@ class Settings:
         return cls(
             port=_whole_number(env, "PORT", cls.port),
             https=_flag(env, "HTTPS"),
-            server=_choice(env, "SERVER", ("gunicorn", "gevent")),
             workers=_whole_number(env, "WORKERS", cls.workers),
-            threads=_whole_number(env, "THREADS", cls.threads),
-            connections=_whole_number(env, "CONNECTIONS", cls.connections),
             database_url=env.get("DATABASE_URL", "").strip(),
             instance=env.get("COMPANION_INSTANCE", "").strip(),
             extra_hosts=tuple(n.strip().lower() for n in env.get("COMPANION_HOSTS", "").split(",") if n.strip()),

@@ -1,4 +1,4 @@
-"""Serve the app on all interfaces (gunicorn, or waitress) and show phones where to find it."""
+"""Serve the app on all interfaces (gunicorn's gevent workers) and show phones where to find it."""
 
 from __future__ import annotations
 
@@ -14,9 +14,6 @@ from .backup import keep_daily_backups
 from .collector import collect_in_a_thread_of_its_own
 from .tls import ensure_certificate
 
-# gunicorn's worker classes by SERVER name (see serve()); "gunicorn" is the default.
-WAITRESS_WORKER = "companion.server.waitress_worker.WaitressWorker"
-WORKER_CLASSES = {"gunicorn": WAITRESS_WORKER, "gevent": "gevent"}
 NO_NETWORK = "No network: phones cannot reach this laptop. Join the table's wi-fi, then start again."
 
 
@@ -36,25 +33,21 @@ def announcement(addresses: list[str], port: int, https: bool) -> str:
 def serve(app: Flask) -> None:
     """Listen on all interfaces, port PORT (5000), and print the addresses with a QR code of the first.
 
-    gunicorn keeps WORKERS (2) processes: a club evening of 100 tables keeps 800 phones
+    gunicorn keeps WORKERS (2) processes: a club evening of 100 tables keeps 400 phones
     polling, more than one Python process can answer on its own (`make bench`). All state is
     in the database, so the workers share nothing.
-    Each worker serves with waitress (waitress_worker.py), which reads a request
-    whole before one of its THREADS (8) threads takes it: 48 connections that send half a
-    request and then a header every 3 s wait on their own while the other phones are
-    answered (tests/reliability/test_slow_clients.py). gunicorn's threaded worker gives each
-    such connection a thread that blocks reading it, so a few of them stop the server.
-
-    HTTPS=1 adds TLS with a self-signed certificate (phones allow the service worker and
-    wake lock only there). waitress has no TLS, so over HTTPS the workers are gevent loops,
-    where a slow connection costs a greenlet: as safe from slow clients, and faster, but a
-    long request (an import of thousands of matches) holds its whole worker while it runs.
-    SERVER=gevent picks gevent's workers over HTTP too. These two are the ways to serve:
-    gunicorn's threaded workers let a few slow connections stop the server, and one waitress
-    process without gunicorn was these workers less the restart of a dead one.
+    Each worker is a gevent loop, a greenlet a connection: a phone that sends half a request and
+    then a header every 3 s costs a greenlet, not a thread, while the other phones are answered
+    (tests/reliability/test_slow_clients.py), a hall's phones may hold hundreds of connections,
+    and the same workers speak TLS under HTTPS=1 (phones allow the service worker and wake lock
+    only there). A long request (an import's checks) holds its worker's other phones meanwhile:
+    the import stores its batches with a pause between them where the loop serves them.
+    waitress's threads (the laptop's server until 2026-12) answered a hall of 100 tables at 2.5
+    times gevent's poll p95 and had no TLS; gunicorn's threaded workers let a few slow
+    connections stop the server (docs/performance.md).
     """
     settings: Settings = app.config["SETTINGS"]
-    port, https, server = settings.port, settings.https, settings.server
+    port, https = settings.port, settings.https
     addresses = lan_addresses()
     keep_daily_backups(app)
     print(announcement(addresses, port, https), flush=True)
@@ -66,13 +59,7 @@ def serve(app: Flask) -> None:
         cert, key = ensure_certificate(Path(app.instance_path), addresses or ["127.0.0.1"])
         print("The certificate is self-signed: each phone asks once to accept it.", flush=True)
     bind = f"{settings.listen}:{port}"
-    serve_gunicorn(app, bind, worker_class_for(server, https), settings.workers, cert, key)
-
-
-def worker_class_for(server: str, https: bool) -> str:
-    """gunicorn's worker class for SERVER: waitress's workers over HTTP, gevent's over HTTPS (waitress has no TLS)."""
-    worker_class = WORKER_CLASSES.get(server, WAITRESS_WORKER)
-    return "gevent" if https and worker_class == WAITRESS_WORKER else worker_class
+    serve_gunicorn(app, bind, settings.workers, cert, key)
 
 
 def print_host_link(app: Flask, base_url: str) -> None:
@@ -100,8 +87,8 @@ def worker_ready() -> None:
     collect_in_a_thread_of_its_own()
 
 
-def serve_gunicorn(app: Flask, bind: str, worker_class: str, workers: int, cert: Path | None, key: Path | None) -> None:
-    """Serve with gunicorn's workers of this class, over HTTPS when given a certificate."""
+def serve_gunicorn(app: Flask, bind: str, workers: int, cert: Path | None, key: Path | None) -> None:
+    """Serve with gunicorn's gevent workers, over HTTPS when given a certificate."""
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):
@@ -111,17 +98,16 @@ def serve_gunicorn(app: Flask, bind: str, worker_class: str, workers: int, cert:
             options = {
                 "bind": bind,
                 "workers": workers,
-                "worker_class": worker_class,
+                "worker_class": "gevent",
                 "post_fork": lambda _server, _worker: worker_started(app),
                 "post_worker_init": lambda _worker: worker_ready(),
                 "accesslog": None,
                 "keepalive": 30,
                 "worker_connections": 4000,
-            }
-            if worker_class == "gevent":
                 # A gevent worker tells the arbiter it lives between requests only: an import of a
                 # few thousand matches must not get it killed at gunicorn's usual 30 s.
-                options["timeout"] = 300
+                "timeout": 300,
+            }
             if cert and key:
                 options.update(certfile=str(cert), keyfile=str(key))
             for name, value in options.items():

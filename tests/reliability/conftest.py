@@ -18,8 +18,6 @@ from tests.helpers import ADDRESS_KEY, address_database, fresh_database
 from tests.reliability.helpers import ROOT
 
 BIN = Path(sys.executable).parent
-# The ways a test may start the server: SERVER and WORKERS by kind.
-SERVER_KINDS = {"gunicorn": ("gunicorn", "2"), "one-worker": ("gunicorn", "1"), "gevent": ("gevent", "1")}
 
 
 def free_port() -> int:
@@ -30,11 +28,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`python app.py` as `make run` serves (gunicorn's waitress workers) or as SERVER=gevent (HTTPS=1's), started
-    and killed for real."""
+    """`python app.py` as `make run` serves (gunicorn's gevent workers, as many as asked), started and killed."""
 
-    def __init__(self, kind: str, instance: Path, database_url: str | None, log: Path):
-        self.kind = kind
+    def __init__(self, workers: int, instance: Path, database_url: str | None, log: Path):
+        self.workers = workers
+        self.name = f"{workers} worker{'s' if workers > 1 else ''}"
         self.instance = instance
         self.database_url = database_url
         self.log_path = log
@@ -55,12 +53,9 @@ class ServerProcess:
 
     def env(self) -> dict[str, str]:
         """The server's environment: its instance folder, port, and database."""
-        env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), THREADS="8")
+        env = dict(os.environ, COMPANION_INSTANCE=str(self.instance), PORT=str(self.port), WORKERS=str(self.workers))
         # The suite's key: the tests write the addresses of the matches they start.
         env["SECRET_KEY"] = ADDRESS_KEY
-        # Every kind runs `python app.py`, as `make run` does: gunicorn with waitress's workers, two of them or one,
-        # or with one gevent worker (the workers HTTPS=1 serves with, over HTTP here).
-        env["SERVER"], env["WORKERS"] = SERVER_KINDS[self.kind]
         env.pop("DATABASE_URL", None)
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
@@ -84,14 +79,14 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{self.kind} exited with {self.process.returncode}:\n{self.log()}")
+                raise RuntimeError(f"{self.name} exited with {self.process.returncode}:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as response:
                     if response.status == 200:
                         return self
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError(f"{self.kind} did not answer within {timeout} s:\n{self.log()}")
+        raise RuntimeError(f"{self.name} did not answer within {timeout} s:\n{self.log()}")
 
     def kill(self) -> None:
         """SIGKILL the whole server: no shutdown handler, no flush, as a power cut would."""
@@ -125,13 +120,14 @@ def server_database() -> Iterator[str | None]:
 
 @pytest.fixture
 def start_server(tmp_path: Path, server_database: str | None):
-    """A factory: start_server(a kind of SERVER_KINDS) runs it; every server is stopped after the test."""
+    """A factory: start_server(workers) runs `make run`'s server with that many workers (one by default); every
+    server is stopped after the test."""
     started: list[ServerProcess] = []
 
-    def start(kind: str = "one-worker") -> ServerProcess:
-        instance = tmp_path / f"instance-{kind}"
+    def start(workers: int = 1) -> ServerProcess:
+        instance = tmp_path / f"instance-{len(started)}"
         instance.mkdir(exist_ok=True)
-        server = ServerProcess(kind, instance, server_database, tmp_path / f"{kind}.log")
+        server = ServerProcess(workers, instance, server_database, tmp_path / f"server-{len(started)}.log")
         started.append(server)
         return server.start()
 

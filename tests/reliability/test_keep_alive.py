@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import pytest
-
 from bench.client import Client, create_match
 from bench.micro import poll_headers
 
 SAME_ON_EVERY_DATABASE = "the server's connections, not its SQL"
 
 
-@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
-def test_unchanged_polls_keep_the_connection(start_server, kind):
-    port = urlsplit(start_server(kind).url).port
+def test_unchanged_polls_keep_the_connection(start_server):
+    port = urlsplit(start_server(workers=2).url).port
     match_id = create_match(Client(port))
     viewer = Client(port)
     tag = viewer.get(f"/matches/{match_id}/live", headers=poll_headers(match_id, '"none"')).headers["etag"]
@@ -28,7 +25,7 @@ def test_unchanged_polls_keep_the_connection(start_server, kind):
 
 
 def test_a_phone_that_asks_to_close_is_still_let_go(start_server):
-    port = urlsplit(start_server("gunicorn").url).port
+    port = urlsplit(start_server(workers=2).url).port
     match_id = create_match(Client(port))
     viewer = Client(port)
     tag = viewer.get(f"/matches/{match_id}/live", headers=poll_headers(match_id, '"none"')).headers["etag"]

@@ -39,7 +39,7 @@ def correction(number: int, tag: str, revision: int, winner: int) -> list[tuple[
 
 @pytest.mark.slow
 def test_four_corrections_of_one_round_at_one_revision_one_wins(start_server, record_property):
-    server = start_server("gunicorn")
+    server = start_server(workers=2)
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     assert save_round(keeper, match.id, round_form(1, "first")).status == 200
@@ -75,7 +75,7 @@ def test_four_corrections_of_one_round_at_one_revision_one_wins(start_server, re
 
 @pytest.mark.slow
 def test_corrections_of_two_rounds_at_once_leave_the_summary_right(start_server):
-    server = start_server("gunicorn")
+    server = start_server(workers=2)
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in (1, 2):
@@ -108,7 +108,7 @@ def test_corrections_of_two_rounds_at_once_leave_the_summary_right(start_server)
 
 @pytest.mark.slow
 def test_a_pencil_code_is_taken_by_exactly_one_phone(start_server, record_property):
-    server = start_server("gunicorn")
+    server = start_server(workers=2)
     tally: Counter = Counter()
     for _ in range(TRIALS):
         match = start_match(server.url)
@@ -134,7 +134,7 @@ def test_a_pencil_code_is_taken_by_exactly_one_phone(start_server, record_proper
 
 @pytest.mark.slow
 def test_a_double_tap_on_undo_takes_back_one_round(start_server):
-    server = start_server("gunicorn")
+    server = start_server(workers=2)
     match = start_match(server.url)
     keeper = scorekeeper(server.url, match)
     for number in range(1, 2 + TRIALS * 2):

@@ -71,9 +71,8 @@ def check_records(db_url: str, instance: Path) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["gunicorn", "gevent"])
-def test_matches_finished_and_undone_at_once_keep_the_records_exact(start_server, kind, tmp_path):
-    server = start_server(kind)
+def test_matches_finished_and_undone_at_once_keep_the_records_exact(start_server, tmp_path):
+    server = start_server(workers=2)
     matches = [start(server.url) for _ in range(MATCHES)]
 
     def finish(client: Client, match_id: int, index: int):

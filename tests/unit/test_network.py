@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from companion.server.serve import NO_NETWORK, WAITRESS_WORKER, announcement, worker_class_for
+from companion.server.serve import NO_NETWORK, announcement
 from companion.web import network
 
 
@@ -144,17 +144,3 @@ def test_the_terminal_says_clearly_when_there_is_no_network():
     assert NO_NETWORK in text
     assert "no network: phones cannot reach this laptop" in text.lower()
     assert "https://localhost:5000/" in text
-
-
-@pytest.mark.parametrize(
-    ("server", "https", "expected"),
-    [
-        ("gunicorn", False, WAITRESS_WORKER),
-        ("gunicorn", True, "gevent"),
-        ("gthread", False, WAITRESS_WORKER),
-        ("gevent", False, "gevent"),
-        ("nonsense", False, WAITRESS_WORKER),
-    ],
-)
-def test_the_server_reads_requests_whole_and_speaks_tls_when_asked(server, https, expected):
-    assert worker_class_for(server, https) == expected

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-import urllib.error
-import urllib.request
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -82,28 +79,6 @@ def test_the_app_still_logs_after_its_migrations(app, caplog):
     # alembic's logging set-up used to disable the loggers that existed: the app's errors went unwritten.
     app.logger.error("a request failed")
     assert "a request failed" in caplog.text
-
-
-def test_through_waitress_the_proxys_https_reaches_the_app(proxied):
-    from waitress.server import create_server
-
-    from companion.server.waitress_worker import waitress_options
-
-    server = create_server(proxied, host="127.0.0.1", port=0, **waitress_options(proxied))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        address = f"127.0.0.1:{server.effective_port}"
-        request = urllib.request.Request(f"http://{address}/preferences", data=b"lang=it", method="POST", headers={
-            "Host": address, "Origin": f"https://{address}", **FORWARDED})  # fmt: skip
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(request, timeout=10)
-        # Refused for its missing CSRF token (400), not as a post from another site (403).
-        assert refused.value.code == 400
-        assert "another site" not in refused.value.read().decode()
-    finally:
-        server.close()
-        thread.join(timeout=10)
 
 
 def test_a_laptops_answers_do_not_name_it(client):

@@ -96,7 +96,7 @@ def test_a_body_over_the_limit_without_a_length_is_refused_too(client, app):
         input_stream=io.BytesIO(body),
         content_type=f"multipart/form-data; boundary={boundary}",
         headers={"Transfer-Encoding": "chunked"},
-        environ_overrides={"wsgi.input_terminated": True},  # as gunicorn and waitress mark a chunked body
+        environ_overrides={"wsgi.input_terminated": True},  # as gunicorn marks a chunked body
     )
     assert response.status_code == 413
     assert "This file is too large: at most 2 MB." in response.get_data(as_text=True)

@@ -17,20 +17,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_an_empty_environment_gives_the_documented_defaults():
     settings = Settings.from_environ({})
-    assert (settings.port, settings.https, settings.server) == (5000, False, "gunicorn")
-    assert (settings.workers, settings.threads, settings.connections) == (2, 8, 2000)
+    assert (settings.port, settings.https, settings.workers) == (5000, False, 2)
     assert (settings.database_url, settings.instance, settings.extra_hosts) == ("", "", ())
     assert settings.count_queries is False and settings.scheme == "http"
 
 
 def test_each_variable_is_read_and_typed():
     settings = Settings.from_environ({
-        "PORT": "8443", "HTTPS": "1", "SERVER": "gevent", "WORKERS": "4", "THREADS": "16",
-        "CONNECTIONS": "500", "DATABASE_URL": " postgresql://db/companion ", "COMPANION_INSTANCE": "/srv/companion",
+        "PORT": "8443", "HTTPS": "1", "WORKERS": "4", "DATABASE_URL": " postgresql://db/companion ",
+        "COMPANION_INSTANCE": "/srv/companion",
         "COMPANION_HOSTS": "Scores.Club.example, ,other", "COMPANION_COUNT_QUERIES": "1",
     })  # fmt: skip
     assert settings == Settings(
-        port=8443, https=True, server="gevent", workers=4, threads=16, connections=500,
+        port=8443, https=True, workers=4,
         database_url="postgresql://db/companion", instance="/srv/companion",
         extra_hosts=("scores.club.example", "other"), count_queries=True,
     )  # fmt: skip
@@ -46,12 +45,6 @@ def test_https_is_off_when_empty_or_zero(value):
 def test_a_number_that_is_not_one_stops_the_start_and_names_the_variable(value):
     with pytest.raises(ValueError, match="PORT"):
         Settings.from_environ({"PORT": value})
-
-
-@pytest.mark.parametrize("value", ["waitress", "gthread", "uvicorn"])
-def test_a_way_to_serve_the_app_no_longer_has_stops_the_start_and_names_the_two_it_has(value):
-    with pytest.raises(ValueError, match="SERVER must be one of gunicorn, gevent"):
-        Settings.from_environ({"SERVER": value})
 
 
 def test_the_app_keeps_the_settings_it_was_built_with(app):
