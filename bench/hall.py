@@ -177,7 +177,7 @@ class Hall:
 
     def __init__(self) -> None:
         self.timeout = SEATING_TIMEOUT
-        self.samples: list[tuple[str, float, int]] = []  # (kind, seconds, status)
+        self.samples: list[tuple[str, float, int, float]] = []  # (kind, seconds, status, sent at)
         self.errors: list[str] = []
         self.confirmed: list[tuple[int, float]] = []  # (turn, when its answer came)
         # (turn, when the phone was shown its next table, when it reached it: None if it did not, an error)
@@ -205,7 +205,7 @@ class Hall:
             conn[0] = None
             self.errors.append(f"{kind} {path}: {type(error).__name__}")
             return None
-        self.samples.append((kind, time.time() - began, status))
+        self.samples.append((kind, time.time() - began, status, began))
         if status >= 400:
             self.errors.append(f"{kind} {path}: {status}")
         keep_cookies(phone.cookies, filter(None, got.get("set-cookie", "").split("\n")))
@@ -492,6 +492,21 @@ def pct(values: list[float], q: float) -> float:
 POLLS = ("live", "panel", "arbiter", "hall")
 
 
+def started(samples: list) -> float:
+    """When the evening's first timed request was sent."""
+    return min((sample[3] for sample in samples), default=0.0)
+
+
+def timeline(samples: list, window: float = 5.0) -> list[int]:
+    """The polls' p95 (ms) in each `window` seconds from the evening's start."""
+    first = started(samples)
+    windows: dict[int, list[float]] = {}
+    for kind, seconds, _status, sent in samples:
+        if kind in POLLS:
+            windows.setdefault(int((sent - first) // window), []).append(seconds * 1000)
+    return [round(pct(windows.get(n, []), 95)) if windows.get(n) else 0 for n in range(max(windows, default=-1) + 1)]
+
+
 def figures(played: dict, tables: int) -> dict:
     """What the evening's phones waited, against the budgets: polls, saves, each turn's close to every phone."""
     results = played["results"]
@@ -499,7 +514,7 @@ def figures(played: dict, tables: int) -> dict:
     phones = sum(got["phones"] for got in results)
 
     def ms(kinds: tuple[str, ...]) -> list[float]:
-        return [seconds * 1000 for kind, seconds, _ in samples if kind in kinds]
+        return [seconds * 1000 for kind, seconds, *_ in samples if kind in kinds]
 
     polls, saves = ms(POLLS), ms(("save",))
     confirmed = [c for got in results for c in got["confirmed"]]
@@ -550,6 +565,10 @@ def figures(played: dict, tables: int) -> dict:
         "screen_path": played["screen_path"],
         "hall_screen_stand_in": "/hall/" not in played["screen_path"],
         "load_average": os.getloadavg()[0],
+        # Where the slow polls are: their p95 in each 5 seconds of the evening, and when each turn closed.
+        "poll_p95_ms_by_5_s": timeline(samples),
+        "turns_closed_at_s": [round(max(w for t, w in confirmed if t == turn) - started(samples), 1)
+                              for turn in sorted({t for t, _ in confirmed})],  # fmt: skip
     }
     row["budgets"] = {
         f"poll p95 <= {POLL_P95_MS:.0f} ms": row["poll_p95_ms"] <= POLL_P95_MS,

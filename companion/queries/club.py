@@ -215,6 +215,10 @@ class PanelState(NamedTuple):
 # Built once: building a statement and its cache key at each of a hall's 400 polls a second was most of their cost.
 _PANEL_AT = _PANEL.add_columns(Match.id).where(Match.public_id == bindparam("public_id"))
 _PANEL_AT_OF_MEMBER = _PANEL_AT.add_columns(IS_MEMBER)
+# The panels of many addresses at once, each row with its address and group: the poll board's read.
+_PANELS_AT = _PANEL.add_columns(Match.id, Match.public_id, Match.group_id).where(
+    Match.public_id.in_(bindparam("public_ids", expanding=True))
+)
 
 
 def panel_state_at(public_id: str, connection: Connection, phone: str | None = None) -> PanelState | None:
@@ -227,6 +231,26 @@ def panel_state_at(public_id: str, connection: Connection, phone: str | None = N
     if row is None:
         return None
     return PanelState(_panel_tag(*row[:7]), row[7], row[8] if phone is not None else None)
+
+
+class BoardPanel(NamedTuple):
+    """A table's panel as the poll board keeps it: what its tag is made of (made at each poll: the clock's state
+    moves with the time), its match's id and its group."""
+
+    tag_of: tuple
+    match_id: int
+    group_id: int
+
+    @property
+    def tag(self) -> str:
+        """The panel's tag now (`panel_tag`'s)."""
+        return _panel_tag(*self.tag_of)
+
+
+def panel_states_at(public_ids: list[str], connection: Connection) -> dict[str, BoardPanel]:
+    """The panel of each of these addresses that has a club table, by address, in one statement."""
+    rows = connection.execute(_PANELS_AT, {"public_ids": public_ids})
+    return {row[8]: BoardPanel(tuple(row[:7]), row[7], row[9]) for row in rows}
 
 
 def _panel_tag(turn: int, status: str, state: str, match_version: int, ends_at: datetime | None,

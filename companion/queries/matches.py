@@ -245,9 +245,12 @@ _LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MAT
 )
 # The same found by the match's address (its public id), with its id: the live-poll middleware reads the
 # address from the URL before Flask's converter does.
-_LIVE_STATE_AT = select(
-    _MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED, _MATCHES.c.id
-).where(_MATCHES.c.public_id == bindparam("public_id"))
+_LIVE_AT_COLUMNS = (_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED, _MATCHES.c.id)
+_LIVE_STATE_AT = select(*_LIVE_AT_COLUMNS).where(_MATCHES.c.public_id == bindparam("public_id"))
+# The same of many addresses at once, each row with its address: the poll board's read (web/poll_board.py).
+_LIVE_STATES_AT = select(*_LIVE_AT_COLUMNS, _MATCHES.c.public_id).where(
+    _MATCHES.c.public_id.in_(bindparam("public_ids", expanding=True))
+)
 # The same, with whether a phone (by its credential's hash) is a member of the match's group: a private
 # server's live poll (and a club table's panel's) answered before Flask, in the one statement still.
 _MEMBERS = Member.__table__
@@ -295,6 +298,25 @@ def live_state_at(public_id: str, connection: Connection, phone: str | None = No
         return connection.execute(_LIVE_STATE_AT, {"public_id": public_id}).one_or_none()
     values = {"public_id": public_id, "phone": hash_token(phone)}
     return connection.execute(_LIVE_STATE_AT_OF_MEMBER, values).one_or_none()
+
+
+def live_states_at(public_ids: list[str], connection: Connection) -> dict[str, Row]:
+    """`live_state_at` of each of these addresses that has a match, by address, in one statement."""
+    return {row.public_id: row for row in connection.execute(_LIVE_STATES_AT, {"public_ids": public_ids})}
+
+
+_GROUPS_OF_PHONES = select(_MEMBERS.c.phone, _MEMBERS.c.group_id).where(
+    _MEMBERS.c.phone.in_(bindparam("phones", expanding=True))
+)
+
+
+def groups_of_phones(credentials: list[str], connection: Connection) -> dict[str, frozenset[int]]:
+    """The groups each of these phones (by credential) is a member of, for those a member of any, in one statement."""
+    by_hash = {hash_token(credential): credential for credential in credentials}
+    groups: dict[str, set[int]] = {}
+    for phone, group_id in connection.execute(_GROUPS_OF_PHONES, {"phones": list(by_hash)}):
+        groups.setdefault(by_hash[phone], set()).add(group_id)
+    return {credential: frozenset(ids) for credential, ids in groups.items()}
 
 
 # --- Lists of matches ----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from .bytecache import ByteBoundedCache
 from .groups import PHONE_COOKIE, place, signed_credential
 from .headers import PRIVATE_CACHE, add_standard_headers, stamp_server_time
 from .i18n import DEFAULT_LANGUAGE, language_of_environ
+from .poll_board import CommitCount, PollBoard
 from .queries import QUERIES_BEFORE_FLASK, counting
 from .row_ids import KNOWN_ADDRESSES, PUBLIC
 
@@ -167,7 +168,8 @@ class UnchangedPolls:
     """WSGI middleware for the hot path of a club evening: an unchanged live poll, or table panel's poll.
 
     Every phone following a match asks once a second; nearly always nothing changed. That
-    answer needs one indexed query, so it is given here, before Flask builds a request
+    answer needs the match's (or panel's) state, read with every other polled one a few times a
+    second (poll_board.py), so it is given here, before Flask builds a request
     context, opens the session cookie and runs the view and the after-request hooks, a
     several times longer way; at a club evening these polls are most of the requests.
     Anything else, including a changed match, goes on to Flask and to the `live` view (or the
@@ -180,6 +182,12 @@ class UnchangedPolls:
         self.flask: WsgiApp = app.wsgi_app
         with app.app_context():
             self.engine = db.engine
+        commits = CommitCount(self.engine)
+        self.matches = PollBoard(self.engine, commits, queries.live_states_at)
+        self.panels = PollBoard(self.engine, commits, club_queries.panel_states_at)
+        # On a private server, the polling phones' groups: a phone removed from one is no longer told "unchanged"
+        # once its removal is committed (at once in this process, within FRESH_FOR in another).
+        self.memberships = PollBoard(self.engine, commits, queries.groups_of_phones)
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
         # On a private server only a member of the match's group is answered here; any other phone
@@ -211,18 +219,18 @@ class UnchangedPolls:
                     if phone or not self.private:
                         tag = answer(environ, found.group(1), phone or None)
                         if tag and shows_version(tag, if_none_match):
-                            return self.unchanged(start_response, tag, clock=answer == self.panel)
+                            return self.unchanged(environ, start_response, tag, clock=answer == self.panel)
                     break
         return self.flask(environ, start_response)
 
     def live(self, environ: dict[str, Any], address: str, phone: str | None) -> str | None:
         """The tag of the match's live block at this address, if the poll may be answered here."""
-        with self.engine.connect() as connection:
-            state = queries.live_state_at(address, connection, phone)
-        self.counted(environ, address, state and state.id)
-        if self.private and (state is None or not state.member):
+        state, statements = self.matches.state(address)
+        if not self.may_know(environ, address, state and state.id, state and state.group_id, phone, statements):
             return None
-        environ[LIVE_STATE_KEY] = state
+        if statements:
+            # Read just now, so the view need not read it again; one kept on the board may be FRESH_FOR old.
+            environ[LIVE_STATE_KEY] = state
         # A settled match's poll goes on to Flask, whose answer ends it (views.live): a 304 would not.
         if state is None or state.settled:
             return None
@@ -230,28 +238,36 @@ class UnchangedPolls:
 
     def panel(self, environ: dict[str, Any], address: str, phone: str | None) -> str | None:
         """The tag of the club panel of the table whose match is at this address (views.club.table_panel's)."""
-        with self.engine.connect() as connection:
-            state = club_queries.panel_state_at(address, connection, phone)
-        self.counted(environ, address, state and state.match_id)
-        if state is None or (self.private and not state.member):
+        state, statements = self.panels.state(address)
+        if state is None:
+            return None
+        if not self.may_know(environ, address, state.match_id, state.group_id, phone, statements):
             return None
         return in_language(state.tag, language_of_environ(environ, self.language_cookie))
 
-    def counted(self, environ: dict[str, Any], address: str, match_id: int | None) -> None:
-        """The middleware's one statement counted (tests read X-Queries); the match's id, if found, given to
-        Flask's converter, which then need not ask the database again."""
+    def may_know(self, environ: dict[str, Any], address: str, match_id: int | None, group_id: int | None,
+                 phone: str | None, statements: int) -> bool:  # fmt: skip
+        """Whether the phone may be told here that its copy is unchanged: on a private server, a member of the
+        match's group. The statements asked are counted (tests read X-Queries); the match's id, if found, is
+        given to Flask's converter, which then need not ask the database again."""
+        member = True
+        if self.private and match_id is not None:
+            groups, asked = self.memberships.state(phone) if phone else (None, 0)
+            member = group_id in (groups or ())
+            statements += asked
         if self.counting:
-            environ[QUERIES_BEFORE_FLASK] = 1
+            environ[QUERIES_BEFORE_FLASK] = statements
         if match_id is not None:
             environ[KNOWN_ADDRESSES] = {("match", address): match_id}
+        return member
 
-    def unchanged(self, start_response: Callable, tag: str, clock: bool) -> Iterable[bytes]:
+    def unchanged(self, environ: dict[str, Any], start_response: Callable, tag: str, clock: bool) -> Iterable[bytes]:
         """The 304 the view would give; with the server's time where it answers for a page that draws the clock."""
         headers = unchanged_headers(tag)
         if clock:
             stamp_server_time(headers)
         if self.counting:
-            headers["X-Queries"] = "1"
+            headers["X-Queries"] = str(environ[QUERIES_BEFORE_FLASK])
         start_response("304 NOT MODIFIED", headers.to_wsgi_list())
         return []
 

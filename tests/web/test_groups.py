@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
+from companion.web import poll_board
 from tests.helpers import (
     HTMX,
     counted,
@@ -370,14 +371,22 @@ def test_a_groups_export_imported_into_another_group_is_a_copy_of_its_own(two_gr
         assert db.session.scalar(select(func.count()).select_from(Match).where(Match.uid.in_(uids))) == 2
 
 
-def test_a_members_unchanged_poll_is_answered_before_flask_in_one_statement_and_nobody_elses(two_groups):
+def test_a_members_unchanged_poll_is_answered_before_flask_from_the_boards_reads_and_nobody_elses(
+    two_groups, monkeypatch
+):
+    monkeypatch.setattr(poll_board.time, "monotonic", lambda: 1000.0)  # the boards' reads stand (FRESH_FOR)
     app, phones, friday_match, _ = two_groups
     path = f"/matches/{ref(friday_match)}/live"
     tag = phones["bob"].get(path, headers=HTMX).headers["ETag"]
     with reaching_flask(app) as reached_flask:
+        # The polled matches and the polling phones' groups, each read in one statement...
         with counted(app) as statements:
             unchanged = phones["bob"].get(path, headers={**HTMX, "If-None-Match": tag})
-        assert unchanged.status_code == 304 and reached_flask == [] and len(statements) == 1
+        assert unchanged.status_code == 304 and reached_flask == [] and len(statements) == 2
+        # ... which stand for the next polls while nothing is written.
+        with counted(app) as statements:
+            again = phones["bob"].get(path, headers={**HTMX, "If-None-Match": tag})
+        assert again.status_code == 304 and reached_flask == [] and statements == []
         # Another group's member, or a stranger, with the same tag: never told "unchanged", Flask says 404.
         for outsider in (phones["cy"], phones["stranger"]):
             assert outsider.get(path, headers={**HTMX, "If-None-Match": tag}).status_code == 404

@@ -6,13 +6,16 @@ import logging
 import random
 
 import pytest
+from sqlalchemy import create_engine, update
 
 from companion import create_app
 from companion.extensions import db
 from companion.games import REGISTRY
+from companion.models import Match
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.services.seed import play_match
+from companion.web import poll_board
 from tests.helpers import (
     ADDRESS_KEY,
     HTMX,
@@ -95,6 +98,41 @@ def test_the_unchanged_poll_in_italian_is_still_answered_before_flask(tmp_path, 
     tag = first.get(f"/matches/{ref(match_id)}/live", headers=HTMX).headers["ETag"]
     unchanged = first.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.headers["X-Queries"] == "1"
+
+
+def test_unchanged_polls_share_one_read_and_another_process_write_shows_within_a_quarter_second(
+    tmp_path, database_url, monkeypatch
+):
+    # A hall's 800 polls a second asked a statement each; now one read of all the polled addresses stands for
+    # FRESH_FOR, and a write of this process makes it stale at once.
+    monkeypatch.setenv("COMPANION_COUNT_QUERIES", "1")
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
+    app = create_app(config, instance_path=str(tmp_path / "instance"))
+    now = [1000.0]
+    monkeypatch.setattr(poll_board.time, "monotonic", lambda: now[0])
+    keeper = app.test_client()
+    match_id = start_match(keeper, "topic", PLAYERS)
+    live = f"/matches/{ref(match_id)}/live"
+    phones = [app.test_client() for _ in range(4)]
+    tag = phones[0].get(live, headers=HTMX).headers["ETag"]
+    answers = [phone.get(live, headers={**HTMX, "If-None-Match": tag}) for phone in phones]
+    assert [(a.status_code, a.headers["X-Queries"]) for a in answers] == [(304, "1")] + [(304, "0")] * 3
+    # Another process (another worker, another app server) saves: within FRESH_FOR the board still stands...
+    other = create_engine(database_url)
+    matches = Match.__table__
+    with other.begin() as connection:
+        connection.execute(update(matches).where(matches.c.id == match_id).values(version=matches.c.version + 1))
+    other.dispose()
+    assert phones[1].get(live, headers={**HTMX, "If-None-Match": tag}).status_code == 304
+    # ... and once it is FRESH_FOR old, every phone is drawn the new version.
+    now[0] += poll_board.FRESH_FOR
+    changed = phones[1].get(live, headers={**HTMX, "If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    # A save of this process is seen at once, the clock standing still.
+    new_tag = changed.headers["ETag"]
+    assert phones[2].get(live, headers={**HTMX, "If-None-Match": new_tag}).status_code == 304
+    assert save_round(keeper, match_id, entry_fields(app, match_id, {"losers": ["Ann"]})).status_code == 200
+    assert phones[2].get(live, headers={**HTMX, "If-None-Match": new_tag}).status_code == 200
 
 
 @pytest.mark.parametrize("slug", GAMES)
