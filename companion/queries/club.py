@@ -16,7 +16,7 @@ from ..games.club.clock import Clock
 from ..games.club.movements import Table, Turn
 from ..models import Match, Seat
 from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
-from .matches import IS_MEMBER, hash_token
+from .matches import hash_token
 
 
 def plan_of(evening: ClubEvening) -> plans.Plan:
@@ -203,34 +203,10 @@ def panel_tag(table: ClubTable, match: Match) -> str:
                       evening.clock_left_ms, table.called_at)  # fmt: skip
 
 
-class PanelState(NamedTuple):
-    """What the unchanged-poll middleware reads of a table's panel: its tag, its match's id, and whether the phone
-    asking is a member of the match's group (None: not asked)."""
-
-    tag: str
-    match_id: int
-    member: bool | None
-
-
-# Built once: building a statement and its cache key at each of a hall's 400 polls a second was most of their cost.
-_PANEL_AT = _PANEL.add_columns(Match.id).where(Match.public_id == bindparam("public_id"))
-_PANEL_AT_OF_MEMBER = _PANEL_AT.add_columns(IS_MEMBER)
-# The panels of many addresses at once, each row with its address and group: the poll board's read.
+# The panels of many addresses at once, each row with its match's id, address and group: the poll board's read.
 _PANELS_AT = _PANEL.add_columns(Match.id, Match.public_id, Match.group_id).where(
     Match.public_id.in_(bindparam("public_ids", expanding=True))
 )
-
-
-def panel_state_at(public_id: str, connection: Connection, phone: str | None = None) -> PanelState | None:
-    """The panel's tag (as `panel_tag`) of the table whose match is at this address, in one statement on the
-    middleware's connection; with a phone's credential, whether it is a member of the match's group."""
-    if phone is None:
-        row = connection.execute(_PANEL_AT, {"public_id": public_id}).first()
-    else:
-        row = connection.execute(_PANEL_AT_OF_MEMBER, {"public_id": public_id, "phone": hash_token(phone)}).first()
-    if row is None:
-        return None
-    return PanelState(_panel_tag(*row[:7]), row[7], row[8] if phone is not None else None)
 
 
 class BoardPanel(NamedTuple):

@@ -243,25 +243,12 @@ _SETTLED = or_(
 _LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED).where(
     _MATCHES.c.id == bindparam("match_id")
 )
-# The same found by the match's address (its public id), with its id: the live-poll middleware reads the
-# address from the URL before Flask's converter does.
-_LIVE_AT_COLUMNS = (_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MATCHES.c.group_id, _SETTLED, _MATCHES.c.id)
-_LIVE_STATE_AT = select(*_LIVE_AT_COLUMNS).where(_MATCHES.c.public_id == bindparam("public_id"))
-# The same of many addresses at once, each row with its address: the poll board's read (web/poll_board.py).
-_LIVE_STATES_AT = select(*_LIVE_AT_COLUMNS, _MATCHES.c.public_id).where(
+# The same of many matches by their addresses (public ids), with their ids and addresses: the poll board's read
+# (web/poll_board.py), made before Flask's converter reads the address.
+_LIVE_STATES_AT = select(*_LIVE_STATE.selected_columns, _MATCHES.c.id, _MATCHES.c.public_id).where(
     _MATCHES.c.public_id.in_(bindparam("public_ids", expanding=True))
 )
-# The same, with whether a phone (by its credential's hash) is a member of the match's group: a private
-# server's live poll (and a club table's panel's) answered before Flask, in the one statement still.
 _MEMBERS = Member.__table__
-IS_MEMBER = (
-    select(_MEMBERS.c.id)
-    .where(_MEMBERS.c.group_id == _MATCHES.c.group_id, _MEMBERS.c.phone == bindparam("phone"))
-    .exists()
-    .label("member")
-)
-_LIVE_STATE_OF_MEMBER = _LIVE_STATE.add_columns(IS_MEMBER)
-_LIVE_STATE_AT_OF_MEMBER = _LIVE_STATE_AT.add_columns(IS_MEMBER)
 
 
 def find_match(match_id: int) -> Match | None:
@@ -278,30 +265,15 @@ def find_match(match_id: int) -> Match | None:
     return match
 
 
-def live_state(match_id: int, connection: Connection | None = None, phone: str | None = None) -> Row | None:
+def live_state(match_id: int) -> Row | None:
     """A match's version, uid, status and group, or None: all a live poll needs to know whether it changed
     (and, with the status, what a viewer's entry shows), whether the phone may know it, and whether it is
-    `settled` (see _SETTLED): nothing can change it any more.
-
-    On `connection` when given: the live-poll middleware asks before Flask opens a session; with the
-    phone's credential, `member` also says whether that phone is in the match's group.
-    """
-    if phone is None:
-        return (connection or db.session).execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
-    values = {"match_id": match_id, "phone": hash_token(phone)}
-    return (connection or db.session).execute(_LIVE_STATE_OF_MEMBER, values).one_or_none()
-
-
-def live_state_at(public_id: str, connection: Connection, phone: str | None = None) -> Row | None:
-    """`live_state` of the match at this address, with its `id`: the live-poll middleware's one statement."""
-    if phone is None:
-        return connection.execute(_LIVE_STATE_AT, {"public_id": public_id}).one_or_none()
-    values = {"public_id": public_id, "phone": hash_token(phone)}
-    return connection.execute(_LIVE_STATE_AT_OF_MEMBER, values).one_or_none()
+    `settled` (see _SETTLED): nothing can change it any more."""
+    return db.session.execute(_LIVE_STATE, {"match_id": match_id}).one_or_none()
 
 
 def live_states_at(public_ids: list[str], connection: Connection) -> dict[str, Row]:
-    """`live_state_at` of each of these addresses that has a match, by address, in one statement."""
+    """`live_state` of each of these addresses that has a match, with its `id`, by address, in one statement."""
     return {row.public_id: row for row in connection.execute(_LIVE_STATES_AT, {"public_ids": public_ids})}
 
 
