@@ -51,9 +51,12 @@ IMPORT_BATCH_ROUNDS = 2000
 # (50 ms in its first quarter second of waiting). An import that took the lock again at once
 # would leave a waiting save only the moments between two batches; this pause lets it in.
 SQLITE_PAUSE = 0.05
-# The server's workers are gevent loops: a file's checks hand the loop back this often (a sleep of 0 is
-# gevent's yield), so the worker's other phones are answered while a long import is checked.
+# The server's workers are gevent loops: a file's checks hand the loop back this often, and its batches between
+# them, so the worker's other phones are answered while a long import runs. Handed back by a timer of LOOP_TURN:
+# gevent may return from a sleep of 0 before its loop polls the phones' sockets (gevent.sleep says so), and a
+# PostgreSQL poll waited 2.4 s behind an import's batches that way.
 CHECKS_BETWEEN_YIELDS = 20
+LOOP_TURN = 0.001
 # How many ids one read looks up (well under either database's limit of bound values).
 READ_CHUNK = 500
 
@@ -173,7 +176,7 @@ def import_matches(documents: list[Any]) -> list[Imported]:
     seen: set[str] = set()
     for index, document in enumerate(documents, start=1):
         if index % CHECKS_BETWEEN_YIELDS == 0:
-            time.sleep(0)
+            time.sleep(LOOP_TURN)
         try:
             uid, match = _checked_file(document, stored, seen)
         except RuleError as error:
@@ -190,8 +193,8 @@ def import_matches(documents: list[Any]) -> list[Imported]:
         # The checks of a large file leave many objects behind: a full collection now, outside any
         # transaction, rather than one the interpreter would start in a batch, holding its lock.
         gc.collect()
-    # On PostgreSQL no writer waits on a timer: a sleep of 0 only lets the worker's loop answer its phones.
-    pause = SQLITE_PAUSE if db.session.get_bind().dialect.name == "sqlite" else 0
+    # On PostgreSQL no writer waits on a timer: the pause only lets the worker's loop answer its phones.
+    pause = SQLITE_PAUSE if db.session.get_bind().dialect.name == "sqlite" else LOOP_TURN
     for number, batch in enumerate(_batches(new)):
         if number:
             time.sleep(pause)

@@ -297,11 +297,16 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   if (shown && isOlder(drawn, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
 });
 // The same holds for the entry a poll draws out of band (its entry showed something else when it was sent): a
-// poll answered after a quicker tap's answer would draw the entry as it stood before that tap.
+// poll answered after a quicker tap's answer would draw the entry as it stood before that tap. Nor is the entry
+// drawn again as the tap's answer drew it (the same version, showing the same): the next tap would land on the
+// board being replaced, and be lost.
 document.addEventListener("htmx:oobBeforeSwap", function (event) {
   var drawn = event.detail.target.id === "entry" && event.detail.fragment.querySelector("[data-entry-version]");
   var shown = drawn && event.detail.target.querySelector("[data-entry-version]");
-  if (shown && isOlder(drawn.dataset.entryVersion, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
+  if (!shown) return;
+  var same = drawn.dataset.entryVersion === shown.dataset.entryVersion &&
+    drawn.dataset.entryShows === shown.dataset.entryShows;
+  if (same || isOlder(drawn.dataset.entryVersion, shown.dataset.entryVersion)) event.detail.shouldSwap = false;
 });
 // ...and a poll sent before that save and answered after it brings that same version or an older one:
 // drawn, its entry (empty) would replace what the save drew (the round an Undo put back in the entry),

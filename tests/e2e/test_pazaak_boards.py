@@ -275,3 +275,33 @@ def test_a_poll_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
     ann.unroute_all(behavior="ignoreErrors")
     ann.reload()
     expect_full_hand(ann)
+
+
+def test_a_poll_that_brings_the_entry_the_tap_drew_already_does_not_draw_it_again_under_the_next_tap(
+    page: Page, browser: Browser, live_server, app
+):
+    # A host's Stand was lost in a CI run: its poll, sent before its Draw was answered, came back after with the
+    # board the Draw's answer had drawn, and drew it again; the Stand tapped meanwhile landed on the board being
+    # replaced and sent nothing.
+    ann = seated_with_two_cards(page, browser, live_server.url, app)
+    held = []
+    live = re.compile(r"/matches/[0-9A-Za-z]{11}/live$")
+    ann.route(live, lambda route: held.append(route))
+    wait_until_held(ann, held, "a poll")
+    # The poll was sent while the phone showed two cards; the tap's answer draws the third...
+    ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
+    expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(3)
+    answer = held[0].fetch()
+    assert 'id="entry"' in answer.text(), "the held poll was expected to draw the entry again"
+    # ...and the poll, answered since, brings the same entry: the one on the phone stays, the next tap's target.
+    ann.evaluate("() => { document.querySelector('#entry [data-entry-version]').kept = true; }")
+    ann.evaluate("""() => { window.lateAnswerHandled = new Promise(done =>
+        document.getElementById('live').addEventListener('htmx:afterRequest', done, {once: true})); }""")
+    held[0].fulfill(response=answer)
+    ann.evaluate("() => window.lateAnswerHandled.then(() => true)")
+    assert ann.evaluate("() => document.querySelector('#entry [data-entry-version]').kept === true"), (
+        "the poll drew the entry the tap had drawn again"
+    )
+    ann.unroute_all(behavior="ignoreErrors")
+    ann.get_by_role("button", name=f"Add {ANN[3]} to your hand", exact=True).tap()
+    expect_full_hand(ann)
