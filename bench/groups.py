@@ -10,6 +10,7 @@ migrations, the seed and this file, so a second run reuses it.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import shutil
 import sqlite3
 import sys
@@ -30,9 +31,12 @@ DB = "companion.sqlite"
 
 # Each copied table: its columns written from another expression than the template's own column.
 # `g` is the copy's group, `pm`/`pm2` map the template's players to the copy's, `mm` its matches.
+# A copied player's or match's group, and its address: the group's number, then the template row's own random
+# address cut to fit (addresses are unique).
+IN_GROUP = {"group_id": "g.id", "public_id": "printf('%05d', g.id) || substr(x.public_id, 1, 6)"}
 COPIED = {
-    "player": ("FROM t.player x CROSS JOIN grp g ORDER BY g.id, x.id", {"group_id": "g.id"}),
-    "match": ("FROM t.match x CROSS JOIN grp g ORDER BY g.id, x.id", {"group_id": "g.id"}),
+    "player": ("FROM t.player x CROSS JOIN grp g ORDER BY g.id, x.id", IN_GROUP),
+    "match": ("FROM t.match x CROSS JOIN grp g ORDER BY g.id, x.id", IN_GROUP),
     "seat": (
         "FROM t.seat x JOIN mmap mm ON mm.old = x.match_id JOIN pmap pm ON pm.grp = mm.grp AND pm.old = x.player_id",
         {"match_id": "mm.new", "player_id": "pm.new"},
@@ -127,9 +131,9 @@ def build(folder: Path, root: Path = ROOT) -> None:
 def join(db: sqlite3.Connection, group_id: int, phone: str) -> None:
     """The phone (its `phone` cookie) made a host member of the group, as joining by an invite link makes it."""
     db.execute(
-        "INSERT INTO member (group_id, phone, host, joined_at, last_seen, label)"
-        " VALUES (?, ?, 1, datetime('now'), datetime('now'), 'bench')",
-        (group_id, hashlib.sha256(phone.encode()).hexdigest()),
+        "INSERT INTO member (group_id, phone, host, joined_at, last_seen, label, public_id)"
+        " VALUES (?, ?, 1, datetime('now'), datetime('now'), 'bench', ?)",
+        (group_id, hashlib.sha256(phone.encode()).hexdigest(), secrets.token_hex(6)[:11]),
     )
 
 
