@@ -186,7 +186,7 @@ class UnchangedPolls:
         self.matches = PollBoard(self.engine, commits, queries.live_states_at)
         self.panels = PollBoard(self.engine, commits, club_queries.panel_states_at)
         # On a private server, the polling phones' groups: a phone removed from one is no longer told "unchanged"
-        # once its removal is committed (at once in this process, within FRESH_FOR in another).
+        # once its removal is committed (at once on this app server, within FRESH_FOR on another).
         self.memberships = PollBoard(self.engine, commits, queries.groups_of_phones)
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")

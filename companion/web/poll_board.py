@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 import time
 from collections.abc import Callable
@@ -11,27 +12,35 @@ from sqlalchemy import Connection, Engine, event
 
 State = TypeVar("State")
 
-# How long a read stands for another process's writes: a change made there reaches a phone this much later at most.
-# A write of this process makes the board stale at once (its commits are counted).
+# How long a read stands for another app server's writes: a change made there reaches a phone this much later at
+# most. A write of this app server, in any of its workers, makes the board stale at once (its commits are counted).
 FRESH_FOR = 0.25
 # An address polled this long ago is no longer read with the others.
 FORGET_AFTER = 5.0
 
 
 class CommitCount:
-    """How many transactions this process committed on an engine: a board read before the last one is stale."""
+    """How many transactions this app server committed on an engine, in memory all its processes share (gunicorn
+    forks its workers from the process that made it): a board read before the last commit is stale, whichever
+    worker wrote. Another app server's writes show within FRESH_FOR."""
 
     def __init__(self, engine: Engine):
-        self.count = 0
+        self.shared = multiprocessing.Value("Q", 0)
         event.listen(engine, "commit", self.committed)
 
+    @property
+    def count(self) -> int:
+        """The commits so far."""
+        return self.shared.value
+
     def committed(self, _connection: Any) -> None:
-        self.count += 1
+        with self.shared.get_lock():
+            self.shared.value += 1
 
 
 class PollBoard(Generic[State]):
     """The states of the addresses polled in the last few seconds, by address, all read in one statement when the
-    board is older than FRESH_FOR or this process committed since.
+    board is older than FRESH_FOR or this app server committed since.
 
     A hall of 100 tables polls 800 times a second, each poll asking one statement for one address; the board asks
     one for all of them a few times a second. A state here may be up to FRESH_FOR old: the middleware answers 304
@@ -74,5 +83,5 @@ class PollBoard(Generic[State]):
         return self.states.get(address), 1
 
     def fresh(self, now: float) -> bool:
-        """Whether the last read stands: younger than FRESH_FOR, and no commit of this process since."""
+        """Whether the last read stands: younger than FRESH_FOR, and no commit of this app server since."""
         return now - self.read_at < FRESH_FOR and self.commits.count == self.read_after

@@ -104,7 +104,7 @@ def test_unchanged_polls_share_one_read_and_another_process_write_shows_within_a
     tmp_path, database_url, monkeypatch
 ):
     # A hall's 800 polls a second asked a statement each; now one read of all the polled addresses stands for
-    # FRESH_FOR, and a write of this process makes it stale at once.
+    # FRESH_FOR, and a write of this app server (any of its workers) makes it stale at once.
     monkeypatch.setenv("COMPANION_COUNT_QUERIES", "1")
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": ADDRESS_KEY}
     app = create_app(config, instance_path=str(tmp_path / "instance"))
@@ -117,7 +117,7 @@ def test_unchanged_polls_share_one_read_and_another_process_write_shows_within_a
     tag = phones[0].get(live, headers=HTMX).headers["ETag"]
     answers = [phone.get(live, headers={**HTMX, "If-None-Match": tag}) for phone in phones]
     assert [(a.status_code, a.headers["X-Queries"]) for a in answers] == [(304, "1")] + [(304, "0")] * 3
-    # Another process (another worker, another app server) saves: within FRESH_FOR the board still stands...
+    # Another app server saves: within FRESH_FOR the board still stands...
     other = create_engine(database_url)
     matches = Match.__table__
     with other.begin() as connection:
@@ -128,7 +128,7 @@ def test_unchanged_polls_share_one_read_and_another_process_write_shows_within_a
     now[0] += poll_board.FRESH_FOR
     changed = phones[1].get(live, headers={**HTMX, "If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
-    # A save of this process is seen at once, the clock standing still.
+    # A save of this app server is seen at once, the clock standing still.
     new_tag = changed.headers["ETag"]
     assert phones[2].get(live, headers={**HTMX, "If-None-Match": new_tag}).status_code == 304
     assert save_round(keeper, match_id, entry_fields(app, match_id, {"losers": ["Ann"]})).status_code == 200
