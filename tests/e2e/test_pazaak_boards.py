@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
+from playwright.sync_api import APIResponse, Browser, Page, Response, Route, expect
 
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import add_to_roster, new_phone, start_match
@@ -245,6 +245,30 @@ def expect_full_hand(phone: Page) -> None:
     expect(phone.locator(".pazaak-note-hand .pazaak-palette")).to_have_count(0)
 
 
+def poll_held_over_the_third_card(ann: Page) -> tuple[Route, APIResponse]:
+    """Every poll of Ann's phone held from now on; the first, sent while it showed two cards, answered by the
+    server once her third card is stored (the entry as it stands at three cards, out of band): that poll and its
+    answer, not yet given to the phone."""
+    held = []
+    # Every poll is held: the late one is let through alone, and none after it can draw the entry again before the
+    # page is looked at.
+    ann.route(re.compile(r"/matches/[0-9A-Za-z]{11}/live$"), lambda route: held.append(route))
+    wait_until_held(ann, held, "a poll")
+    ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
+    expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(3)
+    answer = held[0].fetch()
+    assert 'id="entry"' in answer.text(), "the held poll was expected to draw the entry again"
+    return held[0], answer
+
+
+def answer_late(ann: Page, poll: Route, answer: APIResponse) -> None:
+    """The held poll's answer given to the phone now, and drawn (or skipped) by its page before this returns."""
+    ann.evaluate("""() => { window.lateAnswerHandled = new Promise(done =>
+        document.getElementById('live').addEventListener('htmx:afterRequest', done, {once: true})); }""")
+    poll.fulfill(response=answer)
+    ann.evaluate("() => window.lateAnswerHandled.then(() => true)")
+
+
 def test_a_poll_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
     page: Page, browser: Browser, live_server, app
 ):
@@ -252,25 +276,11 @@ def test_a_poll_that_comes_back_late_never_draws_the_picker_over_the_full_hand(
     # sent before the third tap was stored came back after the fourth tap's answer, with the entry redrawn as
     # it stood at three cards.
     ann = seated_with_two_cards(page, browser, live_server.url, app)
-    held = []
-    live = re.compile(r"/matches/[0-9A-Za-z]{11}/live$")
-    # Every poll from now on is held: the late one is let through alone, and none after it can draw the entry
-    # again before the page is looked at.
-    ann.route(live, lambda route: held.append(route))
-    wait_until_held(ann, held, "a poll")
-    # The poll, sent while the phone showed two cards, is answered once the third is stored: the entry as it
-    # stands at three cards, out of band...
-    ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
-    expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(3)
-    answer = held[0].fetch()
-    assert 'id="entry"' in answer.text(), "the held poll was expected to draw the entry again"
-    # ...and reaches the phone only after the fourth tap's answer drew the full hand.
+    poll, answer = poll_held_over_the_third_card(ann)
+    # The poll reaches the phone only after the fourth tap's answer drew the full hand.
     ann.get_by_role("button", name=f"Add {ANN[3]} to your hand", exact=True).tap()
     expect_full_hand(ann)
-    ann.evaluate("""() => { window.lateAnswerHandled = new Promise(done =>
-        document.getElementById('live').addEventListener('htmx:afterRequest', done, {once: true})); }""")
-    held[0].fulfill(response=answer)
-    ann.evaluate("() => window.lateAnswerHandled.then(() => true)")
+    answer_late(ann, poll, answer)
     expect_full_hand(ann)
     ann.unroute_all(behavior="ignoreErrors")
     ann.reload()
@@ -284,21 +294,11 @@ def test_a_poll_that_brings_the_entry_the_tap_drew_already_does_not_draw_it_agai
     # board the Draw's answer had drawn, and drew it again; the Stand tapped meanwhile landed on the board being
     # replaced and sent nothing.
     ann = seated_with_two_cards(page, browser, live_server.url, app)
-    held = []
-    live = re.compile(r"/matches/[0-9A-Za-z]{11}/live$")
-    ann.route(live, lambda route: held.append(route))
-    wait_until_held(ann, held, "a poll")
-    # The poll was sent while the phone showed two cards; the tap's answer draws the third...
-    ann.get_by_role("button", name=f"Add {ANN[2]} to your hand", exact=True).tap()
-    expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(3)
-    answer = held[0].fetch()
-    assert 'id="entry"' in answer.text(), "the held poll was expected to draw the entry again"
-    # ...and the poll, answered since, brings the same entry: the one on the phone stays, the next tap's target.
+    poll, answer = poll_held_over_the_third_card(ann)
+    # The poll, answered since the third card's tap, brings the entry that tap's answer drew: the one on the phone
+    # stays, the next tap's target.
     ann.evaluate("() => { document.querySelector('#entry [data-entry-version]').kept = true; }")
-    ann.evaluate("""() => { window.lateAnswerHandled = new Promise(done =>
-        document.getElementById('live').addEventListener('htmx:afterRequest', done, {once: true})); }""")
-    held[0].fulfill(response=answer)
-    ann.evaluate("() => window.lateAnswerHandled.then(() => true)")
+    answer_late(ann, poll, answer)
     assert ann.evaluate("() => document.querySelector('#entry [data-entry-version]').kept === true"), (
         "the poll drew the entry the tap had drawn again"
     )
