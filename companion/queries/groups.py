@@ -5,11 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from ..extensions import db
 from ..models import Group, Match, Member, MovedPhone, Player
 from .matches import hash_token
+
+# The poll board's read of the polling phones' groups (web/poll_board.py).
+_GROUPS_OF_PHONES = select(Member.phone, Member.group_id).where(Member.phone.in_(bindparam("phones", expanding=True)))
+
+
+def groups_of_phones(credentials: list[str], connection: Connection) -> dict[str, frozenset[int]]:
+    """The groups each of these phones (by credential) is a member of, for those a member of any, in one statement."""
+    by_hash = {hash_token(credential): credential for credential in credentials}
+    groups: dict[str, set[int]] = {}
+    for phone, group_id in connection.execute(_GROUPS_OF_PHONES, {"phones": list(by_hash)}):
+        groups.setdefault(by_hash[phone], set()).add(group_id)
+    return {credential: frozenset(ids) for credential, ids in groups.items()}
 
 
 def membership(group_id: int | None, phone: str | None) -> Member | None:

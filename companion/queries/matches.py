@@ -24,7 +24,6 @@ from ..models import (
     PLAYING,
     UNFINISHED,
     Match,
-    Member,
     Round,
     RoundChange,
     Seat,
@@ -248,7 +247,6 @@ _LIVE_STATE = select(_MATCHES.c.version, _MATCHES.c.uid, _MATCHES.c.status, _MAT
 _LIVE_STATES_AT = select(*_LIVE_STATE.selected_columns, _MATCHES.c.id, _MATCHES.c.public_id).where(
     _MATCHES.c.public_id.in_(bindparam("public_ids", expanding=True))
 )
-_MEMBERS = Member.__table__
 
 
 def find_match(match_id: int) -> Match | None:
@@ -275,20 +273,6 @@ def live_state(match_id: int) -> Row | None:
 def live_states_at(public_ids: list[str], connection: Connection) -> dict[str, Row]:
     """`live_state` of each of these addresses that has a match, with its `id`, by address, in one statement."""
     return {row.public_id: row for row in connection.execute(_LIVE_STATES_AT, {"public_ids": public_ids})}
-
-
-_GROUPS_OF_PHONES = select(_MEMBERS.c.phone, _MEMBERS.c.group_id).where(
-    _MEMBERS.c.phone.in_(bindparam("phones", expanding=True))
-)
-
-
-def groups_of_phones(credentials: list[str], connection: Connection) -> dict[str, frozenset[int]]:
-    """The groups each of these phones (by credential) is a member of, for those a member of any, in one statement."""
-    by_hash = {hash_token(credential): credential for credential in credentials}
-    groups: dict[str, set[int]] = {}
-    for phone, group_id in connection.execute(_GROUPS_OF_PHONES, {"phones": list(by_hash)}):
-        groups.setdefault(by_hash[phone], set()).add(group_id)
-    return {credential: frozenset(ids) for credential, ids in groups.items()}
 
 
 # --- Lists of matches ----------------------------------------------------------------------

@@ -18,6 +18,7 @@ from werkzeug.wsgi import get_host
 from ..extensions import db
 from ..models import Match
 from ..queries import club as club_queries
+from ..queries import groups as group_queries
 from ..queries import matches as queries
 from . import cookies, hx
 from .assets import needs_bundles
@@ -187,7 +188,7 @@ class UnchangedPolls:
         self.panels = PollBoard(self.engine, commits, club_queries.panel_states_at)
         # On a private server, the polling phones' groups: a phone removed from one is no longer told "unchanged"
         # once its removal is committed (at once on this app server, within FRESH_FOR on another).
-        self.memberships = PollBoard(self.engine, commits, queries.groups_of_phones)
+        self.memberships = PollBoard(self.engine, commits, group_queries.groups_of_phones)
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
         # On a private server only a member of the match's group is answered here; any other phone
