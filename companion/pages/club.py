@@ -49,9 +49,16 @@ SIGNED = "+#,##0;-#,##0"
 # The places a podium shows: more than three lines only where a tie shares the third.
 PODIUM = 3
 # At a turn's close each phone shows its next table at once, then goes there by itself: after a pause to read it,
-# and in table order, each table this much after the one before. A hall's 400 phones would otherwise ask for their
-# 400 new pages in the same second as the others' panels ask where to go (docs/performance.md, the hall).
-MOVE_PAUSE_MS, MOVE_SPREAD_MS = 2000, 100
+# and in table order, each table this much after the one before, table 101 with table 1 again. A hall's 400 phones
+# would otherwise ask for their 400 new pages in the same seconds as the others' panels ask where to go: at 100 ms
+# a table the moves held a two-core server's polls a second or more behind for 10 s (docs/performance.md, the
+# hall). The players walk to their new table meanwhile; a tap on "To table N" goes at once.
+MOVE_PAUSE_MS, MOVE_SPREAD_MS, MOVE_SLOTS = 2000, 300, 100
+
+
+def move_after_ms(table_number: int) -> int:
+    """How long after showing the next table a phone of that table goes there by itself: at most some 32 s."""
+    return MOVE_PAUSE_MS + MOVE_SPREAD_MS * ((table_number - 1) % MOVE_SLOTS)
 
 
 @dataclass(frozen=True)
@@ -451,7 +458,7 @@ class EveningPage:
     def move_after_ms(self) -> int:
         """When this phone's panel takes it to its next table by itself, after showing it (MOVE_PAUSE_MS)."""
         table = self.next_table
-        return MOVE_PAUSE_MS + MOVE_SPREAD_MS * (table.row.number - 1) if table is not None else 0
+        return move_after_ms(table.row.number) if table is not None else 0
 
     @cached_property
     def next_place(self) -> tuple[str, str] | None:
