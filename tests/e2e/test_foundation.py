@@ -30,3 +30,37 @@ def test_four_player_match_by_taps_then_in_progress_on_home(page: Page, live_ser
     page.get_by_role("link", name="Ann", exact=True).click()
     expect(page.get_by_role("heading", name="Ann", exact=True)).to_be_visible()
     audit_layout(page, PLAYERS)
+
+
+def test_a_tap_on_a_player_while_the_form_is_redrawn_waits_for_it_rather_than_being_dropped(
+    page: Page, live_server, app
+):
+    # On a slow network the new-match form is redrawn after each tap; htmx drops a second request of the form
+    # meanwhile, so a player tapped then was not seated, with no sign (a CI run on a loaded machine lost one so).
+    # The players' buttons rest until the form is drawn, then the tap seats the player.
+    add_to_roster(app, "Ann")
+    page.goto(live_server.url + "/matches/new")
+    held: list = []
+
+    def hold(route) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.fallback()
+
+    page.route("**/matches/new", hold)
+    page.get_by_role("button", name="Topic_", exact=True).click()
+    ann = page.get_by_role("button", name="+ Ann", exact=True)
+    expect(ann).to_be_disabled()
+    # The route's handler is called as Playwright next hears from the browser: the button may rest before it is.
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the redraw is held on its way"
+    held.pop().fallback()
+    page.unroute("**/matches/new")
+    expect(page.get_by_role("button", name="Topic_", exact=True)).to_have_attribute("aria-pressed", "true")
+    expect(ann).to_be_enabled()
+    ann.click()
+    expect(page.locator('input[name="seat"][value="Ann"]')).to_have_count(1)
