@@ -236,6 +236,8 @@ def test_a_stepper_tap_while_the_form_is_redrawn_is_not_undone_by_the_redraw(pag
     page.get_by_role("radio", name="In pairs").click()
     lower = page.get_by_role("button", name="Lower: Target")
     expect(lower).to_be_disabled()
+    # Every other button rests too: a seat's removal meanwhile would be undone as well.
+    expect(page.get_by_role("button", name="Remove Ann")).to_be_disabled()
     # The route's handler is called as Playwright next hears from the browser: the button may rest before it is.
     for _ in range(100):
         if held:
