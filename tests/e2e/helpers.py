@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 from axe_playwright_python.sync_playwright import Axe
 from flask import Flask
@@ -66,6 +67,31 @@ def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> N
         expect(page.locator(f'input[name="seat"][value="{name}"]')).to_have_count(1)
     # "Add" beside the new player's name must not wrap inside the word either.
     audit_layout(page, [*players, "Add"])
+
+
+@contextmanager
+def new_match_redraw_held(page: Page) -> Iterator[None]:
+    """The new-match form's redraw (its POST) held on its way while the block taps and looks, then let through."""
+    held: list = []
+
+    def hold(route) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.fallback()
+
+    page.route("**/matches/new", hold)
+    try:
+        yield
+        # The route's handler is called as Playwright next hears from the browser: the form may rest before it is.
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the redraw is held on its way"
+        held.pop().fallback()
+    finally:
+        page.unroute("**/matches/new")
 
 
 def press_start(page: Page, game_name: str, names: list[str] = ()) -> int:

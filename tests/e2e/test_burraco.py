@@ -16,7 +16,14 @@ from tests.e2e.burraco_helpers import (
     start_burraco,
     tap_burraco_keypad,
 )
-from tests.e2e.helpers import LONG_NAMES, add_to_roster, save_round, seat_players, server_match_with_pencil
+from tests.e2e.helpers import (
+    LONG_NAMES,
+    add_to_roster,
+    new_match_redraw_held,
+    save_round,
+    seat_players,
+    server_match_with_pencil,
+)
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
@@ -224,28 +231,12 @@ def test_a_stepper_tap_while_the_form_is_redrawn_is_not_undone_by_the_redraw(pag
     would be undone by the redrawn form, so the form's buttons rest until it is drawn."""
     add_to_roster(app, "Ann", "Bob", "Cy", "Di")
     seat_players(page, live_server.url, "Burraco PAROLE", ["Ann", "Bob", "Cy", "Di"])
-    held: list = []
-
-    def hold(route) -> None:
-        if route.request.method == "POST":
-            held.append(route)
-        else:
-            route.fallback()
-
-    page.route("**/matches/new", hold)
-    page.get_by_role("radio", name="In pairs").click()
     lower = page.get_by_role("button", name="Lower: Target")
-    expect(lower).to_be_disabled()
-    # Every other button rests too: a seat's removal meanwhile would be undone as well.
-    expect(page.get_by_role("button", name="Remove Ann")).to_be_disabled()
-    # The route's handler is called as Playwright next hears from the browser: the button may rest before it is.
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the redraw is held on its way"
-    held.pop().fallback()
-    page.unroute("**/matches/new")
+    with new_match_redraw_held(page):
+        page.get_by_role("radio", name="In pairs").click()
+        expect(lower).to_be_disabled()
+        # Every other button rests too: a seat's removal meanwhile would be undone as well.
+        expect(page.get_by_role("button", name="Remove Ann")).to_be_disabled()
     expect(page.get_by_label("Team of Ann & Cy")).to_have_value("Us")
     lower.click()
     expect(page.get_by_label("Target", exact=True)).to_have_value("505")

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, start_match
+from tests.e2e.helpers import add_to_roster, new_match_redraw_held, start_match
 
 pytestmark = pytest.mark.e2e
 
@@ -40,26 +40,10 @@ def test_a_tap_on_a_player_while_the_form_is_redrawn_waits_for_it_rather_than_be
     # The players' buttons rest until the form is drawn, then the tap seats the player.
     add_to_roster(app, "Ann")
     page.goto(live_server.url + "/matches/new")
-    held: list = []
-
-    def hold(route) -> None:
-        if route.request.method == "POST":
-            held.append(route)
-        else:
-            route.fallback()
-
-    page.route("**/matches/new", hold)
-    page.get_by_role("button", name="Topic_", exact=True).click()
     ann = page.get_by_role("button", name="+ Ann", exact=True)
-    expect(ann).to_be_disabled()
-    # The route's handler is called as Playwright next hears from the browser: the button may rest before it is.
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the redraw is held on its way"
-    held.pop().fallback()
-    page.unroute("**/matches/new")
+    with new_match_redraw_held(page):
+        page.get_by_role("button", name="Topic_", exact=True).click()
+        expect(ann).to_be_disabled()
     expect(page.get_by_role("button", name="Topic_", exact=True)).to_have_attribute("aria-pressed", "true")
     expect(ann).to_be_enabled()
     ann.click()
