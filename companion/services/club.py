@@ -145,10 +145,10 @@ def _draw_next(evening: ClubEvening) -> None:
     clubs = {entrant.number: entrant.club for entrant in evening.entrants if entrant.club}
     drawn = plans.draw(plan, number, playing, read.turns(evening), starting, clubs)
     by_number = {entrant.number: entrant for entrant in evening.entrants}
-    phones = read.phones_of(evening)
-    for table in drawn.tables:
-        sides = [by_number[side] for side in table.sides]
-        match = _table_match(evening, sides, phones)
+    # Each phone that followed a player to the turn before is seated at the player's seat again.
+    made = matches.started_together(evening.game, [_table_match(evening, [by_number[side] for side in table.sides])
+                                                   for table in drawn.tables], read.phones_of(evening))  # fmt: skip
+    for table, match in zip(drawn.tables, made, strict=True):
         evening.tables.append(ClubTable(turn=number, number=table.number, sides=list(table.sides), match_id=match.id))
     for bye in drawn.byes:
         evening.tables.append(ClubTable(turn=number, number=0, sides=[bye], state=TABLE_BYE))
@@ -163,9 +163,9 @@ def _plays(entrant: ClubEntrant, number: int) -> bool:
     return entrant.joined_turn <= number and (entrant.withdrawn_after is None or entrant.withdrawn_after >= number)
 
 
-def _table_match(evening: ClubEvening, sides: Sequence[ClubEntrant], phones: Mapping[str, tuple[str, str]]) -> Match:
-    """The match of one table: its players seated N/S, E/W, N/S, E/W (partners opposite), exactly the turn's
-    hands (no target), each phone that followed a player to the turn before seated at its seat again."""
+def _table_match(evening: ClubEvening, sides: Sequence[ClubEntrant]) -> tuple[list[str], dict[str, Any]]:
+    """The players and settings of one table's match: seated N/S, E/W, N/S, E/W (partners opposite), exactly the
+    turn's hands (no target)."""
     north_south, east_west = sides
     if evening.game == "burraco":
         settings: dict[str, Any] = {"target": None, "hands": evening.hands}
@@ -174,14 +174,8 @@ def _table_match(evening: ClubEvening, sides: Sequence[ClubEntrant], phones: Map
             settings["teams"] = {NORTH_SOUTH: north_south.players, EAST_WEST: east_west.players}
         else:
             names = [north_south.players[0], east_west.players[0]]
-    else:
-        names, settings = [north_south.players[0], east_west.players[0]], {"sets": evening.hands}
-    match, _token = matches.started(evening.game, names, settings)
-    for seat in match.seats:
-        if seat.name in phones:
-            seat.phone, seat.phone_label = phones[seat.name]
-    db.session.flush()
-    return match
+        return names, settings
+    return [north_south.players[0], east_west.players[0]], {"sets": evening.hands}
 
 
 def table_points(evening: ClubEvening, table: ClubTable, match: Match) -> list[int]:

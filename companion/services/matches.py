@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -12,6 +13,7 @@ from sqlalchemy import inspect, select
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Replay, Standings
+from ..games.checks import name_key
 from ..games.refusals import N_, ChangedMeanwhile, Message, RuleError
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, standings_of
@@ -86,9 +88,30 @@ def _started(
     return match, token
 
 
-def started(game_slug: str, names: list[str], settings: dict[str, Any] | None) -> tuple[Match, str]:
-    """A match started in the transaction under way (a club evening's table), with its scorekeeper token."""
-    return _started(game_slug, names, settings, False)
+def started_together(
+    game_slug: str, tables: Sequence[tuple[list[str], dict[str, Any]]], phones: Mapping[str, tuple[str, str]]
+) -> list[Match]:
+    """The matches of a club turn's tables (each its players and settings) started in the transaction under way, each
+    player's phone (by name: the phone and its label) seated at the player's seat.
+
+    Inserted together and added to the records together: a few statements for a hall of a hundred tables rather than
+    some five a table, which held the worker the last confirmation's answer waits on for a second on PostgreSQL.
+    Nobody holds their scorekeeper tokens: a table's pencil goes with its table card."""
+    made = [unsaved_match(game_slug, names, settings) for names, settings in tables]
+    # In the order of their keys, as an import adds them: two writers bringing the same new names add them in one order.
+    names = sorted({name_key(seat.name): seat.name for match in made for seat in match.seats}.items())
+    players = dict(zip((key for key, _ in names), roster_players([name for _, name in names]), strict=True))
+    for match in made:
+        for seat in match.seats:
+            seat.player_id = players[name_key(seat.name)].id
+            if seat.name in phones:
+                seat.phone, seat.phone_label = phones[seat.name]
+        match.scorekeeper_hash = match.owner_hash = hash_token(secrets.token_urlsafe(32))
+        rescore(match)
+    db.session.add_all(made)
+    db.session.flush()
+    records.add_new(made)
+    return made
 
 
 def play_again(match: Match) -> tuple[Match, str]:
