@@ -46,9 +46,9 @@ def serve(app: Flask) -> None:
     times gevent's poll p95 and had no TLS; gunicorn's threaded workers let a few slow
     connections stop the server (docs/performance.md).
     psycopg keeps the wait it picked in the master, before gevent's patches: a C wait that holds the
-    worker until PostgreSQL answers. With the database beside the app a statement's wait is shorter
-    than a greenlet's switch: the cooperative wait (psycopg's `wait_poll`) made a hall's saves 13 times
-    slower and its polls' p50 5 times.
+    worker until PostgreSQL answers. The cooperative wait lets the polls queued behind a save run between
+    each of its statements: a hall's saves came out 1.5 to 13 times slower, for polls faster only where
+    the poll board waited for its read under way rather than read beside it (docs/performance.md).
     """
     settings: Settings = app.config["SETTINGS"]
     port, https = settings.port, settings.https
