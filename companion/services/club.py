@@ -146,7 +146,7 @@ def _draw_next(evening: ClubEvening) -> None:
     drawn = plans.draw(plan, number, playing, read.turns(evening), starting, clubs)
     by_number = {entrant.number: entrant for entrant in evening.entrants}
     # Each phone that followed a player to the turn before is seated at the player's seat again.
-    made = matches.started_together(evening.game, [_table_match(evening, [by_number[side] for side in table.sides])
+    made = matches.started_together(evening.game, [_table_setup(evening, [by_number[side] for side in table.sides])
                                                    for table in drawn.tables], read.phones_of(evening))  # fmt: skip
     for table, match in zip(drawn.tables, made, strict=True):
         evening.tables.append(ClubTable(turn=number, number=table.number, sides=list(table.sides), match_id=match.id))
@@ -163,7 +163,7 @@ def _plays(entrant: ClubEntrant, number: int) -> bool:
     return entrant.joined_turn <= number and (entrant.withdrawn_after is None or entrant.withdrawn_after >= number)
 
 
-def _table_match(evening: ClubEvening, sides: Sequence[ClubEntrant]) -> tuple[list[str], dict[str, Any]]:
+def _table_setup(evening: ClubEvening, sides: Sequence[ClubEntrant]) -> tuple[list[str], dict[str, Any]]:
     """The players and settings of one table's match: seated N/S, E/W, N/S, E/W (partners opposite), exactly the
     turn's hands (no target)."""
     north_south, east_west = sides
