@@ -15,14 +15,13 @@ from sqlalchemy import insert, select
 
 from ..extensions import db
 from ..games import get_game, score_match
-from ..games.checks import name_key
 from ..games.refusals import N_, RuleError
 from ..models import FINISHED, Match, Round, Seat, utcnow
 from . import ratings, records
 from .bounds import bounded_match_file, stored_time
 from .dialect import conflict_insert
 from .matches import rescore, unsaved_match
-from .roster import roster_players
+from .roster import enroll_seats, roster_players
 from .transaction import transaction
 
 
@@ -140,17 +139,7 @@ def _batches(matches: list[Match]) -> Iterator[list[Match]]:
 
 def _store_batch(batch: list[Match]) -> None:
     """Store a batch of checked matches with their players and records (the caller commits)."""
-    spelled: dict[str, str] = {}
-    for match in batch:
-        for name in match.player_names:
-            # A new player takes the spelling of the first match that brings them, as one by one.
-            spelled.setdefault(name_key(name), name)
-    # In the order of their keys: two imports bringing the same new names add them in one order.
-    names = [spelled[key] for key in sorted(spelled)]
-    players = {name_key(name): player.id for name, player in zip(names, roster_players(names), strict=True)}
-    for match in batch:
-        for seat in match.seats:
-            seat.player_id = players[name_key(seat.name)]
+    enroll_seats(batch)
     stored = _insert_batch(batch, new_only=True)
     records.add_new(stored)
     # An imported match finished whenever its file says: its game's ratings are rated again.

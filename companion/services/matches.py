@@ -13,14 +13,13 @@ from sqlalchemy import inspect, select
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Replay, Standings
-from ..games.checks import name_key
 from ..games.refusals import N_, ChangedMeanwhile, Message, RuleError
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, standings_of
 from . import club_time_up, ratings, records
 from .bounds import bounded, check_round_count
 from .fast_save import assign, insert_round
-from .roster import roster_players
+from .roster import enroll_seats, roster_players
 from .transaction import transaction
 
 
@@ -98,12 +97,9 @@ def started_together(
     some five a table, which held the worker the last confirmation's answer waits on for a second on PostgreSQL.
     Nobody holds their scorekeeper tokens: a table's pencil goes with its table card."""
     made = [unsaved_match(game_slug, names, settings) for names, settings in tables]
-    # In the order of their keys, as an import adds them: two writers bringing the same new names add them in one order.
-    names = sorted({name_key(seat.name): seat.name for match in made for seat in match.seats}.items())
-    players = dict(zip((key for key, _ in names), roster_players([name for _, name in names]), strict=True))
+    enroll_seats(made)
     for match in made:
         for seat in match.seats:
-            seat.player_id = players[name_key(seat.name)].id
             if seat.name in phones:
                 seat.phone, seat.phone_label = phones[seat.name]
         match.scorekeeper_hash = match.owner_hash = hash_token(secrets.token_urlsafe(32))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -33,6 +35,22 @@ def roster_players(names: list[str]) -> list[Player]:
         db.session.execute(adding, [{"name": name, "key": key} for key, name in new.items()])
         found = _by_key(keys)
     return [found[key] for key in keys]
+
+
+def enroll_seats(matches: Sequence[Match]) -> None:
+    """Give each seat of these unsaved matches its roster entry's id, reading the roster once for all of them.
+
+    A new player takes the spelling of the first match that brings them, as when started one by one; new names are
+    added in the order of their keys, so two writers bringing the same ones add them in one order."""
+    spelled: dict[str, str] = {}
+    for match in matches:
+        for seat in match.seats:
+            spelled.setdefault(name_key(seat.name), seat.name)
+    keys = sorted(spelled)
+    ids = {key: player.id for key, player in zip(keys, roster_players([spelled[key] for key in keys]), strict=True)}
+    for match in matches:
+        for seat in match.seats:
+            seat.player_id = ids[name_key(seat.name)]
 
 
 def _by_key(keys: list[str]) -> dict[str, Player]:
