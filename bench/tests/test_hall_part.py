@@ -34,7 +34,7 @@ def played(shown: list, errors: list, confirmed: list, samples: list) -> dict:
 def test_the_figures_count_a_missed_next_table_a_refusal_and_a_table_not_confirmed_as_errors():
     confirmed = [(turn, 100.0 * turn) for turn in range(1, hall.TURNS + 1)]
     arrivals = [(turn, 100.0 * (turn - 1) + 0.5, 100.0 * (turn - 1) + 1.0) for turn in range(2, hall.TURNS + 1)]
-    samples = [("live", 0.01, 200), ("panel", 0.02, 304), ("save", 0.05, 200)]
+    samples = [("live", 0.01, 200, 1.0), ("panel", 0.02, 304, 1.5), ("save", 0.05, 200, 2.0)]  # kind, s, status, sent
     clean = hall.figures(played(arrivals * 2, [], confirmed, samples), tables=1)
     assert clean["errors"] == 0 and clean["held"]
     assert clean["turn_close_p50_ms"] == clean["turn_close_max_ms"] == 500
