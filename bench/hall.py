@@ -50,7 +50,7 @@ PLAN = {"game": "burraco", "pairs": True, "turns": TURNS, "hands": HANDS, "first
         "then": "danese_modificato"}  # fmt: skip
 HAND_EVERY = (5.0, 15.0)  # seconds between two hands saved at a table: its pace, compressed
 CONFIRM_AFTER = (1.0, 3.0)  # E/W reads the result before tapping Confirm
-LIVE_EVERY = 1.0  # the match page's own poll (templates/match.html #live)
+LIVE_EVERY = 1.0  # the match page's own poll (templates/match.html #live), where the panel's does not stand for it
 PANEL_EVERY = 1.0  # the club panel's poll (templates/match.html #club-table)
 SCREEN_EVERY = 2.0  # the arbiter's page (templates/club/evening.html) and the hall screens
 HALL_SCREENS = 3
@@ -67,6 +67,9 @@ CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 MATCH = re.compile(r"/matches/([0-9A-Za-z]+)")
 LIVE_TAG = re.compile(r"data-etag='([^']+)'")
 PANEL_TRIGGER = re.compile(r'id="club-table"[^>]*hx-trigger="load, every (\d+)s')
+# A live part asked for when the panel names a newer version of the match than it shows (static/js/club.js).
+LIVE_ASKED = re.compile(r'id="live"[^>]*hx-trigger="live-check"')
+LIVE_VERSION = re.compile(r'"v(\d+)-')
 NEXT_SHOWN = re.compile(r'class="club-next">Turn (\d+): table')
 MOVE_AFTER = re.compile(r'hx-trigger="load delay:(\d+)ms')  # the next table's form, sent by itself this much later
 PENCIL_COOKIES = ("pencil", "__Host-pencil")
@@ -161,6 +164,8 @@ class Phone:
     turn: int = 1
     pencil: bool = False
     panel_every: float = PANEL_EVERY
+    live_asked: bool = False  # its live part asked for by the panel's answers, not polled
+    match_version: int = -1  # as the panel's last drawn answer named it
     live_tag: str = '"none"'
     panel_tag: str = ""
     polls: list = field(default_factory=lambda: [None])
@@ -171,6 +176,19 @@ class Phone:
     def confirms(self) -> bool:
         """The pair's first player taps Confirm for E/W (its partner's phone sees the button too, and waits)."""
         return self.name.endswith("A")
+
+
+def version_of(tag: str) -> int:
+    """The match's version a live part's tag names (-1 for none)."""
+    found = LIVE_VERSION.search(tag)
+    return int(found.group(1)) if found else -1
+
+
+def shows_newer(phone: Phone, tag: str | None) -> None:
+    """The phone's live part shows the version `tag` names where it is newer than what it shows (app.js: answers
+    come back in any order)."""
+    if tag and version_of(tag) > version_of(phone.live_tag):
+        phone.live_tag = tag
 
 
 def _body(headers: dict[str, str], body: bytes) -> str:
@@ -250,6 +268,7 @@ class Hall:
         phone.live_tag = tag.group(1) if tag else '"none"'
         every = PANEL_TRIGGER.search(page[2]) if page else None
         phone.panel_tag, phone.panel_every = "", float(every.group(1)) if every else PANEL_EVERY
+        phone.live_asked, phone.match_version = bool(page and LIVE_ASKED.search(page[2])), -1
         return page is not None and page[0] == 200
 
     async def play(self, phone: Phone, end: float) -> None:
@@ -271,13 +290,15 @@ class Hall:
             await phone.tasks.pop()
 
     async def poll(self, phone: Phone, end: float, panel: bool = True) -> str | None:
-        """The match page's poll of its live part, with the tag of what it shows, and the table panel's (`panel`);
-        "over" when the evening is."""
-        live = f"If-None-Match: {phone.live_tag}\r\nHX-Request: true\r\nHX-Trigger: live\r\nHX-Target: live\r\n"
-        got = await self.ask(phone, phone.polls, "live", "GET", f"/matches/{phone.match}/live", live)
-        if got and got[1].get("etag"):
-            phone.live_tag = got[1]["etag"]
-        return await self.panel(phone, end) if panel else None
+        """A beat of the match page's polls: the table panel's (`panel`), and its live part's, with the tag of what
+        it shows, each beat or, where the page asks for it so, once the panel names a newer version of the match
+        than it shows; "over" when the evening is."""
+        said = await self.panel(phone, end) if panel else None
+        if said is None and (not phone.live_asked or phone.match_version > version_of(phone.live_tag)):
+            live = f"If-None-Match: {phone.live_tag}\r\nHX-Request: true\r\nHX-Trigger: live\r\nHX-Target: live\r\n"
+            got = await self.ask(phone, phone.polls, "live", "GET", f"/matches/{phone.match}/live", live)
+            shows_newer(phone, got and got[1].get("etag"))
+        return said
 
     async def panel(self, phone: Phone, end: float, conn: list | None = None) -> str | None:
         """The table panel's poll (on the phone's polling connection, or `conn`) and what the phone does with it:
@@ -289,6 +310,7 @@ class Hall:
         if not got or got[0] != 200:
             return None
         phone.panel_tag = got[1].get("etag", "")
+        phone.match_version = int(got[1].get("x-match-version", -1))
         text = got[2]
         shown = NEXT_SHOWN.search(text)
         if shown and int(shown.group(1)) > phone.turn:
@@ -329,8 +351,10 @@ class Hall:
             if time.time() >= end or phone.match != match:
                 return
             headers = "HX-Request: true\r\nHX-Target: entry\r\n"
-            await self.ask(phone, phone.writes, "save", "POST", f"/matches/{match}/rounds", headers,
-                           [("csrf_token", phone.csrf), *hand_fields(number)])  # fmt: skip
+            got = await self.ask(phone, phone.writes, "save", "POST", f"/matches/{match}/rounds", headers,
+                                 [("csrf_token", phone.csrf), *hand_fields(number)])  # fmt: skip
+            # The save drew the standings of the version it made: the page's live part need not ask for them.
+            shows_newer(phone, got and got[1].get("x-live-etag"))
 
     async def screen(self, port: int, kind: str, path: str, end: float, done: asyncio.Event) -> None:
         """A screen that follows the evening (the arbiter's page or a hall screen), polled every two seconds with

@@ -34,7 +34,7 @@ from ..web.groups import (
 )
 from ..web.i18n import error_text
 from ..web.links import qr_svg
-from ..web.live import tagged_answer
+from ..web.live import PANEL_MATCH_VERSION, tagged_answer
 from ..web.pencil import keep_pencil
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
@@ -269,7 +269,13 @@ def table_panel(match_id: int):
     one that reads the table, its evening and its match, which the panel is then drawn from."""
     page = _panel_page(match_id)
     tag = read.panel_tag(page.table_row, page.match)
-    return tagged_answer(tag, lambda: render("club/_table_panel.html", page=page))
+    return tagged_answer(tag, lambda: _with_match_version(render("club/_table_panel.html", page=page), page))
+
+
+def _with_match_version(response: Response, page: EveningPage) -> Response:
+    """A panel's answer naming its match's version: the page asks for its live block only when that moved on."""
+    response.headers[PANEL_MATCH_VERSION] = str(page.match.version)
+    return response
 
 
 @bp.post("/table/<match:match_id>/next")

@@ -81,6 +81,10 @@ ENTRY_VERSION = "X-Entry-Version"
 # The header of a write's answer that draws the standings and rounds: the version it drew, which the page's live
 # poll then need not fetch again (app.js).
 LIVE_VERSION = "X-Live-ETag"
+# The header of a club table panel's answer: its match's version, which the page compares with the version its live
+# block shows, asking for that block only when the match moved on (static/js/club.js): the panel's tag holds the
+# version, so at a club table its poll is the page's only one.
+PANEL_MATCH_VERSION = "X-Match-Version"
 # The event a response names when the rounds changed: the chart, its legend and the duration
 # listen for it and fetch themselves again (drawing the chart in the save would double its time).
 ROUNDS_CHANGED = "rounds-changed"

@@ -263,7 +263,7 @@ document.addEventListener("htmx:configRequest", function (event) {
 });
 // A live tag names the match, its version and the language ("v7-…-en", ":br" added by compression). Answers
 // can come back in another order than asked (a poll beside a save): only a newer version is taken.
-function tagParts(tag) {
+export function tagParts(tag) {
   var parts = /^(?:W\/)?"?v(\d+)-([^":]*)/.exec(tag || "");
   return parts && { version: Number(parts[1]), rest: parts[2] };
 }

@@ -2,7 +2,7 @@
 // gone, kept on the phone and sent by itself once the server answers again (the server counts a table once, so one
 // sent twice counts once); the polled regions held while someone works in them; the Print buttons; the turn's clock.
 import { htmx } from "../vendor/htmx/htmx.min.js";
-import { onLoad } from "./app.js";
+import { onLoad, tagParts } from "./app.js";
 import { kept, keep, onUnanswered, pairsOf, send, unanswered } from "./outbox.js";
 import { tickClocks } from "./clock.js";
 
@@ -63,7 +63,25 @@ window.addEventListener("online", sendKept);
 // A poll of the panel answered: the server is reached, though an answer that draws what the panel shows already is
 // not drawn (below), so no load follows it.
 document.addEventListener("htmx:afterRequest", function (event) {
-  if (event.detail.successful && event.detail.elt.id === "club-table") sendKept();
+  if (!event.detail.successful || event.detail.elt.id !== "club-table") return;
+  sendKept();
+  var live = document.getElementById("live");
+  if (live) live.classList.remove("reconnecting");
+  askLive(Number(event.detail.xhr.getResponseHeader("X-Match-Version")));
+});
+
+// At a club table the panel's poll is the page's only one (match.html): its answer names the match's version, and the
+// live block (the standings, the rounds, the entry) is asked for only when that is newer than the version it shows;
+// with no version, it is asked all the same (a 304 when nothing changed). A phone whose panel is held (below) still
+// follows the match each second so; and one whose panel's poll cannot reach the server says it is reconnecting.
+function askLive(version) {
+  var live = document.getElementById("live");
+  var shown = live && live.getAttribute("hx-trigger") === "live-check" && tagParts(live.dataset.etag);
+  if (shown && !(version <= shown.version)) htmx.trigger(live, "live-check");
+}
+document.addEventListener("htmx:sendError", function (event) {
+  var live = event.detail.elt.id === "club-table" && document.getElementById("live");
+  if (live) live.classList.add("reconnecting");
 });
 
 // A new evening's form comes back redrawn when the game or the hands change (the preset scale follows them): what was
@@ -118,7 +136,10 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail.elt;
   var region = event.detail.requestConfig.verb !== "get" && elt.closest("[data-hold-while-editing]");
   if (region && region !== elt) writing.set(region, event.detail.xhr);
-  else if (held(elt)) event.preventDefault();
+  else if (held(elt)) {
+    event.preventDefault();
+    if (elt.id === "club-table") askLive();
+  }
 });
 // A poll sent just before the user opened a part or picked a choice is not drawn over it either: the region's poll
 // alone, a GET (the answer to the user's form, a POST drawn into the same region, is drawn).

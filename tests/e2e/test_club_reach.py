@@ -1,6 +1,7 @@
 """Browser tests of how a phone reaches the club evenings and picks among their entrants: the top bar's link to
 them at 360 and 390 px in English and Italian, the arbiter's entrant picker showing 40-character names whole, the
-setup form keeping what is typed while it is redrawn, and a confirmation kept by the version before sent by this one."""
+setup form keeping what is typed while it is redrawn, a confirmation kept by the version before sent by this one, and
+a table's phone polling once a second while following the hands, the network and its panel."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from companion.services import host
+from companion.extensions import db
+from companion.models import Match
+from companion.services import host, matches
 from tests.e2e.audit import audit_layout
-from tests.helpers import begun_evening, started_evening
+from tests.e2e.helpers import NETWORK_CUT, go_offline, go_online
+from tests.helpers import begun_evening, started_evening, unref
 
 pytestmark = pytest.mark.e2e
 
@@ -124,3 +128,45 @@ def test_a_panel_polled_while_nothing_changes_is_not_redrawn_under_the_phones_fi
     page.wait_for_timeout(3500)
     assert len(polls) >= 2, polls
     expect(page.locator("#club-table > [data-drawn-once]")).to_have_count(1)
+
+
+def test_a_table_phone_polls_once_a_second_and_follows_the_hands_the_network_and_a_held_panel(
+    browser: Browser, module_live_server, module_app, browser_faults
+):
+    # The panel's answer names the match's version: the standings are asked for only once a hand moved it on, so a
+    # hall's 400 phones ask 400 polls a second, not 800; what the phone sees of the hands is as before.
+    for text in NETWORK_CUT:
+        browser_faults.expect(text, may_not_come=True)
+    found = begun_evening(module_app)
+    page = phone(browser, PHONES[0], "en-GB")
+    page.goto(f"{module_live_server.url}/evenings/card/{found['cards_key']}/1")
+    page.get_by_label("P0b", exact=True).check()
+    page.get_by_role("button", name="Take my seat").click()
+    expect(page.locator("#club-table")).to_contain_text("Arbiter, please")
+    asked: list[str] = []
+    page.on("request", lambda sent: asked.append(sent.url.split("?")[0]))
+    page.wait_for_timeout(3200)
+    panel_polls = [url for url in asked if "/evenings/table/" in url]
+    assert len(panel_polls) >= 2 and not [url for url in asked if url.endswith("/live")], asked
+    # A hand saved on the scorekeeper's phone shows at the panel's next poll, the live block asked for once.
+    hand = {"sides": {"N/S": {"table": 345, "hand": 0}, "E/W": {"table": 95, "hand": 0}}, "closed_by": None}
+    with module_app.app_context():
+        matches.save_round(db.session.get(Match, unref(found["table"])), hand)
+        db.session.remove()
+    expect(page.locator("#live")).to_contain_text("345")
+    page.wait_for_timeout(1500)
+    assert len([url for url in asked if url.endswith("/live")]) == 1, asked
+    # Cut from the network, the page says so and catches up by itself once it is back.
+    go_offline(page)
+    expect(page.locator("#live")).to_have_class(re.compile(r"\breconnecting\b"))
+    go_online(page)
+    expect(page.locator("#live")).not_to_have_class(re.compile(r"\breconnecting\b"))
+    # While the phone works in its panel (the arbiter's call open), the panel is not redrawn under its finger, and
+    # the standings still follow the hands.
+    page.locator("#club-table summary").first.click()
+    with module_app.app_context():
+        second = {**hand, "sides": {**hand["sides"], "N/S": {"table": 205, "hand": 0}}}
+        matches.save_round(db.session.get(Match, unref(found["table"])), second)
+        db.session.remove()
+    expect(page.locator("#live")).to_contain_text("550")
+    expect(page.locator("#club-table details[open]")).to_have_count(1)

@@ -138,6 +138,11 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     assert f"/matches/{ref(match_id)}/followed" not in finished
     answer = ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX)
     assert "Confirm: N/S 800 – E/W 200" in read_words(answer.get_data(as_text=True))
+    # The panel's poll is the table page's only one: its answer names the match's version, and the page's live block
+    # waits to be asked for (club.js) once that is newer than the version it shows, rather than polling itself.
+    with app.app_context():
+        assert answer.headers["X-Match-Version"] == str(db.session.get(Match, match_id).version)
+    assert 'hx-trigger="live-check"' in finished and 'hx-trigger="every 1s"' not in finished
     # Polled again with the tag it shows, the panel is unchanged (304) until the table moves (its confirmation).
     unchanged = {**HTMX, "If-None-Match": answer.headers["ETag"]}
     assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 304
