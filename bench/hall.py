@@ -165,7 +165,7 @@ class Phone:
     pencil: bool = False
     panel_every: float = PANEL_EVERY
     live_asked: bool = False  # its live part asked for by the panel's answers, not polled
-    match_version: int = -1  # as the panel's last drawn answer named it
+    match_version: int = -1  # as the panel's last answer named it
     live_tag: str = '"none"'
     panel_tag: str = ""
     polls: list = field(default_factory=lambda: [None])
@@ -307,10 +307,11 @@ class Hall:
         tag = f"If-None-Match: {phone.panel_tag}\r\n" if phone.panel_tag else ""
         path = f"/evenings/table/{phone.match}"
         got = await self.ask(phone, conn or phone.polls, "panel", "GET", path, f"{tag}HX-Request: true\r\n")
+        if got and "x-match-version" in got[1]:  # a 304's too
+            phone.match_version = int(got[1]["x-match-version"])
         if not got or got[0] != 200:
             return None
         phone.panel_tag = got[1].get("etag", "")
-        phone.match_version = int(got[1].get("x-match-version", -1))
         text = got[2]
         shown = NEXT_SHOWN.search(text)
         if shown and int(shown.group(1)) > phone.turn:

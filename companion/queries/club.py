@@ -14,7 +14,7 @@ from ..games.club import plan as plans
 from ..games.club import standings as pure
 from ..games.club.clock import Clock
 from ..games.club.movements import Table, Turn
-from ..models import Match, Seat
+from ..models import PLAYING, Match, Seat
 from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
 from .matches import hash_token
 
@@ -183,8 +183,8 @@ def table_of_match(match_id: int) -> ClubTable | None:
 
 # What a table's panel is drawn from, in one read (see panel_tag), by its match.
 _PANEL = (
-    select(ClubEvening.turn, ClubEvening.status, ClubTable.state, Match.version, ClubEvening.clock_ends_at,
-           ClubEvening.clock_left_ms, ClubTable.called_at)
+    select(ClubEvening.turn, ClubEvening.status, ClubTable.state, Match.status, Match.version,
+           ClubEvening.clock_ends_at, ClubEvening.clock_left_ms, ClubTable.called_at)
     .join(ClubTable, ClubTable.evening_id == ClubEvening.id)
     .join(Match, Match.id == ClubTable.match_id)
 )  # fmt: skip
@@ -192,14 +192,15 @@ _PANEL = (
 
 def panel_tag(table: ClubTable, match: Match) -> str:
     """The tag of a table's panel, its poll's, from what the panel is drawn from (`table_of_match` read it in one
-    statement): the evening's turn and status, the table's state and its match's version, the turn's clock and
-    the table's call for the arbiter.
+    statement): the evening's turn and status, the table's state, its match's status and, once it is no longer
+    played, its version (the points to confirm), the turn's clock and the table's call for the arbiter.
 
     Another table's confirmation leaves the panel unchanged, a counted table's too (its panel does not count the
     turn's tables): tagged with the evening's version, each of a turn's 100 confirmations redrew the panels of the
-    400 phones, or of the counted tables', most of the turn's close at a hall's size."""
+    400 phones, or of the counted tables', most of the turn's close at a hall's size. A hand saved leaves it
+    unchanged too, the table still playing: tagged with each version, every save redrew its table's 4 panels."""
     evening = table.evening
-    return _panel_tag(evening.turn, evening.status, table.state, match.version, evening.clock_ends_at,
+    return _panel_tag(evening.turn, evening.status, table.state, match.status, match.version, evening.clock_ends_at,
                       evening.clock_left_ms, table.called_at)  # fmt: skip
 
 
@@ -222,21 +223,28 @@ class BoardPanel(NamedTuple):
         """The panel's tag now (`panel_tag`'s)."""
         return _panel_tag(*self.tag_of)
 
+    @property
+    def match_version(self) -> int:
+        """Its match's version, which even an unchanged panel's answer names (views.club.table_panel)."""
+        return self.tag_of[4]
+
 
 def panel_states_at(public_ids: list[str], connection: Connection) -> dict[str, BoardPanel]:
     """The panel of each of these addresses that has a club table, by address, in one statement."""
     rows = connection.execute(_PANELS_AT, {"public_ids": public_ids})
-    return {row[8]: BoardPanel(tuple(row[:7]), row[7], row[9]) for row in rows}
+    return {row[9]: BoardPanel(tuple(row[:8]), row[8], row[10]) for row in rows}
 
 
-def _panel_tag(turn: int, status: str, state: str, match_version: int, ends_at: datetime | None,
+def _panel_tag(turn: int, status: str, state: str, match_status: str, match_version: int, ends_at: datetime | None,
                left_ms: int | None, called_at: datetime | None) -> str:  # fmt: skip
-    # The clock as stored (a start, a pause, an extension) and its state now (time up moves it with nothing
-    # written); the table's call for the arbiter, made or answered.
+    # The match as the panel draws it: playing, or its points to confirm, which each version may change. The clock
+    # as stored (a start, a pause, an extension) and its state now (time up moves it with nothing written); the
+    # table's call for the arbiter, made or answered.
+    match = "mp" if match_status == PLAYING else f"m{match_version}"
     stored = _stored_clock(ends_at, left_ms)
     clock = f"-c{stored.ends_ms}-{left_ms}-{stored.state(now_ms())}"
     called = f"-a{ms_of(called_at)}" if called_at is not None else ""
-    return f'"t{turn}-{status}-{state}-m{match_version}{clock}{called}"'
+    return f'"t{turn}-{status}-{state}-{match}{clock}{called}"'
 
 
 def tables_version(evening: ClubEvening) -> int:

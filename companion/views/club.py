@@ -269,13 +269,11 @@ def table_panel(match_id: int):
     one that reads the table, its evening and its match, which the panel is then drawn from."""
     page = _panel_page(match_id)
     tag = read.panel_tag(page.table_row, page.match)
-    return tagged_answer(tag, lambda: _with_match_version(render("club/_table_panel.html", page=page), page))
-
-
-def _with_match_version(response: Response, page: EveningPage) -> Response:
-    """A panel's answer naming its match's version: the page asks for its live block only when that moved on."""
-    response.headers[PANEL_MATCH_VERSION] = str(page.match.version)
-    return response
+    answer = tagged_answer(tag, lambda: render("club/_table_panel.html", page=page))
+    # An unchanged panel's answer too: a hand saved leaves the panel as it was, and the page's live block is asked
+    # for when this moved on (the browser keeps a 304's headers with the answer it kept).
+    answer.headers[PANEL_MATCH_VERSION] = str(page.match.version)
+    return answer
 
 
 @bp.post("/table/<match:match_id>/next")

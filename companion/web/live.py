@@ -81,9 +81,9 @@ ENTRY_VERSION = "X-Entry-Version"
 # The header of a write's answer that draws the standings and rounds: the version it drew, which the page's live
 # poll then need not fetch again (app.js).
 LIVE_VERSION = "X-Live-ETag"
-# The header of a club table panel's answer: its match's version, which the page compares with the version its live
-# block shows, asking for that block only when the match moved on (static/js/club.js): the panel's tag holds the
-# version, so at a club table its poll is the page's only one.
+# The header of a club table panel's answer, a 304 too: its match's version, which the page compares with the version
+# its live block shows, asking for that block only when the match moved on (static/js/club.js), so at a club table
+# the panel's poll is the page's only one.
 PANEL_MATCH_VERSION = "X-Match-Version"
 # The event a response names when the rounds changed: the chart, its legend and the duration
 # listen for it and fetch themselves again (drawing the chart in the save would double its time).
@@ -166,6 +166,8 @@ LIVE_PATH = re.compile(rf"/matches/({PUBLIC.pattern})/live")
 PANEL_PATH = re.compile(rf"/evenings/table/({PUBLIC.pattern})")
 # Where the middleware leaves the state it read for the view, which then need not read it again.
 LIVE_STATE_KEY = "companion.live_state"
+# Where it leaves a panel's state it answers for.
+PANEL_STATE_KEY = "companion.panel_state"
 WsgiApp = Callable[[dict[str, Any], Callable], Iterable[bytes]]
 
 
@@ -224,7 +226,7 @@ class UnchangedPolls:
                     if phone or not self.private:
                         tag = answer(environ, found.group(1), phone or None)
                         if tag and shows_version(tag, if_none_match):
-                            return self.unchanged(environ, start_response, tag, clock=answer == self.panel)
+                            return self.unchanged(environ, start_response, tag)
                     break
         return self.flask(environ, start_response)
 
@@ -248,6 +250,7 @@ class UnchangedPolls:
             return None
         if not self.may_know(environ, address, state.match_id, state.group_id, phone, statements):
             return None
+        environ[PANEL_STATE_KEY] = state
         return in_language(state.tag, language_of_environ(environ, self.language_cookie))
 
     def may_know(self, environ: dict[str, Any], address: str, match_id: int | None, group_id: int | None,
@@ -266,11 +269,14 @@ class UnchangedPolls:
             environ[KNOWN_ADDRESSES] = {("match", address): match_id}
         return member
 
-    def unchanged(self, environ: dict[str, Any], start_response: Callable, tag: str, clock: bool) -> Iterable[bytes]:
-        """The 304 the view would give; with the server's time where it answers for a page that draws the clock."""
+    def unchanged(self, environ: dict[str, Any], start_response: Callable, tag: str) -> Iterable[bytes]:
+        """The 304 the view would give; a panel's with the server's time (it draws the clock) and its match's
+        version."""
         headers = unchanged_headers(tag)
-        if clock:
+        panel = environ.get(PANEL_STATE_KEY)
+        if panel is not None:
             stamp_server_time(headers)
+            headers[PANEL_MATCH_VERSION] = str(panel.match_version)
         if self.counting:
             headers["X-Queries"] = str(environ[QUERIES_BEFORE_FLASK])
         start_response("304 NOT MODIFIED", headers.to_wsgi_list())

@@ -63,13 +63,14 @@ def tables(app, evening_id: int, turn: int) -> list[tuple[int, int, list[int]]]:
         return sorted((t.number, t.match_id, list(t.sides)) for t in rows if t.number)
 
 
-def play(app, match_id: int, ns: int, ew: int) -> None:
-    """The table's scorekeeper saves the turn's two hands."""
+def play(app, match_id: int, ns: int, ew: int, hands: int = 2) -> int:
+    """The table's scorekeeper saves `hands` of the turn's two hands (those left, at most); the match's version."""
     hand = {"sides": {"N/S": {"table": ns, "hand": 0}, "E/W": {"table": ew, "hand": 0}}, "closed_by": None}
     with app.app_context():
         match = db.session.get(Match, match_id)
-        for _ in range(2):
+        for _ in range(min(hands, 2 - len(match.rounds))):
             matches.save_round(match, hand)
+        return match.version
 
 
 def card_path(client, number: int) -> str:
@@ -308,9 +309,17 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     again = phone.get(panel, headers={**HTMX, "If-None-Match": italian.headers["ETag"]})
     assert again.status_code == 304 and again.headers["X-Queries"] == "0"
     phone.set_cookie("lang", "en")
-    # A hand saved moves the panel: drawn again, by Flask.
-    play(app, match_id, 400, 100)
-    assert phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]}).status_code == 200
+    # A hand saved while the table plays leaves the panel as it was (each save redrew its table's 4 panels), and the
+    # 304 names the match's new version, at which the page asks for its standings (club.js).
+    version = play(app, match_id, 400, 100, hands=1)
+    played = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
+    assert played.status_code == 304 and played.headers["X-Match-Version"] == str(version)
+    assert int(drawn.headers["X-Match-Version"]) < version
+    # The last hand moves it (the result to confirm): drawn again, by Flask, naming the version too.
+    version = play(app, match_id, 400, 100)
+    finished = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
+    assert finished.status_code == 200 and finished.headers["X-Match-Version"] == str(version)
+    assert "Confirm: N/S 800 – E/W 200" in read_words(finished.get_data(as_text=True))
 
 
 def test_a_tables_panel_reads_its_own_match_alone_not_every_match_of_the_hall(app, host):
