@@ -69,7 +69,7 @@ LIVE_TAG = re.compile(r"data-etag='([^']+)'")
 PANEL_TRIGGER = re.compile(r'id="club-table"[^>]*hx-trigger="load, every (\d+)s')
 # A live part asked for when the panel names a newer version of the match than it shows (static/js/club.js).
 LIVE_ASKED = re.compile(r'id="live"[^>]*hx-trigger="live-check"')
-LIVE_VERSION = re.compile(r'"v(\d+)-')
+LIVE_TAG_VERSION = re.compile(r'"v(\d+)-')
 NEXT_SHOWN = re.compile(r'class="club-next">Turn (\d+): table')
 MOVE_AFTER = re.compile(r'hx-trigger="load delay:(\d+)ms')  # the next table's form, sent by itself this much later
 PENCIL_COOKIES = ("pencil", "__Host-pencil")
@@ -180,7 +180,7 @@ class Phone:
 
 def version_of(tag: str) -> int:
     """The match's version a live part's tag names (-1 for none)."""
-    found = LIVE_VERSION.search(tag)
+    found = LIVE_TAG_VERSION.search(tag)
     return int(found.group(1)) if found else -1
 
 
