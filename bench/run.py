@@ -383,7 +383,7 @@ def hall_evenings(size: int, steps: list[int], limit: float) -> dict:
 
     one(size, 2)
     if shutil.which("initdb") or list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
-        one(size, 1, apps=2, postgres=True)
+        one(size, 2, apps=2, postgres=True)  # two app containers of .env.example's WORKERS=2
     for workers in (1, 2):
         for tables in steps:
             known = [r for r in runs if (r["tables"], r["workers"], r["database"]) == (tables, workers, "SQLite")]
