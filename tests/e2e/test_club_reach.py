@@ -111,17 +111,24 @@ def test_a_confirmation_the_previous_version_kept_offline_is_sent_by_this_one(br
     page.wait_for_function("!Object.keys(localStorage).some(key => key.startsWith('companion.club.'))")
 
 
+def seated_at_table_one(browser: Browser, server, app, size: dict, name: str) -> tuple[Page, dict[str, str]]:
+    """A phone of a newly begun evening that scanned table 1's card and took `name`'s seat, its panel drawn; and the
+    evening's routes' arguments (`begun_evening`)."""
+    found = begun_evening(app)
+    page = phone(browser, size, "en-GB")
+    page.goto(f"{server.url}/evenings/card/{found['cards_key']}/1")
+    page.get_by_label(name, exact=True).check()
+    page.get_by_role("button", name="Take my seat").click()
+    expect(page.locator("#club-table")).to_contain_text("Arbiter, please")
+    return page, found
+
+
 def test_a_panel_polled_while_nothing_changes_is_not_redrawn_under_the_phones_finger(
     browser: Browser, module_live_server, module_app
 ):
     # The browser turns the server's 304 into the answer it kept: drawn again every second, the panel closed what a
     # tap had just opened ("The result is wrong") when the two met, and its aria-live region spoke again.
-    found = begun_evening(module_app)
-    page = phone(browser, PHONES[1], "en-GB")
-    page.goto(f"{module_live_server.url}/evenings/card/{found['cards_key']}/1")
-    page.get_by_label("P0a", exact=True).check()
-    page.get_by_role("button", name="Take my seat").click()
-    expect(page.locator("#club-table")).to_contain_text("Arbiter, please")
+    page, _found = seated_at_table_one(browser, module_live_server, module_app, PHONES[1], "P0a")
     page.evaluate("() => { document.querySelector('#club-table > *').dataset.drawnOnce = '1'; }")
     polls = []
     page.on("response", lambda answer: polls.append(answer.status) if "/evenings/table/" in answer.url else None)
@@ -137,12 +144,7 @@ def test_a_table_phone_polls_once_a_second_and_follows_the_hands_the_network_and
     # hall's 400 phones ask 400 polls a second, not 800; what the phone sees of the hands is as before.
     for text in NETWORK_CUT:
         browser_faults.expect(text, may_not_come=True)
-    found = begun_evening(module_app)
-    page = phone(browser, PHONES[0], "en-GB")
-    page.goto(f"{module_live_server.url}/evenings/card/{found['cards_key']}/1")
-    page.get_by_label("P0b", exact=True).check()
-    page.get_by_role("button", name="Take my seat").click()
-    expect(page.locator("#club-table")).to_contain_text("Arbiter, please")
+    page, found = seated_at_table_one(browser, module_live_server, module_app, PHONES[0], "P0b")
     asked: list[str] = []
     page.on("request", lambda sent: asked.append(sent.url.split("?")[0]))
     page.wait_for_timeout(3200)
