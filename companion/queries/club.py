@@ -175,9 +175,19 @@ def seated_table(evening: ClubEvening, credential: str) -> tuple[ClubTable, str]
     return None if found is None else (found[0], found[1])
 
 
-def table_of_match(match_id: int) -> ClubTable | None:
-    """The evening's table whose match this is (None: a match of no evening), with its evening and match, in one
-    statement."""
+# A table's panel also draws the side this phone sits for, from its match's seats: read in the same statement.
+_PANEL_OF_MATCH = (
+    _TABLE_OF_MATCH.outerjoin(Seat, Seat.match_id == Match.id)
+    .options(contains_eager(ClubTable.match, Match.seats))
+    .order_by(Seat.position)
+)
+
+
+def table_of_match(match_id: int, seats: bool = False) -> ClubTable | None:
+    """The evening's table whose match this is (None: a match of no evening), with its evening and match (and the
+    match's `seats`, for its panel), in one statement."""
+    if seats:
+        return db.session.scalars(_PANEL_OF_MATCH, {"match_id": match_id}).unique().first()
     return db.session.scalars(_TABLE_OF_MATCH, {"match_id": match_id}).first()
 
 

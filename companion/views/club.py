@@ -299,7 +299,7 @@ def next_table(match_id: int):
 
 def _panel_page(match_id: int, **given: Any) -> EveningPage:
     """The presenter of a table's panel: its evening, its table and its match; a 404 for a match of no evening."""
-    table = read.table_of_match(match_id)
+    table = read.table_of_match(match_id, seats=True)
     if table is None:
         abort(404)
     return EveningPage(table.evening, table_row=table, **given)

@@ -402,15 +402,23 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
         assert settled.status_code == 200
     assert len(tables(app, evening_id, 2)) == 4
     loaded: dict[type, int] = {ClubEntrant: 0, ClubTable: 0, ClubEvening: 0, Match: 0}
+    statements: list[str] = []
 
     def count(target, _context) -> None:
         loaded[type(target)] += 1
 
+    def asked(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
     for kind in loaded:
         db.event.listen(kind, "load", count)
+    with app.app_context():
+        engine = db.engine
+    db.event.listen(engine, "before_cursor_execute", asked)
     try:
         drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
         drawn_loaded = dict(loaded)
+        db.event.remove(engine, "before_cursor_execute", asked)
         token = csrf_token(phone, "/evenings")
         loaded.update(dict.fromkeys(loaded, 0))
         # Then its form takes it there: at N/S, with the table's pencil.
@@ -422,6 +430,10 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
     # Its tables of turn 1 and of turn 2, its pair and the two it meets there: not the evening's 8 pairs and 8 tables;
     # the evening and each table's match read once, kept by their table for the page.
     assert drawn_loaded == {ClubEntrant: 3, ClubTable: 2, ClubEvening: 1, Match: 2}, drawn_loaded
+    # In four statements: the address, its table with the evening, the match and its seats (the side this phone
+    # sits for), the phone's next table, and the pairs of both tables (six, when the seats and each table's pairs
+    # were statements of their own).
+    assert len(statements) == 4, statements
     assert moved.status_code == 200 and "/matches/" in moved.headers["HX-Push-Url"]
     assert any(cookie.startswith(("pencil", "__Host-pencil")) for cookie in moved.headers.getlist("Set-Cookie"))
     # Its tables of turn 1 and 2 and the pairs it meets there, the pencil given by the pairs' players alone.
