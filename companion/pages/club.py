@@ -278,7 +278,7 @@ class EveningPage:
         missing = [number for number in numbers if number not in known]
         if missing and self.evening.turn > self.table_row.turn and self._my_seating is not None:
             # At a turn's close the panel draws this phone's next table too: its sides read with these.
-            missing += [number for number in self._my_seating[0].sides if number not in known]
+            missing += [number for number in self._my_seating[0].sides if number not in known and number not in missing]
         if missing:
             known.update((entrant.number, entrant) for entrant in read.entrants_numbered(self.evening, missing))
         return tuple(known[number] for number in numbers)
