@@ -22,6 +22,7 @@ from companion.web import poll_board
 from tests.conftest import suite_app
 from tests.helpers import (
     HTMX,
+    counted,
     csrf_token,
     entry_fields,
     grant_host_rights,
@@ -402,23 +403,16 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
         assert settled.status_code == 200
     assert len(tables(app, evening_id, 2)) == 4
     loaded: dict[type, int] = {ClubEntrant: 0, ClubTable: 0, ClubEvening: 0, Match: 0}
-    statements: list[str] = []
 
     def count(target, _context) -> None:
         loaded[type(target)] += 1
 
-    def asked(_conn, _cursor, statement, *_args) -> None:
-        statements.append(statement)
-
     for kind in loaded:
         db.event.listen(kind, "load", count)
-    with app.app_context():
-        engine = db.engine
-    db.event.listen(engine, "before_cursor_execute", asked)
     try:
-        drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
+        with counted(app) as statements:
+            drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
         drawn_loaded = dict(loaded)
-        db.event.remove(engine, "before_cursor_execute", asked)
         token = csrf_token(phone, "/evenings")
         loaded.update(dict.fromkeys(loaded, 0))
         # Then its form takes it there: at N/S, with the table's pencil.
