@@ -65,9 +65,12 @@ ROWS = {
 
 def _timed_parts(app: Any, spent: dict[str, float]) -> None:
     """Put a timer around the view and each function of PARTS, adding its thread CPU time to `spent`."""
+    import functools
     import importlib
 
     def timer(name: str, function: Callable) -> Callable:
+        # Wrapped as functools.wraps does: a view's declared access (web/access.py) is read from its attributes.
+        @functools.wraps(function)
         def timed(*args: Any, **kwargs: Any) -> Any:
             began = time.thread_time()
             try:
