@@ -34,7 +34,7 @@ from ..web.groups import (
 )
 from ..web.i18n import error_text
 from ..web.links import qr_svg
-from ..web.live import PANEL_MATCH_VERSION, tagged_answer
+from ..web.live import PANEL_MATCH_VERSION, polled_read, tagged_answer
 from ..web.pencil import keep_pencil
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
@@ -262,6 +262,7 @@ def _give_pencil(page: EveningPage, table: ClubTable, take_over: bool = False) -
 @bp.get("/table/<match:match_id>")
 @access.viewer_link
 @access.member
+@polled_read
 def table_panel(match_id: int):
     """The club's panel on a table's match page, polled: where the turn stands, the other side's Confirm, and
     once the next turn is drawn, this phone's next table (its form takes the phone there by itself: `next_table`).

@@ -18,6 +18,7 @@ from ..web.live import (
     drawn_for_viewers,
     etag_of,
     poll_answer,
+    polled_read,
     polled_state,
     unchanged_answer,
 )
@@ -28,6 +29,7 @@ bp = Blueprint("live", __name__, url_prefix="/matches")
 
 @bp.get("/<match:match_id>/live")
 @access.viewer_link
+@polled_read
 def live(match_id: int):
     """The standings and rounds for a polling phone; 304 with no body when nothing changed, and 286 (htmx's
     last answer to a poll) once nothing can change the match any more (`settled`: queries.matches._SETTLED).

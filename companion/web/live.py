@@ -1,4 +1,4 @@
-"""Live polling: the match's entity tags, the unchanged-poll middleware and the viewers' shared fragments."""
+"""Live polling: the match's entity tags, the unchanged-poll middleware, the polled reads and the viewers' fragments."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from flask import Flask, Response, abort, g, request
+from flask import Flask, Response, abort, current_app, g, request
 from flask_babel import get_locale
+from sqlalchemy import Engine
 from werkzeug.datastructures import Headers
 from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_cookie, parse_etags
@@ -190,11 +191,12 @@ class UnchangedPolls:
         with app.app_context():
             self.engine = db.engine
         commits = CommitCount(self.engine)
-        self.matches = PollBoard(self.engine, commits, queries.live_states_at)
-        self.panels = PollBoard(self.engine, commits, club_queries.panel_states_at)
+        reads = outside_a_transaction(self.engine)
+        self.matches = PollBoard(reads, commits, queries.live_states_at)
+        self.panels = PollBoard(reads, commits, club_queries.panel_states_at)
         # On a private server, the polling phones' groups: a phone removed from one is no longer told "unchanged"
         # once its removal is committed (at once on this app server, within FRESH_FOR on another).
-        self.memberships = PollBoard(self.engine, commits, group_queries.groups_of_phones)
+        self.memberships = PollBoard(reads, commits, group_queries.groups_of_phones)
         self.counting = counting(app)
         self.trusted_hosts = app.config.get("TRUSTED_HOSTS")
         # On a private server only a member of the match's group is answered here; any other phone
@@ -323,6 +325,40 @@ def draw_for_viewers(match: Match, template: str, draw: Callable[[], str]) -> st
     return html
 
 
+# --- the polled reads, outside a transaction --------------------------------------------------
+# A view that writes nothing and is polled once a second by every phone of a hall (`@polled_read`) reads outside a
+# transaction on PostgreSQL, as the poll board does: no BEGIN before its statements and no ROLLBACK after them, two
+# of a panel's six round trips to the database. Under gevent each round trip holds the worker's every other request
+# until PostgreSQL answers: in a hall of 100 tables the workers spent some 40 % of their time in such waits, 12 % in
+# pings, BEGINs and ROLLBACKs (docs/performance.md). PostgreSQL's READ COMMITTED gives each statement of a
+# transaction its own snapshot anyway, so the statements see what they saw inside one. SQLite's driver sends no
+# BEGIN before a read.
+POLLED_READ = "polled_read"
+
+
+def polled_read(view: Callable) -> Callable:
+    """Declare that the view writes nothing: it may read outside a transaction."""
+    setattr(view, POLLED_READ, True)
+    return view
+
+
+def outside_a_transaction(engine: Engine) -> Engine:
+    """The engine whose connections read outside a transaction, on PostgreSQL (sharing the engine's pool)."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
+
+
+def _polled_read_outside_a_transaction() -> None:
+    """Before a polled read's first statement (the address a converter read may have begun one: then as before)."""
+    if getattr(current_app.view_functions.get(request.endpoint or ""), POLLED_READ, False):
+        if not db.session().in_transaction():
+            db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
 def init_app(app: Flask) -> None:
-    """Answer unchanged live polls before Flask does (see UnchangedPolls)."""
+    """Answer unchanged live polls before Flask does (see UnchangedPolls); polled reads outside a transaction."""
     app.wsgi_app = UnchangedPolls(app)  # type: ignore[method-assign]
+    with app.app_context():
+        postgresql = db.engine.dialect.name == "postgresql"
+    if postgresql:
+        # First, before any other hook reads for the request (a private server's membership).
+        app.before_request_funcs.setdefault(None, []).insert(0, _polled_read_outside_a_transaction)
