@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from flask import Flask
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
@@ -113,20 +114,34 @@ SERVER_URL = os.environ.get("DATABASE_URL", "")
 
 
 @contextmanager
-def counted(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run while the block runs."""
-    statements: list[str] = []
+def counted(app: Flask, in_transactions: bool = False) -> Iterator[list]:
+    """The SQL statements run while the block runs; `in_transactions`: each as (statement, whether it ran inside a
+    transaction), read from the driver just after it ran (a failed statement then is not listed)."""
+    statements: list = []
 
     def count(conn, cursor, statement, parameters, context, executemany):
         statements.append(statement)
 
+    def note(conn, cursor, statement, parameters, context, executemany):
+        statements.append((statement, inside_a_transaction(conn.connection.dbapi_connection)))
+
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
+    kind, listener = ("after_cursor_execute", note) if in_transactions else ("before_cursor_execute", count)
+    event.listen(engine, kind, listener)
     try:
         yield statements
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(engine, kind, listener)
+
+
+def inside_a_transaction(dbapi_connection: Any) -> bool:
+    """Whether the driver's connection is inside a transaction: psycopg's status, or sqlite3's (which begins one
+    before a write alone)."""
+    status = getattr(getattr(dbapi_connection, "info", None), "transaction_status", None)
+    if status is not None:
+        return status != psycopg.pq.TransactionStatus.IDLE
+    return dbapi_connection.in_transaction
 
 
 @contextmanager

@@ -8,12 +8,8 @@ import html
 import io
 import re
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-import psycopg
 import pytest
-from sqlalchemy import event
 
 from companion.config import Settings
 from companion.extensions import db
@@ -327,32 +323,6 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     assert "Confirm: N/S 800 – E/W 200" in read_words(finished.get_data(as_text=True))
 
 
-def inside_a_transaction(dbapi_connection) -> bool:
-    """Whether the driver's connection is inside a transaction just after a statement: psycopg's status, or
-    sqlite3's (which begins one before a write alone)."""
-    status = getattr(getattr(dbapi_connection, "info", None), "transaction_status", None)
-    if status is not None:
-        return status != psycopg.pq.TransactionStatus.IDLE
-    return dbapi_connection.in_transaction
-
-
-@contextmanager
-def in_transactions(app) -> Iterator[list[tuple[str, bool]]]:
-    """Each statement run while the block runs, and whether it ran inside a transaction."""
-    ran: list[tuple[str, bool]] = []
-
-    def after(conn, _cursor, statement, *_args) -> None:
-        ran.append((statement, inside_a_transaction(conn.connection.dbapi_connection)))
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "after_cursor_execute", after)
-    try:
-        yield ran
-    finally:
-        event.remove(engine, "after_cursor_execute", after)
-
-
 def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_one(app, host):
     # A hall's 400 phones poll every second: on PostgreSQL a poll's BEGIN and ROLLBACK were two more round trips to
     # the database, each holding the worker's other requests (docs/performance.md). A save stays whole.
@@ -366,13 +336,13 @@ def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_on
     shown = {path: east_west.get(path, headers=HTMX).headers["ETag"] for path in (panel, live)}
     hand = {"sides": {"N/S": {"table": 300, "hand": 0}, "E/W": {"table": 150, "hand": 0}}, "closed_by": None}
     fields, token = entry_fields(app, match_id, hand), csrf_token(north_south, f"/matches/{ref(match_id)}")
-    with in_transactions(app) as saved:
+    with counted(app, in_transactions=True) as saved:
         for hand_number in (1, 2):
             assert save_round(north_south, match_id, fields, number=hand_number, csrf=token).status_code == 200
     writes = [inside for statement, inside in saved if statement.lstrip().upper().startswith(("INSERT", "UPDATE"))]
     assert len(writes) >= 4 and all(writes), saved
     # The turn's hands are in: E/W's polls find the result to confirm, drawn by Flask from a few reads.
-    with in_transactions(app) as polled:
+    with counted(app, in_transactions=True) as polled:
         drawn = {path: east_west.get(path, headers={**HTMX, "If-None-Match": shown[path]}) for path in (panel, live)}
     assert "Confirm: N/S 600 – E/W 300" in read_words(drawn[panel].get_data(as_text=True))
     assert drawn[live].status_code == 200 and drawn[live].headers["ETag"] != shown[live]
