@@ -295,8 +295,8 @@ class Game:
         raise NotImplementedError
 
     def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
-        """The winning sides of a finished game."""
-        return best(tally.totals)
+        """The winning sides of a finished game: the best total(s), the fewest where the fewest come first."""
+        return best(tally.totals, fewest=self.fewest_first)
 
     def extra(self, tally: Tally) -> dict[str, Any]:
         """Top-level keys the game adds to the standings."""

@@ -126,6 +126,14 @@ class Entry:
     # offline describer of static/js/games/<slug>.js (a round kept on the phone) say them alike, the script
     # receiving them translated as `<slug>.<key>` (web/i18n.offline_texts). `label` heads the line.
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Round %(n)s:")}
+    # The lines that count rounds as the table calls them (a round, a hand, a set), filled in by `counted`: after
+    # Undo (`n`), the chart's name for a screen reader (`num` rounds, the `totals` it ends on), where a finished
+    # match's replay stands (after round `n` of its `count`).
+    counting_texts: ClassVar[dict[str, Message]] = {
+        "undone": N_("Round %(n)s taken back."),
+        "chart": Np_("Totals after %(num)s round: %(totals)s", "Totals after each of %(num)s rounds: %(totals)s"),
+        "replay": N_("After round %(n)s of %(count)s"),
+    }
 
     # The settings the offline describer reads, all it is given of them: the page carries them to every phone.
     described_settings: ClassVar[tuple[str, ...]] = ()
@@ -192,18 +200,10 @@ class Entry:
         """Round `number`'s label and what was entered in it, "Round 3: Bob +1", as a phone that kept it says it."""
         return f"{say(self.said('label', n=number))} {self.describe_round(round, players, settings, say)}"
 
-    def undone_line(self, number: int) -> Message:
-        """The line after Undo, naming what was taken back as the table calls it (a round, a hand, a set)."""
-        return N_("Round %(n)s taken back.", n=number)
-
-    def chart_label(self, rounds: int, totals: str) -> Message:
-        """The chart's name for a screen reader: how many rounds it draws and the totals it ends on."""
-        return Np_("Totals after %(num)s round: %(totals)s", "Totals after each of %(num)s rounds: %(totals)s",
-                   num=rounds, totals=totals)  # fmt: skip
-
-    def replay_line(self, number: int, count: int) -> Message:
-        """Where a finished match's replay stands: after round `number` of its `count`, as the table calls them."""
-        return N_("After round %(n)s of %(count)s", n=number, count=count)
+    def counted(self, key: str, **params: Any) -> Message:
+        """One of `counting_texts` with its parameters filled in, for `say` to translate."""
+        text = self.counting_texts[key]
+        return Message(text.text, params, text.plural)
 
     def highlight(self, replay: Replay) -> Message | None:
         """The line a finished match's result card tells under the scores: the moment of the match the table
@@ -329,8 +329,9 @@ class Entry:
         return fields
 
     def match_view(self, replay: Replay) -> dict[str, Any]:
-        """What the game's match partials draw beyond the standings (who starts next, the deck...)."""
-        return {}
+        """What the game's match partials draw beyond the standings: who starts the next round (a game may add the
+        deck, the dealer...)."""
+        return {"starter": self.rules.starter(replay)}
 
     def round_values(self, replay: Replay, index: int) -> dict[str, int]:
         """What each side got in round `index` (from 0) of a replayed match, as a score sheet notes it.

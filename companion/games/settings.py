@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,8 +93,3 @@ class Setting:
             if self.hi is not None:
                 value = min(self.hi, value)
         return value
-
-
-def defaults(declared: Iterable[Setting]) -> dict[str, Any]:
-    """Every declared setting with its default, as `Game.defaults` lists them (before the game's `hand_written`)."""
-    return {setting.name: setting.default for setting in declared}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from cachetools import LRUCache
+from cachetools import LRUCache, cached
 from flask import current_app
 from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup
@@ -108,11 +108,16 @@ def clock_view(evening: ClubEvening) -> ClockView:
 
 NO_MATCH: tuple[str, int, dict] = ("", 0, {})
 
+
 # The standings by evening (its random address: another database's evening may have its id) and version, worked
 # out once for all the pages drawn from that version: at a turn's close each phone of a hall draws its counted
 # table's panel, and each would recompute the whole evening's standings.
-_STANDINGS: LRUCache[tuple[str, int], tuple[Standing, ...]] = LRUCache(maxsize=64)
-_STANDINGS_LOCK = threading.Lock()
+# The standings read what the evening's writes store, and each moves its version (services/club._lock); a penalty
+# the clock stores in a match's save (services/club_time_up) counts only once its table is counted or closed, which
+# moves it. Pages are drawn after a write's commit: one version, the same standings for all.
+@cached(LRUCache(maxsize=64), key=lambda evening: (evening.public_id, evening.version), lock=threading.Lock())
+def _standings_of(evening: ClubEvening) -> tuple[Standing, ...]:
+    return tuple(read.standings(evening))
 
 
 class EveningPage:
@@ -126,12 +131,6 @@ class EveningPage:
     def __init__(self, evening: ClubEvening | None, **given: Any) -> None:
         self.evening = evening
         self.__dict__.update({"errors": {}, **given})
-
-    @classmethod
-    def none(cls) -> EveningPage:
-        """The presenter of a page about no one evening (the list, the cards): its templates ask for nothing of
-        an evening."""
-        return cls(None)
 
     @cached_property
     def standings_rows(self) -> list[dict[str, Any]]:
@@ -220,19 +219,7 @@ class EveningPage:
 
     @cached_property
     def standings(self) -> list[Standing]:
-        if not self.evening.turn:
-            return []
-        # The standings read what the evening's writes store, and each moves its version (services/club._lock); a
-        # penalty the clock stores in a match's save (services/club_time_up) counts only once its table is counted or
-        # closed, which moves it. Pages are drawn after a write's commit: one version, the same standings for all.
-        key = (self.evening.public_id, self.evening.version)
-        with _STANDINGS_LOCK:
-            found = _STANDINGS.get(key)
-        if found is None:
-            found = tuple(read.standings(self.evening))
-            with _STANDINGS_LOCK:
-                _STANDINGS[key] = found
-        return list(found)
+        return list(_standings_of(self.evening)) if self.evening.turn else []
 
     @cached_property
     def over(self) -> bool:
@@ -253,16 +240,12 @@ class EveningPage:
             return read.match_state(match) if match is not None else NO_MATCH
         return self._matches.get(match_id or 0, NO_MATCH)
 
-    def tables_of(self, turn: int) -> list[TableView]:
-        """The tables of a turn, in number order, the bye last."""
-        rows = [table for table in self.evening.tables if table.turn == turn]
-        rows.sort(key=lambda table: table.number or 10**6)
-        return [self._view(row) for row in rows]
-
     @cached_property
     def tables(self) -> list[TableView]:
-        """The current turn's tables."""
-        return self.tables_of(self.evening.turn)
+        """The current turn's tables, in number order, the bye last."""
+        rows = [table for table in self.evening.tables if table.turn == self.evening.turn]
+        rows.sort(key=lambda table: table.number or 10**6)
+        return [self._view(row) for row in rows]
 
     @cached_property
     def counted(self) -> int:
@@ -407,14 +390,6 @@ class EveningPage:
     def my_table(self) -> TableView | None:
         """The current turn's table this phone sits at, if any (that table alone worked out)."""
         return self._view(self._my_seating[0]) if self._my_seating is not None else None
-
-    def side_of(self, table: TableView, entrant: ClubEntrant) -> str:
-        """N/S or E/W: where the entrant sits at the table."""
-        return SIDE_NAMES[table.row.sides.index(entrant.number)]
-
-    def opponent(self, table: TableView, entrant: ClubEntrant) -> ClubEntrant | None:
-        """Whom the entrant meets at the table."""
-        return next((side for side in table.sides if side is not entrant), None)
 
     @cached_property
     def match(self) -> Match | None:

@@ -119,8 +119,10 @@ class MatchPage:
 
     @cached_property
     def partner_sent(self):
-        """The row another phone of this seat's side sent (a Burraco partner's), or None."""
-        return partner_sent(self.my_seat, self.my_row, self.sent_rows)
+        """The row another phone of this seat's side sent (a Burraco partner's), or None: this phone is told of it."""
+        seat, row = self.my_seat, self.my_row
+        sent = self.sent_rows.get(row) if seat is not None and row is not None else None
+        return sent if sent is not None and sent.sender and sent.sender != seat.name else None
 
     @cached_property
     def _fields(self) -> tuple[MultiDict, Any]:
@@ -154,7 +156,7 @@ class MatchPage:
             self.scorekeeper,
             self.pencil_elsewhere,
             self.may_reclaim,
-            # Drawn again once the round is saved, or once its partner's phone sent the pair's row.
+            # Drawn again once the round is saved, or once its partner's phone sent the pair's row (its revision).
             seat_round=None if self.my_seat is None else _seat_round(number, self.partner_sent),
             # Where the last row sent saves the round, the scorekeeper's entry moves on with it.
             pencil_round=number if match.save_when_rows_in else None,
@@ -252,12 +254,6 @@ def entry_shows(
     else:
         word = "viewer" if seat_round is None else f"seat-{seat_round}"
     return word if board is None else f"{word}-{board}"
-
-
-def partner_sent(my_seat, my_row, sent: dict):
-    """The row another phone of this seat's side sent (a Burraco partner's), or None: this phone is told of it."""
-    row = sent.get(my_row) if my_seat is not None and my_row is not None else None
-    return row if row is not None and row.sender and row.sender != my_seat.name else None
 
 
 def _seat_round(number: int, partners) -> int | str:

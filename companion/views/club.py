@@ -45,20 +45,12 @@ CARDS_SHOWN = 24
 CARDS_MOST = 120
 
 
-def evening_or_404(evening_id: int) -> ClubEvening:
-    """The evening of the request's group, or a 404."""
-    evening = db.session.get(ClubEvening, evening_id)
-    if evening is None:
-        abort(404)
-    return evening
-
-
 @bp.get("")
 @access.member
 def index():
     """The group's evenings, newest first; a host starts a new one from here."""
     evenings = db.session.scalars(select(ClubEvening).order_by(ClubEvening.id.desc())).all()
-    return render("club/evenings.html", evenings=evenings, games=REGISTRY, page=EveningPage.none())
+    return render("club/evenings.html", evenings=evenings, games=REGISTRY, page=EveningPage(None))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -82,7 +74,7 @@ def new():
 @access.member
 def show(evening_id: int):
     """The evening as the arbiter runs it: every table of the turn live, the standings, the host's decisions."""
-    evening = evening_or_404(evening_id)
+    evening = db.get_or_404(ClubEvening, evening_id)
     return render("club/evening.html", page=EveningPage(evening))
 
 
@@ -90,7 +82,7 @@ def show(evening_id: int):
 @access.member
 def live(evening_id: int):
     """The arbiter's page's live part, polled: unchanged (304) until the evening or a hand at a table moves."""
-    evening = evening_or_404(evening_id)
+    evening = db.get_or_404(ClubEvening, evening_id)
     # The clock's state is in the tag: at time up the tables still playing are drawn late, with no write to tell.
     tag = f'"e{evening.version}-m{read.tables_version(evening)}-{read.clock_of(evening).state(read.now_ms())}"'
     return tagged_answer(tag, lambda: render("club/evening.html", fragment="club/_evening_live.html",
@@ -103,7 +95,7 @@ def decide(evening_id: int):
     """One decision of the arbiter (start, add, late, forfeit, withdraw, settle, confirm, close, the clock, a call
     answered), refused by its
     field with nothing stored, else the arbiter's page again."""
-    evening = evening_or_404(evening_id)
+    evening = db.get_or_404(ClubEvening, evening_id)
     try:
         _decision(evening, request.form)
     except Refusal as refused:
@@ -151,7 +143,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
 @access.table_card
 def standings(evening_id: int):
     """The evening's standings with each entrant's path, printable; a phone that scanned a table card reads it."""
-    evening = evening_or_404(evening_id)
+    evening = db.get_or_404(ClubEvening, evening_id)
     return render("club/standings.html", page=EveningPage(evening))
 
 
@@ -160,7 +152,7 @@ def standings(evening_id: int):
 @access.table_card
 def standings_file(evening_id: int, kind: str):
     """The standings with every entrant's path, as CSV (a line per entrant and turn) or JSON."""
-    evening = evening_or_404(evening_id)
+    evening = db.get_or_404(ClubEvening, evening_id)
     rows = EveningPage(evening).standings_rows
     if kind == "json":
         document = {"evening": evening.name, "game": evening.game, "standings": rows}
@@ -179,7 +171,7 @@ def podium(evening_id: int):
     for the phone's share sheet or to download. Before, none: a card shared from a turn still to be played would
     be taken for the result."""
     theme = asked_theme()
-    evening = evening_or_404(evening_id)
+    evening = db.get_or_404(ClubEvening, evening_id)
     page = EveningPage(evening)
     if not page.over:
         abort(404, gettext("The podium card is drawn once the evening is over: until then, the standings say "
@@ -200,7 +192,7 @@ def cards():
     keyed = range(1, count + 1) if group.cards_key else ()
     links = [url_for("club.card", cards_key=group.cards_key, number=n, _external=True) for n in keyed]
     return render("club/cards.html", cards=[(n, link, qr_svg(link)) for n, link in enumerate(links, 1)], count=count,
-                  page=EveningPage.none())  # fmt: skip
+                  page=EveningPage(None))  # fmt: skip
 
 
 @bp.post("/cards/renew")

@@ -22,9 +22,7 @@ bp = Blueprint("hall", __name__, url_prefix="/evenings")
 def _hall_page(evening_id: int) -> HallPage:
     """The hall screen's presenter for the host or a phone holding the evening's current hall link; a 404 for any
     other (a renewed link's screen among them: it says so)."""
-    evening = db.session.get(ClubEvening, evening_id)
-    if evening is None:
-        abort(404)
+    evening = db.get_or_404(ClubEvening, evening_id)
     by_link = hall_key_state(evening) == CURRENT
     if not (by_link or is_host()):
         abort(404)
@@ -57,8 +55,6 @@ def live(evening_id: int):
 @access.host
 def renew(evening_id: int):
     """A new hall link: the screens opened with the old one stop at their next poll; the arbiter's page again."""
-    evening = db.session.get(ClubEvening, evening_id)
-    if evening is None:
-        abort(404)
+    evening = db.get_or_404(ClubEvening, evening_id)
     service.renew_hall_link(evening)
     return hx.go(url_for("club.show", evening_id=evening.id))

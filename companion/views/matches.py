@@ -49,7 +49,8 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
         game=REGISTRY[draft.game],
         setup=draft.setup_view(),
         roster=roster,
-        chances=_table_chances(draft, roster),
+        # The chances to win of the table being set up, from the game's ratings as the writes keep them.
+        chances=table_chances(draft.game, draft.sides(), roster),
     )
 
 
@@ -84,11 +85,6 @@ def _error(match: Match, error: Exception) -> str:
     return error_text(error, [*match.player_names, *game.sides(match.player_names, match.settings)])
 
 
-def _table_chances(draft: Draft, roster):
-    """The chances to win of the table being set up, from the game's ratings as the writes keep them."""
-    return table_chances(draft.game, draft.sides(), roster)
-
-
 def _round_to_show(match: Match) -> int | None:
     """The round a match no longer played is replayed to, `?round=N` (None: not asked, its last); a match being
     played has no replay and reads none. A round the match does not have is a 400 that says which it has."""
@@ -105,18 +101,14 @@ def _round_to_show(match: Match) -> int | None:
     return number
 
 
-def _stepping() -> bool:
-    """Whether this request is a step of a replay (its buttons, its slider), which swaps the replay alone."""
-    return wants_fragment() and request.htmx.target == REPLAY
-
-
 @bp.get("/<match:match_id>")
 @access.viewer_link
 def show(match_id: int):
     """The match page: seats, standings, and round entry for the scorekeeper; a match no longer played
     replayed to `?round=N`, which a step of its replay gets alone, the address pushed to the browser's."""
     match = match_or_404(match_id)
-    stepping = _stepping()
+    # A step of a replay (its buttons, its slider) swaps the replay alone.
+    stepping = wants_fragment() and request.htmx.target == REPLAY
     if stepping and match.status == PLAYING:
         # Played again since the page showed its replay (the last round undone): the page as it is now.
         return hx.go(url_for("matches.show", match_id=match.id))

@@ -28,8 +28,10 @@ def game_players(game) -> str:
 
 def match_chart(match: Match, standings: Standings, entry: Entry) -> Markup:
     """The match's running totals as a chart, in the page's language and the game's words (hands, sets)."""
-    return charts.totals_chart(match, standings, translated(entry.round_word),
-                               lambda rounds, totals: translated(entry.chart_label(rounds, totals)))  # fmt: skip
+    def label(rounds: int, totals: str) -> str:
+        return translated(entry.counted("chart", num=rounds, totals=totals))
+
+    return charts.totals_chart(match, standings, translated(entry.round_word), label)
 
 
 def readback(match: Match, saved) -> str:

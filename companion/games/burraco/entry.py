@@ -52,22 +52,15 @@ def pairs(players: list[str]) -> list[list[str]]:
     return [[players[0], players[2]], [players[1], players[3]]]
 
 
-def _field(form: Any, name: str) -> str | None:
-    """The first value of a form field, or None."""
-    return first(form, name)
-
-
-def _whole_field(form: Any, name: str, what: str | Message, field: str, default: int | None = None) -> int:
-    """A whole number typed in a form field; blank gives `default` (or is refused without one)."""
-    text = (_field(form, name) or "").strip()
-    if not text and default is not None:
-        return default
-    return number_field(text, what, field=field)
+def _count_field(form: Any, name: str, what: str | Message) -> int:
+    """A count typed in a form field (a stepper's); blank counts as 0."""
+    text = (first(form, name) or "").strip()
+    return number_field(text, what, field=name) if text else 0
 
 
 def _sum_field(form: Any, name: str, what: Message) -> int:
     """Points typed on the keypad as a sum; blank counts as 0."""
-    text = _field(form, name) or ""
+    text = first(form, name) or ""
     if not text.strip():
         return 0
     try:
@@ -89,8 +82,8 @@ class BurracoEntry(Entry):
         return {
             "table": _sum_field(form, f"table_{n}", N_("points laid on the table")),
             "hand": _sum_field(form, f"hand_{n}", N_("points left in hand")),
-            "clean": _whole_field(form, f"clean_{n}", N_("clean burraco"), f"clean_{n}", 0),
-            "dirty": _whole_field(form, f"dirty_{n}", N_("dirty burraco"), f"dirty_{n}", 0),
+            "clean": _count_field(form, f"clean_{n}", N_("clean burraco")),
+            "dirty": _count_field(form, f"dirty_{n}", N_("dirty burraco")),
         }
 
     def row_summary(self, row: dict[str, Any], settings: dict[str, Any]) -> str:
@@ -114,6 +107,11 @@ class BurracoEntry(Entry):
     chart_title: ClassVar[Message] = N_("Totals after each hand")
 
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Hand %(n)s:"), "closed": N_("closed")}
+    counting_texts: ClassVar[dict[str, Message]] = {
+        "undone": N_("Hand %(n)s taken back."),
+        "chart": Np_("Totals after %(num)s hand: %(totals)s", "Totals after each of %(num)s hands: %(totals)s"),
+        "replay": N_("After hand %(n)s of %(count)s"),
+    }
     shown_word: ClassVar[Message] = N_("Hand shown")
     seat_texts: ClassVar[dict[str, Message]] = {
         "yours": N_("Send your points of each hand from here; the scorekeeper's phone saves the hand."),
@@ -137,19 +135,6 @@ class BurracoEntry(Entry):
             said.append(f"{side} {score} ({say(self.said('closed'))})" if side == closer else f"{side} {score}")
         return ", ".join(said)
 
-    def undone_line(self, number: int) -> Message:
-        """The line after Undo: the hand taken back."""
-        return N_("Hand %(n)s taken back.", n=number)
-
-    def chart_label(self, rounds: int, totals: str) -> Message:
-        """The chart's name for a screen reader, counting hands."""
-        return Np_("Totals after %(num)s hand: %(totals)s", "Totals after each of %(num)s hands: %(totals)s",
-                   num=rounds, totals=totals)  # fmt: skip
-
-    def replay_line(self, number: int, count: int) -> Message:
-        """Where a finished match's replay stands, counting hands."""
-        return N_("After hand %(n)s of %(count)s", n=number, count=count)
-
     def highlight(self, replay: Replay) -> Message | None:
         """The hand that ended the match: its number, who closed it and what that side scored in it."""
         if not replay.rounds:
@@ -162,17 +147,17 @@ class BurracoEntry(Entry):
 
     def settings_from_form(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The raw settings from the new-match form: the declared numbers, no hand limit if ticked, and the pairs."""
-        nolimit = bool(_field(form, SETTING.format("nolimit")))
+        nolimit = bool(first(form, SETTING.format("nolimit")))
         raw = self.read_settings(form, skip=("hands",) if nolimit else ())
         if nolimit:
             raw["hands"] = None
-        mode = _field(form, SETTING.format("mode")) or "alone"
+        mode = first(form, SETTING.format("mode")) or "alone"
         if mode not in ("alone", "pairs"):
             raise RuleError(N_("choose alone or in pairs, got %(value)s", value=show(mode)), field="teams")
         if mode == "pairs":
             if len(players) != 4:
                 raise RuleError(N_("pairs need exactly 4 players, %(n)s are seated", n=len(players)), field="teams")
-            team1, team2 = (" ".join((_field(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2))
+            team1, team2 = (" ".join((first(form, SETTING.format(f"team{n}")) or "").split()) for n in (1, 2))
             if not team1 or not team2:
                 raise RuleError(N_("give each team a name"), field="teams")
             raw["teams"] = dict(zip((team1, team2), pairs(players), strict=True))
@@ -188,24 +173,19 @@ class BurracoEntry(Entry):
 
     def sides_from_form(self, form: Any, players: list[str]) -> list[list[str]]:
         """Two pairs when four are seated and In pairs is chosen, else each player alone."""
-        if len(players) == 4 and _field(form, SETTING.format("mode")) == "pairs":
+        if len(players) == 4 and first(form, SETTING.format("mode")) == "pairs":
             return pairs(players)
         return super().sides_from_form(form, players)
 
     def round_from_form(self, form: Any, players: list[str], settings: dict[str, Any]) -> dict[str, Any]:
         """A hand from the entry form: per side (numbered in seat order) table, hand, clean, dirty; the closer."""
         sides = self.rules.sides(players, settings)
-        extra = _extra_from_form(form)
-        entries = {}
-        for number, side in enumerate(sides, start=1):
-            entries[side] = {
-                **extra["sides"].get(side, {}),
-                "table": _sum_field(form, f"table_{number}", N_("points laid on the table")),
-                "hand": _sum_field(form, f"hand_{number}", N_("points left in hand")),
-                "clean": _whole_field(form, f"clean_{number}", N_("clean burraco"), f"clean_{number}", 0),
-                "dirty": _whole_field(form, f"dirty_{number}", N_("dirty burraco"), f"dirty_{number}", 0),
-            }
-        closer = _field(form, "closed_by")
+        extra = extra_field(form, "sides")
+        entries = {
+            side: {**extra["sides"].get(side, {}), **self.row_from_form(form, None, position)}
+            for position, side in enumerate(sides)
+        }
+        closer = first(form, "closed_by")
         if closer is None:
             raise RuleError(N_("tap who closed the hand, or Nobody"), field="closed_by")
         if closer and closer not in sides:
@@ -248,8 +228,3 @@ class BurracoEntry(Entry):
             "dealer": dealer,
             "dealer_side": None if dealer is None else self.rules.side_of(replay.settings, dealer),
         }
-
-
-def _extra_from_form(form: Any) -> dict[str, dict[str, Any]]:
-    """The keys of a corrected round that the form has no field for (see `form_from_round`)."""
-    return extra_field(form, "sides")

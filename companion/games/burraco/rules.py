@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import Game, RecordSums, Replay, Tally, best
+from ..base import Game, RecordSums, Replay, Tally
 from ..checks import NAME_MAX, items, mapping, name_key, per_name, resolve, show, whole
 from ..refusals import N_, RuleError
 from ..settings import Setting
@@ -96,10 +96,6 @@ class Burraco(Game):
         limit, target = settings["hands"], settings["target"]
         reached = target is not None and max(tally.totals.values()) >= target
         return reached or (limit is not None and len(tally.rounds) >= limit)
-
-    def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
-        """The side(s) with the highest total."""
-        return best(tally.totals)
 
     def side_of(self, settings: dict[str, Any], player: str) -> str:
         """A player's team when the match is played in pairs, else the player."""

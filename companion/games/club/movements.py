@@ -188,10 +188,9 @@ def danese_modificato(order: Sequence[Entrant], number: int, past: Sequence[Turn
     return _numbered(number, pairs, [bye] if bye is not None else [])
 
 
-def swiss(order: Sequence[Entrant], number: int, past: Sequence[Turn] = ()) -> Turn:
-    """A Swiss turn (Pazaak, one against one): paired by score, avoiding rematches where possible; the same
-    pairing as the Danese modificato, `order` being the standings."""
-    return danese_modificato(order, number, past)
+# A Swiss turn (Pazaak, one against one): paired by score, avoiding rematches where possible; the same pairing as
+# the Danese modificato, the order being the standings.
+swiss = danese_modificato
 
 
 # --- All'italiana ---------------------------------------------------------------------------------------------

@@ -108,7 +108,10 @@ def checked(raw: Mapping[str, Any], entrants: int) -> Plan:
     if short_turn not in SHORT_TURNS:
         raise RuleError(N_("unknown conversion %(value)s", value=show(short_turn)), field="short_turn")
     rows = raw.get("scale")
-    scale = _preset(game, hands) if rows is None else scales.from_form(rows)
+    if rows is not None:
+        scale = scales.from_form(rows)
+    else:  # the placeholder scale of this game and number of hands (Pazaak: by the sets' difference)
+        scale = scales.preset(hands) if game == "burraco" else scales.preset_for_sets(hands)
     plan = Plan(game, pairs, turns, hands, first, then, scale, bye_points, late_costs, groups, minutes, penalty,
                 short_turn)  # fmt: skip
     # The movement must hold this many entrants and turns: the first turn drawn now (a schedule's every turn),
@@ -121,11 +124,6 @@ def _movement(value: Any, field: str) -> str:
     if value not in MOVEMENTS:
         raise RuleError(N_("unknown movement %(value)s", value=show(value)), field=field)
     return value
-
-
-def _preset(game: str, hands: int) -> scales.Scale:
-    """The placeholder scale of this game and number of hands (Pazaak: by the sets' difference)."""
-    return scales.preset(hands) if game == "burraco" else scales.preset_for_sets(hands)
 
 
 def _schedule(plan: Plan, entrants: Sequence[Entrant], clubs: Mapping[Entrant, str] | None = None) -> list[Turn]:

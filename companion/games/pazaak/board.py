@@ -45,9 +45,7 @@ def read_state(text: str | None, players: list[str]) -> TableState:
     """The state a page sent back, refused when damaged or belonging to other players."""
     try:
         state = TableState.from_dict(read_json(text or "", field="table"))
-    except json.JSONDecodeError:
-        raise TableError(DAMAGED) from None
-    except TableError:
+    except (json.JSONDecodeError, TableError):
         raise TableError(DAMAGED) from None
     if [name_key(n) for n in state.players] != [name_key(n) for n in players]:
         raise TableError(DAMAGED)

@@ -35,6 +35,11 @@ class PazaakEntry(Entry):
         "tied": N_("tied"),
         "tiebreaker": N_("tiebreaker"),
     }
+    counting_texts: ClassVar[dict[str, Message]] = {
+        "undone": N_("Set %(n)s taken back."),
+        "chart": Np_("Totals after %(num)s set: %(totals)s", "Totals after each of %(num)s sets: %(totals)s"),
+        "replay": N_("After set %(n)s of %(count)s"),
+    }
 
     def describe_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
@@ -63,19 +68,6 @@ class PazaakEntry(Entry):
             heading = say(N_("Sets"))
         return f". {heading} {sets}."
 
-    def undone_line(self, number: int) -> Message:
-        """The line after Undo: the set taken back."""
-        return N_("Set %(n)s taken back.", n=number)
-
-    def chart_label(self, rounds: int, totals: str) -> Message:
-        """The chart's name for a screen reader, counting sets."""
-        return Np_("Totals after %(num)s set: %(totals)s", "Totals after each of %(num)s sets: %(totals)s",
-                   num=rounds, totals=totals)  # fmt: skip
-
-    def replay_line(self, number: int, count: int) -> Message:
-        """Where a finished match's replay stands, counting sets."""
-        return N_("After set %(n)s of %(count)s", n=number, count=count)
-
     def setup_view(self, form: Any, players: list[str]) -> dict[str, Any]:
         """The settings part of the new-match form after the tap it carries (an `action` field).
 
@@ -95,7 +87,7 @@ class PazaakEntry(Entry):
         if verb == "pazaak-sets":
             base = sets if isinstance(sets, int) else setting.default
             sets = min(max(base + (1 if arg == "+1" else -1), setting.lo), setting.hi)
-        elif verb == "pazaak-for" and (seat := _seat(arg, players)) is not None:
+        elif verb == "pazaak-for" and (seat := index_in(arg, len(players))) is not None:
             picking = players[seat]
         elif verb == "pazaak-card" and arg in HAND_CARDS and picking is not None:
             if len(hands[picking]) < HAND_SIZE:
@@ -105,8 +97,8 @@ class PazaakEntry(Entry):
                 picking = _with_room(hands, players, after=picking) or picking
         elif verb == "pazaak-drop":
             seat_text, _, position = arg.partition(":")
-            seat = _seat(seat_text, players)
-            card = _seat(position, hands[players[seat]]) if seat is not None else None
+            seat = index_in(seat_text, len(players))
+            card = index_in(position, len(hands[players[seat]])) if seat is not None else None
             if seat is not None and card is not None:
                 picking = players[seat]
                 del hands[picking][card]
@@ -147,7 +139,7 @@ class PazaakEntry(Entry):
         """
         if first(form, "source") == "table":
             return set_round(form, players)
-        round = _json_field(form, "extra", dict)
+        round = json_field(form, "extra", dict, N_("the extra field"))
         winner = first(form, "winner")
         if winner is not None:
             round["winner"] = None if winner == TIE else _named(winner, players, "winner")
@@ -157,7 +149,7 @@ class PazaakEntry(Entry):
             tiebreaker = first(form, "tiebreaker")
             round["tiebreaker"] = _named(tiebreaker, players, "tiebreaker") if tiebreaker else None
         if first(form, "cards") is not None:
-            round["cards"] = _json_field(form, "cards", dict)
+            round["cards"] = json_field(form, "cards", dict, N_("the cards field"))
         if "winner" not in round and "totals" not in round:
             raise RuleError(N_("tap who won the set, or play it on the calculator"), field="winner")
         return round
@@ -209,10 +201,6 @@ class PazaakEntry(Entry):
         players = replay.players
         return calculator(form, players, replay.settings, replay.rounds, players.index(starter) if starter else 0)
 
-    def match_view(self, replay: Replay) -> dict[str, Any]:
-        """Who starts the next set."""
-        return {"starter": self.rules.starter(replay)}
-
     def highlight(self, replay: Replay) -> Message | None:
         """How long the duel ran: the sets played, and how many of them were tied."""
         tied = sum(entry["winner"] is None for entry in replay.tally.rounds)
@@ -231,14 +219,9 @@ class PazaakEntry(Entry):
 ROUND_FIELDS = ("winner", "totals", "filled", "tiebreaker", "cards")
 
 
-def _seat(text: str | None, players: list[str]) -> int | None:
-    """A seat index sent by the page, or None when it names no seat."""
-    return index_in(text, len(players))
-
-
 def _named(text: str | None, players: list[str], field: str) -> str:
     """The player at a posted seat index."""
-    seat = _seat(text, players)
+    seat = index_in(text, len(players))
     if seat is None:
         raise RuleError(N_("%(value)s is not a seat of this match", value=show(text)), field=field)
     return players[seat]
@@ -251,15 +234,6 @@ def _form_total(form: Any, seat: int, name: str) -> int:
     if number is None:
         raise RuleError(N_("the table total must be a whole number, got %(value)s", value=show(text)), field=name)
     return number
-
-
-# What the refusal of an unreadable hidden field calls it.
-JSON_FIELDS = {"extra": N_("the extra field"), "cards": N_("the cards field")}
-
-
-def _json_field(form: Any, key: str, kind: type) -> Any:
-    """A field carrying JSON of a given kind (empty when absent)."""
-    return json_field(form, key, kind, JSON_FIELDS[key])
 
 
 def _with_room(hands: dict[str, list[str]], players: list[str], after: str | None = None) -> str | None:

@@ -103,9 +103,9 @@ class Pazaak(Game):
     @staticmethod
     def table_form(players: list[str], round: dict[str, Any]) -> dict[str, Any]:
         """The totals, `filled` (default none) and `tiebreaker` (default null) checked."""
-        totals = {
-            name: _total(name, value) for name, value in per_name(round["totals"], players, "totals").items()
-        }
+        # Any whole number, since minus cards can take a table total below zero.
+        given = per_name(round["totals"], players, "totals")
+        totals = {name: whole(value, N_("the table total"), field=name) for name, value in given.items()}
         filled = round.get("filled")
         filled = [] if filled is None else name_list(filled, players, "filled", distinct=True)
         tiebreaker = round.get("tiebreaker")
@@ -153,11 +153,6 @@ def _disagreement(how: str, winner: str, decided: str | None) -> Message:
     if how == "tiebreaker":
         return N_("says %(winner)s, but by the totals %(name)s wins (tiebreaker)", winner=winner, name=decided)
     return N_("says %(winner)s, but by the totals the set is tied", winner=winner)
-
-
-def _total(name: str, value: Any) -> int:
-    """A table total: any whole number, since minus cards can take it below zero."""
-    return whole(value, N_("the table total"), field=name)
 
 
 def _hands(value: Any, players: list[str]) -> dict[str, list[str]]:

@@ -20,7 +20,7 @@ Any action may name its "player"; the move is then refused unless it is that pla
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..checks import name_key, show
@@ -67,13 +67,7 @@ class Card:
 
     def to_dict(self) -> dict[str, Any]:
         """The card as plain JSON."""
-        return {
-            "label": self.label,
-            "kind": self.kind,
-            "face": self.face,
-            "value": self.value,
-            "hand": self.hand,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)

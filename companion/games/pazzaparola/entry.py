@@ -43,7 +43,7 @@ class PazzaparolaEntry(Entry):
         extra = _extra_from_form(form)
         rows: dict[str, Any] = {}
         for index, name in enumerate(players):
-            chips = _getlist(form, f"used-{index}")
+            chips = values(form, f"used-{index}")
             used = [number_field(raw, "a card's points", field=name, signed=True) for raw in chips]
             row = _with_text(extra["rows"].get(name, {}), "word", _first(form, f"word-{index}"))
             rows[name] = {**row, "used": used, "unused": max(cards - len(used), 0)}
@@ -81,7 +81,7 @@ class PazzaparolaEntry(Entry):
         """A seated player's row: their word and the points of its cards, no more cards than were dealt."""
         name, cards = replay.players[position], replay.settings["cards"]
         used = [
-            number_field(raw, "a card's points", field=name, signed=True) for raw in _getlist(form, f"used-{position}")
+            number_field(raw, "a card's points", field=name, signed=True) for raw in values(form, f"used-{position}")
         ]
         if len(used) > cards:
             raise RuleError(N_("more cards than the %(n)s dealt: tap a chip to take one back", n=cards), field=name)
@@ -103,7 +103,7 @@ class PazzaparolaEntry(Entry):
         players, cards = replay.players, replay.settings["cards"]
         rows = []
         for index, name in enumerate(players):
-            chips = [raw.strip() for raw in _getlist(form, f"used-{index}")]
+            chips = [raw.strip() for raw in values(form, f"used-{index}")]
             points = [n for n in map(whole_number, chips) if n is not None]
             rows.append(
                 {
@@ -130,10 +130,6 @@ class PazzaparolaEntry(Entry):
             "active": index_in(active, len(players)) or 0,
         }
 
-    def match_view(self, replay: Replay) -> dict[str, Any]:
-        """Who announces first in the next round."""
-        return {"starter": self.rules.starter(replay)}
-
     def highlight(self, replay: Replay) -> Message | None:
         """The best word of the match: the highest word score of any round, whose it was, and the word when
         it was noted and one word alone scored it (several players, or rounds, at that score are all named)."""
@@ -155,11 +151,6 @@ class PazzaparolaEntry(Entry):
                        num=top, word=held[0][1], name=names[0])  # fmt: skip
         return Np_("Best word score: %(num)s point, by %(names)s", "Best word score: %(num)s points, by %(names)s",
                    num=top, names=", ".join(names))  # fmt: skip
-
-
-def _getlist(form: Any, key: str) -> list[str]:
-    """Every value of a form field."""
-    return values(form, key)
 
 
 def _first(form: Any, key: str) -> str:

@@ -123,16 +123,12 @@ class TopicEntry(Entry):
         if not losers:
             reason = N_("tick every player who lost, then Save") if several else N_("tap the player who lost")
             raise RuleError(reason, field="losers")
-        round = {**self._extra(form), "losers": losers}
+        # The round's keys carried unchanged through a correction.
+        round = {**json_field(form, "extra", dict, N_("the round's other keys")), "losers": losers}
         penalties = form_values(form, "penalty")
         if penalties:
             round["penalties"] = penalties
         return round
-
-    @staticmethod
-    def _extra(form: Any) -> dict[str, Any]:
-        """The round's keys carried unchanged through a correction."""
-        return json_field(form, "extra", dict, N_("the round's other keys"))
 
     def form_after_undo(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..base import Game, RecordSums, Replay, Tally, best
+from ..base import Game, RecordSums, Replay, Tally
 from ..checks import name_list
 from ..refusals import N_, RuleError
 from ..settings import CHOICE, Setting
@@ -34,8 +34,6 @@ class Topic(Game):
         Setting("deck", None, N_("the deck"), lo=2, hi=BOX, optional=True, drawn=False),
     )
     fewest_first: ClassVar[bool] = True
-    lengths: ClassVar[dict[str, int]] = LENGTHS
-    box: ClassVar[int] = BOX
 
     def normalise_settings(self, settings: dict[str, Any], players: list[str]) -> dict[str, Any]:
         """The declared settings checked; the deck is the one the length means unless `deck` gives one exactly."""
@@ -86,10 +84,6 @@ class Topic(Game):
     def is_over(self, tally: Tally, settings: dict[str, Any]) -> bool:
         """Over once a round leaves 1 card or none in the deck."""
         return tally.state["deck"] <= 1
-
-    def winners(self, tally: Tally, settings: dict[str, Any]) -> list[str]:
-        """The player(s) holding the fewest cards."""
-        return best(tally.totals, fewest=self.fewest_first)
 
     def extra(self, tally: Tally) -> dict[str, Any]:
         """The standings also say how many cards are left in the deck."""
