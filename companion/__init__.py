@@ -168,17 +168,8 @@ def create_app(
 
     from .views import club, groups, hall, history, home, host, live, matches, pencil, players, seats
 
-    app.register_blueprint(home.bp)
-    app.register_blueprint(matches.bp)
-    app.register_blueprint(live.bp)
-    app.register_blueprint(pencil.bp)
-    app.register_blueprint(seats.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(host.bp)
-    app.register_blueprint(groups.bp)
-    app.register_blueprint(club.bp)
-    app.register_blueprint(hall.bp)
+    for views in (home, matches, live, pencil, seats, history, players, host, groups, club, hall):
+        app.register_blueprint(views.bp)
 
     from . import cli
 

@@ -30,14 +30,6 @@ from .web.network import lan_address
 from .web.row_ids import address_of
 
 
-def _read_json(path: str) -> Any:
-    """A JSON document from a file, or from stdin for '-'."""
-    if path == "-":
-        return bounds.read_json(sys.stdin.read())
-    with open(path, encoding="utf-8") as handle:
-        return bounds.read_json(handle.read())
-
-
 def _fail(message: str) -> None:
     """Say what is wrong on stderr, as one 'error:' line, and exit with status 1."""
     click.echo(f"error: {message}", err=True)
@@ -64,7 +56,7 @@ def _group_named(ref: str | None) -> int:
     """The id of the group a `--group` names (the open group without one), or a clear error."""
     if ref is None:
         return OPEN_GROUP_ID
-    if ref.strip().isdigit() and db_group(int(ref)) is not None:
+    if ref.strip().isdigit() and db.session.get(Group, int(ref)) is not None:
         return int(ref)
     found = db.session.scalars(select(Group.id).where(Group.name == ref.strip())).all()
     if len(found) > 1:
@@ -74,15 +66,11 @@ def _group_named(ref: str | None) -> int:
     return found[0]
 
 
-def db_group(group_id: int) -> Group | None:
-    """The group with this id, if there is one."""
-    return db.session.get(Group, group_id)
-
-
 def _load(path: str) -> Any:
-    """Read a match file or exit with a clear error."""
+    """Read a match file (stdin for '-') or exit with a clear error."""
     try:
-        return _read_json(path)
+        with click.open_file(path, encoding="utf-8") as handle:
+            return bounds.read_json(handle.read())
     except OSError as error:
         _fail(f"cannot read {path}: {error.strerror}")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -217,7 +205,7 @@ def groups_command(context: click.Context) -> None:
 @with_appcontext
 def delete_group_command(group_id: int, yes: bool) -> None:
     """Delete a group with its players, matches, ratings and phones."""
-    group = db_group(group_id)
+    group = db.session.get(Group, group_id)
     if group is None:
         _fail(f"no group {group_id}")
     if group_id == OPEN_GROUP_ID:

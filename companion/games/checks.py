@@ -67,16 +67,17 @@ def clean_name(raw: str) -> str:
     return " ".join(unicodedata.normalize("NFC", raw).split())
 
 
-def checked_name(raw: str) -> str:
-    """A typed name as it is kept (see clean_name), or a RuleError saying what makes it unusable.
+def checked_name(raw: str, field: str = "name") -> str:
+    """A typed name as it is kept (see clean_name), or a RuleError on `field` saying what makes it unusable.
 
-    The one check of a name, wherever one is typed: a seat, the new-match form, a rename.
+    The one check of a name, wherever one is typed: a seat, the new-match form, a rename, a group's, a phone's,
+    a club evening's and its entrants'.
     """
     if (problem := name_problem(raw)) is not None:
-        raise RuleError(problem, field="name")
+        raise RuleError(problem, field=field)
     name = clean_name(raw)
     if not name_fits(name):
-        raise RuleError(N_("a name has 1 to %(max)s characters", max=NAME_MAX), field="name")
+        raise RuleError(N_("a name has 1 to %(max)s characters", max=NAME_MAX), field=field)
     return name
 
 

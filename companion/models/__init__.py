@@ -92,7 +92,7 @@ def leave_group(token: Token[int | None]) -> None:
     _CURRENT_GROUP.reset(token)
 
 
-def _new_rows_group() -> int:
+def new_rows_group() -> int:
     """The group a row added now belongs to: the current one, else the open group."""
     group = _CURRENT_GROUP.get()
     return OPEN_GROUP_ID if group is None else group
@@ -160,7 +160,7 @@ class InGroup:
 
     @declared_attr
     def group_id(cls) -> Mapped[int]:  # noqa: N805 - a declared attribute is given the class
-        return mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"), default=_new_rows_group, index=True)
+        return mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"), default=new_rows_group, index=True)
 
 
 # The execution option of a statement that names its group itself, or reads the rows of a match already

@@ -112,7 +112,7 @@ NO_MATCH: tuple[str, int, dict] = ("", 0, {})
 # The standings by evening (its random address: another database's evening may have its id) and version, worked
 # out once for all the pages drawn from that version: at a turn's close each phone of a hall draws its counted
 # table's panel, and each would recompute the whole evening's standings.
-# The standings read what the evening's writes store, and each moves its version (services/club._lock); a penalty
+# The standings read what the evening's writes store, and each moves its version (services/club._locked); a penalty
 # the clock stores in a match's save (services/club_time_up) counts only once its table is counted or closed, which
 # moves it. Pages are drawn after a write's commit: one version, the same standings for all.
 @cached(LRUCache(maxsize=64), key=lambda evening: (evening.public_id, evening.version), lock=threading.Lock())

@@ -44,11 +44,6 @@ def same_secret(token: str | None, stored: str | None) -> bool:
     return hmac.compare_digest(hash_token(token), stored)
 
 
-def token_matches(match: Match, token: str | None) -> bool:
-    """Whether a token is this match's scorekeeper token (the pencil)."""
-    return same_secret(token, match.scorekeeper_hash)
-
-
 def is_owner(match: Match, token: str | None) -> bool:
     """Whether a token is the one of the phone that created the match."""
     return same_secret(token, match.owner_hash)

@@ -4,7 +4,8 @@ the arbiter's decisions; each under the evening's lock, each logged."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import update
@@ -50,7 +51,7 @@ def create_evening(
     `entrants`: each one's players (two for a pair, one alone) and club (None: none). Every name is checked
     and no player is entered twice; the plan is checked for that many entrants (`plan.checked`).
     """
-    title = _named(name, "name") if name.strip() else ""
+    title = checked_name(name) if name.strip() else ""
     plan = plans.checked(raw_plan, len(entrants))
     rows = [_entrant(players, club, plan.pairs, number) for number, (players, club) in enumerate(entrants, 1)]
     _distinct(row.players for row in rows)
@@ -73,16 +74,8 @@ def _entrant(players: Sequence[str], club: str | None, pairs: bool, number: int)
     field = f"entrant-{number}"
     if len(players) != (2 if pairs else 1):
         raise RuleError(N_("a pair is two players") if pairs else N_("one player an entrant"), field=field)
-    names = [_named(player, field) for player in players]
-    return ClubEntrant(number=number, players=names, club=_named(club, field) if club and club.strip() else None)
-
-
-def _named(text: str, field: str) -> str:
-    """A name checked as the roster checks one, its refusal beside `field`."""
-    try:
-        return checked_name(text)
-    except RuleError as error:
-        raise RuleError(error.message, field=field) from error
+    names = [checked_name(player, field) for player in players]
+    return ClubEntrant(number=number, players=names, club=checked_name(club, field) if club and club.strip() else None)
 
 
 def _distinct(teams: Iterable[Sequence[str]]) -> None:
@@ -99,8 +92,7 @@ def add_entrant(evening: ClubEvening, players: Sequence[str], club: str | None) 
     """A pair or a player added at the door, or after turn 1 (playing from the next turn drawn); refused where
     the movement dealt every turn at the start (Mitchell, all'italiana) and the evening has begun."""
     plan = read.plan_of(evening)
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         if evening.status == EVENING_OVER:
             raise NotAllowed(N_("this evening is over"))
         if evening.turn and plan.then in plans.SCHEDULED:
@@ -117,8 +109,7 @@ def add_entrant(evening: ClubEvening, players: Sequence[str], club: str | None) 
 
 def withdraw(evening: ClubEvening, number: int) -> None:
     """An entrant withdraws after the current turn: its results stand, its later opponents get a bye's points."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         entrant = _entrant_of(evening, number)
         if entrant.withdrawn_after is not None:
             raise NotAllowed(N_("this entrant has withdrawn already"))
@@ -128,8 +119,7 @@ def withdraw(evening: ClubEvening, number: int) -> None:
 
 def start(evening: ClubEvening) -> None:
     """The host starts the evening: turn 1 drawn, a match at each table."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         if evening.status != EVENING_SETUP:
             raise NotAllowed(N_("this evening has begun already"))
         _draw_next(evening)
@@ -197,8 +187,7 @@ def confirm(
     confirmation (two phones at once, a confirmation kept offline sent again) is answered as done: False.
     When it is the turn's last table to count, the next turn is drawn (or the evening is over).
     """
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _table_of(evening, turn, number)
         if table.state in COUNTED:
             if table.state == TABLE_CLOSED:
@@ -221,8 +210,7 @@ def confirm(
 
 def confirm_as_arbiter(evening: ClubEvening, turn: int | None, number: int | None) -> None:
     """The arbiter confirms a table's result as its match totals it (its phones could not, or did not)."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _table_of(evening, turn, number)
         if table.state in COUNTED:
             return
@@ -293,8 +281,7 @@ def take_pencil(evening: ClubEvening, table: ClubTable, credential: str, *, take
 
 def dispute(evening: ClubEvening, turn: int, number: int, credential: str | None, note: str) -> None:
     """The other side disagrees with its table's result: the table waits for the arbiter; nothing is counted."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _table_of(evening, turn, number)
         match = db.session.get(Match, table.match_id) if table.match_id else None
         phone = hash_token(credential) if credential else None
@@ -311,8 +298,7 @@ def settle(evening: ClubEvening, turn: int, number: int, points: Sequence[Any], 
     the value before kept in the log). A turn drawn after it keeps its tables; the standings change."""
     values = [whole(value, N_("a side's points"), lo=-100_000, hi=100_000, field=f"points-{side}")
               for side, value in enumerate(points)]  # fmt: skip
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _table_of(evening, turn, number)
         if table.state == TABLE_BYE or len(values) != len(table.sides):
             raise RuleError(N_("a result gives each side of the table its points"), field="points")
@@ -323,8 +309,7 @@ def close_turn(evening: ClubEvening, outcomes: Mapping[int, str | Sequence[int]]
     """The arbiter closes the current turn: each table not counted yet gets `outcomes[table]` ("average",
     "zero", or each side's tournament points; a table left out: "average"), noted in the log; then the next
     turn is drawn."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         waiting = [table for table in evening.tables if table.turn == evening.turn and table.state not in COUNTED]
         numbers = {table.number for table in waiting}
         for number in outcomes:
@@ -357,8 +342,7 @@ def late(evening: ClubEvening, number: int, penalty: Any, note: str = "") -> Non
     """The arbiter marks an entrant late for the current turn (`penalty` 0 lifts it), as the evening's rule
     counts it (points, or tournament points)."""
     penalty = whole(penalty, N_("the penalty"), lo=0, hi=100_000, field="penalty")
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         _entrant_of(evening, number)
         _log(evening, ARBITER, "late", turn=evening.turn, entrant=number, after={"penalty": penalty}, note=note[:200])
         read.check_events(evening)
@@ -366,8 +350,7 @@ def late(evening: ClubEvening, number: int, penalty: Any, note: str = "") -> Non
 
 def forfeit(evening: ClubEvening, number: int, note: str = "") -> None:
     """The arbiter records a forfeit: the entrant gets nothing for the current turn, its opponent a bye's points."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         _entrant_of(evening, number)
         table = next((t for t in evening.tables if t.turn == evening.turn and number in t.sides), None)
         if table is None or table.state == TABLE_BYE:
@@ -399,14 +382,17 @@ def _next_if_counted(evening: ClubEvening) -> None:
         _draw_next(evening)
 
 
-def _lock(evening: ClubEvening) -> None:
-    """The evening's write lock, by bumping its version (as a match's): two writers run one after the other,
-    the second on what the first left; what it may have changed is read again."""
-    bumped = update(ClubEvening).where(ClubEvening.id == evening.id).values(version=ClubEvening.version + 1)
-    db.session.execute(bumped.execution_options(synchronize_session=False))
-    db.session.refresh(evening)
-    for name in ("entrants", "tables"):
-        db.session.refresh(evening, attribute_names=[name])
+@contextmanager
+def _locked(evening: ClubEvening) -> Iterator[None]:
+    """A transaction holding the evening's write lock, taken by bumping its version (as a match's): two writers
+    run one after the other, the second on what the first left; what it may have changed is read again."""
+    with transaction():
+        bumped = update(ClubEvening).where(ClubEvening.id == evening.id).values(version=ClubEvening.version + 1)
+        db.session.execute(bumped.execution_options(synchronize_session=False))
+        db.session.refresh(evening)
+        for name in ("entrants", "tables"):
+            db.session.refresh(evening, attribute_names=[name])
+        yield
 
 
 def _table_of(evening: ClubEvening, turn: Any, number: Any) -> ClubTable:

@@ -10,8 +10,7 @@ from ..models import Match, utcnow
 from ..models.club import CALL_MAX, EVENING_PLAYING, ClubEvening, ClubTable
 from ..queries import club as read
 from ..queries.matches import hash_token
-from .club import ARBITER, _lock, _log, _side_of, _table_of
-from .transaction import transaction
+from .club import ARBITER, _locked, _log, _side_of, _table_of
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "end")
 
@@ -19,8 +18,7 @@ CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "end")
 def run_clock(evening: ClubEvening, action: str, minutes: int | None = None) -> None:
     """The host's tap on the turn's clock: start it for the turn's minutes, pause it, resume it, extend it by one
     of `EXTENSIONS` minutes, or end it (time is up now). A tap that does not fit the clock's state is refused."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         if evening.status != EVENING_PLAYING:
             raise NotAllowed(N_("the clock runs while a turn is played"))
         now = read.now_ms()
@@ -61,8 +59,7 @@ def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None,
     reason = " ".join(reason.split())[:CALL_MAX]
     if not reason:
         raise RuleError(N_("say why the arbiter is needed"), field="call")
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _seated_table(evening, table, credential)
         table.call, table.called_at = reason, utcnow()
         _log(evening, hash_token(credential or ""), "call", turn=table.turn, table=table.number, note=reason)
@@ -70,8 +67,7 @@ def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None,
 
 def withdraw_call(evening: ClubEvening, table: ClubTable, credential: str | None) -> None:
     """The table's phone takes its call back (the arbiter is no longer needed)."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _seated_table(evening, table, credential)
         if table.call is not None:
             table.call = table.called_at = None
@@ -80,8 +76,7 @@ def withdraw_call(evening: ClubEvening, table: ClubTable, credential: str | None
 
 def answer_call(evening: ClubEvening, turn: int | None, number: int | None) -> None:
     """The arbiter answered a table's call: it leaves the arbiter's page."""
-    with transaction():
-        _lock(evening)
+    with _locked(evening):
         table = _table_of(evening, turn, number)
         if table.call is not None:
             _log(evening, ARBITER, "answered", turn=table.turn, table=table.number, note=table.call)

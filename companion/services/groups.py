@@ -52,17 +52,9 @@ def move_phone(old: str, new: str) -> None:
             seat.kept_out = [new_hash if phone == old_hash else phone for phone in seat.kept_out or ()]
 
 
-def _named(raw: str, field: str) -> str:
-    """A group's or a phone's name, checked as a player's is (not empty, not too long), its error on `field`."""
-    try:
-        return checked_name(raw or "")
-    except RuleError as error:
-        raise RuleError(error.message, field=field) from None
-
-
 def start_group(raw_name: str, phone: str, label: str = "") -> tuple[Group, str]:
     """A new group with this phone as its host; returns it and its invite link's token."""
-    name = _named(raw_name, "name")
+    name = checked_name(raw_name or "")
     token = secrets.token_urlsafe(24)
     with transaction():
         group = Group(name=name, invite=token)
@@ -75,7 +67,7 @@ def start_group(raw_name: str, phone: str, label: str = "") -> tuple[Group, str]
 def name_phone(member: Member, raw_label: str) -> None:
     """Give this phone the name its group's list of phones shows ("Anna's phone"), checked as a player's
     name is: its browser and system alone do not tell two phones of one table apart."""
-    label = _named(raw_label, "label")
+    label = checked_name(raw_label or "", "label")
     with transaction():
         db.session.execute(update(Member).where(Member.id == member.id).values(label=label))
 

@@ -230,6 +230,11 @@ def _games_stored() -> list[str]:
     return list(db.session.scalars(select(Match.game).where(Match.status == FINISHED).distinct()))
 
 
+SEAT_COLUMNS = ("player_id", "position", "name", "total", "won", "score_sum", "score_count", "best_score",
+                "best_label", "team")  # fmt: skip
+ROUND_COLUMNS = ("number", "data", "created_at", "updated_at")
+
+
 def _insert_batch(batch: list[Match], new_only: bool = False) -> list[Match]:
     """Insert a batch of unsaved matches with three bulk statements, not one per object; returns those inserted.
 
@@ -250,21 +255,8 @@ def _insert_batch(batch: list[Match], new_only: bool = False) -> list[Match]:
         returning = insert(Match.__table__).returning(Match.id, sort_by_parameter_order=True)
         for match_id, match in zip(connection.execute(returning, match_rows).scalars(), batch, strict=True):
             match.id = match_id
-    seat_rows, round_rows = [], []
-    for match in batch:
-        match_id = match.id
-        for seat in match.seats:
-            seat_rows.append(
-                {"match_id": match_id, "player_id": seat.player_id, "position": seat.position,
-                 "name": seat.name, "total": seat.total, "won": seat.won, "score_sum": seat.score_sum,
-                 "score_count": seat.score_count, "best_score": seat.best_score, "best_label": seat.best_label,
-                 "team": seat.team}
-            )  # fmt: skip
-        for rnd in match.rounds:
-            round_rows.append(
-                {"match_id": match_id, "number": rnd.number, "data": rnd.data,
-                 "created_at": rnd.created_at, "updated_at": rnd.updated_at}
-            )  # fmt: skip
+    seat_rows = [{"match_id": m.id} | {c: getattr(seat, c) for c in SEAT_COLUMNS} for m in batch for seat in m.seats]
+    round_rows = [{"match_id": m.id} | {c: getattr(rnd, c) for c in ROUND_COLUMNS} for m in batch for rnd in m.rounds]
     connection.execute(insert(Seat.__table__), seat_rows)
     if round_rows:
         connection.execute(insert(Round.__table__), round_rows)

@@ -56,14 +56,6 @@ def unsaved_match(game_slug: Any, names: Any, raw_settings: Any) -> Match:
     return match
 
 
-def _new_match(game_slug: str, names: list[str], raw_settings: dict[str, Any] | None) -> Match:
-    """A match object checked by the rules, its players in the roster, not yet committed."""
-    match = unsaved_match(game_slug, names, raw_settings)
-    for seat, player in zip(match.seats, roster_players(match.player_names), strict=True):
-        seat.player = player
-    return match
-
-
 def create_match(
     game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool = False
 ) -> tuple[Match, str]:
@@ -77,8 +69,11 @@ def create_match(
 def _started(
     game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool
 ) -> tuple[Match, str]:
-    """A match started in the transaction under way, with the scorekeeper token for the creator's cookie."""
-    match = _new_match(game_slug, names, settings)
+    """A match started in the transaction under way, with the scorekeeper token for the creator's cookie: checked
+    by the rules, its players in the roster."""
+    match = unsaved_match(game_slug, names, settings)
+    for seat, player in zip(match.seats, roster_players(match.player_names), strict=True):
+        seat.player = player
     match.save_when_rows_in = save_when_rows_in and get_game(game_slug).entry.round_from_rows_alone
     token = secrets.token_urlsafe(32)
     match.scorekeeper_hash = match.owner_hash = hash_token(token)

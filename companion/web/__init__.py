@@ -39,17 +39,10 @@ __all__ = ["asset", "bundle_url", "init_app", "render", "wants_fragment"]
 
 def init_app(app: Flask) -> None:
     """Attach the plumbing to the app; Flask-Compress must be bound already (see assets)."""
-    fragments.init_app(app)
-    headers.init_app(app)
-    assets.init_app(app)
-    i18n.init_app(app)
-    queries.init_app(app)
-    live.init_app(app)
-    groups.init_app(app)
-    cookies.init_app(app)
-    pencil.init_app(app)
-    ratings.init_app(app)
-    row_ids.init_app(app)  # after the group is decided: an old address is sent on only within it
+    # In this order: Flask runs the after-request hooks in the reverse order of their registration, and row_ids
+    # comes after the group is decided (groups): an old address is sent on only within it.
+    for part in (fragments, headers, assets, i18n, queries, live, groups, cookies, pencil, ratings, row_ids):
+        part.init_app(app)
     # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
     # renders whichever blueprint drew it.
     app.jinja_env.globals.update(
