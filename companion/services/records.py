@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,33 +73,25 @@ def stored(match: Match) -> Stake | None:
         return Stake()
     rows = db.session.execute(
         select(Seat.id, Seat.player_id, Seat.won, Seat.total, Seat.score_sum, Seat.score_count, Seat.best_score,
-               Seat.best_label, Seat.team, Match.status, Match.started_at)
+               Seat.best_label, Seat.team, Match.status)
         .join(Match, Match.id == Seat.match_id)
         .where(Seat.match_id == match.id)
     ).all()  # fmt: skip
-    stake = Stake(winners={} if rows and rows[0].status == FINISHED else None)
-    for row in rows:
-        best = Best(row.best_score, row.best_label, row.started_at, match.id) if row.best_score is not None else None
-        figures = (row.won, row.total, row.score_sum, row.score_count, best)
-        stake.shares[row.player_id] = _share(match.game, row.status, *figures)
-        stake.owners[row.id] = row.player_id
-        stake.teams[row.player_id] = row.team
-        if stake.winners is not None:
-            stake.winners[row.player_id] = row.won
+    stake = _stake(match, rows[0].status if rows else None, rows, {})
+    stake.owners = {row.id: row.player_id for row in rows}
     return stake
 
 
-def _current(match: Match, owners: dict[int, int]) -> Stake:
-    """What the match adds as its objects now hold it, just rescored."""
-    finished = match.status == FINISHED
-    stake = Stake(winners={} if finished else None)
-    for seat in match.seats:
+def _stake(match: Match, status: str | None, seats: Iterable[Any], owners: dict[int, int]) -> Stake:
+    """What the match adds with this status and these seats' figures (the rows `stored` read, or the objects just
+    rescored), each seat's share its player's: as `owners` says (a seat whose player a merge moved), else its own.
+    A match's start never changes once inserted: the objects' is the stored one."""
+    stake = Stake(winners={} if status == FINISHED else None)
+    for seat in seats:
         player = owners.get(seat.id, seat.player_id)
-        best = None
-        if seat.best_score is not None:
-            best = Best(seat.best_score, seat.best_label, match.started_at, match.id)
+        best = None if seat.best_score is None else Best(seat.best_score, seat.best_label, match.started_at, match.id)
         figures = (seat.won, seat.total, seat.score_sum, seat.score_count, best)
-        stake.shares[player] = _share(match.game, match.status, *figures)
+        stake.shares[player] = _share(match.game, status, *figures)
         stake.teams[player] = seat.team
         if stake.winners is not None:
             stake.winners[player] = seat.won
@@ -113,7 +105,7 @@ def follow(match: Match, before: Stake | None) -> None:
     if match.id is None:
         # A new match: its id, and the ids of any player new to the roster, come with the insert.
         db.session.flush()
-    _apply(match.game, match.id, before, _current(match, before.owners))
+    _apply(match.game, match.id, before, _stake(match, match.status, match.seats, before.owners))
 
 
 def withdraw(match: Match) -> None:
@@ -169,7 +161,7 @@ def add_new(matches: Collection[Match]) -> None:
     shares: dict[tuple[int, str], Record] = {}
     pairs: dict[tuple[int, int], list[int]] = {}
     for match in matches:
-        stake = _current(match, {})
+        stake = _stake(match, match.status, match.seats, {})
         for player, share in stake.shares.items():
             summed = shares.setdefault((player, match.game), Record(match.game))
             for name in SUMS:
@@ -216,22 +208,18 @@ def _raise_bests(candidates: dict[tuple[int, str], Best]) -> None:
         )
 
 
-def _upsert(model: Any, keys: tuple[str, ...], sums: tuple[str, ...]) -> Any:
-    """The statement that adds a row's figures to the stored ones, inserting the row if not there yet."""
-    table = model.__table__
-    insert = conflict_insert(table)
-    return insert.on_conflict_do_update(
-        index_elements=list(keys), set_={name: table.c[name] + insert.excluded[name] for name in sums}
-    )
-
-
 def _add(model: Any, keys: tuple[str, ...], sums: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
     """Add each row's figures to the stored ones, inserting the rows not there yet.
 
     An upsert that adds in the database, so writers of two matches of one player never
     overwrite each other's counts; rows come sorted by key, so they lock in one order.
     """
-    db.session.execute(_upsert(model, keys, sums), rows)
+    table = model.__table__
+    insert = conflict_insert(table)
+    adding = insert.on_conflict_do_update(
+        index_elements=list(keys), set_={name: table.c[name] + insert.excluded[name] for name in sums}
+    )
+    db.session.execute(adding, rows)
 
 
 def _best_elsewhere(player_id: int, game: str, match_id: int) -> Best | None:
