@@ -18,7 +18,7 @@ from ..games import get_game
 from ..games.base import Game
 from ..games.club import clock as clocks
 from ..games.club.plan import Plan
-from ..games.club.standings import Standing, shared_places
+from ..games.club.standings import SIDES, Standing, shared_places
 from ..models import FINISHED, Match, Seat
 from ..models.club import (
     COUNTED,
@@ -42,7 +42,6 @@ from ..web.links import hall_link, qr_svg
 # A table's state as the pages name it: a bye, its hands being played, its result waiting for the other side,
 # counted (confirmed, or given by the arbiter), disputed.
 BYE, PLAYING, WAITING, COUNTED_STATE, DISPUTED = "bye", "playing", "waiting", "counted", "disputed"
-SIDE_NAMES = ("N/S", "E/W")
 LOG_SHOWN = 30
 # A points difference as the page's language writes a number, its sign always shown ("+1,315", "+1.315").
 SIGNED = "+#,##0;-#,##0"
@@ -307,7 +306,7 @@ class EveningPage:
         """A finished table's points as its match totals them, before anyone confirms them."""
         totals = summary.get("totals", {})
         if self.evening.game == "burraco" and self.evening.pairs:
-            return [totals.get(side, 0) for side in SIDE_NAMES]
+            return [totals.get(side, 0) for side in SIDES]
         return [totals.get(self.entrants[number].players[0], 0) for number in row.sides]
 
     def _tournament_points(self, row: ClubTable) -> tuple[int, ...] | None:
@@ -446,4 +445,4 @@ class EveningPage:
             return None
         player = self._my_seating[1]
         side = next((i for i, entrant in enumerate(table.sides) if player in entrant.players), 0)
-        return SIDE_NAMES[side], table.sides[1 - side].name if len(table.sides) > 1 else ""
+        return SIDES[side], table.sides[1 - side].name if len(table.sides) > 1 else ""

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from ..extensions import db
 from ..games.checks import checked_name, name_key, whole
 from ..games.club import plan as plans
+from ..games.club.standings import SIDES
 from ..games.refusals import N_, NotAllowed, RuleError
 from ..models import FINISHED, PLAYING, Group, Match, utcnow
 from ..models.club import (
@@ -37,7 +38,7 @@ from .transaction import transaction
 
 ARBITER = "arbiter"
 # The team names of a table's match in pairs: the sides as the table calls them.
-NORTH_SOUTH, EAST_WEST = "N/S", "E/W"
+NORTH_SOUTH, EAST_WEST = SIDES
 OUTCOMES = ("average", "zero")
 # A table card's key: 16 random bytes, 22 characters in its address.
 CARDS_KEY_BYTES = 16
@@ -282,15 +283,11 @@ def take_pencil(evening: ClubEvening, table: ClubTable, credential: str, *, take
 def dispute(evening: ClubEvening, turn: int, number: int, credential: str | None, note: str) -> None:
     """The other side disagrees with its table's result: the table waits for the arbiter; nothing is counted."""
     with _locked(evening):
-        table = _table_of(evening, turn, number)
-        match = db.session.get(Match, table.match_id) if table.match_id else None
-        phone = hash_token(credential) if credential else None
-        if match is None or _side_of(match, table, evening, phone) is None:
-            raise NotAllowed(N_("only a phone seated at this table may call the arbiter to it"))
+        table = _seated_table(evening, turn, number, credential)
         if table.state in COUNTED:
             raise NotAllowed(N_("this result is counted already: the arbiter may still correct it"))
         table.state = TABLE_DISPUTED
-        _log(evening, phone or "", "dispute", turn=turn, table=number, note=note[:200])
+        _log(evening, hash_token(credential or ""), "dispute", turn=turn, table=number, note=note[:200])
 
 
 def settle(evening: ClubEvening, turn: int, number: int, points: Sequence[Any], note: str) -> None:
@@ -397,10 +394,19 @@ def _locked(evening: ClubEvening) -> Iterator[None]:
 
 def _table_of(evening: ClubEvening, turn: Any, number: Any) -> ClubTable:
     """A table of the evening, or a RuleError: the turn has no such table."""
-    found = next((t for t in evening.tables if t.turn == turn and t.number == number and t.number), None)
+    found = read.table_at(evening, turn, number)
     if found is None:
         raise RuleError(N_("turn %(turn)s has no table %(n)s", turn=turn, n=number), field="table")
     return found
+
+
+def _seated_table(evening: ClubEvening, turn: Any, number: Any, credential: str | None) -> ClubTable:
+    """The table read again under the lock, if this phone is seated at it; else NotAllowed."""
+    table = _table_of(evening, turn, number)
+    match = db.session.get(Match, table.match_id) if table.match_id else None
+    if match is None or credential is None or _side_of(match, table, evening, hash_token(credential)) is None:
+        raise NotAllowed(N_("only a phone seated at this table may call the arbiter to it"))
+    return table
 
 
 def _entrant_of(evening: ClubEvening, number: Any) -> ClubEntrant:

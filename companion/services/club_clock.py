@@ -3,16 +3,13 @@ arbiter (a phone at the table calls or withdraws it, the arbiter answers it); ea
 
 from __future__ import annotations
 
-from ..extensions import db
 from ..games.club.clock import EXTENSIONS, OFF, PAUSED, UP, Clock
 from ..games.refusals import N_, NotAllowed, RuleError
-from ..models import Match, utcnow
+from ..models import utcnow
 from ..models.club import CALL_MAX, EVENING_PLAYING, ClubEvening, ClubTable
 from ..queries import club as read
 from ..queries.matches import hash_token
-from .club import ARBITER, _locked, _log, _side_of, _table_of
-
-CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "end")
+from .club import ARBITER, _locked, _log, _seated_table, _table_of
 
 
 def run_clock(evening: ClubEvening, action: str, minutes: int | None = None) -> None:
@@ -60,7 +57,7 @@ def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None,
     if not reason:
         raise RuleError(N_("say why the arbiter is needed"), field="call")
     with _locked(evening):
-        table = _seated_table(evening, table, credential)
+        table = _seated_table(evening, table.turn, table.number, credential)
         table.call, table.called_at = reason, utcnow()
         _log(evening, hash_token(credential or ""), "call", turn=table.turn, table=table.number, note=reason)
 
@@ -68,7 +65,7 @@ def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None,
 def withdraw_call(evening: ClubEvening, table: ClubTable, credential: str | None) -> None:
     """The table's phone takes its call back (the arbiter is no longer needed)."""
     with _locked(evening):
-        table = _seated_table(evening, table, credential)
+        table = _seated_table(evening, table.turn, table.number, credential)
         if table.call is not None:
             table.call = table.called_at = None
             _log(evening, hash_token(credential or ""), "uncall", turn=table.turn, table=table.number)
@@ -81,12 +78,3 @@ def answer_call(evening: ClubEvening, turn: int | None, number: int | None) -> N
         if table.call is not None:
             _log(evening, ARBITER, "answered", turn=table.turn, table=table.number, note=table.call)
             table.call = table.called_at = None
-
-
-def _seated_table(evening: ClubEvening, table: ClubTable, credential: str | None) -> ClubTable:
-    """The table read again under the lock, if this phone is seated at it; else NotAllowed."""
-    table = _table_of(evening, table.turn, table.number)
-    match = db.session.get(Match, table.match_id) if table.match_id else None
-    if match is None or credential is None or _side_of(match, table, evening, hash_token(credential)) is None:
-        raise NotAllowed(N_("only a phone seated at this table may call the arbiter to it"))
-    return table

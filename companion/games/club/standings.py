@@ -11,6 +11,8 @@ from ..refusals import N_, RuleError
 from .movements import Entrant, Turn
 from .scales import Scale
 
+# A table's two sides, as the movements seat them and every page and export names them (a pair's match names its
+# teams so).
 SIDES = ("N/S", "E/W")
 LATE_COSTS = ("points", "tournament points")
 
