@@ -13,7 +13,6 @@ from PIL import Image, ImageStat
 
 from companion.extensions import db
 from companion.games import get_game
-from companion.queries.cards import result_card
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.web import cards
@@ -71,9 +70,9 @@ BURRACO = [
 
 
 def card_of(app, match_id: int):
-    """The result card the query reads of a stored match."""
-    with app.app_context():
-        found = result_card(find_match(match_id))
+    """The words of the result card of a stored match, in English."""
+    with app.test_request_context():
+        found = cards.card_text(find_match(match_id))
         db.session.remove()
     return found
 
@@ -82,10 +81,10 @@ def test_pazzaparola_tells_the_best_word_of_the_match_and_whose_it_was(app):
     match_id = stored(app, "pazzaparola", ["Anna", "Bruno", "Carla"], {"cards": 8, "target": 3}, PAZZAPAROLA)
     card = card_of(app, match_id)
     assert str(card.highlight) == "Best word: “QUARZO”, 14 points, by Anna"
-    assert [(side.name, side.total, side.place, side.won) for side in card.sides] == [
-        ("Anna", 3, 1, True), ("Bruno", 1, 2, False), ("Carla", 0, 3, False)
+    assert [(row.name, row.total, row.place, row.won) for row in card.rows] == [
+        ("Anna", "3", "1", True), ("Bruno", "1", "2", False), ("Carla", "0", "3", False)
     ]  # fmt: skip
-    assert card.winners == ("Anna",) and card.game_name == "Pazzaparola" and str(card.total_word) == "Victory points"
+    assert card.winners == "Winner: Anna" and card.game == "Pazzaparola" and card.total_heading == "Victory points"
 
 
 def test_pazzaparola_names_everyone_who_reached_the_best_word_score(app):
@@ -93,15 +92,15 @@ def test_pazzaparola_names_everyone_who_reached_the_best_word_score(app):
     rounds = [{"rows": {"Anna": row("QUARZO", [5, 3, 4, 2, 1, 1]), "Bruno": row("ZAINO", [9, 9, 1])}}]
     card = card_of(app, stored(app, "pazzaparola", ["Anna", "Bruno"], {"cards": 8, "target": 1}, rounds))
     assert str(card.highlight) == "Best word score: 14 points, by Anna, Bruno"
-    assert card.winners == ("Anna", "Bruno")
-    assert [side.place for side in card.sides] == [1, 1]
+    assert card.winners == "Winners: Anna, Bruno"
+    assert [row.place for row in card.rows] == ["1", "1"]
 
 
 def test_burraco_tells_the_hand_that_closed_the_match_and_who_closed_it(app):
     match_id = stored(app, "burraco", ["Anna", "Bruno"], {"target": 1005, "hands": 4}, BURRACO)
     card = card_of(app, match_id)
     assert str(card.highlight) == "Hand 3 closed by Anna: 350 points"
-    assert [(side.name, side.total, side.won) for side in card.sides] == [("Anna", 1130, True), ("Bruno", 770, False)]
+    assert [(row.name, row.total, row.won) for row in card.rows] == [("Anna", "1130", True), ("Bruno", "770", False)]
 
 
 def test_burraco_in_pairs_shows_each_pairs_players_and_a_last_hand_nobody_closed(app):
@@ -111,9 +110,10 @@ def test_burraco_in_pairs_shows_each_pairs_players_and_a_last_hand_nobody_closed
     only = {"sides": {"Noi": {"table": 300, "hand": 10, "clean": 1}, "Loro": {"table": 100, "hand": 40}}}
     card = card_of(app, stored(app, "burraco", players, settings, [only]))
     assert str(card.highlight) == "Hand 1 ended with no one closing"
-    assert [(side.name, side.members, side.total) for side in card.sides] == [
-        ("Noi", ("Anna", "Carla"), 490), ("Loro", ("Bruno", "Dario"), 60)
+    assert [(row.name, row.members, row.total) for row in card.rows] == [
+        ("Noi", "Anna & Carla", "490"), ("Loro", "Bruno & Dario", "60")
     ]  # fmt: skip
+    assert card.side_heading == "Team"
 
 
 def test_topic_tells_how_few_cards_won_and_ranks_the_fewest_first(app):
@@ -122,8 +122,8 @@ def test_topic_tells_how_few_cards_won_and_ranks_the_fewest_first(app):
     card = card_of(app, match_id)
     fewest = min(standings.totals.values())
     assert str(card.highlight) == f"Fewest cards: {fewest} of the {settings['deck']} in the deck"
-    assert [side.total for side in card.sides] == sorted(standings.totals.values())
-    assert {side.name for side in card.sides if side.won} == set(standings.winners)
+    assert [int(row.total) for row in card.rows] == sorted(standings.totals.values())
+    assert {row.name for row in card.rows if row.won} == set(standings.winners)
 
 
 def test_pazaak_tells_the_sets_played_and_tied(app):
@@ -147,7 +147,7 @@ def test_the_cards_words_are_in_the_pages_language(app):
     lines = {}
     for language, headers in (("en", {}), ("it", ITALIAN)):
         with app.test_request_context(headers=headers):
-            lines[language] = cards.card_text(result_card(find_match(match_id))).lines()
+            lines[language] = cards.card_text(find_match(match_id)).lines()
             db.session.remove()
     assert "Player Victory points" in lines["en"] and "Winner: Anna" in lines["en"]
     assert "Best word: “QUARZO”, 14 points, by Anna" in lines["en"]
