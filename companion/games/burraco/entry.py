@@ -76,7 +76,7 @@ class BurracoEntry(Entry):
     # stays the scorekeeper's to tap.
     rows_from_seats = True
 
-    def row_from_form(self, form: Any, replay: Replay, position: int) -> dict[str, Any]:
+    def row_from_form(self, form: Any, replay: Replay | None, position: int) -> dict[str, Any]:
         """A side's hand as its phone sends it: the points laid and left in hand, its clean and dirty burraco."""
         n = position + 1
         return {
