@@ -92,8 +92,9 @@ def leave_group(token: Token[int | None]) -> None:
     _CURRENT_GROUP.reset(token)
 
 
-def new_rows_group() -> int:
-    """The group a row added now belongs to: the current one, else the open group."""
+def group_or_open() -> int:
+    """The current group, else (outside a request) the open group: the one a row added now belongs to, and whose
+    ratings a change made now concerns."""
     group = _CURRENT_GROUP.get()
     return OPEN_GROUP_ID if group is None else group
 
@@ -160,7 +161,7 @@ class InGroup:
 
     @declared_attr
     def group_id(cls) -> Mapped[int]:  # noqa: N805 - a declared attribute is given the class
-        return mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"), default=new_rows_group, index=True)
+        return mapped_column(ForeignKey("play_group.id", ondelete="CASCADE"), default=group_or_open, index=True)
 
 
 # The execution option of a statement that names its group itself, or reads the rows of a match already

@@ -32,7 +32,7 @@ from ..models import (
     RatingStep,
     Seat,
     current_group,
-    new_rows_group,
+    group_or_open,
     within_group,
 )
 from ..queries.ratings import MODEL, TREND_MATCHES, side_key
@@ -186,7 +186,7 @@ MARKED = "ratings_marked"
 def mark_stale(games: Iterable[str], group: int | None = None) -> None:
     """Mark a group's books (the current group's) of these games stale, in the caller's transaction, and note
     them in the session for `rebuild_marked`."""
-    group = new_rows_group() if group is None else group
+    group = group_or_open() if group is None else group
     for game in sorted(set(games)):
         db.session.execute(_run().mark_stale, {"group": group, "game": game})
         db.session.info.setdefault(MARKED, set()).add((group, game))
@@ -284,7 +284,7 @@ def _row(game: str, player: int, standing: Standing) -> dict[str, Any]:
 def rebuild(game: str, group: int | None = None) -> int:
     """Rate every finished match of the game in a group (the current one) again from the start (the caller
     commits); returns how many. The groups' players are apart, so each group's ratings are its own."""
-    group = new_rows_group() if group is None else group
+    group = group_or_open() if group is None else group
     book = _open_book(group, game)
     players = select(Player.id).where(Player.group_id == group)
     db.session.execute(delete(Rating).where(Rating.game == game, Rating.player_id.in_(players)))
@@ -344,7 +344,7 @@ def bring_up_to_date(games: Iterable[str] | None = None) -> None:
     """Before the current group's ratings of these games (of every game by default) are read: rebuild
     those a change marked stale. One small read when none is, which is nearly always."""
     books = RatingBook.__table__
-    due = select(books.c.group_id, books.c.game).where(books.c.group_id == new_rows_group(), books.c.stale)
+    due = select(books.c.group_id, books.c.game).where(books.c.group_id == group_or_open(), books.c.stale)
     if games is not None:
         due = due.where(books.c.game.in_(sorted(set(games))))
     _rebuild_books(db.session.execute(due.order_by(books.c.game)).all())
