@@ -15,7 +15,7 @@ from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.services.seed import seed  # noqa: E402
 from tests.e2e.helpers import start_match  # noqa: E402
-from tests.helpers import LiveServer, chromium_executable  # noqa: E402
+from tests.helpers import LiveServer, address_database, chromium_executable  # noqa: E402
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 TABLET = {"width": 1024, "height": 768}
@@ -31,6 +31,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as instance:
         app = create_app(instance_path=instance)
+        # The taps' helpers read a started match's address back to its id in this app's database.
+        address_database(app.config["SQLALCHEMY_DATABASE_URI"])
         with app.app_context():
             seed(40, seed_value=7)
             db.session.remove()
