@@ -7,8 +7,8 @@ import zlib
 from functools import cached_property
 from typing import Any
 
-from flask import abort
-from flask_babel import gettext
+from flask import abort, current_app
+from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from ..games import get_game
@@ -17,8 +17,11 @@ from ..models import PLAYING, Match
 from ..queries import club
 from ..queries import matches as queries
 from ..queries.ratings import match_chances
+from ..web.card_image import CardRow, CardText
+from ..web.cards import game_colour
 from ..web.display import show_sides_in_this_language
 from ..web.groups import is_host, phone_credential
+from ..web.i18n import day, translated
 from ..web.pencil import is_owner, is_scorekeeper, pencil_token
 
 # `my_seat` not handed in: this phone's seat, read when a template asks for it.
@@ -190,6 +193,35 @@ class MatchPage:
             position: {"fields": fields(row.data, position), "rev": row.revision, "by": row.label or gettext("a phone")}
             for position, row in self.sent_rows.items()
         }
+
+    def result_card(self) -> CardText | None:
+        """Every word of the match's result card, in the page's language, from the page's replay: the sides best
+        first (those that share a place in their seat order), the winners, the game's highlight. None for a match
+        being played, or ended by the host before its game's rules ended it: it has no result to tell."""
+        match, game, replay, standings = self.match, self.game, self._replay, self.standings
+        if not match.is_over:
+            return None
+        places = game.final_ranks(standings.totals)
+        members: dict[str, list[str]] = {side: [] for side in standings.totals}
+        for player in replay.players:
+            side = game.side_of(replay.settings, player)
+            if side != player:
+                members[side].append(player)
+        best_first = sorted(standings.totals.items(), key=lambda item: places[item[0]])
+        winners, highlight = standings.winners, game.entry.highlight(replay)
+        finished = match.finished_at or (match.rounds[-1].created_at if match.rounds else match.started_at)
+        return CardText(
+            game=game.name,
+            date=day(finished),
+            side_heading=gettext("Team") if any(members.values()) else gettext("Player"),
+            total_heading=translated(game.entry.total_word),
+            rows=tuple(CardRow(str(places[side]), side, " & ".join(members[side]), str(total), side in winners)
+                       for side, total in best_first),  # fmt: skip
+            winners=ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners), names=", ".join(winners)),
+            highlight=translated(highlight) if highlight is not None else None,
+            footer=gettext("Table companion"),
+            colour=game_colour(current_app.static_folder or "", match.game),
+        )
 
     @cached_property
     def chances(self):

@@ -258,7 +258,8 @@ def card(match_id: int):
     match = match_or_404(match_id)
     if not match.is_over:
         abort(404, gettext("Only a finished match has a result card: this match is not finished."))
-    return card_answer(card_etag(match, theme), card_filename(match), lambda: card_png(match, theme))
+    words = MatchPage(match).result_card
+    return card_answer(card_etag(match, theme), card_filename(match), lambda: card_png(match, words, theme))
 
 
 def _played_at() -> datetime | None:

@@ -12,13 +12,11 @@ from pathlib import Path
 from flask import Response, abort, current_app, make_response, request
 from flask_babel import get_locale, gettext
 
-from ..games import get_game
-from ..games.refusals import N_, Np_
 from ..models import Match
 from ..models.club import ClubEvening
 from .bytecache import ByteBoundedCache
-from .card_image import DESIGN, PALETTES, CardRow, CardText, Fonts, draw_card
-from .i18n import DEFAULT_LANGUAGE, day, translated
+from .card_image import DESIGN, PALETTES, CardText, Fonts, draw_card
+from .i18n import DEFAULT_LANGUAGE
 from .live import etag_of, shows_version
 
 # The themes a card is drawn in: those of the preferences page.
@@ -39,39 +37,6 @@ def game_colour(static: str, slug: str) -> tuple[int, int, int]:
         return NEUTRAL
     value = found.group(1)
     return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
-
-
-def card_text(match: Match) -> CardText | None:
-    """Every word of a finished match's card in the page's language, read from one replay: what `draw_card` draws,
-    line by line. None for a match being played, or ended by the host before its game's rules ended it: it has no
-    result to tell."""
-    if not match.is_over:
-        return None
-    game = get_game(match.game)
-    replay = game.replay(match.player_names, match.settings, [stored.data for stored in match.rounds])
-    standings = game.standings_of(replay)
-    places = game.final_ranks(standings.totals)
-    members: dict[str, list[str]] = {side: [] for side in standings.totals}
-    for player in replay.players:
-        side = game.side_of(replay.settings, player)
-        if side != player:
-            members[side].append(player)
-    # Best first; sides that share a place keep their seat order.
-    best_first = sorted(standings.totals.items(), key=lambda item: places[item[0]])
-    winners, highlight = standings.winners, game.entry.highlight(replay)
-    finished = match.finished_at or (match.rounds[-1].created_at if match.rounds else match.started_at)
-    return CardText(
-        game=game.name,
-        date=day(finished),
-        side_heading=translated(N_("Team") if any(members.values()) else N_("Player")),
-        total_heading=translated(game.entry.total_word),
-        rows=tuple(CardRow(str(places[side]), side, " & ".join(members[side]), str(total), side in winners)
-                   for side, total in best_first),  # fmt: skip
-        winners=translated(Np_("Winner: %(names)s", "Winners: %(names)s", num=len(winners), names=", ".join(winners))),
-        highlight=translated(highlight) if highlight is not None else None,
-        footer=translated(N_("Table companion")),
-        colour=game_colour(current_app.static_folder or "", match.game),
-    )
 
 
 def card_language() -> str:
@@ -139,16 +104,9 @@ def _fonts(static: str) -> Fonts:
     return Fonts(Path(static, FONTS))
 
 
-def card_png(match: Match, theme: str) -> bytes:
-    """The card of a finished match as PNG bytes, drawn once per version of the match, language and theme,
-    then kept: the phones of a table share the same card. A match not finished has none (ValueError)."""
-
-    def words() -> CardText:
-        text = card_text(match)
-        if text is None:
-            raise ValueError(f"match {match.id} is not finished: it has no result card")
-        return text
-
+def card_png(match: Match, words: Callable[[], CardText], theme: str) -> bytes:
+    """The card of a finished match as PNG bytes, drawn from `words` (its page's, `MatchPage.result_card`) once per
+    version of the match, language and theme, then kept: the phones of a table share the same card."""
     return _drawn((match.uid, match.version), words, theme)
 
 

@@ -141,13 +141,14 @@ def test_a_fifth_game_shows_in_the_history_the_player_page_and_the_table_view(cl
 
 
 def test_a_fifth_game_has_its_result_card_with_the_words_every_game_has(client, app):
+    from companion.pages.match import MatchPage
     from companion.queries.matches import find_match
-    from companion.web.cards import NEUTRAL, card_text
+    from companion.web.cards import NEUTRAL
 
     match_id = start(client, target="5")
     save(client, match_id, 1, 5, 4)
     with app.test_request_context():
-        text = card_text(find_match(match_id))
+        text = MatchPage(find_match(match_id)).result_card()
         db.session.remove()
     # No highlight nor colour of its own: the card says what every game's says, in the neutral ink.
     assert text.highlight is None and text.colour == NEUTRAL

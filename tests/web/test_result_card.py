@@ -13,6 +13,7 @@ from PIL import Image, ImageStat
 
 from companion.extensions import db
 from companion.games import get_game
+from companion.pages.match import MatchPage
 from companion.queries.matches import find_match
 from companion.services import matches as service
 from companion.web import cards
@@ -72,7 +73,7 @@ BURRACO = [
 def card_of(app, match_id: int):
     """The words of the result card of a stored match, in English."""
     with app.test_request_context():
-        found = cards.card_text(find_match(match_id))
+        found = MatchPage(find_match(match_id)).result_card()
         db.session.remove()
     return found
 
@@ -147,7 +148,7 @@ def test_the_cards_words_are_in_the_pages_language(app):
     lines = {}
     for language, headers in (("en", {}), ("it", ITALIAN)):
         with app.test_request_context(headers=headers):
-            lines[language] = cards.card_text(find_match(match_id)).lines()
+            lines[language] = MatchPage(find_match(match_id)).result_card().lines()
             db.session.remove()
     assert "Player Victory points" in lines["en"] and "Winner: Anna" in lines["en"]
     assert "Best word: “QUARZO”, 14 points, by Anna" in lines["en"]
