@@ -10,6 +10,7 @@ import re
 from collections import Counter
 
 import pytest
+from sqlalchemy import event
 
 from companion.config import Settings
 from companion.extensions import db
@@ -336,11 +337,23 @@ def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_on
     shown = {path: east_west.get(path, headers=HTMX).headers["ETag"] for path in (panel, live)}
     hand = {"sides": {"N/S": {"table": 300, "hand": 0}, "E/W": {"table": 150, "hand": 0}}, "closed_by": None}
     fields, token = entry_fields(app, match_id, hand), csrf_token(north_south, f"/matches/{ref(match_id)}")
-    with counted(app, in_transactions=True) as saved:
-        for hand_number in (1, 2):
-            assert save_round(north_south, match_id, fields, number=hand_number, csrf=token).status_code == 200
+    with app.app_context():
+        engine = db.engine
+    commits: list[int] = []
+
+    def committed(_connection) -> None:
+        commits.append(hand_number)
+
+    event.listen(engine, "commit", committed)
+    try:
+        with counted(app, in_transactions=True) as saved:
+            for hand_number in (1, 2):
+                assert save_round(north_south, match_id, fields, number=hand_number, csrf=token).status_code == 200
+    finally:
+        event.remove(engine, "commit", committed)
     writes = [inside for statement, inside in saved if statement.lstrip().upper().startswith(("INSERT", "UPDATE"))]
-    assert len(writes) >= 4 and all(writes), saved
+    # Each hand's writes inside a transaction, and each hand one commit: a save is not split in two.
+    assert len(writes) >= 4 and all(writes) and commits == [1, 2], (saved, commits)
     # The turn's hands are in: E/W's polls find the result to confirm, drawn by Flask from a few reads.
     with counted(app, in_transactions=True) as polled:
         drawn = {path: east_west.get(path, headers={**HTMX, "If-None-Match": shown[path]}) for path in (panel, live)}
