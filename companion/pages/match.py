@@ -13,13 +13,14 @@ from werkzeug.datastructures import MultiDict
 
 from ..games import get_game
 from ..games.forms import BOARD_FIELD, KEPT_FIELD
+from ..games.refusals import Message
 from ..models import PLAYING, Match
 from ..queries import club
 from ..queries import matches as queries
 from ..queries.ratings import match_chances
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
-from ..web.display import show_sides_in_this_language
+from ..web.display import show_sides_in_this_language, shown_name
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day, translated
 from ..web.pencil import is_owner, is_scorekeeper, pencil_token
@@ -208,15 +209,20 @@ class MatchPage:
             if side != player:
                 members[side].append(player)
         best_first = sorted(standings.totals.items(), key=lambda item: places[item[0]])
-        winners, highlight = standings.winners, game.entry.highlight(replay)
+        # A side still named as the form offered it ("Us") in the page's language ("Noi"), as the page shows it:
+        # in its line, among the winners and in the highlight ("Hand 4 closed by Noi").
+        winners, highlight = [shown_name(side) for side in standings.winners], game.entry.highlight(replay)
+        if highlight is not None:
+            named = {key: shown_name(v) if isinstance(v, str) else v for key, v in highlight.params.items()}
+            highlight = Message(highlight.text, named, highlight.plural)
         finished = match.finished_at or (match.rounds[-1].created_at if match.rounds else match.started_at)
         return CardText(
             game=game.name,
             date=day(finished),
             side_heading=gettext("Team") if any(members.values()) else gettext("Player"),
             total_heading=translated(game.entry.total_word),
-            rows=tuple(CardRow(str(places[side]), side, " & ".join(members[side]), str(total), side in winners)
-                       for side, total in best_first),  # fmt: skip
+            rows=tuple(CardRow(str(places[side]), shown_name(side), " & ".join(members[side]), str(total),
+                               side in standings.winners) for side, total in best_first),  # fmt: skip
             winners=ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners), names=", ".join(winners)),
             highlight=translated(highlight) if highlight is not None else None,
             footer=gettext("Table companion"),

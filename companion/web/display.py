@@ -72,7 +72,7 @@ def words(name: str) -> Markup:
     A side of the match shown that still has the name the form offered ("Us") is shown in the page's language."""
     # Formatted as plain text around each escaped word, then marked safe once: a Markup join and a Markup
     # % per word were much slower, for the dozen names of every save's answer.
-    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in _shown(name).split()))
+    return Markup(" ".join(f'<span class="word">{escape(word)}</span>' for word in shown_name(name).split()))
 
 
 def syllables(name: str) -> Markup:
@@ -83,7 +83,7 @@ def syllables(name: str) -> Markup:
     side still named as the form offered it is shown in the page's language, as by `words`."""
     language = str(get_locale() or DEFAULT_LANGUAGE) if has_app_context() else DEFAULT_LANGUAGE
     shown = []
-    for word in _shown(name).split():
+    for word in shown_name(name).split():
         cuts = _syllable_breaks(word, language)
         pieces = [word[start:end] for start, end in pairwise((0, *cuts, len(word)))]
         shown.append('<span class="syllables">' + "&shy;".join(str(escape(piece)) for piece in pieces) + "</span>")
@@ -117,7 +117,7 @@ def _hyphenator(language: str) -> pyphen.Pyphen:
     return pyphen.Pyphen(lang=language)
 
 
-def _shown(name: str) -> str:
+def shown_name(name: str) -> str:
     """A name as the page shows it: a side of the match still named as the form offered it in the page's language."""
     if has_app_context() and "side_words" in g:
         return g.side_words.get(name, name)

@@ -157,6 +157,25 @@ def test_the_cards_words_are_in_the_pages_language(app):
     assert "1 Anna 3" in lines["en"] and "1 Anna 3" in lines["it"]
 
 
+def test_an_italian_card_names_the_teams_the_form_named_as_the_italian_page_does(app):
+    # Teams left as the new-match form offered them ("Us", "Them") are "Noi" and "Loro" on an Italian page: the
+    # card says so too, in each side's line, among the winners and in the highlight.
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    settings = {"hands": 1, "teams": {"Us": ["Anna", "Carla"], "Them": ["Bruno", "Dario"]}}
+    # Us close: 300 + 200 (a clean burraco) + 100 (closing) = 600; Them 100 − 40 = 60.
+    only = {"sides": {"Us": {"table": 300, "hand": 0, "clean": 1}, "Them": {"table": 100, "hand": 40}},
+            "closed_by": "Us"}  # fmt: skip
+    match_id = stored(app, "burraco", players, settings, [only])
+    with app.test_request_context(headers=ITALIAN):
+        lines = MatchPage(find_match(match_id)).result_card().lines()
+        db.session.remove()
+    assert "1 Noi Anna & Carla 600" in lines and "2 Voi Bruno & Dario 60" in lines, lines
+    assert "Vince: Noi" in lines and not any("Us" in line.split() or "Them" in line.split() for line in lines), lines
+    assert any(line.startswith("Mano 1 chiusa da Noi") for line in lines), lines
+    english = card_of(app, match_id)
+    assert [row.name for row in english.rows] == ["Us", "Them"] and english.winners == "Winner: Us"
+
+
 # --- the PNG over HTTP ----------------------------------------------------------------------
 
 
