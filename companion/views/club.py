@@ -17,7 +17,7 @@ from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
 from ..models.club import ClubEvening, ClubTable
 from ..pages.club import EveningPage, clock_view
-from ..pages.match import MatchPage, match_or_404
+from ..pages.match import MatchPage
 from ..queries import club as read
 from ..services import club as service
 from ..services import club_clock, seats
@@ -286,7 +286,8 @@ def next_table(match_id: int):
     address = url_for("matches.show", match_id=moved.row.match_id)
     if not request.htmx:
         return redirect(address, 303)
-    drawn = render("match.html", page=MatchPage(match_or_404(moved.row.match_id)))
+    # Its match and evening came with the phone's seating there (read.seated_table): neither is read again.
+    drawn = render("match.html", page=MatchPage(moved.row.match, club_table=True))
     return hx.push_url(hx.reswap(hx.retarget(drawn, "body"), "innerHTML show:window:top"), address)
 
 

@@ -455,7 +455,8 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
         token = csrf_token(phone, "/evenings")
         loaded.update(dict.fromkeys(loaded, 0))
         # Then its form takes it there: at N/S, with the table's pencil.
-        moved = phone.post(f"/evenings/table/{ref(mine)}/next", data={"csrf_token": token}, headers=HTMX)
+        with counted(app) as moved_statements:
+            moved = phone.post(f"/evenings/table/{ref(mine)}/next", data={"csrf_token": token}, headers=HTMX)
     finally:
         for kind in loaded:
             db.event.remove(kind, "load", count)
@@ -471,6 +472,11 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
     assert any(cookie.startswith(("pencil", "__Host-pencil")) for cookie in moved.headers.getlist("Set-Cookie"))
     # Its tables of turn 1 and 2 and the pairs it meets there, the pencil given by the pairs' players alone.
     assert loaded == {ClubEntrant: 2, ClubTable: 2, ClubEvening: 1, Match: 2}, loaded
+    # The new match and its evening came with the phone's seating at its next table, and its page reads neither again:
+    # the address, the table left with its evening, match and seats, the seating, its pairs, the new match's seats, the
+    # pencil's side (its pairs), its version, its rounds, the pencil given (two UPDATEs), the sent rows, the chances,
+    # the phone's membership (15, when the page read the match and its evening's table again).
+    assert len(moved_statements) == 13, [" ".join(statement.split())[:80] for statement in moved_statements]
 
 
 def test_a_halls_phones_go_to_their_next_tables_in_turns_over_half_a_minute_at_most():
