@@ -71,7 +71,9 @@ def shows_version(tag: str, if_none_match: str | None) -> bool:
     if not if_none_match:
         return False
     tag = tag.strip('"')
-    return any(seen.split(":", 1)[0] == tag for seen in parse_etags(if_none_match).as_set(include_weak=True))
+    # An empty tag sent (`""`) is parsed as None: it names no version.
+    seen_tags = parse_etags(if_none_match).as_set(include_weak=True)
+    return any(seen is not None and seen.split(":", 1)[0] == tag for seen in seen_tags)
 
 
 # The word for what a page's entry shows (pages.match.entry_shows), which its live poll sends.

@@ -186,3 +186,10 @@ def test_a_poll_of_a_match_nothing_can_change_any_more_is_its_last(app, client):
         live = f"/matches/{ref(match_id)}/live"
         tag = viewer.get(live, headers=HTMX).headers["ETag"]
         assert viewer.get(live, headers={**HTMX, "If-None-Match": tag}).status_code == status
+
+
+@pytest.mark.parametrize("sent", ['""', 'W/""', '"", "v1-abcd-en"'], ids=["empty", "weak empty", "empty among"])
+def test_a_poll_that_sends_an_empty_tag_is_drawn_as_one_that_sent_none(client, sent):
+    match_id = start_match(client, "topic", PLAYERS)
+    drawn = client.get(f"/matches/{ref(match_id)}/live", headers={**HTMX, "If-None-Match": sent})
+    assert drawn.status_code == 200 and "Ann" in read_words(drawn.get_data(as_text=True))
