@@ -62,6 +62,13 @@ def name_fits(name: str) -> bool:
     return 1 <= len(name) <= NAME_MAX and len(name_key(name)) <= NAME_MAX
 
 
+def clean_note(raw: str, limit: int) -> str:
+    """A short free text as it is kept (an arbiter's note, a table's reason to call the arbiter): NFC, the characters
+    a name may not hold left out, spaces made one, cut to `limit` characters (what its column holds)."""
+    kept = "".join(c for c in raw if unicodedata.category(c) not in REFUSED_IN_NAMES and c not in INVISIBLE_FILLERS)
+    return clean_name(kept)[:limit]
+
+
 def clean_name(raw: str) -> str:
     """A name as it is kept: NFC, with surrounding spaces trimmed and inner runs made one space."""
     return " ".join(unicodedata.normalize("NFC", raw).split())

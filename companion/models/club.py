@@ -25,6 +25,8 @@ TABLE_PLAYING, TABLE_CONFIRMED = "playing", "confirmed"
 TABLE_DISPUTED, TABLE_CLOSED, TABLE_BYE = "disputed", "closed", "bye"
 # The longest reason a table gives for calling the arbiter.
 CALL_MAX = 80
+# What an arbiter's log line keeps of a note typed with a decision.
+NOTE_MAX = 200
 # The states whose result counts in the standings.
 COUNTED = (TABLE_CONFIRMED, TABLE_CLOSED, TABLE_BYE)
 
@@ -144,4 +146,4 @@ class ClubLog(db.Model):
     entrant: Mapped[int | None]
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    note: Mapped[str] = mapped_column(String(200), default="")
+    note: Mapped[str] = mapped_column(String(NOTE_MAX), default="")

@@ -15,6 +15,7 @@ from ..games import get_game
 from ..games.forms import BOARD_FIELD, KEPT_FIELD
 from ..games.refusals import Message
 from ..models import PLAYING, Match
+from ..models.club import COUNTED, ClubTable
 from ..queries import club
 from ..queries import matches as queries
 from ..queries.ratings import match_chances
@@ -81,9 +82,14 @@ class MatchPage:
         return queries.replay_step(self.match, self._shown, self.standings, self.game_view)
 
     @cached_property
-    def club_table(self) -> bool:
-        """Whether the match is a table of a club evening (its page then draws the evening's panel)."""
-        return club.table_of_match(self.match.id) is not None
+    def club_table(self) -> ClubTable | None:
+        """The club evening's table whose match this is, if any (its page then draws the evening's panel)."""
+        return club.table_of_match(self.match.id)
+
+    @cached_property
+    def result_counted(self) -> bool:
+        """Whether this is a club table's match whose result counts: it takes no more writes, the arbiter decides."""
+        return self.club_table is not None and self.club_table.state in COUNTED
 
     @cached_property
     def scorekeeper(self) -> bool:

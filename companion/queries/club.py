@@ -297,9 +297,3 @@ def clock_of(evening: ClubEvening) -> Clock:
 def _stored_clock(ends_at: datetime | None, left_ms: int | None) -> Clock:
     """A clock from its stored columns: its end (running) or its time left (paused)."""
     return Clock(ends_ms=ms_of(ends_at) if ends_at is not None else None, paused_left_ms=left_ms)
-
-
-def current_table_of_match(match_id: int) -> ClubTable | None:
-    """The table of the current turn whose match this is (None: a match of no evening, or of a turn gone by)."""
-    table = table_of_match(match_id)
-    return table if table is not None and table.evening.turn == table.turn else None

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import update
 
 from ..extensions import db
-from ..games.checks import checked_name, name_key, whole
+from ..games.checks import checked_name, clean_note, name_key, whole
 from ..games.club import plan as plans
 from ..games.club.standings import SIDES
 from ..games.refusals import N_, NotAllowed, RuleError
@@ -21,6 +21,7 @@ from ..models.club import (
     EVENING_OVER,
     EVENING_PLAYING,
     EVENING_SETUP,
+    NOTE_MAX,
     TABLE_BYE,
     TABLE_CLOSED,
     TABLE_CONFIRMED,
@@ -132,7 +133,8 @@ def _draw_next(evening: ClubEvening) -> None:
     plan = read.plan_of(evening)
     number = evening.turn + 1
     playing = [entrant.number for entrant in read.ranked(evening) if _plays(entrant, number)]
-    starting = [entrant.number for entrant in evening.entrants if entrant.joined_turn == 1]
+    # An entrant withdrawn before the start (after turn 0) is dealt no table of a scheduled movement.
+    starting = [entrant.number for entrant in evening.entrants if _plays(entrant, 1)]
     clubs = {entrant.number: entrant.club for entrant in evening.entrants if entrant.club}
     drawn = plans.draw(plan, number, playing, read.turns(evening), starting, clubs)
     by_number = {entrant.number: entrant for entrant in evening.entrants}
@@ -287,7 +289,7 @@ def dispute(evening: ClubEvening, turn: int, number: int, credential: str | None
         if table.state in COUNTED:
             raise NotAllowed(N_("this result is counted already: the arbiter may still correct it"))
         table.state = TABLE_DISPUTED
-        _log(evening, hash_token(credential or ""), "dispute", turn=turn, table=number, note=note[:200])
+        _log(evening, hash_token(credential or ""), "dispute", turn=turn, table=number, note=note)
 
 
 def settle(evening: ClubEvening, turn: int, number: int, points: Sequence[Any], note: str) -> None:
@@ -307,6 +309,7 @@ def close_turn(evening: ClubEvening, outcomes: Mapping[int, str | Sequence[int]]
     "zero", or each side's tournament points; a table left out: "average"), noted in the log; then the next
     turn is drawn."""
     with _locked(evening):
+        _in_play(evening)
         waiting = [table for table in evening.tables if table.turn == evening.turn and table.state not in COUNTED]
         numbers = {table.number for table in waiting}
         for number in outcomes:
@@ -317,7 +320,7 @@ def close_turn(evening: ClubEvening, outcomes: Mapping[int, str | Sequence[int]]
             before = {"state": table.state, "points": table.points}
             table.state, table.given, table.confirmed_by = TABLE_CLOSED, given, ARBITER
             _log(evening, ARBITER, "close", turn=table.turn, table=table.number, before=before,
-                 after={"given": given}, note=note[:200])  # fmt: skip
+                 after={"given": given}, note=note)  # fmt: skip
         _next_if_counted(evening)
 
 
@@ -340,20 +343,23 @@ def late(evening: ClubEvening, number: int, penalty: Any, note: str = "") -> Non
     counts it (points, or tournament points)."""
     penalty = whole(penalty, N_("the penalty"), lo=0, hi=100_000, field="penalty")
     with _locked(evening):
+        _in_play(evening)
         _entrant_of(evening, number)
-        _log(evening, ARBITER, "late", turn=evening.turn, entrant=number, after={"penalty": penalty}, note=note[:200])
+        _log(evening, ARBITER, "late", turn=evening.turn, entrant=number, after={"penalty": penalty}, note=note)
         read.check_events(evening)
 
 
 def forfeit(evening: ClubEvening, number: int, note: str = "") -> None:
     """The arbiter records a forfeit: the entrant gets nothing for the current turn, its opponent a bye's points."""
     with _locked(evening):
+        _in_play(evening)
         _entrant_of(evening, number)
         table = next((t for t in evening.tables if t.turn == evening.turn and number in t.sides), None)
         if table is None or table.state == TABLE_BYE:
             raise RuleError(N_("this entrant has no table in this turn"), field="entrant")
-        _log(evening, ARBITER, "forfeit", turn=evening.turn, table=table.number, entrant=number, note=note[:200])
+        _log(evening, ARBITER, "forfeit", turn=evening.turn, table=table.number, entrant=number, note=note)
         table.state, table.confirmed_by = TABLE_CONFIRMED, ARBITER
+        read.check_events(evening)
         _next_if_counted(evening)
 
 
@@ -370,7 +376,9 @@ def _count(evening: ClubEvening, table: ClubTable, points: list[int], by: str, a
 
 def _next_if_counted(evening: ClubEvening) -> None:
     """When every table of the current turn counts: the next turn drawn, or the evening over after the last."""
-    if any(table.state not in COUNTED for table in evening.tables if table.turn == evening.turn):
+    if evening.status == EVENING_OVER or any(
+        table.state not in COUNTED for table in evening.tables if table.turn == evening.turn
+    ):
         return
     if evening.turn >= evening.turns:
         evening.status = EVENING_OVER
@@ -392,6 +400,14 @@ def _locked(evening: ClubEvening) -> Iterator[None]:
         yield
 
 
+def _in_play(evening: ClubEvening) -> None:
+    """Refuse a decision about the current turn where there is none: before the start, or once the evening is over."""
+    if evening.status == EVENING_OVER:
+        raise NotAllowed(N_("this evening is over"))
+    if evening.status == EVENING_SETUP:
+        raise NotAllowed(N_("this evening has not begun: start it first"))
+
+
 def _table_of(evening: ClubEvening, turn: Any, number: Any) -> ClubTable:
     """A table of the evening, or a RuleError: the turn has no such table."""
     found = read.table_at(evening, turn, number)
@@ -411,6 +427,8 @@ def _seated_table(evening: ClubEvening, turn: Any, number: Any, credential: str 
 
 def _entrant_of(evening: ClubEvening, number: Any) -> ClubEntrant:
     found = next((entrant for entrant in evening.entrants if entrant.number == number), None)
+    if found is None and number is None:
+        raise RuleError(N_("pick one of the evening's entrants"), field="entrant")
     if found is None:
         raise RuleError(N_("no entrant %(n)s in this evening", n=number), field="entrant")
     return found
@@ -429,4 +447,4 @@ def _log(
     note: str = "",
 ) -> None:
     db.session.add(ClubLog(evening_id=evening.id, by=by, action=action, turn=turn, table=table, entrant=entrant,
-                           before=before, after=after, note=note))  # fmt: skip
+                           before=before, after=after, note=clean_note(note, NOTE_MAX)))  # fmt: skip

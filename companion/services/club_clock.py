@@ -3,6 +3,7 @@ arbiter (a phone at the table calls or withdraws it, the arbiter answers it); ea
 
 from __future__ import annotations
 
+from ..games.checks import clean_note
 from ..games.club.clock import EXTENSIONS, OFF, PAUSED, UP, Clock
 from ..games.refusals import N_, NotAllowed, RuleError
 from ..models import utcnow
@@ -53,11 +54,13 @@ def run_clock(evening: ClubEvening, action: str, minutes: int | None = None) -> 
 
 def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None, reason: str) -> None:
     """A phone seated at the table calls the arbiter to it with a short reason (a second call replaces the first)."""
-    reason = " ".join(reason.split())[:CALL_MAX]
+    reason = clean_note(reason, CALL_MAX)
     if not reason:
         raise RuleError(N_("say why the arbiter is needed"), field="call")
     with _locked(evening):
         table = _seated_table(evening, table.turn, table.number, credential)
+        if table.turn != evening.turn:
+            raise NotAllowed(N_("this table's turn is over: call the arbiter from your table of this turn"))
         table.call, table.called_at = reason, utcnow()
         _log(evening, hash_token(credential or ""), "call", turn=table.turn, table=table.number, note=reason)
 

@@ -1,15 +1,36 @@
-"""A hand saved at a club table once the turn's clock is up is the last: the match ends with the hands played."""
+"""What a club table's match still takes: no write once its result counts; a hand saved once the turn's clock is up
+is the last, the match ended with the hands played."""
 
 from __future__ import annotations
 
 from ..extensions import db
 from ..games.base import Standings
+from ..games.refusals import N_, NotAllowed
 from ..models import Match
-from ..models.club import ClubLog
+from ..models.club import COUNTED, ClubLog, ClubTable
 from ..queries import club as read
 
 # Who the log names for what the clock did.
 CLOCK = "clock"
+
+
+def table_of(match: Match) -> ClubTable | None:
+    """The club table whose match this is (None: a match of no evening), read once under the match's lock: the
+    write's check and its clock's ask it (the lock's version names it)."""
+    kept = db.session.info.setdefault("club_table_of", {})
+    key = (match.id, match.version)
+    if key not in kept:
+        kept.clear()
+        kept[key] = read.table_of_match(match.id)
+    return kept[key]
+
+
+def refuse_once_counted(match: Match) -> None:
+    """Refuse a write to a club table's match whose result counts (confirmed, settled, closed by the arbiter): the
+    standings hold its points, and only the arbiter changes them (read under the match's lock)."""
+    table = table_of(match)
+    if table is not None and table.state in COUNTED:
+        raise NotAllowed(N_("this table's result is counted: only the arbiter may change it now"))
 
 
 def cut_short(match: Match, standings: Standings) -> bool:
@@ -18,8 +39,8 @@ def cut_short(match: Match, standings: Standings) -> bool:
     a table still playing when time is up. True when it was cut (the caller rescores: its status follows)."""
     if standings.over:
         return False
-    table = read.current_table_of_match(match.id)
-    if table is None or not read.clock_of(table.evening).is_up(read.now_ms()):
+    table = table_of(match)
+    if table is None or table.evening.turn != table.turn or not read.clock_of(table.evening).is_up(read.now_ms()):
         return False
     settings = dict(match.settings)
     if match.game == "burraco":

@@ -13,7 +13,7 @@ from sqlalchemy import inspect, select
 from ..extensions import db
 from ..games import get_game
 from ..games.base import Replay, Standings
-from ..games.refusals import N_, ChangedMeanwhile, Message, RuleError
+from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, RuleError
 from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, RoundChange, Seat, utcnow
 from ..queries.matches import hash_token, standings_of
 from . import club_time_up, ratings, records
@@ -225,9 +225,11 @@ def _saved(match: Match, stored: Round) -> Saved:
 
 
 def _still_played(match: Match) -> None:
-    """Refuse a round write to a match the host ended (read under the lock: the status is fresh)."""
+    """Refuse a round write to a match the host ended, or to a club table's whose result counts (read under the
+    lock: the status is fresh)."""
     if match.status == UNFINISHED:
         raise ChangedMeanwhile(N_("the host ended this match; it is kept as unfinished and takes no more rounds"))
+    club_time_up.refuse_once_counted(match)
 
 
 def save_round(
@@ -429,6 +431,8 @@ def correct_round(
 def delete_match(match: Match) -> None:
     """Remove a match with its rounds and change log, under its lock like every write to it."""
     with transaction(locking=match):
+        if club_time_up.table_of(match) is not None:
+            raise NotAllowed(N_("a club evening's match stays with its evening"))
         records.withdraw(match)
         finished = match.status == FINISHED
         db.session.delete(match)

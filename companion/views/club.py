@@ -287,7 +287,7 @@ def next_table(match_id: int):
     if not request.htmx:
         return redirect(address, 303)
     # Its match and evening came with the phone's seating there (read.seated_table): neither is read again.
-    drawn = render("match.html", page=MatchPage(moved.row.match, club_table=True))
+    drawn = render("match.html", page=MatchPage(moved.row.match, club_table=moved.row))
     return hx.push_url(hx.reswap(hx.retarget(drawn, "body"), "innerHTML show:window:top"), address)
 
 
@@ -299,6 +299,11 @@ def _panel_page(match_id: int, **given: Any) -> EveningPage:
     return EveningPage(table.evening, table_row=table, **given)
 
 
+# What the panel's buttons send: a confirmation (none named: the button's value left out), the entering phone's
+# confirmation handed to the other side, a call for the arbiter that disputes the result.
+CONFIRM_ACTIONS = (None, "", "confirm", "handed", "dispute")
+
+
 @bp.post("/table/<match:match_id>/confirm")
 @access.viewer_link
 @access.member
@@ -307,6 +312,8 @@ def confirm(match_id: int):
     arbiter with a reason; a refusal is drawn in the panel with its reason, nothing counted."""
     page = _panel_page(match_id)
     evening, table, action = page.evening, page.table_row, first(request.form, "action")
+    if action not in CONFIRM_ACTIONS:
+        abort(400)
     try:
         if action == "dispute":
             service.dispute(evening, table.turn, table.number, phone_credential(), first(request.form, "note") or "")

@@ -44,13 +44,20 @@ def raw_plan(form: Any) -> dict[str, Any]:
     return raw
 
 
+BAND_PARTS = ("start", "ahead", "behind")
+
+
 def bands(text: str) -> list[dict[str, Any]]:
     """The host's bands, a line each: "from ahead-behind" ("51 11-9")."""
     rows = []
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
         parts = re.split(r"[\s\-–]+", line.strip())
-        if line.strip():
-            rows.append(dict(zip(("start", "ahead", "behind"), (whole_number(part) for part in parts), strict=False)))
+        if not line.strip():
+            continue
+        if len(parts) != len(BAND_PARTS):
+            raise RuleError(gettext("band %(n)s: a line of three numbers, from ahead-behind (51 11-9)", n=number),
+                            field="bands")  # fmt: skip
+        rows.append(dict(zip(BAND_PARTS, (whole_number(part) for part in parts), strict=True)))
     return rows
 
 

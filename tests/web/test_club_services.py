@@ -159,15 +159,18 @@ def test_the_arbiter_corrects_a_disputed_table_closes_a_turn_and_the_evening_end
         service.confirm(evening, 1, first.number, "ew-phone")
     service.settle(evening, 1, first.number, [1200, 550], "third hand corrected")
     assert first.points == [1200, 550] and first.state == "confirmed"
-    # The arbiter closes turn 1 with the others unplayed: one given tournament points, the rest average.
+    # One table has played its hands, not confirmed yet; the others have not.
+    late_match = play_table(evening, tables[2], 100, 100)
+    seat_phone(late_match, next(e for e in evening.entrants if e.number == tables[2].sides[1]).players[0], "late")
+    # The arbiter closes turn 1: one table given tournament points, the rest average.
     service.close_turn(evening, {tables[1].number: [14, 6]}, "out of time")
     assert [t.state for t in tables[1:]] == [TABLE_CLOSED] * 3
     assert evening.turn == 2
-    # A table of a closed turn confirming is refused with the reason.
-    late_match = play_table(evening, tables[2], 100, 100)
-    seat_phone(late_match, next(e for e in evening.entrants if e.number == tables[2].sides[1]).players[0], "late")
+    # A table of a closed turn confirming is refused with the reason; one still playing takes no more hands.
     with pytest.raises(NotAllowed, match="closed this turn"):
         service.confirm(evening, 1, tables[2].number, "late")
+    with pytest.raises(NotAllowed, match="only the arbiter may change it now"):
+        play_table(evening, tables[3], 100, 100)
     for _later_turn in (2, 3):
         service.close_turn(evening, {})
     assert evening.status == EVENING_OVER

@@ -1,0 +1,177 @@
+"""A club evening against wrong and late writes: each refused with its reason and nothing stored, the evening intact."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from companion.extensions import db
+from companion.models import Match
+from companion.models.club import ClubEntrant, ClubEvening, ClubLog, ClubTable
+from tests.helpers import HTMX, entry_fields, grant_host_rights, ref, stored_match
+from tests.web.test_club_pages import SETUP, card_path, create, play, post, tables
+
+HAND = {"sides": {"N/S": {"table": 0, "hand": 0}, "E/W": {"table": 900, "hand": 0}}, "closed_by": None}
+
+
+@pytest.fixture
+def host(client):
+    return grant_host_rights(client)
+
+
+def logged(app, evening_id: int) -> list[str]:
+    """The evening's log, its actions in order."""
+    with app.app_context():
+        rows = db.session.scalars(db.select(ClubLog).filter_by(evening_id=evening_id).order_by(ClubLog.id)).all()
+        return [row.action for row in rows]
+
+
+def seated(app, host, number: int):
+    """Table `number`'s N/S phone (with the pencil) and E/W phone, seated by its card."""
+    ns, ew = app.test_client(), app.test_client()
+    assert post(ns, card_path(host, number), {"seat": "0", "action": "sit"}).status_code == 302
+    assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    return ns, ew
+
+
+def text_of(answer) -> str:
+    return html.unescape(answer.get_data(as_text=True))
+
+
+def test_an_evening_over_takes_no_more_decisions_and_its_pages_stay_open(app, host):
+    evening_id, address = create(host, first="danese", then="danese", turns="1")
+    decide = f"/evenings/{address}/decide"
+    # Closing a turn, marking lateness or a forfeit before the start: refused, no turn drawn.
+    for action in ({"action": "close"}, {"action": "late", "entrant": "1", "penalty": "10"}):
+        refused = post(host, decide, action, **HTMX)
+        assert refused.status_code == 403 and "This evening has not begun" in text_of(refused)
+    assert tables(app, evening_id, 1) == [] and logged(app, evening_id) == ["create"]
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    assert post(host, decide, {"action": "close", "note": "time"}, **HTMX).status_code == 200
+    done = logged(app, evening_id)
+    assert done.count("over") == 1
+    # Once over: a forfeit (which left every page of the evening refusing with the closing's message), lateness, a
+    # second closing: each refused beside the arbiter's form, nothing logged.
+    for action in ({"action": "forfeit", "entrant": "1"}, {"action": "late", "entrant": "1", "penalty": "10"},
+                   {"action": "close"}):  # fmt: skip
+        refused = post(host, decide, action, **HTMX)
+        assert refused.status_code == 403 and "This evening is over" in text_of(refused), action
+    assert logged(app, evening_id) == done
+    for path in ("", "/live", "/standings", "/standings.csv", "/hall", "/podium.png"):
+        assert host.get(f"/evenings/{address}{path}").status_code == 200, path
+
+
+def test_a_counted_tables_match_takes_no_more_writes_and_its_page_offers_none(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), (other_number, other_match, _) = tables(app, evening_id, 1)
+    ns, ew = seated(app, host, number)
+    play(app, match_id, 400, 100)
+    page = text_of(ns.get(f"/matches/{ref(match_id)}"))
+    # Before the other side confirms, the pencil may still take a hand back (a mistake seen in time).
+    assert "Undo" in page and "Delete match" not in page
+    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    before = stored_match(app, match_id)
+    path = f"/matches/{ref(match_id)}"
+    writes = {
+        "undo": post(ns, f"{path}/undo", {"shown": "2"}, **HTMX),
+        "correct": post(ns, f"{path}/rounds/1", {"revision": "1", **entry_fields(app, match_id, HAND)}),
+        "delete": post(ns, f"{path}/delete", {}),
+    }
+    for write, answer in writes.items():
+        assert answer.status_code == 403, (write, answer.status_code)
+    assert "only the arbiter may change it now" in text_of(writes["undo"])
+    assert "A club evening's match stays with its evening" in text_of(writes["delete"])
+    assert stored_match(app, match_id) == before
+    page = text_of(ns.get(f"/matches/{ref(match_id)}"))
+    assert "Undo" not in page and "Delete match" not in page
+    # A table the arbiter closed while it played takes no more hands either.
+    other_ns, _other_ew = seated(app, host, other_number)
+    assert post(host, f"/evenings/{address}/decide", {"action": "close"}, **HTMX).status_code == 200
+    hand = {"sides": {"N/S": {"table": 100, "hand": 0}, "E/W": {"table": 100, "hand": 0}}, "closed_by": None}
+    with app.app_context():
+        from companion.services import matches
+
+        with pytest.raises(Exception, match="only the arbiter may change it now"):
+            matches.save_round(db.session.get(Match, other_match), hand)
+        assert db.session.get(Match, other_match).rounds == []
+
+
+def test_notes_and_calls_are_kept_without_invisible_characters_and_cut_to_their_column(app, host):
+    evening_id, address = create(host)
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), _second = tables(app, evening_id, 1)
+    ns, ew = seated(app, host, number)
+    called = post(ew, f"/evenings/table/{ref(match_id)}/call", {"note": "a\x00b\u202e  wrong   count"}, **HTMX)
+    assert called.status_code == 200
+    play(app, match_id, 400, 100)
+    # PostgreSQL refused a NUL and a note longer than the log's column (a 500): both kept as the column can.
+    settled = post(host, decide, {"action": "settle", "turn": "1", "table": str(number), "points": ["500", "100"],
+                                  "note": "n\x00" * 300}, **HTMX)  # fmt: skip
+    assert settled.status_code == 200
+    with app.app_context():
+        table = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening_id, number=number, turn=1)).one()
+        notes = dict(db.session.execute(db.select(ClubLog.action, ClubLog.note).filter_by(evening_id=evening_id)).all())
+    assert notes["call"] == "ab wrong count" and table.points == [500, 100]
+    assert notes["settle"] == "n" * 200
+
+
+def test_a_call_from_a_turn_gone_by_and_an_unknown_confirmation_are_refused(app, host):
+    evening_id, address = create(host)
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), (other_number, other_match, _) = tables(app, evening_id, 1)
+    ns, ew = seated(app, host, number)
+    play(app, match_id, 400, 100)
+    odd = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "x" * 1000}, **HTMX)
+    assert odd.status_code == 400 and logged(app, evening_id) == ["create", "draw"]
+    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    play(app, other_match, 100, 100)
+    assert post(host, decide, {"action": "confirm", "turn": "1", "table": str(other_number)}, **HTMX).status_code == 200
+    assert len(tables(app, evening_id, 2)) == 2
+    late_call = post(ew, f"/evenings/table/{ref(match_id)}/call", {"note": "still here"}, **HTMX)
+    assert late_call.status_code == 403 and "This table's turn is over" in text_of(late_call)
+    with app.app_context():
+        assert all(table.call is None for table in db.session.scalars(db.select(ClubTable)))
+
+
+def test_an_entrant_withdrawn_before_the_start_is_dealt_no_table(app, host):
+    entrants = SETUP["entrants"] + "\nCosta & Fontana\nMoretti & Rizzo"
+    evening_id, address = create(host, entrants=entrants, first="mitchell", then="mitchell", turns="1")
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "withdraw", "entrant": "6"}, **HTMX).status_code == 200
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    dealt = [side for _number, _match, sides in tables(app, evening_id, 1) for side in sides]
+    with app.app_context():
+        byes = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening_id, turn=1, number=0)).all()
+    assert 6 not in dealt and all(6 not in bye.sides for bye in byes)
+    assert sorted([*dealt, *(side for bye in byes for side in bye.sides)]) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "said"),
+    [
+        ({"scale": "custom", "bands": "0 10-10\n51 11-9-3"}, "bands", "Band 2: a line of three numbers"),
+        ({"scale": "custom", "bands": "0 10-10 60 12-8"}, "bands", "Band 1: a line of three numbers"),
+        ({"late_costs": "-1"}, "late_costs", "Lateness costs points or tournament points"),
+        ({"short_turn": "never"}, "short_turn", "Unknown conversion"),
+    ],
+    ids=["a band of four numbers", "two bands on a line", "lateness", "a turn cut short"],
+)
+def test_a_setup_refused_says_why_beside_the_field(app, host, changes, field, said):
+    answer = post(host, "/evenings/new", {**SETUP, **changes, "action": "create"}, **HTMX)
+    page = text_of(answer)
+    assert answer.status_code == 422 and f'id="{field}-error"' in page and said in page
+    with app.app_context():
+        assert db.session.query(ClubEvening).count() == 0 and db.session.query(ClubEntrant).count() == 0
+
+
+def test_an_empty_tag_sent_with_a_club_poll_is_drawn_as_none_sent(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (_number, match_id, _), _second = tables(app, evening_id, 1)
+    for path in (f"/evenings/{address}/live", f"/evenings/{address}/hall/live", f"/evenings/table/{ref(match_id)}",
+                 f"/matches/{ref(match_id)}/live"):  # fmt: skip
+        assert host.get(path, headers={**HTMX, "If-None-Match": '""'}).status_code == 200, path
