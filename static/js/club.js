@@ -54,10 +54,16 @@ function sendKept() {
   });
 }
 
+// The other side's Confirm appears in the panel at the top of the page as the last hand is saved, often while the
+// phone shows the rounds below: it is brought into view as it appears, the one thing this phone is asked to do.
+var offeredConfirm = false;
 onLoad(function (root) {
   var panel = document.querySelector("#club-table");
   if (panel && kept(KEPT).length) showKept(panel);
   if (root === panel || root === document.body || (panel && panel.contains(root))) sendKept();
+  var offers = Boolean(panel && panel.querySelector(".club-confirm"));
+  if (offers && !offeredConfirm) panel.scrollIntoView({ block: "start" });
+  offeredConfirm = offers;
 });
 window.addEventListener("online", sendKept);
 // A poll of the panel answered: the server is reached, though an answer that draws what the panel shows already is

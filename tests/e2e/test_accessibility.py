@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from companion.extensions import db
 from companion.games import REGISTRY
-from companion.models import Player
+from companion.models import Player, utcnow, within_group
+from companion.models.club import ClubEvening
 from tests.e2e.helpers import add_to_roster, serious_axe_violations, start_match
-from tests.helpers import ref
+from tests.helpers import begun_evening, ref
 
 pytestmark = pytest.mark.e2e
 
@@ -43,6 +46,21 @@ def test_each_game_match_page_passes_axe(page: Page, live_server, app, slug, sch
     names = ["Ann", "Bob", "Cy", "Di"][: PLAYERS[slug]]
     add_to_roster(app, *names)
     start_match(page, live_server.url, REGISTRY[slug].name, names)
+    assert serious_axe_violations(page) == []
+
+
+@pytest.mark.parametrize(("state", "left"), [("warning", timedelta(minutes=3)), ("up", -timedelta(minutes=1))])
+def test_a_club_tables_clock_passes_axe_in_the_dark(page: Page, live_server, app, state, left):
+    # Its amber and red were the light page's, below 4.5:1 on the dark card.
+    found = begun_evening(app)
+    with app.app_context(), within_group(None):
+        evening = db.session.scalars(select(ClubEvening).filter_by(public_id=found["evening"])).one()
+        evening.clock_ends_at = utcnow() + left
+        db.session.commit()
+        db.session.remove()
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{live_server.url}/matches/{found['table']}")
+    expect(page.locator(f"#club-table .club-clock.clock-{state}")).to_be_visible()
     assert serious_axe_violations(page) == []
 
 

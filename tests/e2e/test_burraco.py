@@ -219,6 +219,13 @@ def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_se
     match_id = server_match_with_pencil(page, app, live_server.url, "burraco", LONG_NAMES[:5])
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    # The burraco counts' steppers fit their side's card at 360 px (the Dirty's + ran over its padding to its border).
+    past_the_padding = page.evaluate("""() => [...document.querySelectorAll('.burraco-count .stepper')].map(stepper => {
+        const card = stepper.closest('.burraco-side'), style = getComputedStyle(card);
+        const inner = card.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+        return stepper.getBoundingClientRect().right - inner;
+    }).filter(past => past > 0.5)""")
+    assert past_the_padding == []
     keypad = page.get_by_role("group", name="Keypad")
     for _ in range(8):
         keypad.get_by_role("button", name="Next ↓").click()

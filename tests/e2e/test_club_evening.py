@@ -169,6 +169,9 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
 
     first = evening_tables(app, 1)
     offline_ns = phones[_ns_player(app, first[0])]
+    # Table 1's E/W phone reads the page below its panel as the hands are played: its Confirm is brought into view
+    # once the last hand is in (it appeared above, out of sight).
+    phones[_ew_player(app, first[0])].evaluate("window.scrollTo(0, document.body.scrollHeight)")
     go_offline(offline_ns)
     ns_points, ew_points = LAID[(1, 1)]
     for number in range(1, HANDS + 1):
@@ -193,7 +196,10 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
             # it by itself once the network is back.
             if table.number == 3:
                 go_offline(ew)
-            panel.get_by_role("button", name=f"Confirm: N/S {ns} – E/W {ewp}").click()
+            confirm = panel.get_by_role("button", name=f"Confirm: N/S {ns} – E/W {ewp}")
+            if table.number == 1:
+                expect(confirm).to_be_in_viewport()
+            confirm.click()
             if table.number == 3:
                 expect(panel.get_by_role("status").filter(has_text="No network: this phone keeps it")).to_be_visible()
                 go_online(ew)

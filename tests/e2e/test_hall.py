@@ -86,6 +86,10 @@ def test_the_grid_and_the_standings_appear(browser: Browser, hall: str):
     expect(page.locator(".hall-legend")).to_contain_text("waiting for confirmation: 3")
     expect(page.locator(".hall-standings li:visible").first).to_contain_text("TP")
     audit_layout(page, NAMES, sizes=(TV, LAPTOP))
+    # The whole screen and no more: no scrollbar on the TV, its title and clock never scrolled out of sight.
+    for size in (TV, LAPTOP):
+        page.set_viewport_size(size)
+        assert page.evaluate("document.documentElement.scrollHeight - innerHeight") <= 0, size
     page.context.close()
 
 

@@ -87,6 +87,8 @@ def host(client):
 
 
 def test_a_bad_setup_is_refused_beside_its_field_and_nothing_is_stored(app, host):
+    # A fresh form marks no field as checked (Pico draws aria-invalid="false" green, with a tick).
+    assert "aria-invalid" not in host.get("/evenings/new").get_data(as_text=True)
     answer = post(host, "/evenings/new", {**SETUP, "turns": "4", "then": "mitchell", "action": "create"}, **HTMX)
     assert answer.status_code == 422
     assert "A Mitchell of 4 entrants holds 1 turn" in html.unescape(answer.get_data(as_text=True))
