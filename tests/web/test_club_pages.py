@@ -162,6 +162,7 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
     counted = ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged)
     assert counted.status_code == 200 and "Waiting for the other tables" in read_words(counted.get_data(as_text=True))
+    assert "Counted: N/S 800 – E/W 200" in read_words(counted.get_data(as_text=True))
     counted_path, counted_phone = f"/evenings/table/{ref(match_id)}", ew
     counted_tag = {**HTMX, "If-None-Match": counted.headers["ETag"]}
     # Another table's panel, still playing, is unchanged by this confirmation (400 phones of a hall ask it).
@@ -175,6 +176,8 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     disputed = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "dispute", "note": "hand 2 was 150"},
                     **HTMX)  # fmt: skip
     assert disputed.status_code == 200 and "The arbiter is called" in read_words(disputed.get_data(as_text=True))
+    # Called already: the panel offers no second call.
+    assert "Arbiter, please" not in read_words(disputed.get_data(as_text=True))
     # The counted table's panel is unchanged by the other table's moves (a hall's 100 tables would redraw it at
     # every confirmation).
     assert counted_phone.get(counted_path, headers=counted_tag).status_code == 304
@@ -186,6 +189,10 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     assert settled.status_code == 200, re.findall(r"role=\"alert\">([^<]*)", settled.get_data(as_text=True))
     second = tables(app, evening_id, 2)
     assert len(second) == 2
+    # Its phones read whose result counts: the arbiter's, not the match's totals shown under the panel.
+    assert "Counted by the arbiter: N/S 200 – E/W 250" in read_words(
+        ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX).get_data(as_text=True)
+    )
     # Every phone's panel takes it to its next table, the N/S phones with their pencil.
     moves_after: dict[int, int] = {}
     for number, (ns, ew) in phones.items():
