@@ -194,7 +194,7 @@ def table_of_match(match_id: int, seats: bool = False) -> ClubTable | None:
 # What a table's panel is drawn from, in one read (see panel_tag), by its match.
 _PANEL = (
     select(ClubEvening.turn, ClubEvening.status, ClubTable.state, Match.status, Match.version,
-           ClubEvening.clock_ends_at, ClubEvening.clock_left_ms, ClubTable.called_at)
+           ClubEvening.clock_ends_at, ClubEvening.clock_left_ms, ClubTable.called_at, ClubTable.confirmed_at)
     .join(ClubTable, ClubTable.evening_id == ClubEvening.id)
     .join(Match, Match.id == ClubTable.match_id)
 )  # fmt: skip
@@ -211,7 +211,7 @@ def panel_tag(table: ClubTable, match: Match) -> str:
     unchanged too, the table still playing: tagged with each version, every save redrew its table's 4 panels."""
     evening = table.evening
     return _panel_tag(evening.turn, evening.status, table.state, match.status, match.version, evening.clock_ends_at,
-                      evening.clock_left_ms, table.called_at)  # fmt: skip
+                      evening.clock_left_ms, table.called_at, table.confirmed_at)  # fmt: skip
 
 
 # The panels of many addresses at once, each row with its match's id, address and group: the poll board's read.
@@ -242,19 +242,21 @@ class BoardPanel(NamedTuple):
 def panel_states_at(public_ids: list[str], connection: Connection) -> dict[str, BoardPanel]:
     """The panel of each of these addresses that has a club table, by address, in one statement."""
     rows = connection.execute(_PANELS_AT, {"public_ids": public_ids})
-    return {row[9]: BoardPanel(tuple(row[:8]), row[8], row[10]) for row in rows}
+    return {row[10]: BoardPanel(tuple(row[:9]), row[9], row[11]) for row in rows}
 
 
 def _panel_tag(turn: int, status: str, state: str, match_status: str, match_version: int, ends_at: datetime | None,
-               left_ms: int | None, called_at: datetime | None) -> str:  # fmt: skip
+               left_ms: int | None, called_at: datetime | None, counted_at: datetime | None) -> str:  # fmt: skip
     # The match as the panel draws it: playing, or its points to confirm, which each version may change. The clock
     # as stored (a start, a pause, an extension) and its state now (time up moves it with nothing written); the
-    # table's call for the arbiter, made or answered.
+    # table's call for the arbiter, made or answered; when its result was counted (the arbiter's correction of a
+    # counted result leaves its state as it was).
     match = "mp" if match_status == PLAYING else f"m{match_version}"
     stored = _stored_clock(ends_at, left_ms)
     clock = f"-c{stored.ends_ms}-{left_ms}-{stored.state(now_ms())}"
     called = f"-a{ms_of(called_at)}" if called_at is not None else ""
-    return f'"t{turn}-{status}-{state}-{match}{clock}{called}"'
+    counted = f"-k{ms_of(counted_at)}" if counted_at is not None else ""
+    return f'"t{turn}-{status}-{state}-{match}{clock}{called}{counted}"'
 
 
 def tables_version(evening: ClubEvening) -> int:

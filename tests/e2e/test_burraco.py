@@ -222,7 +222,8 @@ def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_se
     # The burraco counts' steppers fit their side's card at 360 px (the Dirty's + ran over its padding to its border).
     past_the_padding = page.evaluate("""() => [...document.querySelectorAll('.burraco-count .stepper')].map(stepper => {
         const card = stepper.closest('.burraco-side'), style = getComputedStyle(card);
-        const inner = card.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+        const padding = parseFloat(style.paddingRight) + parseFloat(style.borderRightWidth);
+        const inner = card.getBoundingClientRect().right - padding;
         return stepper.getBoundingClientRect().right - inner;
     }).filter(past => past > 0.5)""")
     assert past_the_padding == []

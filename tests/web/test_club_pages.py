@@ -488,6 +488,27 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
     assert len(moved_statements) == 13, [" ".join(statement.split())[:80] for statement in moved_statements]
 
 
+def test_a_counted_tables_panel_shows_the_arbiters_correction_at_its_next_poll(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), _other = tables(app, evening_id, 1)
+    ew = app.test_client()
+    assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    play(app, match_id, 400, 100)
+    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    path = f"/evenings/table/{ref(match_id)}"
+    shown = {**HTMX, "If-None-Match": ew.get(path, headers=HTMX).headers["ETag"]}
+    assert ew.get(path, headers=shown).status_code == 304
+    corrected = post(host, f"/evenings/{address}/decide",
+                     {"action": "settle", "turn": "1", "table": str(number), "points": ["700", "300"], "note": ""},
+                     **HTMX)  # fmt: skip
+    assert corrected.status_code == 200
+    # The table's state stays counted: the panel was told unchanged, its points the old ones, until the turn moved.
+    polled = ew.get(path, headers=shown)
+    assert polled.status_code == 200
+    assert "Counted by the arbiter: N/S 700 – E/W 300" in read_words(polled.get_data(as_text=True))
+
+
 def test_a_halls_phones_go_to_their_next_tables_in_turns_over_half_a_minute_at_most():
     # 400 tables' 1,600 phones: each table a little after the one before, table 101 with table 1 again, so that
     # no phone waits much more than half a minute for its new page and no moment sends more than 4 tables' phones.
