@@ -22,6 +22,8 @@ from .i18n import error_text
 MODES = {"burraco-pairs": ("burraco", True), "burraco-alone": ("burraco", False), "pazaak": ("pazaak", False)}
 # An entrant as the host types it: "Rossi & Bianchi (Arona)", the club optional.
 ENTRANT_LINE = re.compile(r"^(?P<players>[^()]+?)\s*(?:\((?P<club>[^()]*)\))?$")
+# A band of the host's scale as typed, "51 11-9": from a difference of 51, 11 tournament points to 9.
+BAND_PARTS = ("start", "ahead", "behind")
 
 
 def raw_plan(form: Any) -> dict[str, Any]:
@@ -42,9 +44,6 @@ def raw_plan(form: Any) -> dict[str, Any]:
     elif scale == "custom":
         raw["scale"] = bands(first(form, "bands", "") or "")
     return raw
-
-
-BAND_PARTS = ("start", "ahead", "behind")
 
 
 def bands(text: str) -> list[dict[str, Any]]:
