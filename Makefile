@@ -82,7 +82,8 @@ test-quick: $(VENV)/.dev-installed
 # The performance benchmark against the budgets of issues 11, 26 and 30 (about 6-10 minutes); figures in bench/results.json.
 # BASE=<commit> runs that commit's app too, each figure on both in turns, with the ratio (about twice as long);
 # ONLY=save (or polls, fragments, card, history, groups, ratings, browser, slow, evening, hall; comma-separated) runs those parts alone.
-bench: $(VENV)/.dev-installed chromium
+# Redis too: the hall's PostgreSQL evening keeps the limits' counts in it, as the server set-up does (bench/hall.py).
+bench: $(VENV)/.dev-installed chromium redis
 	$(BIN)/python -m pytest -q -p no:cacheprovider bench/tests
 	$(BIN)/python bench/run.py $(if $(BASE),--base $(BASE)) $(if $(ONLY),--only $(ONLY))
 
