@@ -503,7 +503,8 @@ def test_a_counted_tables_panel_shows_the_arbiters_correction_at_its_next_poll(a
                      {"action": "settle", "turn": "1", "table": str(number), "points": ["700", "300"], "note": ""},
                      **HTMX)  # fmt: skip
     assert corrected.status_code == 200
-    # The table's state stays counted: the panel was told unchanged, its points the old ones, until the turn moved.
+    # The table stays counted, and its phones were told 304 with the old points until the turn moved: the panel's tag
+    # names when its result was counted.
     polled = ew.get(path, headers=shown)
     assert polled.status_code == 200
     assert "Counted by the arbiter: N/S 700 – E/W 300" in read_words(polled.get_data(as_text=True))

@@ -7,8 +7,10 @@ import html
 import pytest
 
 from companion.extensions import db
+from companion.games.refusals import NotAllowed
 from companion.models import Match
 from companion.models.club import ClubEntrant, ClubEvening, ClubLog, ClubTable
+from companion.services import matches
 from tests.helpers import HTMX, entry_fields, grant_host_rights, ref, stored_match
 from tests.web.test_club_pages import SETUP, card_path, create, play, post, tables
 
@@ -91,9 +93,7 @@ def test_a_counted_tables_match_takes_no_more_writes_and_its_page_offers_none(ap
     assert post(host, f"/evenings/{address}/decide", {"action": "close"}, **HTMX).status_code == 200
     hand = {"sides": {"N/S": {"table": 100, "hand": 0}, "E/W": {"table": 100, "hand": 0}}, "closed_by": None}
     with app.app_context():
-        from companion.services import matches
-
-        with pytest.raises(Exception, match="only the arbiter may change it now"):
+        with pytest.raises(NotAllowed, match="only the arbiter may change it now"):
             matches.save_round(db.session.get(Match, other_match), hand)
         assert db.session.get(Match, other_match).rounds == []
 
