@@ -131,9 +131,12 @@ def pytest_configure_node(node) -> None:
     node.workerinput["hypothesis_seed"] = node.config.getoption("hypothesis_seed")
 
 
-def pytest_report_header(config: pytest.Config) -> str:
-    """The seed of this run's generated examples, to run them again."""
-    return f"hypothesis seed {config.getoption('hypothesis_seed')} (again: --hypothesis-seed=...)"
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """The seed of this run's generated examples, to run them again, and the browser the browser tests drive."""
+    return [
+        f"hypothesis seed {config.getoption('hypothesis_seed')} (again: --hypothesis-seed=...)",
+        f"browser tests in {chromium_executable() or 'the Chromium of python -m playwright install'}",
+    ]
 
 
 def _migrate(url: str, instance: Path) -> None:
