@@ -113,7 +113,9 @@ if [ "$migrations" != 1 ] || [ "$nothing" != 1 ]; then echo "expected one contai
 "${PODMAN[@]}" exec app1 table-companion seed --matches 10 --seed 11 >/dev/null
 
 start_caddy() {
+  # A server that failed is doubted 5 s, not 30: each new phone the check sends to app1 after a restart waits it out.
   XDG_DATA_HOME="$work/caddy-data" XDG_CONFIG_HOME="$work/caddy-config" CADDY_BIND=127.0.0.1 CADDY_ADMIN=127.0.0.1:12019 \
+    CADDY_FAIL_DURATION=5s \
     APP_UPSTREAMS="127.0.0.1:${APP_PORTS[0]} 127.0.0.1:${APP_PORTS[1]}" \
     caddy run --config "$repo/Caddyfile" --adapter caddyfile >>"$work/caddy.log" 2>&1 &
   caddy_pid=$!

@@ -80,7 +80,7 @@ def join(page: Page, base: str, state_file: Path) -> None:
 def phone_on(
     browser: Browser, base: str, server: str, state_file: Path | None, tries: int = 60
 ) -> tuple[BrowserContext, Page]:
-    """A fresh phone that Caddy sent to this app server (one just started may wait out Caddy's 30 s of doubt),
+    """A fresh phone that Caddy sent to this app server (one just started may wait out Caddy's fail_duration),
     joined to the group (with no STATE, in none: a table card's phone)."""
     for _ in range(tries):
         context, page = new_phone(browser)
