@@ -445,4 +445,4 @@ class EveningPage:
             return None
         player = self._my_seating[1]
         side = next((i for i, entrant in enumerate(table.sides) if player in entrant.players), 0)
-        return SIDES[side], table.sides[1 - side].name if len(table.sides) > 1 else ""
+        return gettext(SIDES[side]), table.sides[1 - side].name if len(table.sides) > 1 else ""

@@ -90,7 +90,7 @@ class HallPage(EveningPage):
     def seating(self) -> list[Seat]:
         """Every entrant of the turn with its table and side, by name: what each looks for once a turn is drawn."""
         seats = [
-            Seat(entrant.name, table.number, SIDES[side] if table.number else "")
+            Seat(entrant.name, table.number, gettext(SIDES[side]) if table.number else "")
             for table in self.tables
             for side, entrant in enumerate(table.sides)
         ]

@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from ..games import get_game
 from ..games.base import Standings
+from ..games.club.standings import SIDE_NAMES
 from ..games.entry import Entry
 from ..models import Match, utcnow
 from . import charts
@@ -125,12 +126,14 @@ def shown_name(name: str) -> str:
 
 
 def show_sides_in_this_language(match: Match) -> None:
-    """The match's sides still named as the new-match form offered them ("Us") are shown, for this request, in
-    the page's language ("Noi"); a player of that name is left as named."""
+    """The match's sides still named as the new-match form offered them ("Us") or as a club table names its
+    pairs ("E/W") are shown, for this request, in the page's language ("Noi", "E/O"); a player of that name is
+    left as named."""
     entry = get_game(match.game).entry
     if entry.default_side_names:
         sides = set(get_game(match.game).sides(match.player_names, match.settings)) - set(match.player_names)
-        g.side_words = {name.text: gettext(name.text) for name in entry.default_side_names if name.text in sides}
+        offered = (*entry.default_side_names, *SIDE_NAMES)
+        g.side_words = {name.text: gettext(name.text) for name in offered if name.text in sides}
 
 
 def names(players: list[str]) -> Markup:

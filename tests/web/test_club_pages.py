@@ -307,6 +307,7 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     panel = f"/evenings/table/{ref(match_id)}"
     drawn = phone.get(panel, headers=HTMX)
     assert drawn.status_code == 200 and "Arbiter, please" in drawn.get_data(as_text=True)
+    assert "you are E/W, against Rossi – Bianchi" in drawn.get_data(as_text=True)
     # Drawn by Flask: its table, evening and match read in one statement, which its tag is worked out from too (8
     # statements when the tag was a read of its own and the table's match two more).
     assert int(drawn.headers["X-Queries"]) <= 6, drawn.headers["X-Queries"]
@@ -317,6 +318,10 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     phone.set_cookie("lang", "it")
     italian = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
     assert italian.status_code == 200 and "Arbitro, per favore" in italian.get_data(as_text=True)
+    # Its side in Italian words: Est/Ovest.
+    assert "sei E/O, contro Rossi – Bianchi" in italian.get_data(as_text=True)
+    match_page = phone.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert '<span class="word">E/O</span>' in match_page and '<span class="word">E/W</span>' not in match_page
     again = phone.get(panel, headers={**HTMX, "If-None-Match": italian.headers["ETag"]})
     assert again.status_code == 304 and again.headers["X-Queries"] == "0"
     phone.set_cookie("lang", "en")

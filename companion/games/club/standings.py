@@ -11,9 +11,10 @@ from ..refusals import N_, RuleError
 from .movements import Entrant, Turn
 from .scales import Scale
 
-# A table's two sides, as the movements seat them and every page and export names them (a pair's match names its
-# teams so).
-SIDES = ("N/S", "E/W")
+# A table's two sides, as the movements seat them and every export names them (a pair's match names its teams so);
+# a page says them in its language (Italian: "E/O").
+SIDE_NAMES = (N_("N/S"), N_("E/W"))
+SIDES = tuple(name.text for name in SIDE_NAMES)
 LATE_COSTS = ("points", "tournament points")
 
 
