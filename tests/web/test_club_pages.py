@@ -322,6 +322,7 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     assert "sei E/O, contro Rossi – Bianchi" in italian.get_data(as_text=True)
     match_page = phone.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert '<span class="word">E/O</span>' in match_page and '<span class="word">E/W</span>' not in match_page
+    assert 'title="E/O"' in match_page and 'title="E/W"' not in match_page
     again = phone.get(panel, headers={**HTMX, "If-None-Match": italian.headers["ETag"]})
     assert again.status_code == 304 and again.headers["X-Queries"] == "0"
     phone.set_cookie("lang", "en")
