@@ -35,6 +35,7 @@ from ..queries import club as read
 from ..queries.matches import seat_of
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
+from ..web.display import side_word
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day
 from ..web.links import hall_link, qr_svg
@@ -445,4 +446,4 @@ class EveningPage:
             return None
         player = self._my_seating[1]
         side = next((i for i, entrant in enumerate(table.sides) if player in entrant.players), 0)
-        return gettext(SIDES[side]), table.sides[1 - side].name if len(table.sides) > 1 else ""
+        return side_word(side), table.sides[1 - side].name if len(table.sides) > 1 else ""

@@ -10,10 +10,10 @@ from functools import cached_property
 
 from flask_babel import gettext
 
-from ..games.club.standings import SIDES
 from ..models import utcnow
 from ..models.club import EVENING_SETUP, TABLE_CLOSED
 from ..queries import club as read
+from ..web.display import side_word
 from .club import BYE, COUNTED_STATE, DISPUTED, PLAYING, WAITING, EveningPage, TableView
 
 # How long after a turn is drawn the hall shows everyone's table first, before the tables' states and standings.
@@ -90,7 +90,7 @@ class HallPage(EveningPage):
     def seating(self) -> list[Seat]:
         """Every entrant of the turn with its table and side, by name: what each looks for once a turn is drawn."""
         seats = [
-            Seat(entrant.name, table.number, gettext(SIDES[side]) if table.number else "")
+            Seat(entrant.name, table.number, side_word(side) if table.number else "")
             for table in self.tables
             for side, entrant in enumerate(table.sides)
         ]

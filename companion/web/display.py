@@ -136,6 +136,11 @@ def show_sides_in_this_language(match: Match) -> None:
         g.side_words = {name.text: gettext(name.text) for name in offered if name.text in sides}
 
 
+def side_word(side: int) -> str:
+    """A club table's side (0: N/S, 1: E/W) in the page's language (Italian: E/O)."""
+    return gettext(SIDE_NAMES[side].text)
+
+
 def names(players: list[str]) -> Markup:
     """Names in a list, "Ann, Bob", each as words, each comma kept with the name before it."""
     return Markup(glued(Markup(", ").join(words(name) for name in players)))
