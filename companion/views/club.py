@@ -124,7 +124,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "withdraw":
         service.withdraw(evening, entrant)
     elif action == "settle":
-        service.settle(evening, turn, table, [whole_number(p, signed=True) for p in form.getlist("points")], note)
+        service.settle(evening, turn, table, [_typed_number(p) for p in form.getlist("points")], note)
     elif action == "confirm":
         service.confirm_as_arbiter(evening, turn, table)
     elif action == "close":
@@ -136,6 +136,12 @@ def _decision(evening: ClubEvening, form: Any) -> None:
         club_clock.answer_call(evening, turn, table)
     else:
         abort(400)
+
+
+def _typed_number(text: str) -> int | str:
+    """A number the arbiter typed, else the text itself, which the service refuses naming what was typed."""
+    number = whole_number(text, signed=True)
+    return text.strip() if number is None else number
 
 
 @bp.get("/<evening:evening_id>/standings")

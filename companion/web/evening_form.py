@@ -24,6 +24,8 @@ MODES = {"burraco-pairs": ("burraco", True), "burraco-alone": ("burraco", False)
 ENTRANT_LINE = re.compile(r"^(?P<players>[^()]+?)\s*(?:\((?P<club>[^()]*)\))?$")
 # A band of the host's scale as typed, "51 11-9": from a difference of 51, 11 tournament points to 9.
 BAND_PARTS = ("start", "ahead", "behind")
+# The scale's choices on the setup form: the preset for the hands, the host's own bands, plain points.
+SCALES = ("preset", "custom", "plain")
 
 
 def raw_plan(form: Any) -> dict[str, Any]:
@@ -39,6 +41,8 @@ def raw_plan(form: Any) -> dict[str, Any]:
         if first(form, key):
             raw[key] = first(form, key)
     scale = first(form, "scale", "preset")
+    if scale not in SCALES:
+        raise RuleError(gettext("pick a scale: the preset, your own bands or plain points"), field="scale")
     if scale == "plain":
         raw["scale"] = {"plain": True}
     elif scale == "custom":

@@ -156,8 +156,9 @@ def test_an_entrant_withdrawn_before_the_start_is_dealt_no_table(app, host):
         ({"scale": "custom", "bands": "0 10-10 60 12-8"}, "bands", "Band 1: a line of three numbers"),
         ({"late_costs": "-1"}, "late_costs", "Lateness costs points or tournament points"),
         ({"short_turn": "never"}, "short_turn", "Unknown conversion"),
+        ({"scale": "official"}, "scale", "Pick a scale: the preset, your own bands or plain points"),
     ],
-    ids=["a band of four numbers", "two bands on a line", "lateness", "a turn cut short"],
+    ids=["a band of four numbers", "two bands on a line", "lateness", "a turn cut short", "an unknown scale"],
 )
 def test_a_setup_refused_says_why_beside_the_field(app, host, changes, field, said):
     answer = post(host, "/evenings/new", {**SETUP, **changes, "action": "create"}, **HTMX)
@@ -174,3 +175,15 @@ def test_an_empty_tag_sent_with_a_club_poll_is_drawn_as_none_sent(app, host):
     for path in (f"/evenings/{address}/live", f"/evenings/{address}/hall/live", f"/evenings/table/{ref(match_id)}",
                  f"/matches/{ref(match_id)}/live"):  # fmt: skip
         assert host.get(path, headers={**HTMX, "If-None-Match": '""'}).status_code == 200, path
+
+
+def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, host):
+    evening_id, address = create(host)
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    (number, _match, _), _second = tables(app, evening_id, 1)
+    refused = post(host, decide, {"action": "settle", "turn": "1", "table": str(number), "points": ["12a", "200"],
+                                  "note": ""}, **HTMX)  # fmt: skip
+    said = text_of(refused)
+    assert refused.status_code == 422 and 'got "12a"' in said and "null" not in said
+    assert logged(app, evening_id) == ["create", "draw"]
