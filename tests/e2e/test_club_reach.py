@@ -123,6 +123,15 @@ def seated_at_table_one(browser: Browser, server, app, size: dict, name: str) ->
     return page, found
 
 
+def test_the_panels_link_to_the_standings_is_a_thumbs_target(browser: Browser, module_live_server, module_app):
+    page, _found = seated_at_table_one(browser, module_live_server, module_app, PHONES[0], "P0a")
+    link = page.locator("#club-table").get_by_role("link", name="Standings →")
+    box = link.bounding_box()
+    assert box is not None and box["height"] >= 44, box
+    link.tap()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Standings")
+
+
 def test_a_panel_polled_while_nothing_changes_is_not_redrawn_under_the_phones_finger(
     browser: Browser, module_live_server, module_app
 ):

@@ -82,6 +82,20 @@ def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, l
     expect(page).to_have_url(re.compile(r"/rounds/2"))
 
 
+@pytest.mark.parametrize("game", ["pazzaparola", "burraco", "topic", "pazaak"])
+def test_each_rounds_edit_is_a_thumbs_target(page: Page, live_server, app, game):
+    players = FOUR[:2] if game == "pazaak" else FOUR
+    match_id = server_match_with_pencil(page, app, live_server.url, game, players, rounds=1)
+    page.set_viewport_size(NARROW_PHONE)
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    if game == "topic":  # its rounds are folded away for the scorekeeper
+        page.locator(".topic-rounds summary").click()
+    edit = page.get_by_role("link", name="Edit round 1")
+    expect(edit).to_be_visible()
+    box = edit.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 24, box
+
+
 # --- 27.5: names break between words only --------------------------------------------------------
 # (and, in a rounds table's header, a word too long for its column between its syllables too: at the soft hyphens
 # the page put there, issue 42)
