@@ -132,6 +132,46 @@ def test_the_panels_link_to_the_standings_is_a_thumbs_target(browser: Browser, m
     expect(page.get_by_role("heading", level=1)).to_contain_text("Standings")
 
 
+# The line (its top, rounded) each of these words of an element's text is drawn on.
+LINES_OF_WORDS = """(element, words) => words.map((word) => {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    return Math.round(range.getBoundingClientRect().top);
+  }
+  return null;
+})"""
+
+
+def test_the_confirm_button_breaks_its_line_before_the_result_never_between_a_side_and_its_points(
+    browser: Browser, module_live_server, module_app
+):
+    # In Italian on a 360 px phone a four-figure result is wider than the button: "Conferma: N/S 1250 – E/O 1100".
+    found = begun_evening(module_app)
+    page = phone(browser, PHONES[0], "it-IT")
+    page.goto(f"{module_live_server.url}/evenings/card/{found['cards_key']}/1")
+    page.locator('input[name="seat"][value="1"]').check()  # E/W
+    page.get_by_role("button", name="Prendo il mio posto").click()
+    expect(page.locator("#club-table")).to_contain_text("sei E/O")
+    hand = {"sides": {"N/S": {"table": 625, "hand": 0}, "E/W": {"table": 550, "hand": 0}}, "closed_by": None}
+    with module_app.app_context():
+        match = db.session.get(Match, unref(found["table"]))
+        for _ in range(2):
+            matches.save_round(match, hand)
+        db.session.remove()
+    button = page.locator("#club-table button.club-confirm")
+    expect(button).to_have_text("Conferma: N/S 1250 – E/O 1100")
+    conferma, ns, ns_points, ew, ew_points = button.evaluate(
+        LINES_OF_WORDS, ["Conferma", "N/S", "1250", "E/O", "1100"]
+    )
+    assert conferma < ns, "the result fits its line, so the line breaks before it"
+    assert ns == ns_points == ew == ew_points
+
+
 def test_a_panel_polled_while_nothing_changes_is_not_redrawn_under_the_phones_finger(
     browser: Browser, module_live_server, module_app
 ):

@@ -120,7 +120,7 @@ def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_
         assert match.status == FINISHED and len(match.rounds) == 2
     arbiter = words(host.get(f"/evenings/{address}"))
     assert arbiter.count("late by the clock") == 1 and "Table 1 ended with the time: 2 hands played" in arbiter
-    panel = words(ew.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
+    panel = text(ew.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
     assert "Confirm: N/S 800 – E/W 200" in panel
     assert post(ew, f"/evenings/table/{ref(first_match)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
     with app.app_context():
