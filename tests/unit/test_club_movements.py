@@ -17,7 +17,6 @@ from companion.games.club.movements import (
     mitchell,
     mitchell_turns_possible,
     round_robin_turns,
-    seated_in_the_bye,
     swiss,
 )
 from companion.games.refusals import RuleError
@@ -220,15 +219,3 @@ def test_all_italiana_refuses_more_turns_than_the_smallest_group_holds():
     with pytest.raises(RuleError) as refused:
         all_italiana(list(range(9)), 2, 4)
     assert refused.value.field == "turns"
-
-
-def test_a_pair_added_to_an_odd_mitchell_takes_the_empty_seat_for_the_turns_left():
-    schedule = mitchell("ABCDEFG", 3)
-    later = [seated_in_the_bye(turn, "J") for turn in schedule[1:]]
-    for turn in later:
-        assert_valid(turn, "ABCDEFGJ")
-        assert turn.tables[-1].north_south == "J"
-    assert [turn.tables[-1].east_west for turn in later] == ["F", "D"]
-    with pytest.raises(RuleError) as refused:
-        seated_in_the_bye(mitchell("ABCDEFGH", 1)[0], "J")
-    assert refused.value.field == "entrant"

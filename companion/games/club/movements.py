@@ -137,17 +137,6 @@ def _lines(entrants: list[Entrant], clubs: dict[Entrant, str]) -> tuple[list[Ent
     return [e for e in entrants if e in chosen], [e for e in entrants if e not in chosen]
 
 
-def seated_in_the_bye(turn: Turn, joiner: Entrant) -> Turn:
-    """The turn with an entrant added after the start seated against the one who had the bye, at a new last
-    table. In a Mitchell of an odd number it takes the empty N/S seat for every turn left, so it meets a
-    different E/W each turn; with no bye there is no seat for it, and it waits for a turn drawn afresh."""
-    if len(turn.byes) != 1:
-        raise RuleError(N_("turn %(n)s has no empty seat for a new entrant", n=turn.number), field="entrant")
-    if joiner in turn.seated() or joiner in turn.byes:
-        raise RuleError(N_("this entrant already plays in turn %(n)s", n=turn.number), field="entrant")
-    return Turn(turn.number, (*turn.tables, Table(len(turn.tables) + 1, (joiner, turn.byes[0]))))
-
-
 # --- Danese, Danese modificato, Swiss ------------------------------------------------------------------------
 
 
