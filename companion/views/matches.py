@@ -19,6 +19,7 @@ from ..queries.exchange import match_document
 from ..queries.players import roster_entries
 from ..queries.ratings import table_chances
 from ..services import matches as service
+from ..services.club_time_up import refuse_once_counted
 from ..web import access, hx, render, wants_fragment
 from ..web.cards import asked_theme, card_answer, card_etag, card_filename, card_png
 from ..web.groups import is_host
@@ -321,6 +322,7 @@ def correct(match_id: int, number: int):
         abort(404, gettext("This match has no round %(n)s.", n=number))
     game = get_game(match.game)
     if request.method == "GET":
+        refuse_once_counted(match)  # no form to fill in that the save would then refuse
         form = game.entry.form_from_round(stored.data, match.player_names, match.settings)
         return render("correct.html", page=MatchPage(match, form=form, editing=stored))
     revision = request.form.get("revision", type=_round_number)

@@ -204,6 +204,11 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
                 expect(panel.get_by_role("status").filter(has_text="No network: this phone keeps it")).to_be_visible()
                 go_online(ew)
             expect(panel).to_contain_text("Counted", timeout=10_000)
+            if table.number == 1:
+                # The N/S phone's page, drawn before the count, no longer offers to undo, redo or edit a hand.
+                expect(offline_ns.locator("#club-table")).to_contain_text("Counted")
+                expect(offline_ns.get_by_role("button", name=re.compile(r"Undo|Redo"))).to_have_count(0)
+                expect(offline_ns.get_by_role("link", name=re.compile(r"^Edit"))).to_have_count(0)
         audit_layout(ew, NAMES)
     # The arbiter settles table 2 with E/W's 30 more: the last table counted, turn 2 is drawn at once.
     disputed = arbiter.locator(".club-table").filter(has_text="Table 2")

@@ -187,3 +187,18 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
     said = text_of(refused)
     assert refused.status_code == 422 and 'got "12a"' in said and "null" not in said
     assert logged(app, evening_id) == ["create", "draw"]
+
+
+def test_a_counted_tables_scorekeeper_is_offered_no_correction_the_save_would_refuse(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), _second = tables(app, evening_id, 1)
+    ns, ew = seated(app, host, number)
+    play(app, match_id, 400, 100)
+    page = ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert f"/matches/{ref(match_id)}/rounds/1" in page  # the pencil's phone may still correct a hand
+    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    page = ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+    assert f"/matches/{ref(match_id)}/rounds/1" not in page
+    correction = ns.get(f"/matches/{ref(match_id)}/rounds/1")
+    assert correction.status_code == 403 and "only the arbiter may change it now" in text_of(correction)
