@@ -214,6 +214,28 @@ def test_a_new_match_and_every_hand_open_at_the_first_field(page: Page, live_ser
         expect(first).to_be_in_viewport(ratio=1)
 
 
+def test_a_hands_read_back_leaves_the_next_hand_uncovered(page: Page, live_server, app):
+    """The read-back stays at the top of the screen for a few seconds after a save, above wherever the form was
+    scrolled: with five 40-character names it is held to a few lines, not a screenful over the next hand."""
+    match_id = server_match_with_pencil(page, app, live_server.url, "burraco", LONG_NAMES[:5])
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    page.get_by_role("group", name=LONG_NAMES[4]).get_by_label("Laid on the table").click()
+    tap_burraco_keypad(page, "50")
+    page.get_by_role("radio", name="Nobody", exact=True).click()
+    page.get_by_role("button", name="Save hand 1").click()
+    banner = page.locator("#banner .readback")
+    expect(banner.get_by_role("button", name="Undo")).to_be_visible()
+    box = banner.bounding_box()
+    assert box is not None and box["height"] <= 740 * 0.25, box
+    first = page.get_by_role("group", name=LONG_NAMES[0]).get_by_label("Laid on the table")
+    expect(first).to_be_in_viewport(ratio=1)
+    uncovered = """e => { const r = e.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return e === hit || e.contains(hit); }"""
+    assert first.evaluate(uncovered)
+
+
 def test_next_brings_the_next_field_and_its_keypad_into_view(page: Page, live_server, app):
     """27.4: the player being entered is in view, with the keypad under their field."""
     match_id = server_match_with_pencil(page, app, live_server.url, "burraco", LONG_NAMES[:5])
