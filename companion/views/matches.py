@@ -60,7 +60,7 @@ def _setup_page(draft: Draft, status: int = 200, focus_name: bool = False):
 def new():
     """The empty new-match form, optionally with a game and players preselected."""
     draft = Draft.from_form(request.args)
-    return _setup_page(draft)
+    return _setup_page(draft, 400 if draft.errors else 200)
 
 
 @bp.post("/new")
@@ -69,6 +69,8 @@ def setup():
     """A tap on the new-match form, or Start."""
     draft = Draft.from_form(request.form)
     action = request.form.get("action", "")
+    if draft.errors:
+        return _setup_page(draft, 422)
     if action != "start":
         draft.apply(action)
         return _setup_page(draft, 422 if draft.errors else 200, focus_name=action == "new")

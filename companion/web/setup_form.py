@@ -17,6 +17,9 @@ from ..games.refusals import N_, Message, Np_, RuleError
 SAVE_WHEN_ROWS_IN = "save_when_rows_in"
 
 
+UNKNOWN_GAME = N_("There is no such game here: pick one of these.")
+
+
 @dataclass
 class Draft:
     """A match being set up: the game, the seats in order, and the game's settings fields."""
@@ -32,16 +35,22 @@ class Draft:
     def from_form(cls, form: MultiDict) -> Draft:
         """Read the draft the page sent back."""
         game = form.get("game", "")
+        errors: dict[str, Message | str] = {}
         if game not in REGISTRY:
+            if game:  # a link or a page that names a game this server does not have: said, not swapped silently
+                errors["game"] = UNKNOWN_GAME
             game = default_game().slug
         seats = [s.strip() for s in form.getlist("seat") if s.strip()]
-        return cls(game=game, seats=seats, new_name=form.get("new_name", "").strip(), form=form)
+        return cls(game=game, seats=seats, new_name=form.get("new_name", "").strip(), form=form, errors=errors)
 
     def apply(self, action: str) -> None:
         """Carry out one tap on the form: add, move or remove a seat."""
         verb, _, arg = action.partition(":")
-        if verb == "game" and arg in REGISTRY:
-            self.game = arg
+        if verb == "game":
+            if arg in REGISTRY:
+                self.game = arg
+            else:
+                self.errors["game"] = UNKNOWN_GAME
         elif verb == "add":
             self.add(arg)
         elif verb == "new":

@@ -50,3 +50,19 @@ def test_at_the_player_limit_add_is_disabled_and_says_why(client):
     assert refused.status_code == 422
     assert "Pazaak seats at most 2 players: every seat is taken." in refused.get_data(as_text=True)
     assert "Cy" not in [seat["value"] for seat in read(refused.get_data(as_text=True)).find_all("input", name="seat")]
+
+
+def test_a_game_this_server_does_not_have_is_said_beside_the_games_and_nothing_is_started(app, client):
+    from companion.extensions import db
+    from companion.models import Match
+
+    started = post_new_match(client, "zzz", ["Ann", "Bob"])
+    tapped = setup_tap(client, "topic", ["Ann", "Bob"], action="game:zzz")
+    linked = client.get("/matches/new?game=zzz")
+    for answer, status in ((started, 422), (tapped, 422), (linked, 400)):
+        html = answer.get_data(as_text=True)
+        assert answer.status_code == status and 'id="game-error"' in html
+        assert "There is no such game here: pick one of these." in html
+    with app.app_context():
+        assert db.session.query(Match).count() == 0
+    assert client.get("/matches/new?game=burraco").status_code == 200
