@@ -63,6 +63,17 @@ def test_four_players_columns_are_all_in_view_without_scrolling(page: Page, live
     expect(page.get_by_text("swipe the table")).to_be_hidden()
 
 
+def test_pazaaks_two_40_character_names_fit_its_sets_table_without_a_swipe(page: Page, live_server, app):
+    match_id = server_match_with_pencil(page, app, live_server.url, "pazaak", LONG_NAMES[:2], rounds=1)
+    page.set_viewport_size(NARROW_PHONE)
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    headers = rounds_table(page).locator("thead th.num")
+    expect(headers).to_have_count(2)
+    for header in headers.all():
+        assert_across_the_screen(page, header)
+    expect(page.get_by_text("swipe the table")).to_be_hidden()
+
+
 @pytest.mark.parametrize("game, count", [("pazzaparola", 8), ("burraco", 5)])
 def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, live_server, app, game, count):
     match_id = server_match_with_pencil(page, app, live_server.url, game, LONG_NAMES[:count], rounds=2)
