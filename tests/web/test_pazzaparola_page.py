@@ -82,7 +82,8 @@ def test_match_page_shows_the_entry_and_who_announces(client):
     html = client.get(f"/matches/{ref(mid)}").get_data(as_text=True)
     page = read(html)
     assert page.one(cls="pz-entry")["data-cards"] == "8"
-    assert [pick.text for pick in page.find_all("button", cls="pz-pick")] == BEATLES
+    # A soft hyphen shows only where a name too long for its card breaks.
+    assert [pick.text.replace("\xad", "") for pick in page.find_all("button", cls="pz-pick")] == BEATLES
     assert page.one("input", name="active")["value"] == "0"
     assert "Paul announces first — the eldest." in html
     assert page.one_by_role("button", "Save round 1")["type"] == "submit"
