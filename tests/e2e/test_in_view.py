@@ -91,6 +91,8 @@ def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, l
             assert_across_the_screen(page, last)
     page.get_by_role("link", name="Edit round 2").click()
     expect(page).to_have_url(re.compile(r"/rounds/2"))
+    back = page.get_by_role("link", name="Back to the match without changing it")
+    assert back.bounding_box()["height"] >= 44  # a thumb's target, as every link standing alone on its line
 
 
 @pytest.mark.parametrize("game", ["pazzaparola", "burraco", "topic", "pazaak"])
