@@ -13,12 +13,17 @@ from .refusals import N_, Message, RuleError
 NAME_MAX = 40
 
 
+# The characters of a value a message repeats: enough to recognise what was sent, never a page of it.
+SHOWN_MAX = 40
+
+
 def show(value: Any) -> str:
-    """A value as the JSON a person typed, so `true` and `"3"` read as such in messages."""
+    """A value as the JSON a person typed, so `true` and `"3"` read as such in messages; a long one cut."""
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        return repr(value)
+        text = repr(value)
+    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
 
 
 # Characters a name may not hold: controls (NUL, ESC, tab), format characters (RTL override,

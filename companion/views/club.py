@@ -139,10 +139,9 @@ def _decision(evening: ClubEvening, form: Any) -> None:
 
 
 def _typed_number(text: str) -> int | str:
-    """A number the arbiter typed, else the text itself (its first dozen characters: no points are longer), which
-    the service refuses naming what was typed."""
+    """A number the arbiter typed, else the text itself, which the service refuses naming what was typed."""
     number = whole_number(text, signed=True)
-    return text.strip()[:12] if number is None else number
+    return text.strip() if number is None else number
 
 
 @bp.get("/<evening:evening_id>/standings")

@@ -186,10 +186,10 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
                                   "note": ""}, **HTMX)  # fmt: skip
     said = text_of(refused)
     assert refused.status_code == 422 and 'got "12a"' in said and "null" not in said
-    # A page's worth of junk is named by its first dozen characters, not echoed whole.
+    # A page's worth of junk is named by its start, not echoed whole beside the form.
     junk = post(host, decide, {"action": "settle", "turn": "1", "table": str(number), "points": ["x" * 1000, "200"],
                                "note": ""}, **HTMX)  # fmt: skip
-    assert junk.status_code == 422 and f'got "{"x" * 12}"' in text_of(junk) and "x" * 13 not in text_of(junk)
+    assert junk.status_code == 422 and f'got "{"x" * 38}…' in text_of(junk) and "x" * 40 not in text_of(junk)
     assert logged(app, evening_id) == ["create", "draw"]
 
 
