@@ -12,8 +12,8 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.forms import first, index_in, whole_number
-from ..games.refusals import NotAllowed, Refusal, RuleError
+from ..games.forms import first, index_in, number_field, whole_number
+from ..games.refusals import N_, NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
 from ..models.club import ClubEvening, ClubTable
 from ..pages.club import EveningPage, clock_view
@@ -124,7 +124,9 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "withdraw":
         service.withdraw(evening, entrant)
     elif action == "settle":
-        service.settle(evening, turn, table, [_typed_number(p) for p in form.getlist("points")], note)
+        points = [number_field(text, N_("a side's points"), field=f"points-{side}", signed=True)
+                  for side, text in enumerate(form.getlist("points"))]  # fmt: skip
+        service.settle(evening, turn, table, points, note)
     elif action == "confirm":
         service.confirm_as_arbiter(evening, turn, table)
     elif action == "close":
@@ -136,12 +138,6 @@ def _decision(evening: ClubEvening, form: Any) -> None:
         club_clock.answer_call(evening, turn, table)
     else:
         abort(400)
-
-
-def _typed_number(text: str) -> int | str:
-    """A number the arbiter typed, else the text itself, which the service refuses naming what was typed."""
-    number = whole_number(text, signed=True)
-    return text.strip() if number is None else number
 
 
 @bp.get("/<evening:evening_id>/standings")
