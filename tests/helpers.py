@@ -14,7 +14,6 @@ import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -105,11 +104,6 @@ WORD_SPAN = re.compile(r'<span class="word">([^<]*)</span>')
 def read_words(html: str) -> str:
     """The page with each name's word spans read as the plain words a user sees."""
     return WORD_SPAN.sub(r"\1", html)
-
-
-def visible_text(html: str) -> str:
-    """What a page or fragment reads as: its tags gone, its entities read, its runs of spaces one space."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 # What htmx adds to the requests it sends: the app answers them with a fragment.

@@ -33,8 +33,8 @@ from tests.helpers import (
     start_group,
     start_match,
     stored_match,
-    visible_text,
 )
+from tests.pages import read as read_html
 
 SETUP = {"name": "Friday", "mode": "burraco-pairs", "turns": "2", "hands": "2", "first": "mitchell",
          "then": "danese_modificato", "groups": "1", "scale": "preset", "bye_points": "12", "late_costs": "points",
@@ -143,7 +143,7 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     # Nor does its page ask every second whether the match was played again: the panel sends the phone on.
     assert f"/matches/{ref(match_id)}/followed" not in finished
     answer = ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX)
-    assert "Confirm: N/S 800 – E/W 200" in visible_text(answer.get_data(as_text=True))
+    assert "Confirm: N/S 800 – E/W 200" in read_html(answer.get_data(as_text=True)).text
     # The panel's poll is the table page's only one: its answer names the match's version, and the page's live block
     # waits to be asked for (club.js) once that is newer than the version it shows, rather than polling itself.
     with app.app_context():
@@ -337,7 +337,7 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     version = play(app, match_id, 400, 100)
     finished = phone.get(panel, headers={**HTMX, "If-None-Match": drawn.headers["ETag"]})
     assert finished.status_code == 200 and finished.headers["X-Match-Version"] == str(version)
-    assert "Confirm: N/S 800 – E/W 200" in visible_text(finished.get_data(as_text=True))
+    assert "Confirm: N/S 800 – E/W 200" in read_html(finished.get_data(as_text=True)).text
 
 
 def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_one(app, host):
@@ -373,7 +373,7 @@ def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_on
     # The turn's hands are in: E/W's polls find the result to confirm, drawn by Flask from a few reads.
     with counted(app, in_transactions=True) as polled:
         drawn = {path: east_west.get(path, headers={**HTMX, "If-None-Match": shown[path]}) for path in (panel, live)}
-    assert "Confirm: N/S 600 – E/W 300" in visible_text(drawn[panel].get_data(as_text=True))
+    assert "Confirm: N/S 600 – E/W 300" in read_html(drawn[panel].get_data(as_text=True)).text
     assert drawn[live].status_code == 200 and drawn[live].headers["ETag"] != shown[live]
     assert len(polled) >= 3 and not any(inside for _statement, inside in polled), polled
 
@@ -401,7 +401,7 @@ def test_a_tables_panel_reads_its_own_match_alone_not_every_match_of_the_hall(ap
         drawn = phone.get(f"/evenings/table/{ref(mine)}", headers=HTMX)
     finally:
         db.event.remove(engine, "before_cursor_execute", seen)
-    assert drawn.status_code == 200 and "Confirm: N/S 800 – E/W 200" in visible_text(drawn.get_data(as_text=True))
+    assert drawn.status_code == 200 and "Confirm: N/S 800 – E/W 200" in read_html(drawn.get_data(as_text=True)).text
     assert read and all(other not in parameters for parameters in read), read
     assert any(mine in parameters for parameters in read), read
 
