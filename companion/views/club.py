@@ -12,8 +12,8 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.forms import first, index_in, number_field, whole_number
-from ..games.refusals import N_, NotAllowed, Refusal, RuleError
+from ..games.forms import first, index_in, whole_number
+from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
 from ..models.club import ClubEvening, ClubTable
 from ..pages.club import EveningPage, clock_view
@@ -124,9 +124,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "withdraw":
         service.withdraw(evening, entrant)
     elif action == "settle":
-        points = [number_field(text, N_("a side's points"), field=f"points-{side}", signed=True)
-                  for side, text in enumerate(form.getlist("points"))]  # fmt: skip
-        service.settle(evening, turn, table, points, note)
+        service.settle(evening, turn, table, evening_form.settled_points(form), note)
     elif action == "confirm":
         service.confirm_as_arbiter(evening, turn, table)
     elif action == "close":

@@ -12,8 +12,8 @@ from flask_babel import gettext
 
 from ..games.club import clock, scales
 from ..games.club import plan as plans
-from ..games.forms import first, whole_number
-from ..games.refusals import RuleError
+from ..games.forms import first, number_field, whole_number
+from ..games.refusals import N_, RuleError
 from ..models.club import COUNTED, ClubEvening
 from ..services.club import OUTCOMES
 from .i18n import error_text
@@ -117,6 +117,12 @@ def clock_tap(form: Any) -> tuple[str, int | None]:
     """The host's tap on the clock: start, pause, resume, end, or "extend-5" (five minutes more)."""
     tap, _, minutes = (first(form, "clock") or "").partition("-")
     return tap, whole_number(minutes)
+
+
+def settled_points(form: Any) -> list[int]:
+    """The points the arbiter typed for each side of a table, a number each; else a refusal beside that side."""
+    return [number_field(text, N_("a side's points"), field=f"points-{side}", signed=True)
+            for side, text in enumerate(form.getlist("points"))]  # fmt: skip
 
 
 def outcomes(evening: ClubEvening, form: Any) -> dict[int, str | list[int | None]]:
