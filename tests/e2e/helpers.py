@@ -69,6 +69,17 @@ def seat_players(page: Page, base: str, game_name: str, players: list[str]) -> N
     audit_layout(page, [*players, "Add"])
 
 
+def wait_until_held(page: Page, held: list, what: str = "a request", count: int = 1) -> None:
+    """Wait up to ten seconds for a route handler to have held `count` requests: the handler is called as Playwright
+    next hears from the browser, which may be after the page shows the request on its way. `what` names it in the
+    failure."""
+    for _ in range(200):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{what} was expected to be held within ten seconds ({len(held)} of {count})")
+
+
 @contextmanager
 def new_match_redraw_held(page: Page) -> Iterator[None]:
     """The new-match form's redraw (its POST) held on its way while the block taps and looks, then let through."""
@@ -83,12 +94,7 @@ def new_match_redraw_held(page: Page) -> Iterator[None]:
     page.route("**/matches/new", hold)
     try:
         yield
-        # The route's handler is called as Playwright next hears from the browser: the form may rest before it is.
-        for _ in range(100):
-            if held:
-                break
-            page.wait_for_timeout(50)
-        assert held, "the redraw is held on its way"
+        wait_until_held(page, held, "the redraw")
         held.pop().fallback()
     finally:
         page.unroute("**/matches/new")

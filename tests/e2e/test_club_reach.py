@@ -14,7 +14,7 @@ from companion.extensions import db
 from companion.models import Match
 from companion.services import host, matches
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import NETWORK_CUT, go_offline, go_online
+from tests.e2e.helpers import NETWORK_CUT, go_offline, go_online, wait_until_held
 from tests.helpers import begun_evening, started_evening, unref
 
 pytestmark = pytest.mark.e2e
@@ -86,6 +86,7 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     typed = "Rossi & Bianchi\nVerdi & Neri"
     page.get_by_label("Entrants: one a line").fill(typed)
     page.get_by_label("Name of the evening").fill("Venerdì")
+    wait_until_held(page, held, "the redraw")
     assert len(held) == 1
     # The host goes on typing the entrants as the redrawn form comes: the keys land in the field it brings.
     page.get_by_label("Entrants: one a line").focus()
@@ -165,9 +166,7 @@ def test_the_confirm_button_breaks_its_line_before_the_result_never_between_a_si
         db.session.remove()
     button = page.locator("#club-table button.club-confirm")
     expect(button).to_have_text("Conferma: N/S 1250 – E/O 1100")
-    conferma, ns, ns_points, ew, ew_points = button.evaluate(
-        LINES_OF_WORDS, ["Conferma", "N/S", "1250", "E/O", "1100"]
-    )
+    conferma, ns, ns_points, ew, ew_points = button.evaluate(LINES_OF_WORDS, ["Conferma", "N/S", "1250", "E/O", "1100"])
     assert conferma < ns, "the result fits its line, so the line breaks before it"
     assert ns == ns_points == ew == ew_points
 

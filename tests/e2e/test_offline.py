@@ -12,7 +12,15 @@ from companion.extensions import db
 from companion.queries.matches import find_match
 from companion.services import pencil as pencil_service
 from tests.e2e.burraco_helpers import enter_burraco_hand, start_burraco
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, drop_connections, go_offline, go_online, start_match
+from tests.e2e.helpers import (
+    NETWORK_CUT,
+    add_to_roster,
+    drop_connections,
+    go_offline,
+    go_online,
+    start_match,
+    wait_until_held,
+)
 from tests.e2e.pazzaparola_helpers import (
     TapCounter,
     enter_pazzaparola_round,
@@ -489,11 +497,7 @@ def test_undo_of_a_round_on_its_way_takes_it_back_on_the_server(page: Page, live
     page.route(re.compile(r"/matches/[0-9A-Za-z]{11}/rounds$"), lambda route: held.append(route))
     go_online(page)
     expect(page.locator("#offline-status")).to_have_text("1 round waiting — sending…")
-    for _ in range(200):  # a bound, so that a request the route never sees fails the test instead of hanging it
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the kept round never left the phone"
+    wait_until_held(page, held, "the kept round")
     kept_rows(page).nth(0).get_by_role("button", name="Undo").click()  # tapped while the round is on its way
     # The round reaches the server, which stores it, and the phone then takes it back there: what is stored is
     # read once that undo is answered (the page's own state is right before it, so it cannot say when).

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.e2e.helpers import add_to_roster, start_match
+from tests.e2e.helpers import add_to_roster, start_match, wait_until_held
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
@@ -47,6 +47,7 @@ def test_a_boosted_link_draws_the_match_page_once_its_games_styles_and_scripts_h
     page.evaluate("() => new Promise(resolve => setTimeout(resolve))")  # what the page does with the answer
     expect(page.get_by_role("heading", name="In progress")).to_be_visible()
     assert page.url == live_server.url + "/"
+    wait_until_held(page, held, "the game's bundle")
     held[0].continue_()
     expect(page.get_by_role("heading", name="Who lost round 1?")).to_be_visible()
     expect(page).to_have_url(match_url)

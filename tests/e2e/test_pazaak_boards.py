@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Response, Route, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import add_to_roster, new_phone, start_match
+from tests.e2e.helpers import add_to_roster, new_phone, start_match, wait_until_held
 
 pytestmark = pytest.mark.e2e
 
@@ -228,15 +228,6 @@ def seated_with_two_cards(page: Page, browser: Browser, base: str, app) -> Page:
         ann.get_by_role("button", name=f"Add {card} to your hand", exact=True).tap()
         expect(ann.get_by_role("list", name="Your hand").get_by_role("listitem")).to_have_count(number)
     return ann
-
-
-def wait_until_held(phone: Page, held: list, what: str) -> None:
-    """Wait up to five seconds for a route handler to have held a request (`what` names it in the failure)."""
-    for _ in range(100):
-        if held:
-            return
-        phone.wait_for_timeout(50)
-    raise AssertionError(f"{what} was expected to be held within five seconds")
 
 
 def expect_full_hand(phone: Page) -> None:

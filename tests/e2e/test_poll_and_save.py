@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, rounds_rows
+from tests.e2e.helpers import add_to_roster, expect_rounds_as_drawn_whole, rounds_rows, wait_until_held
 from tests.e2e.topic_helpers import start_topic, topic_loser_button
 
 # On PostgreSQL too (pytest.ini's `database`): what each answer holds is what the database's versions say.
@@ -20,14 +20,6 @@ def _hold_answers(page: Page, pattern: str) -> list:
     held = []
     page.route(pattern, lambda route: held.append((route, route.fetch())))
     return held
-
-
-def _wait_until_held(page: Page, held: list, count: int = 1) -> None:
-    for _ in range(100):
-        if len(held) >= count:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"{count} request(s) expected to be held, {len(held)} were")
 
 
 def _played_rounds(page: Page) -> list[str]:
@@ -45,7 +37,7 @@ def test_a_poll_that_draws_the_round_before_the_saves_answer_leaves_one_row_for_
         expect(page.get_by_role("heading", name=f"Who lost round {number + 1}?")).to_be_visible()
     held = _hold_answers(page, "**/rounds")
     topic_loser_button(page, "Cy").tap()
-    _wait_until_held(page, held)
+    wait_until_held(page, held)
     # The next poll hears of round 3 and draws the table with it while the save's answer waits.
     expect(page.locator("#topic-last-round")).to_contain_text("last: Cy +1")
     assert _played_rounds(page) == ["3", "2", "1"]
@@ -70,9 +62,9 @@ def test_a_poll_answered_with_an_older_version_after_two_saves_does_not_take_the
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     saves = _hold_answers(page, "**/rounds")
     topic_loser_button(page, "Ann").tap()
-    _wait_until_held(page, saves)
+    wait_until_held(page, saves, "a save")
     polls = _hold_answers(page, "**/live*")
-    _wait_until_held(page, polls)  # the server answered it with round 2: the page has not heard yet
+    wait_until_held(page, polls, "a poll")  # the server answered it with round 2: the page has not heard yet
     route, answer = saves[0]
     route.fulfill(response=answer)
     page.unroute("**/rounds")

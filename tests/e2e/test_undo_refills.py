@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import add_to_roster, save_round
+from tests.e2e.helpers import add_to_roster, save_round, wait_until_held
 from tests.e2e.pazzaparola_helpers import (
     BEATLES,
     PAZZAPAROLA_RULEBOOK_ROUND,
@@ -68,6 +68,7 @@ def test_a_live_poll_answered_after_the_undo_of_the_last_round_leaves_the_round_
     page.evaluate("""() => document.addEventListener("htmx:afterRequest", (event) => {
       if (event.detail.elt.id === "live") window.heldPollDone = true;
     })""")
+    wait_until_held(page, held, "the poll")
     held[0].continue_()
     page.wait_for_function("() => window.heldPollDone === true")
     # The answer is of the version the Undo drew already: the round stays in the entry, to fix and save.
