@@ -19,7 +19,7 @@ def test_a_players_page_at_360_px(page: Page, app, live_server):
     with app.app_context():
         imports.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
                                 pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
-        service.create_match("topic", ["Annie", "Bob", "Zed"], {})
+        service.create_match("topic", ["Annie", "Bob", "Zed Maria Rossi"], {})
         db.session.remove()
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{live_server.url}/host?token={host.new_link_token(app)}")
@@ -42,3 +42,10 @@ def test_a_players_page_at_360_px(page: Page, app, live_server):
     expect(page.get_by_text(moved)).to_be_visible()
     page.get_by_role("button", name="Merge Annie into Ann").click()
     expect(page.get_by_role("status")).to_have_text("Merged Annie into Ann.")
+
+    # A linked name is underlined whole: each word as the link is, and the spaces between them drawn in the link.
+    page.goto(f"{live_server.url}/players")
+    link = page.get_by_role("link", name="Zed Maria Rossi")
+    assert link.evaluate("link => link.innerText") == "Zed Maria Rossi"
+    underlined = link.locator(".word").evaluate_all("words => words.map(w => getComputedStyle(w).textDecorationLine)")
+    assert underlined == ["underline"] * 3
