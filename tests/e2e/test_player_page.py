@@ -33,6 +33,10 @@ def test_a_players_page_at_360_px(page: Page, app, live_server):
     expect(partners.get_by_role("row", name=re.compile(r"^Cy 2 1$"))).to_be_visible()
     expect(page.get_by_role("rowheader", name="Bob")).to_be_visible()
     expect(page.get_by_role("rowheader", name="Cy")).to_have_count(1)
+    # The head-to-head's parts are headed smaller than the section they belong to.
+    part, section = (page.get_by_role("heading", name=name) for name in ("With", "Head to head"))
+    size = "heading => parseFloat(getComputedStyle(heading).fontSize)"
+    assert part.evaluate(size) < section.evaluate(size)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
     page.get_by_label("Merge another entry of the same person into Ann").select_option(label="Annie")
