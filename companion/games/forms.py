@@ -62,6 +62,13 @@ def whole_number(text: str | None, top: int = NUMBER_TOP, *, signed: bool = Fals
     return -int(digits) if negative else int(digits)
 
 
+def typed_number(text: str | None) -> int | str:
+    """A number field's value for a rules check (`checks.whole`): the whole number typed ("-1" too), else the text
+    itself, so that the check's refusal names what was typed ("got "abc"", "got -1"), never "got null"."""
+    value = whole_number(text, signed=True)
+    return value if value is not None else (text or "").strip()
+
+
 def number_field(text: str | None, what: str | Message, *, field: str, signed: bool = False) -> int:
     """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
     value = whole_number(text, signed=signed)

@@ -29,6 +29,8 @@ CALL_MAX = 80
 NOTE_MAX = 200
 # The states whose result counts in the standings.
 COUNTED = (TABLE_CONFIRMED, TABLE_CLOSED, TABLE_BYE)
+# Who wrote a log line, where no phone did (a phone's line names its credential's hash): the arbiter, the clock.
+ARBITER, CLOCK = "arbiter", "clock"
 
 
 class ClubEvening(WithAddress, InGroup, db.Model):

@@ -15,7 +15,18 @@ from ..games.club import standings as pure
 from ..games.club.clock import Clock
 from ..games.club.movements import Table, Turn
 from ..models import PLAYING, Match, Seat
-from ..models.club import COUNTED, EVENING_OVER, TABLE_BYE, TABLE_CLOSED, ClubEntrant, ClubEvening, ClubLog, ClubTable
+from ..models.club import (
+    CLOCK,
+    COUNTED,
+    EVENING_OVER,
+    EVENING_PLAYING,
+    TABLE_BYE,
+    TABLE_CLOSED,
+    ClubEntrant,
+    ClubEvening,
+    ClubLog,
+    ClubTable,
+)
 from .matches import hash_token
 
 
@@ -35,28 +46,40 @@ def turns(evening: ClubEvening) -> list[Turn]:
     return drawn
 
 
+# The log's actions that count a table's points: a confirmation, an arbiter's settlement or correction.
+COUNTINGS = ("confirm", "settle", "correct")
+
+
 def events(evening: ClubEvening) -> list[pure.Event]:
     """What the standings are recomputed from: the joiners, each counted table's result (its latest: a
-    correction replaces it), the arbiter's closings, lateness and forfeits, the withdrawals."""
+    correction replaces it), the arbiter's closings, lateness and forfeits, the withdrawals.
+
+    A forfeit and a table's result replace each other in the order the log has them: a result the arbiter gives
+    after a forfeit stands, a forfeit after a result stands. The clock's penalty for a table still playing when
+    time is up adds to the arbiter's for lateness: neither lifts the other."""
     found: list[pure.Event] = [pure.Joined(e.number) for e in evening.entrants if e.joined_turn > 1]
+    log = db.session.execute(
+        select(ClubLog.id, ClubLog.action, ClubLog.by, ClubLog.turn, ClubLog.table, ClubLog.entrant, ClubLog.after)
+        .where(ClubLog.evening_id == evening.id, ClubLog.action.in_(("late", "forfeit", *COUNTINGS)))
+        .order_by(ClubLog.id)
+    ).all()
+    counted_at = {(entry.turn, entry.table): entry.id for entry in log if entry.action in COUNTINGS}
+    timed = [(entry.id, pure.Forfeit(entry.turn, entry.entrant)) for entry in log if entry.action == "forfeit"]
     closed: dict[int, dict[int, str | tuple[int, ...]]] = {}
     for table in evening.tables:
         if table.state == TABLE_CLOSED:
             given = table.given if isinstance(table.given, str) else tuple(table.given or ())
             closed.setdefault(table.turn, {})[table.number] = given
         elif table.state in COUNTED and table.points is not None:
-            found.append(pure.Result(table.turn, table.number, tuple(table.points), table.hands_played))
+            result = pure.Result(table.turn, table.number, tuple(table.points), table.hands_played)
+            timed.append((counted_at.get((table.turn, table.number), 0), result))
+    found += [event for _, event in sorted(timed, key=lambda pair: pair[0])]
     found += [pure.Closed(turn, outcomes) for turn, outcomes in sorted(closed.items())]
-    log = db.session.scalars(
-        select(ClubLog)
-        .where(ClubLog.evening_id == evening.id, ClubLog.action.in_(("late", "forfeit")))
-        .order_by(ClubLog.id)
-    )
+    penalties: dict[tuple[int, int], dict[bool, int]] = {}
     for entry in log:
         if entry.action == "late":
-            found.append(pure.Late(entry.turn, entry.entrant, entry.after["penalty"]))
-        else:
-            found.append(pure.Forfeit(entry.turn, entry.entrant))
+            penalties.setdefault((entry.turn, entry.entrant), {})[entry.by == CLOCK] = entry.after["penalty"]
+    found += [pure.Late(turn, entrant, sum(given.values())) for (turn, entrant), given in penalties.items()]
     found += [pure.Withdrawn(e.number, e.withdrawn_after) for e in evening.entrants if e.withdrawn_after is not None]
     return found
 
@@ -102,8 +125,13 @@ def phones_of(evening: ClubEvening) -> dict[str, tuple[str, str]]:
 
 
 def playing_evening() -> ClubEvening | None:
-    """The group's evening the table cards name: the newest not over."""
-    statement = select(ClubEvening).where(ClubEvening.status != EVENING_OVER).order_by(ClubEvening.id.desc())
+    """The group's evening the table cards name: the newest under way, else the newest being set up (an evening
+    set up for next week leaves tonight's cards to tonight's)."""
+    statement = (
+        select(ClubEvening)
+        .where(ClubEvening.status != EVENING_OVER)
+        .order_by((ClubEvening.status == EVENING_PLAYING).desc(), ClubEvening.id.desc())
+    )
     return db.session.scalars(statement).first()
 
 

@@ -17,6 +17,7 @@ from ..games.club.standings import SIDES
 from ..games.refusals import N_, NotAllowed, RuleError
 from ..models import FINISHED, PLAYING, Group, Match, utcnow
 from ..models.club import (
+    ARBITER,
     COUNTED,
     EVENING_OVER,
     EVENING_PLAYING,
@@ -37,7 +38,6 @@ from . import matches
 from .roster import roster_players
 from .transaction import transaction
 
-ARBITER = "arbiter"
 # The team names of a table's match in pairs: the sides as the table calls them.
 NORTH_SOUTH, EAST_WEST = SIDES
 OUTCOMES = ("average", "zero")

@@ -7,10 +7,10 @@ from ..games.checks import clean_note
 from ..games.club.clock import EXTENSIONS, OFF, PAUSED, UP, Clock
 from ..games.refusals import N_, NotAllowed, RuleError
 from ..models import utcnow
-from ..models.club import CALL_MAX, EVENING_PLAYING, ClubEvening, ClubTable
+from ..models.club import ARBITER, CALL_MAX, EVENING_PLAYING, ClubEvening, ClubTable
 from ..queries import club as read
 from ..queries.matches import hash_token
-from .club import ARBITER, _locked, _log, _seated_table, _table_of
+from .club import _locked, _log, _seated_table, _table_of
 
 
 def run_clock(evening: ClubEvening, action: str, minutes: int | None = None) -> None:

@@ -7,11 +7,8 @@ from ..extensions import db
 from ..games.base import Standings
 from ..games.refusals import N_, NotAllowed
 from ..models import Match
-from ..models.club import COUNTED, ClubLog, ClubTable
+from ..models.club import CLOCK, COUNTED, ClubLog, ClubTable
 from ..queries import club as read
-
-# Who the log names for what the clock did.
-CLOCK = "clock"
 
 
 def table_of(match: Match) -> ClubTable | None:

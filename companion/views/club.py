@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..games import REGISTRY
-from ..games.forms import first, index_in, whole_number
+from ..games.forms import first, index_in, typed_number, whole_number
 from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
 from ..models.club import ClubEvening, ClubTable
@@ -118,7 +118,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "add":
         service.add_entrant(evening, *(evening_form.entrants(form) or [([], None)])[0])
     elif action == "late":
-        service.late(evening, entrant, whole_number(first(form, "penalty")), note)
+        service.late(evening, entrant, typed_number(first(form, "penalty")), note)
     elif action == "forfeit":
         service.forfeit(evening, entrant, note)
     elif action == "withdraw":

@@ -12,7 +12,7 @@ from flask_babel import gettext
 
 from ..games.club import clock, scales
 from ..games.club import plan as plans
-from ..games.forms import first, number_field, whole_number
+from ..games.forms import first, number_field, typed_number, whole_number
 from ..games.refusals import N_, RuleError
 from ..models.club import COUNTED, ClubEvening
 from ..services.club import OUTCOMES
@@ -33,10 +33,10 @@ def raw_plan(form: Any) -> dict[str, Any]:
     game, pairs = MODES.get(first(form, "mode", "") or "", (None, False))
     raw: dict[str, Any] = {"game": game, "pairs": pairs, "late_costs": first(form, "late_costs", "points")}
     for key in ("turns", "hands", "groups", "bye_points"):
-        raw[key] = whole_number(first(form, key))
+        raw[key] = typed_number(first(form, key))
     for key in ("turn_minutes", "clock_penalty"):
         if first(form, key):
-            raw[key] = whole_number(first(form, key))
+            raw[key] = typed_number(first(form, key))
     for key in ("first", "then", "short_turn"):
         if first(form, key):
             raw[key] = first(form, key)
@@ -60,7 +60,7 @@ def bands(text: str) -> list[dict[str, Any]]:
         if len(parts) != len(BAND_PARTS):
             raise RuleError(gettext("band %(n)s: a line of three numbers, from ahead-behind (51 11-9)", n=number),
                             field="bands")  # fmt: skip
-        rows.append(dict(zip(BAND_PARTS, (whole_number(part) for part in parts), strict=True)))
+        rows.append(dict(zip(BAND_PARTS, (typed_number(part) for part in parts), strict=True)))
     return rows
 
 
@@ -125,7 +125,7 @@ def settled_points(form: Any) -> list[int]:
             for side, text in enumerate(form.getlist("points"))]  # fmt: skip
 
 
-def outcomes(evening: ClubEvening, form: Any) -> dict[int, str | list[int | None]]:
+def outcomes(evening: ClubEvening, form: Any) -> dict[int, str | list[int | str]]:
     """The outcome the arbiter picked for each table of the turn not counted yet (its select, else average)."""
     return {number: outcome(first(form, f"outcome-{number}", "average")) for number in waiting(evening)}
 
@@ -134,11 +134,11 @@ def waiting(evening: ClubEvening) -> list[int]:
     return [t.number for t in evening.tables if t.turn == evening.turn and t.state not in COUNTED and t.number]
 
 
-def outcome(value: str | None) -> str | list[int | None]:
+def outcome(value: str | None) -> str | list[int | str]:
     """A closing's outcome as its select posts it: "average", "zero", or "14-6" (each side's tournament points)."""
     if value in OUTCOMES:
         return value
-    return [whole_number(part) for part in (value or "").split("-")]
+    return [typed_number(part) for part in (value or "").split("-")]
 
 
 PATH_COLUMNS = ("turn", "table", "side", "opponent", "points_for", "points_against", "tournament_points", "how")

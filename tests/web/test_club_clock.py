@@ -136,6 +136,13 @@ def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_
     standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
     assert standings[0]["tournament_points"] == winner and standings[0]["path"][0]["points_for"] == 780
     assert two  # the other table plays on, late
+    # The arbiter's penalty for lateness adds to the clock's, and lifted (0) leaves the clock's standing.
+    for penalty, points in (("30", 750), ("0", 780)):
+        late = {"action": "late", "turn": "1", "entrant": str(table.sides[0]), "penalty": penalty}
+        assert post(host, f"/evenings/{address}/decide", late, **HTMX).status_code == 200
+        standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
+        line = next(line for line in standings if (line["path"][0]["table"], line["path"][0]["side"]) == (one, "N/S"))
+        assert line["path"][0]["points_for"] == points, penalty
 
 
 def test_the_clocks_answers_carry_the_server_time_a_304_too_and_no_others(app, host):

@@ -157,8 +157,20 @@ def test_an_entrant_withdrawn_before_the_start_is_dealt_no_table(app, host):
         ({"late_costs": "-1"}, "late_costs", "Lateness costs points or tournament points"),
         ({"short_turn": "never"}, "short_turn", "Unknown conversion"),
         ({"scale": "official"}, "scale", "Pick a scale: the preset, your own bands or plain points"),
+        ({"turns": "-1"}, "turns", "got -1"),
+        ({"hands": "abc"}, "hands", 'got "abc"'),
+        ({"scale": "custom", "bands": "0 10-10\n99999999999 11-9"}, "bands", 'got "99999999999"'),
     ],
-    ids=["a band of four numbers", "two bands on a line", "lateness", "a turn cut short", "an unknown scale"],
+    ids=[
+        "a band of four numbers",
+        "two bands on a line",
+        "lateness",
+        "a turn cut short",
+        "an unknown scale",
+        "turns below one",
+        "hands in letters",
+        "a band's start too long",
+    ],  # fmt: skip
 )
 def test_a_setup_refused_says_why_beside_the_field(app, host, changes, field, said):
     answer = post(host, "/evenings/new", {**SETUP, **changes, "action": "create"}, **HTMX)
@@ -186,6 +198,8 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
                                   "note": ""}, **HTMX)  # fmt: skip
     said = text_of(refused)
     assert refused.status_code == 422 and 'got "12a"' in said and "null" not in said
+    late = post(host, decide, {"action": "late", "turn": "1", "entrant": "1", "penalty": "-5"}, **HTMX)
+    assert late.status_code == 422 and "from 0 to 100000, got -5" in text_of(late)
     # A page's worth of junk is named by its start, not echoed whole beside the form.
     junk = post(host, decide, {"action": "settle", "turn": "1", "table": str(number), "points": ["x" * 1000, "200"],
                                "note": ""}, **HTMX)  # fmt: skip
@@ -206,3 +220,35 @@ def test_a_counted_tables_scorekeeper_is_offered_no_correction_the_save_would_re
     assert f"/matches/{ref(match_id)}/rounds/1" not in page
     correction = ns.get(f"/matches/{ref(match_id)}/rounds/1")
     assert correction.status_code == 403 and "only the arbiter may change it now" in text_of(correction)
+
+
+def test_a_result_the_arbiter_gives_after_a_forfeit_stands_and_a_forfeit_after_a_result_stands(app, host):
+    evening_id, address = create(host, first="danese", then="danese")
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    (number, _match, sides), _second = tables(app, evening_id, 1)
+
+    def how_it_counts() -> tuple[str, int]:
+        standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
+        meeting = next(line["path"][0] for line in standings if line["path"][0]["table"] == number
+                       and line["path"][0]["side"] == "N/S")  # fmt: skip
+        return meeting["how"], meeting["points_for"]
+
+    forfeit = {"action": "forfeit", "turn": "1", "entrant": str(sides[0])}
+    assert post(host, decide, forfeit, **HTMX).status_code == 200
+    assert how_it_counts() == ("forfeit", 0)
+    settle = {"action": "settle", "turn": "1", "table": str(number), "points": ["1000", "0"], "note": "played"}
+    assert post(host, decide, settle, **HTMX).status_code == 200
+    assert how_it_counts() == ("played", 1000)
+    assert post(host, decide, forfeit, **HTMX).status_code == 200
+    assert how_it_counts() == ("forfeit", 0)
+
+
+def test_an_evening_set_up_for_next_week_leaves_tonights_table_cards_to_tonights(app, host):
+    evening_id, address = create(host, name="Tonight")
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    create(host, name="Next week")
+    phone = app.test_client()
+    card = phone.get(card_path(host, 1))
+    assert card.status_code == 200 and "Tonight" in text_of(card) and "Next week" not in text_of(card)
+    assert post(phone, card_path(host, 1), {"seat": "0", "action": "sit"}).status_code == 302
