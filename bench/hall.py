@@ -65,6 +65,14 @@ POLL_P95_MS, SAVE_P95_MS, TURN_CLOSE_MS = 50.0, 100.0, 2000.0
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 MATCH = re.compile(r"/matches/([0-9A-Za-z]+)")
+# The result a panel's Confirm names, sent with it (a tree before it had none: nothing sent then).
+CONFIRMED = re.compile(r'name="result" value="([^"]*)"')
+
+
+def confirm_fields(panel: str) -> list[tuple[str, str]]:
+    """What a panel's Confirm posts beside its token: the action and the result the panel shows."""
+    shown = CONFIRMED.search(panel)
+    return [("action", "confirm"), *([("result", shown.group(1))] if shown else [])]
 LIVE_TAG = re.compile(r"data-etag='([^']+)'")
 PANEL_TRIGGER = re.compile(r'id="club-table"[^>]*hx-trigger="load, every (\d+)s')
 # A live part asked for when the panel names a newer version of the match than it shows (static/js/club.js).
@@ -326,7 +334,7 @@ class Hall:
         if 'value="confirm"' in text and phone.confirms:
             await asyncio.sleep(random.uniform(*CONFIRM_AFTER))
             got = await self.ask(phone, phone.writes, "confirm", "POST", f"{path}/confirm", "HX-Request: true\r\n",
-                                 [("csrf_token", phone.csrf), ("action", "confirm")])  # fmt: skip
+                                 [("csrf_token", phone.csrf), *confirm_fields(text)])  # fmt: skip
             if got and got[0] == 200:
                 self.confirmed.append((phone.turn, time.time()))
         return None

@@ -24,7 +24,7 @@ from werkzeug.datastructures import MultiDict
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.hall import CSRF, MATCH, NEXT_SHOWN, hand_fields, made_evening  # noqa: E402
+from bench.hall import CSRF, MATCH, NEXT_SHOWN, confirm_fields, hand_fields, made_evening  # noqa: E402
 
 HX = {"HX-Request": "true", "Accept-Language": "en"}
 KINDS = ("panel", "next", "page")
@@ -61,10 +61,10 @@ def seated_evening(tables: int) -> tuple[object, list[dict]]:
     for phone in phones:
         panel = phone["client"].get(f"/evenings/table/{phone['match']}", headers=HX).get_data(as_text=True)
         if phone["name"].endswith("A") and 'value="confirm"' in panel:
-            confirming.setdefault(phone["match"], phone)
-    for phone in confirming.values():
+            confirming.setdefault(phone["match"], (phone, panel))
+    for phone, panel in confirming.values():
         answer = phone["client"].post(f"/evenings/table/{phone['match']}/confirm",
-                                      data={"csrf_token": phone["token"], "action": "confirm"},
+                                      data=MultiDict([("csrf_token", phone["token"]), *confirm_fields(panel)]),
                                       headers={**HX, "X-CSRFToken": phone["token"]})  # fmt: skip
         assert answer.status_code == 200
     return app, phones

@@ -32,7 +32,7 @@ from ..models.club import (
     ClubTable,
 )
 from ..queries import club as read
-from ..queries.matches import seat_of
+from ..queries.matches import hash_token, seat_of
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
 from ..web.display import side_word
@@ -417,11 +417,19 @@ class EveningPage:
 
     @cached_property
     def other_side_has_a_phone(self) -> bool:
-        """Whether a phone is seated for E/W, the side that confirms."""
+        """Whether a phone is seated for E/W, the side that confirms, or was freed from its seat (let back in, it
+        confirms from there): the entering phone is not handed over then."""
         table = self.table
         if table is None or self.match is None or len(table.sides) < 2:
             return False
-        return any(seat.phone and seat.name in table.sides[1].players for seat in self.match.seats)
+        seats = [seat for seat in self.match.seats if seat.name in table.sides[1].players]
+        return any(seat.phone or seat.kept_out for seat in seats)
+
+    @cached_property
+    def entered_here(self) -> bool:
+        """Whether this phone holds the table's pencil: it entered the result, so it does not confirm it."""
+        row, credential = self.table_row, phone_credential()
+        return row is not None and credential is not None and row.pencil_phone == hash_token(credential)
 
     @cached_property
     def next_table(self) -> TableView | None:

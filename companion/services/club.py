@@ -14,8 +14,8 @@ from ..extensions import db
 from ..games.checks import checked_name, clean_note, name_key, whole
 from ..games.club import plan as plans
 from ..games.club.standings import SIDES
-from ..games.refusals import N_, NotAllowed, RuleError
-from ..models import FINISHED, PLAYING, Group, Match, utcnow
+from ..games.refusals import N_, ChangedMeanwhile, NotAllowed, RuleError
+from ..models import FINISHED, PLAYING, Group, Match, Seat, utcnow
 from ..models.club import (
     ARBITER,
     COUNTED,
@@ -181,14 +181,22 @@ def table_points(evening: ClubEvening, table: ClubTable, match: Match) -> list[i
 
 
 def confirm(
-    evening: ClubEvening, turn: int, number: int, credential: str | None, *, for_other_side: bool = False
+    evening: ClubEvening,
+    turn: int,
+    number: int,
+    credential: str | None,
+    shown: Sequence[int] | None,
+    *,
+    for_other_side: bool = False,
 ) -> bool:
-    """The other side's phone confirms its table's result (the match's totals once its hands are played).
+    """The other side's phone confirms its table's result (the match's totals once its hands are played), the
+    points its page showed (`shown`): a result changed since (a hand taken back and saved again) is refused.
 
-    Confirmed by a phone seated for the side that did not enter it (E/W: N/S holds the pencil), or, where
-    no phone sits for that side, by the entering phone after handing it over (`for_other_side`). A second
-    confirmation (two phones at once, a confirmation kept offline sent again) is answered as done: False.
-    When it is the turn's last table to count, the next turn is drawn (or the evening is over).
+    Confirmed by a phone seated for the side that did not enter it (E/W: N/S holds the pencil), never the phone
+    that entered it, or, where no phone sits for that side and none was freed from its seat, by the entering
+    phone after handing it over (`for_other_side`). A second confirmation (two phones at once, a confirmation
+    kept offline sent again) is answered as done: False. When it is the turn's last table to count, the next
+    turn is drawn (or the evening is over).
     """
     with _locked(evening):
         table = _table_of(evening, turn, number)
@@ -204,10 +212,20 @@ def confirm(
         phone = hash_token(credential) if credential else None
         if _side_of(match, table, evening, phone) != (0 if for_other_side else 1):
             raise NotAllowed(N_("the other side confirms this result, from its own phone"))
-        if for_other_side and _side_phones(match, table, evening, 1):
-            raise NotAllowed(N_("the other side has a phone at this table: it confirms from there"))
+        if for_other_side:
+            seats = _side_seats(match, table, evening, 1)
+            if any(seat.phone for seat in seats):
+                raise NotAllowed(N_("the other side has a phone at this table: it confirms from there"))
+            if any(seat.kept_out for seat in seats):
+                raise NotAllowed(N_("the other side's phone was freed from its seat: let it back in to confirm "
+                                    "from there, or call the arbiter"))  # fmt: skip
+        elif phone == table.pencil_phone:
+            raise NotAllowed(N_("the phone that entered the result does not confirm it: the other side does"))
+        points = table_points(evening, table, match)
+        if shown is None or list(shown) != points:
+            raise ChangedMeanwhile(N_("the result changed since this phone showed it: check it, then confirm again"))
         table.hands_played = len(match.rounds)
-        _count(evening, table, table_points(evening, table, match), phone or "", "confirm")
+        _count(evening, table, points, phone or "", "confirm")
     return True
 
 
@@ -250,10 +268,10 @@ def _side_of(match: Match, table: ClubTable, evening: ClubEvening, phone: str | 
     return next(side for side, number in enumerate(table.sides) if seat.name in by_number[number].players)
 
 
-def _side_phones(match: Match, table: ClubTable, evening: ClubEvening, side: int) -> list[str]:
-    """The phones seated for one side of the table."""
+def _side_seats(match: Match, table: ClubTable, evening: ClubEvening, side: int) -> list[Seat]:
+    """The seats of one side of the table."""
     players = read.entrants_by_number(evening, [table.sides[side]])[table.sides[side]].players
-    return [seat.phone for seat in match.seats if seat.phone and seat.name in players]
+    return [seat for seat in match.seats if seat.name in players]
 
 
 def take_pencil(evening: ClubEvening, table: ClubTable, credential: str, *, take_over: bool = False) -> str | None:

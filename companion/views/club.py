@@ -318,8 +318,9 @@ def confirm(match_id: int):
         if action == "dispute":
             service.dispute(evening, table.turn, table.number, phone_credential(), first(request.form, "note") or "")
         else:
-            service.confirm(evening, table.turn, table.number, phone_credential(), for_other_side=action == "handed")
-    except (NotAllowed, RuleError) as refused:
+            shown, handed = evening_form.confirmed_result(request.form), action == "handed"
+            service.confirm(evening, table.turn, table.number, phone_credential(), shown, for_other_side=handed)
+    except Refusal as refused:
         page = _panel_page(match_id, errors={"confirm": error_text(refused)})
         return render("club/_table_panel.html", status=status_of(refused), page=page)
     return render("club/_table_panel.html", page=_panel_page(match_id, done=action))

@@ -125,6 +125,12 @@ def settled_points(form: Any) -> list[int]:
             for side, text in enumerate(form.getlist("points"))]  # fmt: skip
 
 
+def confirmed_result(form: Any) -> list[int] | None:
+    """The points a table's Confirm names, a figure a side ("900 300"), as its panel showed them; None if unreadable."""
+    figures = [whole_number(part, signed=True) for part in (first(form, "result") or "").split()]
+    return None if not figures or None in figures else figures
+
+
 def outcomes(evening: ClubEvening, form: Any) -> dict[int, str | list[int | str]]:
     """The outcome the arbiter picked for each table of the turn not counted yet (its select, else average)."""
     return {number: outcome(first(form, f"outcome-{number}", "average")) for number in waiting(evening)}

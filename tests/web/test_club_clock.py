@@ -16,7 +16,7 @@ from companion.models import FINISHED, Match
 from companion.models.club import ClubEvening, ClubLog, ClubTable
 from companion.services import matches
 from tests.helpers import HTMX, grant_host_rights, read_words, ref
-from tests.web.test_club_pages import card_path, create, post, tables
+from tests.web.test_club_pages import card_path, confirm_on, create, post, tables
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_
     assert arbiter.count("late by the clock") == 1 and "Table 1 ended with the time: 2 hands played" in arbiter
     panel = text(ew.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
     assert "Confirm: N/S 800 – E/W 200" in panel
-    assert post(ew, f"/evenings/table/{ref(first_match)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert confirm_on(ew, first_match).status_code == 200
     with app.app_context():
         table = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening_id, turn=1, number=one)).one()
         assert table.hands_played == 2

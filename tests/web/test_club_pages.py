@@ -76,6 +76,13 @@ def play(app, match_id: int, ns: int, ew: int, hands: int = 2) -> int:
         return match.version
 
 
+def confirm_on(client, match_id: int):
+    """The phone confirms its table as its panel's Confirm does: the result the panel shows; the answer."""
+    panel = client.get(f"/evenings/table/{ref(match_id)}", headers=HTMX).get_data(as_text=True)
+    shown = re.search(r'name="result" value="([^"]*)"', panel)[1]
+    return post(client, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm", "result": shown}, **HTMX)
+
+
 def card_path(client, number: int) -> str:
     """Table `number`'s card as the cards page prints it."""
     page = client.get("/evenings/cards").get_data(as_text=True)
@@ -153,14 +160,14 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     unchanged = {**HTMX, "If-None-Match": answer.headers["ETag"]}
     assert ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged).status_code == 304
     assert "Waiting for E/W to confirm" in read_words(ns.get(f"/evenings/table/{ref(match_id)}").get_data(as_text=True))
-    refused = post(ns, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX)
+    refused = post(ns, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm", "result": "800 200"}, **HTMX)
     assert refused.status_code == 403 and "The other side confirms this result" in html.unescape(
         refused.get_data(as_text=True)
     )
     other = phones[first[1][0]][0]
     other_path = f"/evenings/table/{ref(first[1][1])}"
     other_tag = {**HTMX, "If-None-Match": other.get(other_path, headers=HTMX).headers["ETag"]}
-    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert confirm_on(ew, match_id).status_code == 200
     counted = ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged)
     assert counted.status_code == 200 and "Waiting for the other tables" in read_words(counted.get_data(as_text=True))
     assert "Counted: N/S 800 – E/W 200" in read_words(counted.get_data(as_text=True))
@@ -428,8 +435,7 @@ def test_the_standings_are_worked_out_once_for_every_page_of_a_version_and_again
         lines = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
         return sorted(line["path"][0]["points_for"] for line in lines)
 
-    confirm = {"action": "confirm"}
-    assert post(phones[0], f"/evenings/table/{ref(first)}/confirm", confirm, **HTMX).status_code == 200
+    assert confirm_on(phones[0], first).status_code == 200
     confirmed = len(worked_out)  # the service's own check of the write, and its answer's panel
     assert points_for() == [0, 0, 200, 800]
     for phone, panel in ((phones[0], first), (phones[1], second), (phones[0], first)):
@@ -437,7 +443,7 @@ def test_the_standings_are_worked_out_once_for_every_page_of_a_version_and_again
     assert host.get(f"/evenings/{address}").status_code == 200
     assert len(worked_out) - confirmed <= 1, worked_out
     # The second table's confirmation moves the evening: its standings are worked out again, with that table.
-    assert post(phones[1], f"/evenings/table/{ref(second)}/confirm", confirm, **HTMX).status_code == 200
+    assert confirm_on(phones[1], second).status_code == 200
     assert points_for() == [200, 400, 600, 800]
 
 
@@ -502,7 +508,7 @@ def test_a_counted_tables_panel_shows_the_arbiters_correction_at_its_next_poll(a
     ew = app.test_client()
     assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
     play(app, match_id, 400, 100)
-    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert confirm_on(ew, match_id).status_code == 200
     path = f"/evenings/table/{ref(match_id)}"
     shown = {**HTMX, "If-None-Match": ew.get(path, headers=HTMX).headers["ETag"]}
     assert ew.get(path, headers=shown).status_code == 304

@@ -12,7 +12,8 @@ from companion.models import Match
 from companion.models.club import ClubEntrant, ClubEvening, ClubLog, ClubTable
 from companion.services import matches
 from tests.helpers import HTMX, entry_fields, grant_host_rights, ref, stored_match
-from tests.web.test_club_pages import SETUP, card_path, create, play, post, tables
+from tests.pages import read as read_html
+from tests.web.test_club_pages import SETUP, card_path, confirm_on, create, play, post, tables
 
 HAND = {"sides": {"N/S": {"table": 0, "hand": 0}, "E/W": {"table": 900, "hand": 0}}, "closed_by": None}
 
@@ -39,6 +40,11 @@ def seated(app, host, number: int):
 
 def text_of(answer) -> str:
     return html.unescape(answer.get_data(as_text=True))
+
+
+def words_of(answer) -> str:
+    """The words a page or panel shows, its markup left out."""
+    return read_html(answer.get_data(as_text=True)).text
 
 
 def test_an_evening_over_takes_no_more_decisions_and_its_pages_stay_open(app, host):
@@ -73,7 +79,7 @@ def test_a_counted_tables_match_takes_no_more_writes_and_its_page_offers_none(ap
     page = text_of(ns.get(f"/matches/{ref(match_id)}"))
     # Before the other side confirms, the pencil may still take a hand back (a mistake seen in time).
     assert "Undo" in page and "Delete match" not in page
-    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert confirm_on(ew, match_id).status_code == 200
     before = stored_match(app, match_id)
     path = f"/matches/{ref(match_id)}"
     writes = {
@@ -126,7 +132,7 @@ def test_a_call_from_a_turn_gone_by_and_an_unknown_confirmation_are_refused(app,
     play(app, match_id, 400, 100)
     odd = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "x" * 1000}, **HTMX)
     assert odd.status_code == 400 and logged(app, evening_id) == ["create", "draw"]
-    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert confirm_on(ew, match_id).status_code == 200
     play(app, other_match, 100, 100)
     assert post(host, decide, {"action": "confirm", "turn": "1", "table": str(other_number)}, **HTMX).status_code == 200
     assert len(tables(app, evening_id, 2)) == 2
@@ -215,7 +221,7 @@ def test_a_counted_tables_scorekeeper_is_offered_no_correction_the_save_would_re
     play(app, match_id, 400, 100)
     page = ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert f"/matches/{ref(match_id)}/rounds/1" in page  # the pencil's phone may still correct a hand
-    assert post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm"}, **HTMX).status_code == 200
+    assert confirm_on(ew, match_id).status_code == 200
     page = ns.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert f"/matches/{ref(match_id)}/rounds/1" not in page
     correction = ns.get(f"/matches/{ref(match_id)}/rounds/1")
@@ -252,3 +258,47 @@ def test_an_evening_set_up_for_next_week_leaves_tonights_table_cards_to_tonights
     card = phone.get(card_path(host, 1))
     assert card.status_code == 200 and "Tonight" in text_of(card) and "Next week" not in text_of(card)
     assert post(phone, card_path(host, 1), {"seat": "0", "action": "sit"}).status_code == 302
+
+
+def test_a_confirmation_counts_only_the_result_its_phone_showed(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), _second = tables(app, evening_id, 1)
+    ns, ew = seated(app, host, number)
+    play(app, match_id, 400, 100)
+    assert "Confirm: N/S 800 – E/W 200" in words_of(ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX))
+    # N/S takes the last hand back and saves another while E/W's page still shows the first result.
+    assert post(ns, f"/matches/{ref(match_id)}/undo", {"shown": "2"}, **HTMX).status_code == 200
+    play(app, match_id, 1500, 50)
+    stale = post(ew, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm", "result": "800 200"}, **HTMX)
+    assert stale.status_code == 409 and "The result changed since this phone showed it" in text_of(stale)
+    assert "Confirm: N/S 1900 – E/W 150" in words_of(stale) and "confirm" not in logged(app, evening_id)
+    assert confirm_on(ew, match_id).status_code == 200
+    with app.app_context():
+        assert db.session.scalars(db.select(ClubTable.points).filter_by(match_id=match_id)).one() == [1900, 150]
+
+
+def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_sides_seat_nor_by_freeing_it(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (one, first_match, _), (two, second_match, _) = tables(app, evening_id, 1)
+    # At table 1 the pencil's phone moves to an E/W seat before the last hand, then taps Confirm.
+    pencil = app.test_client()
+    assert post(pencil, card_path(host, one), {"seat": "0", "action": "sit"}).status_code == 302
+    play(app, first_match, 400, 100, hands=1)
+    assert post(pencil, card_path(host, one), {"seat": "1", "action": "sit"}).status_code == 302
+    play(app, first_match, 400, 100)
+    panel = text_of(pencil.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
+    assert "Waiting for E/W to confirm on its phone" in panel and 'value="confirm"' not in panel
+    moved = {"action": "confirm", "result": "800 200"}
+    refused = post(pencil, f"/evenings/table/{ref(first_match)}/confirm", moved, **HTMX)
+    assert refused.status_code == 403 and "The phone that entered the result does not confirm it" in text_of(refused)
+    # At table 2 it frees E/W's phone from its seat, then confirms as if handed over.
+    ns, _ew = seated(app, host, two)
+    play(app, second_match, 300, 100)
+    assert post(ns, f"/matches/{ref(second_match)}/seats/free", {"seat": "1"}, **HTMX).status_code == 200
+    panel = text_of(ns.get(f"/evenings/table/{ref(second_match)}", headers=HTMX))
+    assert "Waiting for E/W to confirm on its phone" in panel and 'value="handed"' not in panel
+    handed = post(ns, f"/evenings/table/{ref(second_match)}/confirm", {"action": "handed", "result": "600 200"}, **HTMX)
+    assert handed.status_code == 403 and "The other side's phone was freed from its seat" in text_of(handed)
+    assert "confirm" not in logged(app, evening_id)
