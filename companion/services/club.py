@@ -322,12 +322,12 @@ def settle(evening: ClubEvening, turn: int, number: int, points: Sequence[Any], 
         _count(evening, table, values, ARBITER, "correct" if table.state in COUNTED else "settle", note)
 
 
-def close_turn(evening: ClubEvening, outcomes: Mapping[int, str | Sequence[int]], note: str = "") -> None:
-    """The arbiter closes the current turn: each table not counted yet gets `outcomes[table]` ("average",
-    "zero", or each side's tournament points; a table left out: "average"), noted in the log; then the next
-    turn is drawn."""
+def close_turn(evening: ClubEvening, turn: Any, outcomes: Mapping[int, str | Sequence[int]], note: str = "") -> None:
+    """The arbiter closes the current turn, `turn` (the one the page showed): each table not counted yet gets
+    `outcomes[table]` ("average", "zero", or each side's tournament points; a table left out: "average"), noted
+    in the log; then the next turn is drawn."""
     with _locked(evening):
-        _in_play(evening)
+        _in_turn(evening, turn)
         waiting = [table for table in evening.tables if table.turn == evening.turn and table.state not in COUNTED]
         numbers = {table.number for table in waiting}
         for number in outcomes:
@@ -356,21 +356,22 @@ def _outcome(value: str | Sequence[int], table: ClubTable) -> str | list[int]:
     return given
 
 
-def late(evening: ClubEvening, number: int, penalty: Any, note: str = "") -> None:
-    """The arbiter marks an entrant late for the current turn (`penalty` 0 lifts it), as the evening's rule
-    counts it (points, or tournament points)."""
+def late(evening: ClubEvening, turn: Any, number: int, penalty: Any, note: str = "") -> None:
+    """The arbiter marks an entrant late for the current turn, `turn` (`penalty` 0 lifts it), as the evening's
+    rule counts it (points, or tournament points)."""
     penalty = whole(penalty, N_("the penalty"), lo=0, hi=100_000, field="penalty")
     with _locked(evening):
-        _in_play(evening)
+        _in_turn(evening, turn)
         _entrant_of(evening, number)
         _log(evening, ARBITER, "late", turn=evening.turn, entrant=number, after={"penalty": penalty}, note=note)
         read.check_events(evening)
 
 
-def forfeit(evening: ClubEvening, number: int, note: str = "") -> None:
-    """The arbiter records a forfeit: the entrant gets nothing for the current turn, its opponent a bye's points."""
+def forfeit(evening: ClubEvening, turn: Any, number: int, note: str = "") -> None:
+    """The arbiter records a forfeit: the entrant gets nothing for the current turn, `turn`, its opponent a bye's
+    points."""
     with _locked(evening):
-        _in_play(evening)
+        _in_turn(evening, turn)
         _entrant_of(evening, number)
         table = next((t for t in evening.tables if t.turn == evening.turn and number in t.sides), None)
         if table is None or table.state == TABLE_BYE:
@@ -424,6 +425,15 @@ def _in_play(evening: ClubEvening) -> None:
         raise NotAllowed(N_("this evening is over"))
     if evening.status == EVENING_SETUP:
         raise NotAllowed(N_("this evening has not begun: start it first"))
+
+
+def _in_turn(evening: ClubEvening, turn: Any) -> None:
+    """Refuse a decision about the current turn made on a page that showed another (a second tap on Close turn, a
+    page left open while the turn moved on): it would fall on a turn the arbiter has not looked at."""
+    _in_play(evening)
+    if turn != evening.turn:
+        raise ChangedMeanwhile(N_("the page showed another turn: this is turn %(n)s now; look at it, then decide",
+                                  n=evening.turn))  # fmt: skip
 
 
 def _table_of(evening: ClubEvening, turn: Any, number: Any) -> ClubTable:

@@ -118,9 +118,9 @@ def _decision(evening: ClubEvening, form: Any) -> None:
     elif action == "add":
         service.add_entrant(evening, *(evening_form.entrants(form) or [([], None)])[0])
     elif action == "late":
-        service.late(evening, entrant, typed_number(first(form, "penalty")), note)
+        service.late(evening, turn, entrant, typed_number(first(form, "penalty")), note)
     elif action == "forfeit":
-        service.forfeit(evening, entrant, note)
+        service.forfeit(evening, turn, entrant, note)
     elif action == "withdraw":
         service.withdraw(evening, entrant)
     elif action == "settle":
@@ -129,7 +129,7 @@ def _decision(evening: ClubEvening, form: Any) -> None:
         service.confirm_as_arbiter(evening, turn, table)
     elif action == "close":
         outcomes = evening_form.outcomes(evening, form)
-        service.close_turn(evening, outcomes, note)
+        service.close_turn(evening, turn, outcomes, note)
     elif action == "clock":
         club_clock.run_clock(evening, *evening_form.clock_tap(form))
     elif action == "answered":

@@ -56,7 +56,7 @@ def test_an_evening_over_takes_no_more_decisions_and_its_pages_stay_open(app, ho
         assert refused.status_code == 403 and "This evening has not begun" in text_of(refused)
     assert tables(app, evening_id, 1) == [] and logged(app, evening_id) == ["create"]
     assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
-    assert post(host, decide, {"action": "close", "note": "time"}, **HTMX).status_code == 200
+    assert post(host, decide, {"action": "close", "turn": "1", "note": "time"}, **HTMX).status_code == 200
     done = logged(app, evening_id)
     assert done.count("over") == 1
     # Once over: a forfeit (which left every page of the evening refusing with the closing's message), lateness, a
@@ -95,7 +95,7 @@ def test_a_counted_tables_match_takes_no_more_writes_and_its_page_offers_none(ap
     page = text_of(ns.get(f"/matches/{ref(match_id)}"))
     assert "Undo" not in page and "Delete match" not in page
     # A table the arbiter closed while it played takes no more hands either.
-    assert post(host, f"/evenings/{address}/decide", {"action": "close"}, **HTMX).status_code == 200
+    assert post(host, f"/evenings/{address}/decide", {"action": "close", "turn": "1"}, **HTMX).status_code == 200
     hand = {"sides": {"N/S": {"table": 100, "hand": 0}, "E/W": {"table": 100, "hand": 0}}, "closed_by": None}
     with app.app_context():
         with pytest.raises(NotAllowed, match="only the arbiter may change it now"):
@@ -302,3 +302,21 @@ def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_side
     handed = post(ns, f"/evenings/table/{ref(second_match)}/confirm", {"action": "handed", "result": "600 200"}, **HTMX)
     assert handed.status_code == 403 and "The other side's phone was freed from its seat" in text_of(handed)
     assert "confirm" not in logged(app, evening_id)
+
+
+def test_a_decision_sent_again_after_its_turn_closed_falls_on_no_later_turn(app, host):
+    evening_id, address = create(host, first="danese", then="danese")
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    close = {"action": "close", "turn": "1", "note": "time"}
+    assert post(host, decide, close, **HTMX).status_code == 200
+    # The same tap again (a page that had not heard, a second host): turn 2 is not closed by it, nor forfeited.
+    forfeit, late = ({"action": action, "turn": "1", "entrant": "1", "penalty": "10"} for action in ("forfeit", "late"))
+    for again in (close, forfeit, late):
+        refused = post(host, decide, again, **HTMX)
+        assert refused.status_code == 409 and "this is turn 2 now" in text_of(refused), again
+    with app.app_context():
+        closed = db.session.scalars(db.select(ClubLog.turn).filter_by(evening_id=evening_id, action="close")).all()
+        states = db.session.scalars(db.select(ClubTable.state).filter_by(evening_id=evening_id, turn=2)).all()
+    assert closed == [1, 1] and states == ["playing", "playing"]
+    assert "forfeit" not in logged(app, evening_id) and "late" not in logged(app, evening_id)

@@ -163,7 +163,7 @@ def test_the_arbiter_corrects_a_disputed_table_closes_a_turn_and_the_evening_end
     late_match = play_table(evening, tables[2], 100, 100)
     seat_phone(late_match, next(e for e in evening.entrants if e.number == tables[2].sides[1]).players[0], "late")
     # The arbiter closes turn 1: one table given tournament points, the rest average.
-    service.close_turn(evening, {tables[1].number: [14, 6]}, "out of time")
+    service.close_turn(evening, 1, {tables[1].number: [14, 6]}, "out of time")
     assert [t.state for t in tables[1:]] == [TABLE_CLOSED] * 3
     assert evening.turn == 2
     # A table of a closed turn confirming is refused with the reason; one still playing takes no more hands.
@@ -172,7 +172,7 @@ def test_the_arbiter_corrects_a_disputed_table_closes_a_turn_and_the_evening_end
     with pytest.raises(NotAllowed, match="only the arbiter may change it now"):
         play_table(evening, tables[3], 100, 100)
     for _later_turn in (2, 3):
-        service.close_turn(evening, {})
+        service.close_turn(evening, evening.turn, {})
     assert evening.status == EVENING_OVER
     points = {line.entrant: line.tournament_points for line in read.standings(evening)}
     assert points[tables[1].sides[0]] == 14 + 10 + 10
@@ -182,7 +182,7 @@ def test_a_late_pair_a_pair_added_after_turn_one_and_a_withdrawal_count_as_the_r
     with app.app_context():
         evening = service.create_evening("", {**PLAN, "first": "danese", "then": "danese"}, PAIRS[:6])
         service.start(evening)
-        service.late(evening, 1, 40, "ten minutes late")
+        service.late(evening, evening.turn, 1, 40, "ten minutes late")
         service.add_entrant(evening, ["Ricci", "Marini"], None)
         service.withdraw(evening, 6)
         tables = [t for t in evening.tables if t.turn == 1]
@@ -225,7 +225,7 @@ def test_a_result_for_a_table_the_turn_does_not_have_is_refused(evening):
     with pytest.raises(RuleError, match="no table 9"):
         service.settle(evening, 1, 9, [100, 0], "")
     with pytest.raises(RuleError, match="table 9 of this turn has no result to give"):
-        service.close_turn(evening, {9: "zero"})
+        service.close_turn(evening, evening.turn, {9: "zero"})
     # Nothing stored: no table counted or closed, nothing logged, the turn not moved on.
     db.session.expire_all()
     assert db.session.query(ClubLog).count() == logged and evening.turn == 1
