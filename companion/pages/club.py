@@ -35,7 +35,7 @@ from ..queries import club as read
 from ..queries.matches import hash_token, seat_of
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
-from ..web.display import side_word
+from ..web.display import CALL_REASONS, call_words, side_word
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day
 from ..web.links import hall_link, qr_svg
@@ -290,6 +290,11 @@ class EveningPage:
     def clock(self) -> ClockView:
         return clock_view(self.evening)
 
+    @property
+    def call_reasons(self) -> list[str]:
+        """The reasons a table's phone offers for calling the arbiter, as stored (`call_words` says them)."""
+        return [reason.text for reason in CALL_REASONS]
+
     @cached_property
     def calls(self) -> list[ClubTable]:
         """The tables calling the arbiter, the longest waiting first."""
@@ -332,7 +337,8 @@ class EveningPage:
     @cached_property
     def log_lines(self) -> list[tuple[Any, str, str]]:
         """The log as the arbiter reads it: when, what (in the page's language), and the note."""
-        return [(entry.at, self._said(entry), entry.note) for entry in self.log]
+        return [(entry.at, self._said(entry), call_words(entry.note) if entry.action == "call" else entry.note)
+                for entry in self.log]  # fmt: skip
 
     def _said(self, entry: ClubLog) -> str:
         after, before = entry.after or {}, entry.before or {}

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from ..extensions import db
 from ..games.checks import checked_name, clean_note, name_key, whole
 from ..games.club import plan as plans
+from ..games.club.movements import Turn
 from ..games.club.standings import SIDES
 from ..games.refusals import N_, ChangedMeanwhile, NotAllowed, RuleError
 from ..models import FINISHED, PLAYING, Group, Match, Seat, utcnow
@@ -112,10 +113,18 @@ def add_entrant(evening: ClubEvening, players: Sequence[str], club: str | None) 
 def withdraw(evening: ClubEvening, number: int) -> None:
     """An entrant withdraws after the current turn: its results stand, its later opponents get a bye's points."""
     with _locked(evening):
+        if evening.status == EVENING_OVER:
+            raise NotAllowed(N_("this evening is over"))
         entrant = _entrant_of(evening, number)
         if entrant.withdrawn_after is not None:
             raise NotAllowed(N_("this entrant has withdrawn already"))
         entrant.withdrawn_after = evening.turn
+        if evening.turn < evening.turns:
+            # The turns still to come must be drawn without it: one left alone would leave the evening stuck.
+            try:
+                _next_turn(evening)
+            except RuleError as error:
+                raise RuleError(error.message, field="entrant") from None
         _log(evening, ARBITER, "withdraw", entrant=number, after={"after_turn": evening.turn})
 
 
@@ -130,13 +139,8 @@ def start(evening: ClubEvening) -> None:
 def _draw_next(evening: ClubEvening) -> None:
     """The next turn drawn (the standings of the turns before deciding it where the movement pairs by them),
     a match started at each table with the phones of each entrant carried to its players' seats."""
-    plan = read.plan_of(evening)
     number = evening.turn + 1
-    playing = [entrant.number for entrant in read.ranked(evening) if _plays(entrant, number)]
-    # An entrant withdrawn before the start (after turn 0) is dealt no table of a scheduled movement.
-    starting = [entrant.number for entrant in evening.entrants if _plays(entrant, 1)]
-    clubs = {entrant.number: entrant.club for entrant in evening.entrants if entrant.club}
-    drawn = plans.draw(plan, number, playing, read.turns(evening), starting, clubs)
+    drawn = _next_turn(evening)
     by_number = {entrant.number: entrant for entrant in evening.entrants}
     # Each phone that followed a player to the turn before is seated at the player's seat again.
     made = matches.started_together(evening.game, [_table_setup(evening, [by_number[side] for side in table.sides])
@@ -150,6 +154,16 @@ def _draw_next(evening: ClubEvening) -> None:
     # A new turn's clock waits for the host to start it.
     evening.clock_ends_at = evening.clock_left_ms = None
     _log(evening, ARBITER, "draw", turn=number, after={"tables": len(drawn.tables), "byes": list(drawn.byes)})
+
+
+def _next_turn(evening: ClubEvening) -> Turn:
+    """The evening's next turn as its movement draws it for the entrants playing it; a RuleError where it cannot."""
+    number = evening.turn + 1
+    playing = [entrant.number for entrant in read.ranked(evening) if _plays(entrant, number)]
+    # An entrant withdrawn before the start (after turn 0) is dealt no table of a scheduled movement.
+    starting = [entrant.number for entrant in evening.entrants if _plays(entrant, 1)]
+    clubs = {entrant.number: entrant.club for entrant in evening.entrants if entrant.club}
+    return plans.draw(read.plan_of(evening), number, playing, read.turns(evening), starting, clubs)
 
 
 def _plays(entrant: ClubEntrant, number: int) -> bool:
@@ -301,11 +315,18 @@ def take_pencil(evening: ClubEvening, table: ClubTable, credential: str, *, take
 
 
 def dispute(evening: ClubEvening, turn: int, number: int, credential: str | None, note: str) -> None:
-    """The other side disagrees with its table's result: the table waits for the arbiter; nothing is counted."""
+    """A side disagrees with its table's result, once its hands are played, saying why: the table waits for the
+    arbiter; nothing is counted. (While it plays, a table calls the arbiter instead.)"""
+    note = clean_note(note, NOTE_MAX)
+    if not note:
+        raise RuleError(N_("say what is wrong with the result"), field="confirm")
     with _locked(evening):
         table = _seated_table(evening, turn, number, credential)
         if table.state in COUNTED:
             raise NotAllowed(N_("this result is counted already: the arbiter may still correct it"))
+        match = db.session.get(Match, table.match_id)
+        if match is None or match.status != FINISHED:
+            raise NotAllowed(N_("the turn's hands are not all played at this table yet: call the arbiter instead"))
         table.state = TABLE_DISPUTED
         _log(evening, hash_token(credential or ""), "dispute", turn=turn, table=number, note=note)
 

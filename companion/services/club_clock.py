@@ -7,7 +7,7 @@ from ..games.checks import clean_note
 from ..games.club.clock import EXTENSIONS, OFF, PAUSED, UP, Clock
 from ..games.refusals import N_, NotAllowed, RuleError
 from ..models import utcnow
-from ..models.club import ARBITER, CALL_MAX, EVENING_PLAYING, ClubEvening, ClubTable
+from ..models.club import ARBITER, CALL_MAX, EVENING_OVER, EVENING_PLAYING, ClubEvening, ClubTable
 from ..queries import club as read
 from ..queries.matches import hash_token
 from .club import _locked, _log, _seated_table, _table_of
@@ -59,6 +59,8 @@ def call_arbiter(evening: ClubEvening, table: ClubTable, credential: str | None,
         raise RuleError(N_("say why the arbiter is needed"), field="call")
     with _locked(evening):
         table = _seated_table(evening, table.turn, table.number, credential)
+        if evening.status == EVENING_OVER:
+            raise NotAllowed(N_("this evening is over"))
         if table.turn != evening.turn:
             raise NotAllowed(N_("this table's turn is over: call the arbiter from your table of this turn"))
         table.call, table.called_at = reason, utcnow()

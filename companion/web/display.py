@@ -15,9 +15,22 @@ from ..games import get_game
 from ..games.base import Standings
 from ..games.club.standings import SIDE_NAMES
 from ..games.entry import Entry
+from ..games.refusals import N_
 from ..models import Match, utcnow
 from . import charts
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, glued, translated
+
+# The reasons a table's phone offers for calling the arbiter, stored in English and shown in the language of the page
+# that reads them: an Italian phone's call reads in English on an English arbiter's phone. A reason typed is shown
+# as typed.
+CALL_REASONS = (N_("A question on the rules"), N_("A disagreement at the table"), N_("A card or a player is missing"),
+                N_("Something else"))  # fmt: skip
+_CALL_REASON_TEXTS = frozenset(reason.text for reason in CALL_REASONS)
+
+
+def call_words(call: str | None) -> str | None:
+    """A table's call for the arbiter as this page says it (the `call_words` filter)."""
+    return gettext(call) if call in _CALL_REASON_TEXTS else call
 
 
 def game_players(game) -> str:

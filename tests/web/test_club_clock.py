@@ -192,8 +192,14 @@ def test_a_seated_phone_calls_the_arbiter_until_answered_and_no_other_phone_may(
     assert "Arbiter, please" in words(ew.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
     # A call withdrawn by its table leaves the arbiter's page too; a call with no reason is refused.
     assert post(ew, call, {"action": "call", "reason": " "}, **HTMX).status_code == 422
-    post(ew, call, {"action": "call", "reason": "Something else"}, **HTMX)
+    # A reason picked on an Italian phone reads in English on the English arbiter's page, in Italian on the phone.
+    italian = {**HTMX, "Accept-Language": "it-IT,it;q=0.9"}
+    offered = words(ew.get(f"/evenings/table/{ref(first_match)}", headers=italian))
+    picked = re.findall(r'name="reason" value="([^"]*)"', offered)[-1]
+    assert "Altro" in offered
+    post(ew, call, {"action": "call", "reason": picked}, **italian)
     assert "“Something else”" in words(host.get(f"/evenings/{address}"))
+    assert "“Altro”" in text(ew.get(f"/evenings/table/{ref(first_match)}", headers=italian))
     withdrawn = post(ew, call, {"action": "uncall"}, **HTMX)
     assert withdrawn.status_code == 200 and "Arbiter, please" in words(withdrawn)
     assert "Tables calling the arbiter" not in words(host.get(f"/evenings/{address}"))

@@ -56,15 +56,19 @@ def test_an_evening_over_takes_no_more_decisions_and_its_pages_stay_open(app, ho
         assert refused.status_code == 403 and "This evening has not begun" in text_of(refused)
     assert tables(app, evening_id, 1) == [] and logged(app, evening_id) == ["create"]
     assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), _second = tables(app, evening_id, 1)
+    _ns, ew = seated(app, host, number)
     assert post(host, decide, {"action": "close", "turn": "1", "note": "time"}, **HTMX).status_code == 200
     done = logged(app, evening_id)
     assert done.count("over") == 1
     # Once over: a forfeit (which left every page of the evening refusing with the closing's message), lateness, a
-    # second closing: each refused beside the arbiter's form, nothing logged.
+    # second closing, a withdrawal: each refused beside the arbiter's form, nothing logged; and a table's call.
     for action in ({"action": "forfeit", "entrant": "1"}, {"action": "late", "entrant": "1", "penalty": "10"},
-                   {"action": "close"}):  # fmt: skip
+                   {"action": "close"}, {"action": "withdraw", "entrant": "1"}):  # fmt: skip
         refused = post(host, decide, action, **HTMX)
         assert refused.status_code == 403 and "This evening is over" in text_of(refused), action
+    called = post(ew, f"/evenings/table/{ref(match_id)}/call", {"action": "call", "note": "still here"}, **HTMX)
+    assert called.status_code == 403 and "This evening is over" in text_of(called)
     assert logged(app, evening_id) == done
     for path in ("", "/live", "/standings", "/standings.csv", "/hall", "/podium.png"):
         assert host.get(f"/evenings/{address}{path}").status_code == 200, path
@@ -320,3 +324,32 @@ def test_a_decision_sent_again_after_its_turn_closed_falls_on_no_later_turn(app,
         states = db.session.scalars(db.select(ClubTable.state).filter_by(evening_id=evening_id, turn=2)).all()
     assert closed == [1, 1] and states == ["playing", "playing"]
     assert "forfeit" not in logged(app, evening_id) and "late" not in logged(app, evening_id)
+
+
+def test_a_result_is_disputed_only_once_its_hands_are_played_and_with_a_reason(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    (number, match_id, _), _second = tables(app, evening_id, 1)
+    _ns, ew = seated(app, host, number)
+    dispute = f"/evenings/table/{ref(match_id)}/confirm"
+    early = post(ew, dispute, {"action": "dispute", "note": "hand 1 was 150"}, **HTMX)
+    assert early.status_code == 403 and "call the arbiter instead" in text_of(early)
+    play(app, match_id, 400, 100)
+    mute = post(ew, dispute, {"action": "dispute", "note": " \u200b "}, **HTMX)
+    assert mute.status_code == 422 and "Say what is wrong with the result" in text_of(mute)
+    assert "dispute" not in logged(app, evening_id)
+    assert post(ew, dispute, {"action": "dispute", "note": "hand 1 was 150"}, **HTMX).status_code == 200
+
+
+def test_a_withdrawal_that_would_leave_the_next_turn_undrawable_is_refused(app, host):
+    evening_id, address = create(host, first="danese", then="danese")
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    for entrant in ("1", "2"):
+        assert post(host, decide, {"action": "withdraw", "entrant": entrant}, **HTMX).status_code == 200
+    refused = post(host, decide, {"action": "withdraw", "entrant": "3"}, **HTMX)
+    assert refused.status_code == 422 and "at least 2" in text_of(refused)
+    assert logged(app, evening_id).count("withdraw") == 2
+    # The turn closes and the next is drawn for the two left.
+    assert post(host, decide, {"action": "close", "turn": "1"}, **HTMX).status_code == 200
+    assert [sorted(sides) for _number, _match, sides in tables(app, evening_id, 2)] == [[3, 4]]
