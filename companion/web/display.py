@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from ..games import get_game
 from ..games.base import Standings
-from ..games.club.standings import SIDE_NAMES
+from ..games.club.standings import SIDE_NAMES, SIDES
 from ..games.entry import Entry
 from ..games.refusals import N_
 from ..models import Match, utcnow
@@ -149,9 +149,9 @@ def show_sides_in_this_language(match: Match) -> None:
         g.side_words = {name.text: gettext(name.text) for name in offered if name.text in sides}
 
 
-def side_word(side: int) -> str:
-    """A club table's side (0: N/S, 1: E/W) in the page's language (Italian: E/O)."""
-    return gettext(SIDE_NAMES[side].text)
+def side_word(side: int | str) -> str:
+    """A club table's side (0 or "N/S", 1 or "E/W") in the page's language (Italian: E/O)."""
+    return gettext(SIDE_NAMES[side].text if isinstance(side, int) else SIDE_NAMES[SIDES.index(side)].text)
 
 
 def names(players: list[str]) -> Markup:

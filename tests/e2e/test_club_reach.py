@@ -21,9 +21,10 @@ pytestmark = pytest.mark.e2e
 
 PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 LOOKS = [("en-GB", "Evenings", "Club evenings"), ("it-IT", "Serate", "Serate di circolo")]
-# Two pairs of 40-character names, each with a club: the longest line the picker draws.
+# Two pairs of 40-character names, each with a club: the longest line the picker draws; a double surname the longest
+# word a column of names must hold.
 LONG = [
-    f"{first} Della Valle Bonaventura Squarcialupi"[:38] + f" {n}" for n in (1, 2) for first in ("Gianfranco", "Ada")
+    f"{first} Della Valle Bonaventura-Squarcialupi"[:38] + f" {n}" for n in (1, 2) for first in ("Gianfranco", "Ada")
 ]
 PAIRS = [
     (LONG[:2], "Circolo Lungolago di Arona"),
@@ -73,6 +74,10 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     picker.get_by_role("radio", name=re.compile(r"^2\. ")).check()
     page.get_by_role("button", name="Late").click()
     expect(page.locator(".club-log")).to_contain_text(f"{' – '.join(LONG[2:])} late in turn 1: penalty 0")
+    audit_layout(page, [name for players, _ in PAIRS for name in players])
+    # The standings, every pair's path with its opponents, fit the phone in English and in Italian.
+    page.get_by_role("link", name="Standings").first.click()
+    expect(page.get_by_role("heading", name=re.compile("^Standings"), level=1)).to_be_visible()
     audit_layout(page, [name for players, _ in PAIRS for name in players])
 
     # A new evening's form is redrawn when the hands change (the preset scale follows them): the entrants typed

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.extensions import db
 from companion.models import Match, utcnow
 from companion.models.club import ClubEvening, ClubLog
-from companion.services import club, matches
+from companion.services import club, club_clock, matches
 from companion.web.groups import hall_token
 from tests.e2e.audit import audit_layout
 from tests.e2e.helpers import NETWORK_CUT
@@ -31,6 +31,12 @@ PLAN = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "mitc
 TV, LAPTOP = {"width": 1920, "height": 1080}, {"width": 1280, "height": 720}
 WAITING = (18, 19, 20)
 HAND = {"sides": {"N/S": {"table": 150, "hand": 0}, "E/W": {"table": 90, "hand": 0}}, "closed_by": None}
+# How many lines an element's text takes: the distinct tops of its text's boxes.
+LINES = """element => {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  return new Set([...range.getClientRects()].map(box => Math.round(box.top))).size;
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -141,4 +147,24 @@ def test_reconnecting_while_the_network_is_cut(browser: Browser, hall: str, brow
     expect(page.locator(".hall-cell:visible")).to_have_count(20)
     page.context.set_offline(False)
     expect(reconnecting).to_be_hidden(timeout=6000)
+    page.context.close()
+
+
+def test_time_up_keeps_the_clocks_words_on_one_line_and_the_pages_their_rows(browser: Browser, hall: str, app):
+    with app.app_context():
+        evening = db.session.scalars(db.select(ClubEvening)).one()
+        club_clock.run_clock(evening, "start")
+        db.session.remove()
+    page = screen(browser, hall, LAPTOP)
+    words = page.locator(".hall-clock .club-clock-words")
+    expect(words).to_have_text("left in the turn")
+    running = page.locator(".hall-head").bounding_box()["height"]
+    with app.app_context():
+        club_clock.run_clock(db.session.scalars(db.select(ClubEvening)).one(), "end")
+        db.session.remove()
+    expect(words).to_have_text("Time is up: the hand being played is the last", timeout=6000)
+    for size in (TV, LAPTOP):
+        page.set_viewport_size(size)
+        assert words.evaluate(LINES) == 1, size
+    assert page.locator(".hall-head").bounding_box()["height"] == running
     page.context.close()

@@ -353,3 +353,12 @@ def test_a_withdrawal_that_would_leave_the_next_turn_undrawable_is_refused(app, 
     # The turn closes and the next is drawn for the two left.
     assert post(host, decide, {"action": "close", "turn": "1"}, **HTMX).status_code == 200
     assert [sorted(sides) for _number, _match, sides in tables(app, evening_id, 2)] == [[3, 4]]
+
+
+def test_an_italian_arbiter_and_standings_name_the_sides_in_italian(app, host):
+    evening_id, address = create(host)
+    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    italian = {"Accept-Language": "it-IT,it;q=0.9"}
+    for path in (f"/evenings/{address}", f"/evenings/{address}/standings"):
+        shown = read_html(host.get(path, headers=italian).get_data(as_text=True)).text
+        assert "E/O" in shown and "E/W" not in shown, path
