@@ -19,10 +19,12 @@ from ..games.base import Game
 from ..games.club import clock as clocks
 from ..games.club.plan import Plan
 from ..games.club.standings import SIDES, Standing, shared_places
+from ..games.forms import first
 from ..models import FINISHED, Match, Seat
 from ..models.club import (
     COUNTED,
     EVENING_OVER,
+    EVENING_PLAYING,
     TABLE_BYE,
     TABLE_CLOSED,
     TABLE_DISPUTED,
@@ -44,6 +46,8 @@ from ..web.links import hall_link, qr_svg
 # counted (confirmed, or given by the arbiter), disputed.
 BYE, PLAYING, WAITING, COUNTED_STATE, DISPUTED = "bye", "playing", "waiting", "counted", "disputed"
 LOG_SHOWN = 30
+# The arbiter's forms by the decisions they send, where a refusal is told beside its form (`EveningPage.refused_at`).
+REFUSED_FORMS = {"late": "entrants", "forfeit": "entrants", "withdraw": "entrants", "add": "add", "close": "close"}
 # A points difference as the page's language writes a number, its sign always shown ("+1,315", "+1.315").
 SIGNED = "+#,##0;-#,##0"
 # The places a podium shows: more than three lines only where a tie shares the third.
@@ -127,10 +131,31 @@ class EveningPage:
     """
 
     table_row: ClubTable | None = None
+    # The arbiter's form a refusal answers, as it was sent (`refused_at`).
+    posted: Any = None
 
     def __init__(self, evening: ClubEvening | None, **given: Any) -> None:
         self.evening = evening
         self.__dict__.update({"errors": {}, **given})
+
+    @cached_property
+    def refused_at(self) -> str | None:
+        """Which of the arbiter's forms a refusal answers, drawn open with its error beside it and what was typed
+        kept: a table's Settle ("settle-<turn>-<table>"), an earlier turn's correction, the entrants', the new
+        entrant's, the closing's; None where the error is told at the top of the page."""
+        if not self.errors or self.posted is None:
+            return None
+        evening, action = self.evening, first(self.posted, "action")
+        playing, drawn = evening.status == EVENING_PLAYING, evening.status != EVENING_OVER
+        if action == "settle":
+            turn, table = first(self.posted, "turn"), first(self.posted, "table")
+            numbers = {str(t.number) for t in evening.tables if t.turn == evening.turn and t.number}
+            if playing and turn == str(evening.turn) and table in numbers:
+                return f"settle-{turn}-{table}"
+            return "settle-earlier" if evening.turn > 1 and turn != str(evening.turn) else None
+        # A form not on the page (closing before the start, any once the evening is over): the error at the top.
+        where = REFUSED_FORMS.get(action)
+        return where if (playing if where == "close" else drawn) else None
 
     @cached_property
     def standings_rows(self) -> list[dict[str, Any]]:

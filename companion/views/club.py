@@ -100,7 +100,9 @@ def decide(evening_id: int):
         _decision(evening, request.form)
     except Refusal as refused:
         page = EveningPage(
-            evening, errors={evening_form.field_of(getattr(refused, "field", None)): error_text(refused)}
+            evening,
+            errors={evening_form.field_of(getattr(refused, "field", None)): error_text(refused)},
+            posted=request.form,
         )
         return render("club/evening.html", fragment="club/_evening_live.html", status=status_of(refused), page=page)
     page = EveningPage(evening, done=first(request.form, "action"))

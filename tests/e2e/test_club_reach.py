@@ -58,7 +58,7 @@ def test_the_top_bar_leads_to_the_club_evenings(browser: Browser, module_live_se
 
 
 def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_keeps_what_is_typed(
-    browser: Browser, module_live_server, module_app
+    browser: Browser, module_live_server, module_app, browser_faults
 ):
     address = started_evening(module_app, "Friday", PLAN, PAIRS)
     page = phone(browser, PHONES[0], "en-GB")
@@ -75,6 +75,21 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     page.get_by_role("button", name="Late").click()
     expect(page.locator(".club-log")).to_contain_text(f"{' – '.join(LONG[2:])} late in turn 1: penalty 0")
     audit_layout(page, [name for players, _ in PAIRS for name in players])
+    # Points refused on a table's card are told there, what was typed kept, through the arbiter page's next poll;
+    # the page stays where the arbiter was (the region's redraw once moved it to the bottom).
+    card = page.locator(".club-table").filter(has_text="Table 2")
+    card.locator("summary", has_text="Settle").click()
+    card.get_by_label("N/S").fill("12a")
+    card.get_by_label("E/W").fill("200")
+    scrolled = page.evaluate("scrollY")
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
+    with page.expect_response(re.compile(r"/decide$")):
+        card.get_by_role("button", name="Give these points").click()
+    page.wait_for_timeout(2500)  # a poll's time: the region holds while its Settle is open
+    refused = card.get_by_role("alert")
+    expect(refused).to_have_text('A side\'s points must be a whole number, got "12a"')
+    expect(card.get_by_label("N/S")).to_have_value("12a")
+    assert abs(page.evaluate("scrollY") - scrolled) < 100
     # The standings, every pair's path with its opponents, fit the phone in English and in Italian.
     page.get_by_role("link", name="Standings").first.click()
     expect(page.get_by_role("heading", name=re.compile("^Standings"), level=1)).to_be_visible()
