@@ -70,20 +70,24 @@ def _request_translations() -> Any:
     return translations
 
 
-# A name's word (display.words) followed by the sentence's punctuation: "Bruno</span>.".
+# A name's word (display.words) followed by the sentence's punctuation: "Bruno</span>."; and one opened by a
+# bracket or a quotation mark: "(<span class="word">Bruno".
 _WORD_THEN_PUNCTUATION = re.compile(r'(<span class="word">[^<]*)</span>([.,:;!?…)»]+)')
+_OPENING_THEN_WORD = re.compile(r'([(«]+)(<span class="word">)')
 
 
 def glued(html: str) -> str:
-    """The punctuation after a name's last word moved into that word's box.
+    """The punctuation after a name's last word moved into that word's box, and an opening bracket before its first.
 
     Each word of a name is a box of its own, so that a line never breaks inside it; a line may
-    break after a box, though, and would leave the full stop alone at the start of the next line.
+    break before and after a box, though, and would leave the full stop alone at the start of the
+    next line, or the bracket alone at the end of the line before.
     """
     if '<span class="word">' not in html:
         return html
     # On a plain str: re.sub joins the pieces of a Markup with Markup.join, which would escape them.
-    return Markup(_WORD_THEN_PUNCTUATION.sub(r"\1\2</span>", str(html)))
+    html = _OPENING_THEN_WORD.sub(r"\2\1", str(html))
+    return Markup(_WORD_THEN_PUNCTUATION.sub(r"\1\2</span>", html))
 
 
 def _formatted(eval_context: EvalContext, translated: str, variables: dict[str, Any]) -> str:

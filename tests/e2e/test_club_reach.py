@@ -189,6 +189,12 @@ def test_the_confirm_button_breaks_its_line_before_the_result_never_between_a_si
     conferma, ns, ns_points, ew, ew_points = button.evaluate(LINES_OF_WORDS, ["Conferma", "N/S", "1250", "E/O", "1100"])
     assert conferma < ns, "the result fits its line, so the line breaks before it"
     assert ns == ns_points == ew == ew_points
+    # Counted, the panel says the result the same way: no line between a side and its points.
+    button.tap()
+    counted = page.locator("#club-table .club-result")
+    expect(counted).to_contain_text("N/S 1250 – E/O 1100 · punti torneo")
+    ns, ns_points, ew, ew_points = counted.evaluate(LINES_OF_WORDS, ["N/S", "1250", "E/O", "1100"])
+    assert ns == ns_points == ew == ew_points
 
 
 def test_a_panel_polled_while_nothing_changes_is_not_redrawn_under_the_phones_finger(

@@ -16,7 +16,7 @@ from companion.models import FINISHED, Match
 from companion.models.club import ClubEvening, ClubLog, ClubTable
 from companion.services import matches
 from tests.helpers import HTMX, grant_host_rights, read_words, ref
-from tests.web.test_club_pages import card_path, confirm_on, create, post, tables
+from tests.web.test_club_pages import begun, card_path, confirm_on, post, tables
 
 
 @pytest.fixture
@@ -26,9 +26,7 @@ def host(client):
 
 def started(app, host, **changes) -> tuple[int, str]:
     """An evening of 2 turns × 3 hands, a 30-minute turn, turn 1 drawn."""
-    evening_id, address = create(host, hands="3", turn_minutes="30", **changes)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
-    return evening_id, address
+    return begun(host, hands="3", turn_minutes="30", **changes)
 
 
 def tap(host, address: str, clock: str):

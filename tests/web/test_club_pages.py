@@ -54,6 +54,13 @@ def create(client, **changes) -> tuple[int, str]:
     return ref_id(client, address), address
 
 
+def begun(client, **changes) -> tuple[int, str]:
+    """An evening set up through the host's form (`create`) and started: turn 1 drawn."""
+    evening_id, address = create(client, **changes)
+    assert post(client, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    return evening_id, address
+
+
 def ref_id(client, address: str) -> int:
     with client.application.app_context():
         return db.session.execute(db.select(ClubEvening.id).where(ClubEvening.public_id == address)).scalar_one()
@@ -170,7 +177,7 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     assert confirm_on(ew, match_id).status_code == 200
     counted = ew.get(f"/evenings/table/{ref(match_id)}", headers=unchanged)
     assert counted.status_code == 200 and "Waiting for the other tables" in read_words(counted.get_data(as_text=True))
-    assert "Counted: N/S 800 – E/W 200" in read_words(counted.get_data(as_text=True))
+    assert "Counted: N/S 800 – E/W 200" in read_html(counted.get_data(as_text=True)).text
     counted_path, counted_phone = f"/evenings/table/{ref(match_id)}", ew
     counted_tag = {**HTMX, "If-None-Match": counted.headers["ETag"]}
     # Another table's panel, still playing, is unchanged by this confirmation (400 phones of a hall ask it).
@@ -198,9 +205,9 @@ def test_an_evening_from_the_setup_to_its_standings_through_the_phones(app, host
     second = tables(app, evening_id, 2)
     assert len(second) == 2
     # Its phones read whose result counts: the arbiter's, not the match's totals shown under the panel.
-    assert "Counted by the arbiter: N/S 200 – E/W 250" in read_words(
+    assert "Counted by the arbiter: N/S 200 – E/W 250" in read_html(
         ew.get(f"/evenings/table/{ref(match_id)}", headers=HTMX).get_data(as_text=True)
-    )
+    ).text
     # Every phone's panel takes it to its next table, the N/S phones with their pencil.
     moves_after: dict[int, int] = {}
     for number, (ns, ew) in phones.items():
@@ -307,8 +314,7 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
     monkeypatch.setattr(poll_board.time, "monotonic", lambda: 1000.0)
     app = suite_app(database_url, tmp_path / "instance", Settings(count_queries=True))
     host = grant_host_rights(app.test_client())
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     number, match_id, _sides = tables(app, evening_id, 1)[0]
     phone = app.test_client()
     assert post(phone, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
@@ -350,8 +356,7 @@ def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_no
 def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_one(app, host):
     # A hall's 400 phones poll every second: on PostgreSQL a poll's BEGIN and ROLLBACK were two more round trips to
     # the database, each holding the worker's other requests (docs/performance.md). A save stays whole.
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     number, match_id, _sides = tables(app, evening_id, 1)[0]
     north_south, east_west = app.test_client(), app.test_client()
     for phone, seat in ((north_south, "0"), (east_west, "1")):
@@ -387,8 +392,7 @@ def test_a_hand_is_saved_in_one_transaction_and_the_phones_polls_read_outside_on
 
 def test_a_tables_panel_reads_its_own_match_alone_not_every_match_of_the_hall(app, host):
     # At a turn's close 400 phones draw their panel: each read every match's totals of the evening before.
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (number, mine, _), (_, other, _) = tables(app, evening_id, 1)
     phone = app.test_client()
     assert post(phone, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
@@ -419,8 +423,7 @@ def test_the_standings_are_worked_out_once_for_every_page_of_a_version_and_again
     # At a turn's close every phone of a hall draws its counted table's panel, with the whole evening's standings.
     from companion.queries import club as read
 
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (first_number, first, _), (second_number, second, _) = tables(app, evening_id, 1)
     phones = [app.test_client(), app.test_client()]
     for phone, number in zip(phones, (first_number, second_number), strict=True):
@@ -502,8 +505,7 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
 
 
 def test_a_counted_tables_panel_shows_the_arbiters_correction_at_its_next_poll(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (number, match_id, _), _other = tables(app, evening_id, 1)
     ew = app.test_client()
     assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
@@ -520,7 +522,7 @@ def test_a_counted_tables_panel_shows_the_arbiters_correction_at_its_next_poll(a
     # names when its result was counted.
     polled = ew.get(path, headers=shown)
     assert polled.status_code == 200
-    assert "Counted by the arbiter: N/S 700 – E/W 300" in read_words(polled.get_data(as_text=True))
+    assert "Counted by the arbiter: N/S 700 – E/W 300" in read_html(polled.get_data(as_text=True)).text
 
 
 def test_a_halls_phones_go_to_their_next_tables_in_turns_over_half_a_minute_at_most():

@@ -14,7 +14,7 @@ from companion.models.club import ClubEntrant, ClubEvening, ClubLog, ClubTable
 from companion.services import matches
 from tests.helpers import HTMX, entry_fields, grant_host_rights, ref, stored_match
 from tests.pages import read as read_html
-from tests.web.test_club_pages import SETUP, card_path, confirm_on, create, play, post, tables
+from tests.web.test_club_pages import SETUP, begun, card_path, confirm_on, create, play, post, tables
 
 HAND = {"sides": {"N/S": {"table": 0, "hand": 0}, "E/W": {"table": 900, "hand": 0}}, "closed_by": None}
 
@@ -76,8 +76,7 @@ def test_an_evening_over_takes_no_more_decisions_and_its_pages_stay_open(app, ho
 
 
 def test_a_counted_tables_match_takes_no_more_writes_and_its_page_offers_none(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (number, match_id, _), (_, other_match, _) = tables(app, evening_id, 1)
     ns, ew = seated(app, host, number)
     play(app, match_id, 400, 100)
@@ -192,8 +191,7 @@ def test_a_setup_refused_says_why_beside_the_field(app, host, changes, field, sa
 
 
 def test_an_empty_tag_sent_with_a_club_poll_is_drawn_as_none_sent(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (_number, match_id, _), _second = tables(app, evening_id, 1)
     for path in (f"/evenings/{address}/live", f"/evenings/{address}/hall/live", f"/evenings/table/{ref(match_id)}",
                  f"/matches/{ref(match_id)}/live"):  # fmt: skip
@@ -221,8 +219,7 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
 
 
 def test_a_counted_tables_scorekeeper_is_offered_no_correction_the_save_would_refuse(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (number, match_id, _), _second = tables(app, evening_id, 1)
     ns, ew = seated(app, host, number)
     play(app, match_id, 400, 100)
@@ -258,8 +255,7 @@ def test_a_result_the_arbiter_gives_after_a_forfeit_stands_and_a_forfeit_after_a
 
 
 def test_an_evening_set_up_for_next_week_leaves_tonights_table_cards_to_tonights(app, host):
-    evening_id, address = create(host, name="Tonight")
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host, name="Tonight")
     create(host, name="Next week")
     phone = app.test_client()
     card = phone.get(card_path(host, 1))
@@ -268,8 +264,7 @@ def test_an_evening_set_up_for_next_week_leaves_tonights_table_cards_to_tonights
 
 
 def test_a_confirmation_counts_only_the_result_its_phone_showed(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (number, match_id, _), _second = tables(app, evening_id, 1)
     ns, ew = seated(app, host, number)
     play(app, match_id, 400, 100)
@@ -286,8 +281,7 @@ def test_a_confirmation_counts_only_the_result_its_phone_showed(app, host):
 
 
 def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_sides_seat_nor_by_freeing_it(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (one, first_match, _), (two, second_match, _) = tables(app, evening_id, 1)
     # At table 1 the pencil's phone moves to an E/W seat before the last hand, then taps Confirm.
     pencil = app.test_client()
@@ -330,8 +324,7 @@ def test_a_decision_sent_again_after_its_turn_closed_falls_on_no_later_turn(app,
 
 
 def test_a_result_is_disputed_only_once_its_hands_are_played_and_with_a_reason(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     (number, match_id, _), _second = tables(app, evening_id, 1)
     _ns, ew = seated(app, host, number)
     dispute = f"/evenings/table/{ref(match_id)}/confirm"
@@ -359,8 +352,7 @@ def test_a_withdrawal_that_would_leave_the_next_turn_undrawable_is_refused(app, 
 
 
 def test_an_italian_arbiter_and_standings_name_the_sides_in_italian(app, host):
-    evening_id, address = create(host)
-    assert post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX).status_code == 200
+    evening_id, address = begun(host)
     italian = {"Accept-Language": "it-IT,it;q=0.9"}
     for path in (f"/evenings/{address}", f"/evenings/{address}/standings"):
         shown = read_html(host.get(path, headers=italian).get_data(as_text=True)).text
