@@ -168,8 +168,8 @@ def finish_the_evening(shooter: Shooter) -> None:
         tables = turn_tables(2)
         club.settle(evening, 2, tables[1].number, [960, 450], "hand 3 recounted with both sides")
         club.settle(evening, 2, tables[0].number, [880, 300], "N/S's second hand was 50 more")
-        club.late(evening, tables[3].sides[1], 40, "ten minutes late")
-        club.close_turn(evening, {tables[3].number: [12, 8]}, "out of time")
+        club.late(evening, 2, tables[3].sides[1], 40, "ten minutes late")
+        club.close_turn(evening, 2, {tables[3].number: [12, 8]}, "out of time")
         for table in turn_tables(3):
             play(table)
             club.confirm_as_arbiter(evening, 3, table.number)
