@@ -97,6 +97,12 @@ class MatchPage:
         return is_scorekeeper(self.match)
 
     @cached_property
+    def may_free(self) -> bool:
+        """Whether this phone frees a seat and lets a freed phone back in: the scorekeeper's or a host's; at a club
+        evening's table a host's alone (the pencil's phone, freeing the other side's, would confirm its own result)."""
+        return is_host() or (self.club_table is None and self.scorekeeper)
+
+    @cached_property
     def _token(self) -> str | None:
         """The pencil token of this match this phone keeps without holding the pencil (it held it once)."""
         return None if self.scorekeeper else pencil_token(self.match)

@@ -41,7 +41,8 @@ def turns(evening: ClubEvening) -> list[Turn]:
     for number in range(1, evening.turn + 1):
         tables = [table for table in evening.tables if table.turn == number]
         played = tuple(Table(t.number, tuple(t.sides)) for t in sorted(tables, key=lambda t: t.number) if t.number)
-        byes = tuple(t.sides[0] for t in tables if t.state == TABLE_BYE)
+        # A numbered table a withdrawn side left vacant is one of the turn's tables, not a bye (number 0).
+        byes = tuple(t.sides[0] for t in tables if t.state == TABLE_BYE and not t.number)
         drawn.append(Turn(number, played, byes))
     return drawn
 
@@ -58,6 +59,8 @@ def events(evening: ClubEvening) -> list[pure.Event]:
     after a forfeit stands, a forfeit after a result stands. The clock's penalty for a table still playing when
     time is up adds to the arbiter's for lateness: neither lifts the other."""
     found: list[pure.Event] = [pure.Joined(e.number) for e in evening.entrants if e.joined_turn > 1]
+    # The withdrawals before the turns' outcomes: a table a withdrawn side left vacant is no table still open.
+    found += [pure.Withdrawn(e.number, e.withdrawn_after) for e in evening.entrants if e.withdrawn_after is not None]
     log = db.session.execute(
         select(ClubLog.id, ClubLog.action, ClubLog.by, ClubLog.turn, ClubLog.table, ClubLog.entrant, ClubLog.after)
         .where(ClubLog.evening_id == evening.id, ClubLog.action.in_(("late", "forfeit", *COUNTINGS)))
@@ -80,7 +83,6 @@ def events(evening: ClubEvening) -> list[pure.Event]:
         if entry.action == "late":
             penalties.setdefault((entry.turn, entry.entrant), {})[entry.by == CLOCK] = entry.after["penalty"]
     found += [pure.Late(turn, entrant, sum(given.values())) for (turn, entrant), given in penalties.items()]
-    found += [pure.Withdrawn(e.number, e.withdrawn_after) for e in evening.entrants if e.withdrawn_after is not None]
     return found
 
 

@@ -142,11 +142,16 @@ def _draw_next(evening: ClubEvening) -> None:
     number = evening.turn + 1
     drawn = _next_turn(evening)
     by_number = {entrant.number: entrant for entrant in evening.entrants}
+    # A scheduled movement deals every entrant of turn 1 its table: one a withdrawn side leaves vacant is not played
+    # (no match; the other side counts a bye's points, as the standings' rule says), and counts at once.
+    played = [table for table in drawn.tables if all(_plays(by_number[side], number) for side in table.sides)]
     # Each phone that followed a player to the turn before is seated at the player's seat again.
     made = matches.started_together(evening.game, [_table_setup(evening, [by_number[side] for side in table.sides])
-                                                   for table in drawn.tables], read.phones_of(evening))  # fmt: skip
-    for table, match in zip(drawn.tables, made, strict=True):
+                                                   for table in played], read.phones_of(evening))  # fmt: skip
+    for table, match in zip(played, made, strict=True):
         evening.tables.append(ClubTable(turn=number, number=table.number, sides=list(table.sides), match_id=match.id))
+    for table in (table for table in drawn.tables if table not in played):
+        evening.tables.append(ClubTable(turn=number, number=table.number, sides=list(table.sides), state=TABLE_BYE))
     for bye in drawn.byes:
         evening.tables.append(ClubTable(turn=number, number=0, sides=[bye], state=TABLE_BYE))
     evening.turn = number
@@ -231,8 +236,8 @@ def confirm(
             if any(seat.phone for seat in seats):
                 raise NotAllowed(N_("the other side has a phone at this table: it confirms from there"))
             if any(seat.kept_out for seat in seats):
-                raise NotAllowed(N_("the other side's phone was freed from its seat: let it back in to confirm "
-                                    "from there, or call the arbiter"))  # fmt: skip
+                raise NotAllowed(N_("the other side's phone was freed from its seat: the arbiter confirms this "
+                                    "result"))  # fmt: skip
         elif phone == table.pencil_phone:
             raise NotAllowed(N_("the phone that entered the result does not confirm it: the other side does"))
         points = table_points(evening, table, match)

@@ -10,7 +10,7 @@ from ..models import PLAYING
 from ..pages.match import MatchPage, entry_shows, match_or_404
 from ..queries import matches as queries
 from ..web import access, hx, render
-from ..web.groups import follow_token, is_host, phone_credential, private
+from ..web.groups import follow_token, phone_credential, private
 from ..web.links import match_link, qr_svg, seat_link
 from ..web.live import (
     ENTRY_SHOWS,
@@ -135,7 +135,6 @@ def share(match_id: int):
         viewer_qr=qr_svg(viewer),
         seat_url=seats,
         seat_qr=qr_svg(seats),
-        may_free=is_scorekeeper(match) or is_host(),
         may_renew=private(),
         owner=owner,
     )

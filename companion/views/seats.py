@@ -228,7 +228,7 @@ def panel(match_id: int):
 def free(match_id: int):
     """The scorekeeper (or the host) frees a seat: the phone sitting there only follows the match now, and may
     not sit there again until it is let back in."""
-    match = _seats_managed(match_id, gettext("Only the scorekeeper's phone can free a seat."))
+    match = _seats_freed(match_id, gettext("Only the scorekeeper's phone can free a seat."))
     service.free_seat(match, index_in(request.form.get("seat"), len(match.seats)))
     return _panel_after_write(match)
 
@@ -238,7 +238,7 @@ def free(match_id: int):
 @access.host
 def let_in(match_id: int):
     """The scorekeeper (or the host) lets the phones freed from a seat take it again."""
-    match = _seats_managed(match_id, gettext("Only the scorekeeper's phone or a host can let a phone back in."))
+    match = _seats_freed(match_id, gettext("Only the scorekeeper's phone or a host can let a phone back in."))
     service.let_back_in(match, index_in(request.form.get("seat"), len(match.seats)))
     return _panel_after_write(match)
 
@@ -261,6 +261,14 @@ def _seats_managed(match_id: int, refusal: str):
     match = match_or_404(match_id)
     if not (is_scorekeeper(match) or is_host()):
         abort(403, refusal)
+    return match
+
+
+def _seats_freed(match_id: int, refusal: str):
+    """The match whose seats this phone frees and lets back in (`MatchPage.may_free`), else a 403."""
+    match = _seats_managed(match_id, refusal)
+    if not MatchPage(match).may_free:
+        abort(403, gettext("At a club evening's table, only the arbiter frees a seat or lets a phone back in."))
     return match
 
 
@@ -287,5 +295,4 @@ def _what_this_phone_is_called(seat=None) -> str:
 def _panel_page(match, **extra) -> MatchPage:
     """The match's page with its seat link and the link's QR code."""
     link = seat_link(match)
-    return MatchPage(match, seat_url=link, seat_qr=qr_svg(link), may_free=is_scorekeeper(match) or is_host(),
-                         may_renew=private(), **extra)  # fmt: skip
+    return MatchPage(match, seat_url=link, seat_qr=qr_svg(link), may_renew=private(), **extra)

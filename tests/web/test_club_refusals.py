@@ -294,14 +294,19 @@ def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_side
     moved = {"action": "confirm", "result": "800 200"}
     refused = post(pencil, f"/evenings/table/{ref(first_match)}/confirm", moved, **HTMX)
     assert refused.status_code == 403 and "The phone that entered the result does not confirm it" in text_of(refused)
-    # At table 2 it frees E/W's phone from its seat, then confirms as if handed over.
+    # At table 2 it may not free E/W's phone from its seat (nor let a phone back in): only the arbiter does.
     ns, _ew = seated(app, host, two)
     play(app, second_match, 300, 100)
-    assert post(ns, f"/matches/{ref(second_match)}/seats/free", {"seat": "1"}, **HTMX).status_code == 200
+    for write in ("free", "let-in"):
+        refused = post(ns, f"/matches/{ref(second_match)}/seats/{write}", {"seat": "1"}, **HTMX)
+        assert refused.status_code == 403 and "only the arbiter frees a seat" in text_of(refused), write
+    assert "seats/free" not in text_of(ns.get(f"/matches/{ref(second_match)}/share"))
+    # Freed by the arbiter, E/W's phone is not replaced by the entering phone handed over.
+    assert post(host, f"/matches/{ref(second_match)}/seats/free", {"seat": "1"}, **HTMX).status_code == 200
     panel = text_of(ns.get(f"/evenings/table/{ref(second_match)}", headers=HTMX))
     assert "Waiting for E/W to confirm on its phone" in panel and 'value="handed"' not in panel
     handed = post(ns, f"/evenings/table/{ref(second_match)}/confirm", {"action": "handed", "result": "600 200"}, **HTMX)
-    assert handed.status_code == 403 and "The other side's phone was freed from its seat" in text_of(handed)
+    assert handed.status_code == 403 and "the arbiter confirms this result" in text_of(handed)
     assert "confirm" not in logged(app, evening_id)
 
 
@@ -357,3 +362,26 @@ def test_an_italian_arbiter_and_standings_name_the_sides_in_italian(app, host):
     for path in (f"/evenings/{address}", f"/evenings/{address}/standings"):
         shown = read_html(host.get(path, headers=italian).get_data(as_text=True)).text
         assert "E/O" in shown and "E/W" not in shown, path
+
+
+def test_a_scheduled_turns_table_a_withdrawn_side_leaves_vacant_is_not_played_and_the_evening_goes_on(app, host):
+    entrants = SETUP["entrants"] + "\nCosta & Fontana\nMoretti & Rizzo\nMarino & Ferri\nLeone & Serra"
+    evening_id, address = begun(host, entrants=entrants, first="mitchell", then="mitchell", turns="3")
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "withdraw", "entrant": "1"}, **HTMX).status_code == 200
+    assert post(host, decide, {"action": "close", "turn": "1"}, **HTMX).status_code == 200
+    # Turn 2 deals entrant 1 its table, as the Mitchell does: no match is started there, and it counts at once.
+    [(number, match_id, _sides)] = [table for table in tables(app, evening_id, 2) if 1 in table[2]]
+    with app.app_context():
+        state = db.session.scalars(db.select(ClubTable.state).filter_by(evening_id=evening_id, turn=2, number=number))
+        assert (match_id, state.one()) == (None, "bye")
+    # The turn's other tables close it, and the evening goes on to its end (it stuck at turn 2, every decision 422).
+    for turn in ("2", "3"):
+        assert post(host, decide, {"action": "close", "turn": turn}, **HTMX).status_code == 200, turn
+    assert logged(app, evening_id).count("over") == 1
+    # The vacant table's other side takes a bye's points for it; the withdrawn pair plays no more.
+    standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
+    turn_two = [meeting for line in standings for meeting in line["path"] if meeting["turn"] == 2]
+    assert [(meeting["how"], meeting["tournament_points"]) for meeting in turn_two if meeting["table"] == number] == [
+        ("bye", 12)
+    ]
