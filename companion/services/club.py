@@ -464,6 +464,8 @@ def _in_turn(evening: ClubEvening, turn: Any) -> None:
 
 def _table_of(evening: ClubEvening, turn: Any, number: Any) -> ClubTable:
     """A table of the evening, or a RuleError: the turn has no such table."""
+    if turn is None or number is None:
+        raise RuleError(N_("pick a turn and one of its tables"), field="table")
     found = read.table_at(evening, turn, number)
     if found is None:
         raise RuleError(N_("turn %(turn)s has no table %(n)s", turn=turn, n=number), field="table")

@@ -207,6 +207,8 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
                                   "note": ""}, **HTMX)  # fmt: skip
     said = text_of(refused)
     assert refused.status_code == 422 and 'got "12a"' in said and "null" not in said
+    unnamed = post(host, decide, {"action": "settle", "points": ["100", "200"]}, **HTMX)
+    assert unnamed.status_code == 422 and "Pick a turn and one of its tables" in text_of(unnamed)
     late = post(host, decide, {"action": "late", "turn": "1", "entrant": "1", "penalty": "-5"}, **HTMX)
     assert late.status_code == 422 and "from 0 to 100000, got -5" in text_of(late)
     # A page's worth of junk is named by its start, not echoed whole beside the form (whose field keeps it).
@@ -290,7 +292,7 @@ def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_side
     assert post(pencil, card_path(host, one), {"seat": "1", "action": "sit"}).status_code == 302
     play(app, first_match, 400, 100)
     panel = text_of(pencil.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
-    assert "Waiting for E/W to confirm on its phone" in panel and 'value="confirm"' not in panel
+    assert "This phone entered the result: another E/W phone confirms it" in panel and 'value="confirm"' not in panel
     moved = {"action": "confirm", "result": "800 200"}
     refused = post(pencil, f"/evenings/table/{ref(first_match)}/confirm", moved, **HTMX)
     assert refused.status_code == 403 and "The phone that entered the result does not confirm it" in text_of(refused)
