@@ -277,6 +277,11 @@ class EveningPage:
         """How many tables of the current turn count (a bye not counted as a table)."""
         return sum(1 for table in self.tables if table.state == COUNTED_STATE and table.number)
 
+    @cached_property
+    def played_tables(self) -> int:
+        """How many tables the current turn plays: a bye is none, nor a table a withdrawn side left vacant."""
+        return sum(1 for table in self.tables if table.number and table.state != BYE)
+
     def _entrants_of(self, numbers: list[int]) -> tuple[ClubEntrant, ...]:
         """These entrants: from the evening's all where the page draws them all, alone on a page about one table
         (at a turn's close each of a hall's 400 phones draws its panel, which read all 200 pairs)."""

@@ -89,11 +89,13 @@ class HallPage(EveningPage):
     @cached_property
     def seating(self) -> list[Seat]:
         """Every entrant of the turn with its table and side, by name: what each looks for once a turn is drawn."""
-        seats = [
-            Seat(entrant.name, table.number, side_word(side) if table.number else "")
-            for table in self.tables
-            for side, entrant in enumerate(table.sides)
-        ]
+        seats = []
+        for table in self.tables:
+            # A table a withdrawn side left vacant (a scheduled movement dealt it): a bye for the other side.
+            number = 0 if table.state == BYE else table.number
+            for side, entrant in enumerate(table.sides):
+                if entrant.withdrawn_after is None or entrant.withdrawn_after >= self.evening.turn:
+                    seats.append(Seat(entrant.name, number, side_word(side) if number else ""))
         return sorted(seats, key=lambda seat: seat.name.casefold())
 
     @cached_property

@@ -373,10 +373,17 @@ def test_a_scheduled_turns_table_a_withdrawn_side_leaves_vacant_is_not_played_an
     assert post(host, decide, {"action": "withdraw", "entrant": "1"}, **HTMX).status_code == 200
     assert post(host, decide, {"action": "close", "turn": "1"}, **HTMX).status_code == 200
     # Turn 2 deals entrant 1 its table, as the Mitchell does: no match is started there, and it counts at once.
-    [(number, match_id, _sides)] = [table for table in tables(app, evening_id, 2) if 1 in table[2]]
+    [(number, match_id, sides)] = [table for table in tables(app, evening_id, 2) if 1 in table[2]]
     with app.app_context():
+        other = db.session.scalars(db.select(ClubEntrant).filter_by(evening_id=evening_id, number=max(sides))).one()
+        other_side = " – ".join(other.players)
         state = db.session.scalars(db.select(ClubTable.state).filter_by(evening_id=evening_id, turn=2, number=number))
         assert (match_id, state.one()) == (None, "bye")
+    for page in ("", "/hall"):  # the arbiter's and the room's: the turn plays three tables, not four
+        assert "0 of 3 tables counted" in read_html(host.get(f"/evenings/{address}{page}").get_data(as_text=True)).text
+    # The room's list of who sits where: the withdrawn pair is not on it, its opponent has a bye.
+    seating = read_html(host.get(f"/evenings/{address}/hall").get_data(as_text=True)).text
+    assert "Rossi – Bianchi:" not in seating and f"{other_side}: bye" in seating
     # The turn's other tables close it, and the evening goes on to its end (it stuck at turn 2, every decision 422).
     for turn in ("2", "3"):
         assert post(host, decide, {"action": "close", "turn": turn}, **HTMX).status_code == 200, turn
