@@ -97,8 +97,14 @@ class MatchPage:
         return is_scorekeeper(self.match)
 
     @cached_property
+    def manages_seats(self) -> bool:
+        """Whether this phone manages the match's seats (follows who sits where, renews the seat link): the
+        scorekeeper's or a host's."""
+        return self.scorekeeper or is_host()
+
+    @cached_property
     def may_free(self) -> bool:
-        """Whether this phone frees a seat and lets a freed phone back in: the scorekeeper's or a host's; at a club
+        """Whether this phone frees a seat and lets a freed phone back in: one that manages the seats; at a club
         evening's table a host's alone (the pencil's phone, freeing the other side's, would confirm its own result)."""
         return is_host() or (self.club_table is None and self.scorekeeper)
 
