@@ -21,7 +21,7 @@ from companion.extensions import db  # noqa: E402
 from companion.models import Match  # noqa: E402
 from companion.models.club import ClubEvening, ClubTable  # noqa: E402
 from companion.queries.matches import hash_token  # noqa: E402
-from companion.services import club, host, matches  # noqa: E402
+from companion.services import club, club_table, host, matches  # noqa: E402
 from tests.helpers import LiveServer, chromium_executable  # noqa: E402
 
 SIZES = {"phone360": {"width": 360, "height": 740}, "phone390": {"width": 390, "height": 844},
@@ -151,7 +151,7 @@ def set_the_tables_of_turn_2(shooter: Shooter, card_links: list[str]) -> Page:
         seat = next(s for s in db.session.get(Match, tables[1].match_id).seats if s.name in players(tables[1], 1))
         seat.phone = hash_token("screenshot-phone")
         db.session.commit()
-        club.dispute(evening, 2, tables[1].number, "screenshot-phone", "hand 3: E/W laid 30 more")
+        club_table.dispute(evening, 2, tables[1].number, "screenshot-phone", "hand 3: E/W laid 30 more")
         play(tables[2])
         play(tables[3], 1)
         for table in tables[4:]:

@@ -21,7 +21,7 @@ from companion.extensions import db  # noqa: E402
 from companion.models import Match, utcnow  # noqa: E402
 from companion.models.club import ClubEvening, ClubLog, ClubTable  # noqa: E402
 from companion.queries.matches import hash_token  # noqa: E402
-from companion.services import club, matches  # noqa: E402
+from companion.services import club, club_table, matches  # noqa: E402
 from companion.web.groups import hall_token  # noqa: E402
 from tests.helpers import LiveServer, chromium_executable  # noqa: E402
 
@@ -77,7 +77,7 @@ def set_up(app) -> str:
                 seat = next(s for s in db.session.get(Match, table.match_id).seats)
                 seat.phone = hash_token(f"shot-{table.number}")
                 db.session.commit()
-                club.dispute(evening, 2, table.number, f"shot-{table.number}", "hand 3: E/W laid 30 more")
+                club_table.dispute(evening, 2, table.number, f"shot-{table.number}", "hand 3: E/W laid 30 more")
         link = f"/evenings/{evening.public_id}/hall?hall_key={hall_token(evening.public_id, evening.hall_link)}"
         db.session.remove()
     return link

@@ -10,7 +10,8 @@ from ..models import utcnow
 from ..models.club import ARBITER, CALL_MAX, EVENING_OVER, EVENING_PLAYING, ClubEvening, ClubTable
 from ..queries import club as read
 from ..queries.matches import hash_token
-from .club import _locked, _log, _seated_table, _table_of
+from .club import _locked, _log, _table_of
+from .club_table import _seated_table
 
 
 def run_clock(evening: ClubEvening, action: str, minutes: int | None = None) -> None:

@@ -20,7 +20,7 @@ from ..pages.club import EveningPage, clock_view
 from ..pages.match import MatchPage
 from ..queries import club as read
 from ..services import club as service
-from ..services import club_clock, seats
+from ..services import club_clock, club_table, seats
 from ..web import access, evening_form, hx, render
 from ..web.cards import asked_theme, card_answer, podium_etag, podium_filename, podium_png
 from ..web.fragments import status_of
@@ -248,7 +248,7 @@ def _sit(page: EveningPage) -> Response:
 def _give_pencil(page: EveningPage, table: ClubTable, take_over: bool = False) -> None:
     """The table's pencil, where this phone is the one to hold it: the answer carries it."""
     credential = phone_credential()
-    token = service.take_pencil(page.evening, table, credential, take_over=take_over) if credential else None
+    token = club_table.take_pencil(page.evening, table, credential, take_over=take_over) if credential else None
     if token:
         keep_pencil(db.session.get(Match, table.match_id), token)
 
@@ -318,10 +318,10 @@ def confirm(match_id: int):
         abort(400)
     try:
         if action == "dispute":
-            service.dispute(evening, table.turn, table.number, phone_credential(), first(request.form, "note") or "")
+            club_table.dispute(evening, table.turn, table.number, phone_credential(), first(request.form, "note") or "")
         else:
             shown, handed = evening_form.confirmed_result(request.form), action == "handed"
-            service.confirm(evening, table.turn, table.number, phone_credential(), shown, for_other_side=handed)
+            club_table.confirm(evening, table.turn, table.number, phone_credential(), shown, for_other_side=handed)
     except Refusal as refused:
         page = _panel_page(match_id, errors={"confirm": error_text(refused)})
         return render("club/_table_panel.html", status=status_of(refused), page=page)

@@ -13,7 +13,7 @@ from companion.models.club import EVENING_OVER, TABLE_CLOSED, ClubEvening, ClubL
 from companion.queries import club as read
 from companion.queries.matches import hash_token
 from companion.services import club as service
-from companion.services import matches
+from companion.services import club_table, matches
 from tests.helpers import counted
 
 PAIRS = [(["Rossi", "Bianchi"], "Arona"), (["Verdi", "Neri"], None), (["Gallo", "Conti"], "Arona"),
@@ -46,7 +46,8 @@ def confirm_by_ew(evening: ClubEvening, table: ClubTable, match: Match) -> None:
     east_west = next(e for e in evening.entrants if e.number == table.sides[1])
     credential = f"phone-{table.turn}-{table.number}"
     seat_phone(match, east_west.players[0], credential)
-    assert service.confirm(evening, table.turn, table.number, credential, service.table_points(evening, table, match))
+    shown = service.table_points(evening, table, match)
+    assert club_table.confirm(evening, table.turn, table.number, credential, shown)
 
 
 @pytest.fixture
@@ -79,17 +80,17 @@ def test_only_the_other_side_confirms_once_the_hands_are_played_and_nothing_coun
     match = db.session.get(Match, table.match_id)
     matches.save_round(match, hand(300, 100))
     with pytest.raises(NotAllowed, match="not all played"):
-        service.confirm(evening, 1, 1, "phone-ew", [300, 100])
+        club_table.confirm(evening, 1, 1, "phone-ew", [300, 100])
     play_table(evening, table, 300, 100)
     ns_credential = "phone-ns"
     seat_phone(match, next(e for e in evening.entrants if e.number == table.sides[0]).players[0], ns_credential)
     with pytest.raises(NotAllowed, match="other side confirms"):
-        service.confirm(evening, 1, 1, ns_credential, [900, 300])
+        club_table.confirm(evening, 1, 1, ns_credential, [900, 300])
     # The entering phone may confirm for the other side after handing it over only while that side has no phone.
-    assert service.confirm(evening, 1, 1, ns_credential, [900, 300], for_other_side=True)
+    assert club_table.confirm(evening, 1, 1, ns_credential, [900, 300], for_other_side=True)
     assert table.points == [900, 300] and table.state == "confirmed"
     # A second confirmation (two phones at once, or one kept offline) is answered as done and counts once.
-    assert not service.confirm(evening, 1, 1, ns_credential, [900, 300], for_other_side=True)
+    assert not club_table.confirm(evening, 1, 1, ns_credential, [900, 300], for_other_side=True)
     assert db.session.query(ClubLog).filter_by(action="confirm").count() == 1
 
 
@@ -153,10 +154,10 @@ def test_the_arbiter_corrects_a_disputed_table_closes_a_turn_and_the_evening_end
     match = play_table(evening, first, 400, 200)
     east_west = next(e for e in evening.entrants if e.number == first.sides[1])
     seat_phone(match, east_west.players[0], "ew-phone")
-    service.dispute(evening, 1, first.number, "ew-phone", "the third hand's table was 150, not 200")
+    club_table.dispute(evening, 1, first.number, "ew-phone", "the third hand's table was 150, not 200")
     assert first.state == "disputed"
     with pytest.raises(NotAllowed, match="waits for the arbiter"):
-        service.confirm(evening, 1, first.number, "ew-phone", [1200, 600])
+        club_table.confirm(evening, 1, first.number, "ew-phone", [1200, 600])
     service.settle(evening, 1, first.number, [1200, 550], "third hand corrected")
     assert first.points == [1200, 550] and first.state == "confirmed"
     # One table has played its hands, not confirmed yet; the others have not.
@@ -168,7 +169,7 @@ def test_the_arbiter_corrects_a_disputed_table_closes_a_turn_and_the_evening_end
     assert evening.turn == 2
     # A table of a closed turn confirming is refused with the reason; one still playing takes no more hands.
     with pytest.raises(NotAllowed, match="closed this turn"):
-        service.confirm(evening, 1, tables[2].number, "late", [300, 300])
+        club_table.confirm(evening, 1, tables[2].number, "late", [300, 300])
     with pytest.raises(NotAllowed, match="only the arbiter may change it now"):
         play_table(evening, tables[3], 100, 100)
     for _later_turn in (2, 3):
@@ -248,7 +249,7 @@ def test_a_pazaak_evening_is_swiss_one_against_one_its_difference_the_sets(app):
             for _ in range(3):
                 matches.save_round(match, {"winner": winner})
             seat_phone(match, match.player_names[1], f"phone-{table.number}")
-            assert service.confirm(evening, 1, table.number, f"phone-{table.number}", [3, 0])
+            assert club_table.confirm(evening, 1, table.number, f"phone-{table.number}", [3, 0])
             # 3 sets to 0: the sets' difference, by the preset for three sets, is all the tournament points.
             assert table.points == [3, 0]
         lines = {line.entrant: line for line in read.standings(evening)}
