@@ -298,11 +298,13 @@ def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_side
     assert refused.status_code == 403 and "The phone that entered the result does not confirm it" in text_of(refused)
     # At table 2 it may not free E/W's phone from its seat (nor let a phone back in): only the arbiter does.
     ns, _ew = seated(app, host, two)
+    # It still follows who sits where on its share page (the seat panel polls), offering no Free button.
+    share = text_of(ns.get(f"/matches/{ref(second_match)}/share"))
+    assert f'hx-get="/matches/{ref(second_match)}/seats"' in share and "seats/free" not in share
     play(app, second_match, 300, 100)
     for write in ("free", "let-in"):
         refused = post(ns, f"/matches/{ref(second_match)}/seats/{write}", {"seat": "1"}, **HTMX)
         assert refused.status_code == 403 and "only the arbiter frees a seat" in text_of(refused), write
-    assert "seats/free" not in text_of(ns.get(f"/matches/{ref(second_match)}/share"))
     # Freed by the arbiter, E/W's phone is not replaced by the entering phone handed over.
     assert post(host, f"/matches/{ref(second_match)}/seats/free", {"seat": "1"}, **HTMX).status_code == 200
     panel = text_of(ns.get(f"/evenings/table/{ref(second_match)}", headers=HTMX))
