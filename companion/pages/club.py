@@ -153,9 +153,12 @@ class EveningPage:
             if playing and turn == str(evening.turn) and table in numbers:
                 return f"settle-{turn}-{table}"
             return "settle-earlier" if evening.turn > 1 and turn != str(evening.turn) else None
-        # A form not on the page (closing before the start, any once the evening is over): the error at the top.
+        # A form not on the page (closing before the start, any once the evening is over), or a closing sent for a
+        # turn gone by (its outcomes were for other tables): the error at the top.
         where = REFUSED_FORMS.get(action)
-        return where if (playing if where == "close" else drawn) else None
+        if where == "close":
+            return where if playing and first(self.posted, "turn") == str(evening.turn) else None
+        return where if drawn else None
 
     @cached_property
     def standings_rows(self) -> list[dict[str, Any]]:

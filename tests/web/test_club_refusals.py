@@ -332,6 +332,24 @@ def test_a_decision_sent_again_after_its_turn_closed_falls_on_no_later_turn(app,
     assert "forfeit" not in logged(app, evening_id) and "late" not in logged(app, evening_id)
 
 
+def test_a_refused_closing_keeps_what_the_arbiter_picked_and_one_sent_for_a_turn_gone_by_picks_nothing_now(app, host):
+    evening_id, address = create(host, first="danese", then="danese")
+    decide = f"/evenings/{address}/decide"
+    assert post(host, decide, {"action": "start"}, **HTMX).status_code == 200
+    (one, _, _), (two, _, _) = tables(app, evening_id, 1)
+    picked = {"action": "close", "turn": "1", f"outcome-{one}": "15-5", f"outcome-{two}": "16-", "note": "time up"}
+    refused = text_of(post(host, decide, picked, **HTMX))
+    closing = re.search(r'<details class="club-close" open>.*?</details>', refused, re.S)[0]
+    assert 'role="alert"' in closing and 'value="time up"' in closing
+    assert re.search(rf'name="outcome-{one}">.*?<option value="15-5" selected>', closing, re.S)
+    assert post(host, decide, {"action": "close", "turn": "1"}, **HTMX).status_code == 200
+    # The same closing sent again reaches turn 2: its outcomes were for turn 1's tables, so none is picked now.
+    again = post(host, decide, {**picked, f"outcome-{two}": "20-0"}, **HTMX)
+    said = text_of(again)
+    assert again.status_code == 409 and "this is turn 2 now" in said
+    assert '<details class="club-close">' in said and " selected>" not in said and 'value="time up"' not in said
+
+
 def test_a_result_is_disputed_only_once_its_hands_are_played_and_with_a_reason(app, host):
     evening_id, address = begun(host)
     (number, match_id, _), _second = tables(app, evening_id, 1)
