@@ -135,12 +135,18 @@ def server_match_with_pencil(
         for _ in range(rounds):
             form = MultiDict(ROUND_FORMS[game](sides))
             service.save_round(match, rules.entry.round_from_form(form, match.player_names, match.settings))
-        match_id, kept = match.id, f"{kept_under(match.uid)}:{token}"
+        match_id = match.id
+        hold_pencil(page, base, match, token)
         db.session.remove()
-    # Beside the pencils the browser holds already, in the one cookie the server writes (web/pencil.py).
-    held = [cookie["value"] for cookie in page.context.cookies(base) if cookie["name"] == PENCIL_COOKIE]
-    page.context.add_cookies([{"name": PENCIL_COOKIE, "value": ".".join([*held, kept]), "url": base}])
     return match_id
+
+
+def hold_pencil(page: Page, base: str, match, token: str) -> None:
+    """This browser holds the pencil of a match started on the server (`token`, as create_match gave it), beside
+    the pencils it holds already, in the one cookie the server writes (web/pencil.py)."""
+    held = [cookie["value"] for cookie in page.context.cookies(base) if cookie["name"] == PENCIL_COOKIE]
+    kept = f"{kept_under(match.uid)}:{token}"
+    page.context.add_cookies([{"name": PENCIL_COOKIE, "value": ".".join([*held, kept]), "url": base}])
 
 
 def rounds_rows(page: Page) -> list[str]:
