@@ -96,7 +96,7 @@ def test_a_table_too_wide_says_so_and_keeps_each_rows_edit_in_view(page: Page, l
 
 
 @pytest.mark.parametrize("game", ["pazzaparola", "burraco", "topic", "pazaak"])
-def test_each_rounds_edit_is_a_thumbs_target(page: Page, live_server, app, game):
+def test_each_rounds_edit_and_the_top_bars_preferences_are_thumbs_targets(page: Page, live_server, app, game):
     players = FOUR[:2] if game == "pazaak" else FOUR
     match_id = server_match_with_pencil(page, app, live_server.url, game, players, rounds=1)
     page.set_viewport_size(NARROW_PHONE)
@@ -105,8 +105,9 @@ def test_each_rounds_edit_is_a_thumbs_target(page: Page, live_server, app, game)
         page.locator(".topic-rounds summary").click()
     edit = page.get_by_role("link", name="Edit round 1")
     expect(edit).to_be_visible()
-    box = edit.bounding_box()
-    assert box is not None and box["height"] >= 44 and box["width"] >= 24, box
+    for target in (edit, page.get_by_role("link", name="Preferences")):
+        box = target.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
 
 
 # --- 27.5: names break between words only --------------------------------------------------------

@@ -46,6 +46,9 @@ def test_a_phone_takes_its_seat_follows_its_own_cards_and_is_told_when_freed(
     seated.goto(link)
     expect(seated.get_by_role("heading", name="Quale giocatore sei?")).to_be_visible()
     audit_layout(seated, PLAYERS)
+    # Each name's radio is drawn round (its label is the thumb's target), not stretched to a thumb's height.
+    radio = seated.get_by_label(LONG).bounding_box()
+    assert radio is not None and abs(radio["width"] - radio["height"]) <= 1, radio
     seated.get_by_label(LONG).check()
     seated.get_by_role("button", name="Prendi posto").tap()
     expect(seated).to_have_url(match_url)
