@@ -91,6 +91,7 @@ export function showBanner(message, kept, offer) {
   if (offer) {
     var said = document.createElement("span");
     said.textContent = message;
+    said.tabIndex = 0; // a tap shows it whole (app.css)
     line.appendChild(said);
     line.appendChild(offer);
   } else {

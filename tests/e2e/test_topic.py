@@ -8,8 +8,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import audit_layout
-from tests.e2e.helpers import NETWORK_CUT, add_to_roster, expect_rounds_as_drawn_whole, go_offline
+from tests.e2e.helpers import (
+    LONG_NAMES,
+    NETWORK_CUT,
+    add_to_roster,
+    expect_rounds_as_drawn_whole,
+    go_offline,
+    server_match_with_pencil,
+)
 from tests.e2e.topic_helpers import COUNT_TAPS_SCRIPT, start_topic, topic_cards_held, topic_loser_button
+from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
 
@@ -209,3 +217,31 @@ def test_the_read_back_line_never_covers_the_next_rounds_loser_buttons(
     topic_loser_button(page, "Dee").tap()
     expect(readback).to_contain_text("kept on this phone")
     assert_loser_buttons_reached(page, "an offline save")
+
+
+# Whether the read-back line's words are cut short (held to three lines, an ellipsis at their end).
+CUT_SHORT = "(said) => said.scrollHeight > said.clientHeight + 1"
+
+
+def test_a_long_read_back_held_to_three_lines_is_shown_whole_by_a_tap(page: Page, live_server, app, browser_faults):
+    # Five 40-character names lost a round: the line over the form showed the first alone, and nothing opened it.
+    for fault in NETWORK_CUT:
+        browser_faults.expect(fault, may_not_come=True)
+    names = LONG_NAMES[:6]
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", names)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    for number, offline in ((1, False), (2, True)):
+        if offline:
+            go_offline(page)
+        page.get_by_role("switch", name="Several losers").check()
+        for name in names[1:]:
+            page.get_by_role("checkbox", name=name, exact=True).check()
+        page.get_by_role("button", name=f"Save round {number}").tap()
+        said = page.locator("#banner .readback > span")
+        expect(said).to_contain_text(names[1][:10])
+        assert said.evaluate(CUT_SHORT), number
+        said.tap()
+        assert not said.evaluate(CUT_SHORT), number
+        page.get_by_role("heading", name=f"Who lost round {number + 1}?").click()
+        assert said.evaluate(CUT_SHORT), number
