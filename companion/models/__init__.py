@@ -230,6 +230,10 @@ class Match(WithAddress, InGroup, db.Model):
     scorekeeper_hash: Mapped[str] = mapped_column(String(64), default="")
     # The creator's phone may always take the pencil back; a handover code is single-use.
     owner_hash: Mapped[str] = mapped_column(String(64), default="")
+    # sha256 of the credentials of the phones holding those two secrets (none for a club table's match made by the
+    # draw): a phone a host takes out of the group loses them with it (services/groups.remove_phone).
+    scorekeeper_phone: Mapped[str | None] = mapped_column(String(64))
+    owner_phone: Mapped[str | None] = mapped_column(String(64))
     handover_hash: Mapped[str | None] = mapped_column(String(64))
     # The match's id in match files: kept across export and import, so a re-import is a no-op.
     uid: Mapped[str] = mapped_column(String(80), default=lambda: uuid4().hex)

@@ -40,6 +40,7 @@ def take_pencil(evening: ClubEvening, table: ClubTable, credential: str, *, take
         if given.rowcount != 1:
             return None
         match.scorekeeper_hash = match.owner_hash = hash_token(token)
+        match.scorekeeper_phone = match.owner_phone = phone
         match.handover_hash = None
     db.session.expire(table, ["pencil_phone"])
     return token

@@ -45,6 +45,8 @@ def move_phone(old: str, new: str) -> None:
         db.session.execute(noted.on_conflict_do_nothing(index_elements=["old_hash"]))
         for model in (Member, Seat, SentRow):
             db.session.execute(update(model).where(model.phone == old_hash).values(phone=new_hash))
+        for holder in (Match.scorekeeper_phone, Match.owner_phone):
+            db.session.execute(update(Match).where(holder == old_hash).values({holder: new_hash}))
         # A seat's list of the phones kept out of it is JSON: the few lists that name the old hash (hex digits,
         # so no pattern character) are found by their text and rewritten.
         kept_out = select(Seat).where(cast(Seat.kept_out, String).contains(old_hash))
@@ -102,14 +104,32 @@ def leave(member: Member, needs_a_host: bool = True) -> None:
 def remove_phone(group_id: int, member_id: int) -> str | None:
     """A host takes a phone out of the group: it loses access at once, and the group's invite link is renewed
     with it, so the link that phone had lets it back in no more, even once it has cleared its cookies (a new
-    credential). Returns the new invite link's token (None for the open group, which has no invite link)."""
+    credential). The pencils it holds of the group's matches, and its right to take back those it started, go
+    with it: a pencil lets its phone into that one match whatever its group, and is a cookie of its own. Returns
+    the new invite link's token (None for the open group, which has no invite link)."""
     token = None
     with transaction():
+        phone = db.session.scalar(select(Member.phone).where(Member.group_id == group_id, Member.id == member_id))
         db.session.execute(delete(Member).where(Member.group_id == group_id, Member.id == member_id))
+        if phone is not None:
+            _revoke_pencils(group_id, phone)
         group = db.session.get(Group, group_id)
         if group is not None and group.invite is not None:
             token = group.invite = secrets.token_urlsafe(24)
     return token
+
+
+def _revoke_pencils(group_id: int, phone: str) -> None:
+    """The pencils the phone whose credential hashes to `phone` holds of the group's matches, and the right to take
+    back those it started, held by nobody from now on (a host takes a pencil over); each match a new version, so
+    that its pages hear it."""
+    in_group = Match.group_id == group_id
+    for held, holder in ((Match.scorekeeper_hash, Match.scorekeeper_phone), (Match.owner_hash, Match.owner_phone)):
+        db.session.execute(
+            update(Match).where(in_group, holder == phone)
+            .values({held: "", holder: None, Match.version: Match.version + 1})
+            .execution_options(synchronize_session=False)
+        )  # fmt: skip
 
 
 def make_host(group_id: int, member_id: int) -> None:

@@ -57,26 +57,31 @@ def unsaved_match(game_slug: Any, names: Any, raw_settings: Any) -> Match:
 
 
 def create_match(
-    game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool = False
+    game_slug: str,
+    names: list[str],
+    settings: dict[str, Any] | None,
+    save_when_rows_in: bool = False,
+    phone: str | None = None,
 ) -> tuple[Match, str]:
-    """Start a match; returns it with the scorekeeper token for the creator's cookie. `save_when_rows_in`: the
-    table chose to have each round saved once every side's row is sent from its seat (if the game's rows make
-    a whole round)."""
+    """Start a match; returns it with the scorekeeper token for the creator's cookie, that of `phone` (its
+    credential). `save_when_rows_in`: the table chose to have each round saved once every side's row is sent from
+    its seat (if the game's rows make a whole round)."""
     with transaction():
-        return _started(game_slug, names, settings, save_when_rows_in)
+        return _started(game_slug, names, settings, save_when_rows_in, phone)
 
 
 def _started(
-    game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool
+    game_slug: str, names: list[str], settings: dict[str, Any] | None, save_when_rows_in: bool, phone: str | None
 ) -> tuple[Match, str]:
-    """A match started in the transaction under way, with the scorekeeper token for the creator's cookie: checked
-    by the rules, its players in the roster."""
+    """A match started in the transaction under way, with the scorekeeper token for the creator's cookie (`phone`'s
+    credential): checked by the rules, its players in the roster."""
     match = unsaved_match(game_slug, names, settings)
     for seat, player in zip(match.seats, roster_players(match.player_names), strict=True):
         seat.player = player
     match.save_when_rows_in = save_when_rows_in and get_game(game_slug).entry.round_from_rows_alone
     token = secrets.token_urlsafe(32)
     match.scorekeeper_hash = match.owner_hash = hash_token(token)
+    match.scorekeeper_phone = match.owner_phone = hash_token(phone) if phone else None
     db.session.add(match)
     rescore(match)
     return match, token
@@ -105,13 +110,14 @@ def started_together(
     return made
 
 
-def play_again(match: Match) -> tuple[Match, str]:
+def play_again(match: Match, phone: str | None = None) -> tuple[Match, str]:
     """A new match with the same game, players, seats and settings, its rounds saved the same way, and the same
-    table: each phone seated at this match sits at its seat of the new one, which names this one as the match it
-    follows. This match is left as it was; its seated phones' pages ask whether it is followed and go there
-    (views.live.followed), so a table that sends its own rows goes on without scanning again."""
+    table, its pencil for `phone` (the credential of the phone that asked): each phone seated at this match sits
+    at its seat of the new one, which names this one as the match it follows. This match is left as it was; its
+    seated phones' pages ask whether it is followed and go there (views.live.followed), so a table that sends its
+    own rows goes on without scanning again."""
     with transaction():
-        new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in)
+        new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in, phone)
         new_match.follows_id = match.id
         seated = {seat.position: seat for seat in match.seats if seat.phone}
         for seat in new_match.seats:

@@ -31,8 +31,8 @@ def offer_pencil(match: Match) -> str:
     return code
 
 
-def take_pencil(match: Match, code: str | None) -> str:
-    """Hand the pencil to the phone that shows the offered code; returns its new token.
+def take_pencil(match: Match, code: str | None, phone: str | None = None) -> str:
+    """Hand the pencil to the phone that shows the offered code (`phone`: its credential); returns its new token.
 
     The code is taken by one UPDATE that names it: of two phones scanning it at once, one
     finds it and the other finds it gone.
@@ -52,12 +52,13 @@ def take_pencil(match: Match, code: str | None) -> str:
             update(Match)
             .where(Match.id == match.id, Match.handover_hash == hash_token(code), Match.status == PLAYING)
             # A new version: every phone's live poll hears that the pencil moved.
-            .values(scorekeeper_hash=hash_token(token), handover_hash=None, version=Match.version + 1)
+            .values(scorekeeper_hash=hash_token(token), scorekeeper_phone=hash_token(phone) if phone else None,
+                    handover_hash=None, version=Match.version + 1)  # fmt: skip
             .execution_options(synchronize_session=False)
         )
         if taken.rowcount != 1:
             raise ChangedMeanwhile(invalid)
-    db.session.expire(match, ["scorekeeper_hash", "handover_hash", "version"])
+    db.session.expire(match, ["scorekeeper_hash", "scorekeeper_phone", "handover_hash", "version"])
     return token
 
 
@@ -85,13 +86,15 @@ def withdraw_pencil_code(match: Match, offered: str) -> None:
     db.session.expire(match, ["handover_hash", "version"])
 
 
-def take_over_pencil(match: Match) -> str:
-    """The host's phone takes the pencil of any match being played; returns its new token."""
+def take_over_pencil(match: Match, phone: str | None = None) -> str:
+    """The host's phone (`phone`: its credential) takes the pencil of any match being played; returns its new
+    token."""
     token = secrets.token_urlsafe(32)
     with transaction(locking=match):
         if match.status != PLAYING:
             raise ChangedMeanwhile(N_("this match is over: there is no pencil to take"))
         match.scorekeeper_hash, match.handover_hash = hash_token(token), None
+        match.scorekeeper_phone = hash_token(phone) if phone else None
     return token
 
 
@@ -103,4 +106,4 @@ def reclaim_pencil(match: Match, owner_token: str | None) -> None:
     with transaction(locking=match):
         if match.status == UNFINISHED:
             raise NotAllowed(N_("the host ended this match: there is no pencil to take back"))
-        match.scorekeeper_hash, match.handover_hash = match.owner_hash, None
+        match.scorekeeper_hash, match.scorekeeper_phone, match.handover_hash = match.owner_hash, match.owner_phone, None

@@ -22,7 +22,7 @@ from ..services import matches as service
 from ..services.club_time_up import refuse_once_counted
 from ..web import access, hx, render, wants_fragment
 from ..web.cards import asked_theme, card_answer, card_etag, card_filename, card_png
-from ..web.groups import is_host
+from ..web.groups import give_phone_credential, is_host
 from ..web.i18n import error_text
 from ..web.live import ROUNDS_CHANGED, drawn_version
 from ..web.pencil import is_scorekeeper, set_pencil_cookie
@@ -75,7 +75,9 @@ def setup():
         draft.apply(action)
         return _setup_page(draft, 422 if draft.errors else 200, focus_name=action == "new")
     try:
-        match, token = service.create_match(draft.game, draft.seats, draft.settings(gettext), draft.save_when_rows_in)
+        match, token = service.create_match(
+            draft.game, draft.seats, draft.settings(gettext), draft.save_when_rows_in, give_phone_credential()
+        )
     except RuleError as error:
         draft.errors[error.field or "players"] = error_text(error)
         return _setup_page(draft, 422)
@@ -370,7 +372,7 @@ def again(match_id: int):
     match = match_or_404(match_id)
     if not may_play_again(match):
         abort(403, gettext("Only the phone that started this match, its scorekeeper's or the host can start it again."))
-    new_match, token = service.play_again(match)
+    new_match, token = service.play_again(match, give_phone_credential())
     return set_pencil_cookie(hx.go(url_for("matches.show", match_id=new_match.id)), new_match, token)
 
 

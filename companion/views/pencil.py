@@ -10,7 +10,7 @@ from ..pages.match import MatchPage, match_or_404
 from ..queries import matches as queries
 from ..services import pencil
 from ..web import access, render
-from ..web.groups import is_host
+from ..web.groups import give_phone_credential, is_host
 from ..web.i18n import error_text
 from ..web.limits import count_wrong_code, guessed, refused_answer
 from ..web.links import public_url, qr_svg
@@ -47,7 +47,7 @@ def take(match_id: int):
         return render("pencil.html", page=MatchPage(match, code=code))
     offered = match.handover_hash
     try:
-        token = pencil.take_pencil(match, code)
+        token = pencil.take_pencil(match, code, give_phone_credential())
     except ChangedMeanwhile as conflict:
         if offered and not pencil.issued_pencil_code(code) and guessed("pencil", offered):
             pencil.withdraw_pencil_code(match, offered)
@@ -66,7 +66,7 @@ def back(match_id: int):
     match = match_or_404(match_id)
     owner_token = pencil_token(match)
     if is_host() and not queries.is_owner(match, owner_token):
-        token = pencil.take_over_pencil(match)
+        token = pencil.take_over_pencil(match, give_phone_credential())
         return set_pencil_cookie(redirect(url_for("matches.show", match_id=match.id)), match, token)
     pencil.reclaim_pencil(match, owner_token)
     return redirect(url_for("matches.show", match_id=match.id))

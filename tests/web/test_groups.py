@@ -14,6 +14,7 @@ from companion.models import OPEN_GROUP_ID, Group, Match, Member, Player
 from companion.web import poll_board
 from tests.helpers import (
     HTMX,
+    PHONE_COOKIE,
     counted,
     csrf_token,
     entry_fields,
@@ -162,6 +163,32 @@ def test_a_removed_phone_loses_access_at_once_even_to_its_unchanged_polls(two_gr
     assert bob.get(f"/matches/{ref(friday_match)}/live", headers={**HTMX, "If-None-Match": tag}).status_code == 404
     assert bob.get("/history").status_code == 404
     assert "Start a group" in bob.get("/").get_data(as_text=True)
+
+
+def test_a_removed_phone_loses_the_pencils_it_held_of_the_groups_matches(two_groups):
+    # The phone that started the match kept writing to it through its pencil (a cookie of its own): rounds, a new
+    # match played again, the match deleted, the pencil taken back from the host who had taken it over.
+    app, phones, friday_match, _ = two_groups
+    ann, bob = phones["ann"], phones["bob"]
+    path = f"/matches/{ref(friday_match)}"
+    token = csrf_token(bob, path)
+    bob_id = member_ids(app, "Gialli kitchen")[False][0]
+    assert ann.post(phone_path(bob_id, "remove"), data={"csrf_token": csrf_token(ann, "/groups")}).status_code == 302
+    # Its pencil cookie kept, and its phone's credential too or not (a new one made).
+    for cleared in (False, True):
+        if cleared:
+            bob.delete_cookie(PHONE_COOKIE)
+        saved = save_round(bob, friday_match, {"several": "on", "losers": "Cyrillo"}, csrf=token)
+        assert saved.status_code in (403, 404), cleared
+        for write in ("again", "delete", "pencil/back"):
+            assert bob.post(f"{path}/{write}", data={"csrf_token": token}).status_code in (403, 404), (write, cleared)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Match)) == 2
+        assert len(db.session.get(Match, friday_match).rounds) == 1
+        db.session.remove()
+    # The host takes the pencil over and the table scores on.
+    assert ann.post(f"{path}/pencil/back", data={"csrf_token": csrf_token(ann, path)}).status_code == 302
+    assert save_round(ann, friday_match, {"several": "on", "losers": "Cyrillo"}).status_code == 200
 
 
 def test_a_host_makes_another_phone_a_host_and_a_last_host_cannot_leave_alone(two_groups):
