@@ -400,12 +400,19 @@ def _forget_round_in_progress(match: Match) -> None:
 
 
 def correct_round(
-    match: Match, number: int, data: dict[str, Any], revision: int, *, ends_at: int | None = None
+    match: Match,
+    number: int,
+    data: dict[str, Any],
+    revision: int,
+    *,
+    ends_at: int | None = None,
+    saved_at: str | None = None,
 ) -> Saved:
     """Replace a past round; every later round is re-scored, the old values are logged.
 
-    `revision` is the round's revision the editing page started from: if another phone
-    corrected the round meanwhile, the correction is refused rather than overwriting it.
+    `revision` is the round's revision the editing page started from, `saved_at` when the round it showed was
+    saved (its `created_at`, in ISO form): if another phone corrected the round meanwhile, or took it back and
+    saved another as that number (its revision 0 again), the correction is refused rather than overwriting it.
     A correction after which the match ends before its last round raises EndsEarlier,
     unless `ends_at` confirms that round: the later rounds are then taken back as Undo
     takes them (onto the redo stack and into the change log), so Redo puts them back.
@@ -416,7 +423,7 @@ def correct_round(
         stored = next((r for r in match.rounds if r.number == number), None)
         if stored is None:
             raise RuleError(N_("there is no round %(n)s", n=number), field="round")
-        if stored.revision != revision:
+        if stored.revision != revision or saved_at not in (None, stored.created_at.isoformat()):
             raise ChangedMeanwhile(N_("this round changed meanwhile"), stored)
         game = get_game(match.game)
         checked = bounded(game.check_round(match.player_names, match.settings, data, number), f"round {number}")

@@ -333,7 +333,8 @@ def correct(match_id: int, number: int):
     try:
         data = game.entry.round_from_form(request.form, match.player_names, match.settings)
         ends_at = request.form.get("ends_at", type=int)
-        service.correct_round(match, number, data, -1 if revision is None else revision, ends_at=ends_at)
+        service.correct_round(match, number, data, -1 if revision is None else revision, ends_at=ends_at,
+                              saved_at=request.form.get("saved_at"))  # fmt: skip
     except (RuleError, service.EndsEarlier, ChangedMeanwhile) as refused:
         return _correction_refused(match, stored, refused)
     # The match page then says what was saved, like a round's read-back (a late penalty is a correction).

@@ -122,6 +122,25 @@ def test_two_editors_of_one_round_the_second_is_refused(client, app, match_id):
     assert stored_match(app, match_id).rounds[0]["losers"] == ["Cy"]
 
 
+def test_an_edit_of_a_round_taken_back_and_saved_again_is_refused(client, app, match_id):
+    # The edit page of round 2, opened before it was taken back and another round 2 saved (its revision 0 again),
+    # overwrote the new round unseen.
+    for number, data in enumerate(TOPIC_ROUNDS[:2], start=1):
+        save(client, app, data, number)
+    page = client.get(f"/matches/{ref(1)}/rounds/2").get_data(as_text=True)
+    shown = dict(re.findall(r'name="(revision|saved_at)" value="([^"]*)"', page))
+    token = csrf_token(client, f"/matches/{ref(1)}")
+    undone = client.post(f"/matches/{ref(1)}/undo", data={"shown": "2"}, headers={**HTMX, "X-CSRFToken": token})
+    assert undone.status_code == 200
+    save(client, app, {"losers": ["Ann"]}, 2)
+    stale = form_for(app, {"losers": ["Cy"]}, 2, csrf_token(client, f"/matches/{ref(1)}/rounds/2"))
+    for name, value in shown.items():
+        stale.add(name, value)
+    refused = client.post(f"/matches/{ref(1)}/rounds/2", data=stale)
+    assert refused.status_code == 409 and "This round changed meanwhile" in refused.get_data(as_text=True)
+    assert stored_match(app, match_id).rounds[1]["losers"] == ["Ann"]
+
+
 def test_viewer_cannot_write_and_gets_a_clear_403(client, app, match_id):
     viewer = app.test_client()
     token = csrf_token(viewer, f"/matches/{ref(1)}")
