@@ -75,8 +75,10 @@ def _checked_file(document: Any, stored: dict[str, int], seen: set[str]) -> tupl
     score_match(bounded_match_file(document))
     uid = document.get("id")
     if uid is not None:
-        if not isinstance(uid, str) or not 1 <= len(uid) <= 80:
-            raise RuleError(N_("the match id must be text of 1 to 80 characters"), field="id")
+        if not _well_formed_id(uid):
+            raise RuleError(
+                N_("the match id must be text of 1 to 80 characters, none of them a control character"), field="id"
+            )
         if uid in stored or uid in seen:
             return uid, None
     match = unsaved_match(document["game"], document["players"], document.get("settings"))
@@ -110,6 +112,12 @@ def _named(document: Any) -> str | None:
     if isinstance(players, list) and all(isinstance(name, str) for name in players):
         return ", ".join(players)[:80]
     return None
+
+
+def _well_formed_id(uid: Any) -> bool:
+    """Whether a match file's id is one a match may keep: 1 to 80 characters, none of them a control character or
+    an invisible one (PostgreSQL refuses a NUL even in a query)."""
+    return isinstance(uid, str) and 1 <= len(uid) <= 80 and uid.isprintable()
 
 
 def _stored_ids(uids: Iterable[str]) -> dict[str, int]:
@@ -160,7 +168,7 @@ def import_matches(documents: list[Any]) -> list[Imported]:
     """
     with transaction():
         # Read (and the transaction ended) before the checks: no lock is held while they run.
-        stored = _stored_ids(d["id"] for d in documents if isinstance(d, dict) and isinstance(d.get("id"), str))
+        stored = _stored_ids(d["id"] for d in documents if isinstance(d, dict) and _well_formed_id(d.get("id")))
     plan: list[tuple[str, Match | None]] = []
     seen: set[str] = set()
     for index, document in enumerate(documents, start=1):
