@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, update
 
 from ..extensions import db
 from ..games import get_game
@@ -110,13 +110,25 @@ def started_together(
     return made
 
 
-def play_again(match: Match, phone: str | None = None) -> tuple[Match, str]:
+def play_again(match: Match, phone: str | None = None) -> tuple[Match, str | None]:
     """A new match with the same game, players, seats and settings, its rounds saved the same way, and the same
     table, its pencil for `phone` (the credential of the phone that asked): each phone seated at this match sits
     at its seat of the new one, which names this one as the match it follows. This match is left as it was; its
     seated phones' pages ask whether it is followed and go there (views.live.followed), so a table that sends its
-    own rows goes on without scanning again."""
+    own rows goes on without scanning again.
+
+    A match played again already is not played again a second time (a double tap, a Play again sent twice): the
+    match that follows it is returned, without a token (the phone that started it holds its pencil)."""
     with transaction():
+        # The match's row held (its write lock, no new version: it is left as it was) while this looks for the match
+        # that follows it: of two Play agains at once, the second finds the first's.
+        db.session.execute(
+            update(Match).where(Match.id == match.id).values(follows_id=Match.follows_id)
+            .execution_options(synchronize_session=False)
+        )  # fmt: skip
+        following = db.session.scalar(select(Match).where(Match.follows_id == match.id).order_by(Match.id).limit(1))
+        if following is not None:
+            return following, None
         new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in, phone)
         new_match.follows_id = match.id
         seated = {seat.position: seat for seat in match.seats if seat.phone}

@@ -374,7 +374,8 @@ def again(match_id: int):
     if not may_play_again(match):
         abort(403, gettext("Only the phone that started this match, its scorekeeper's or the host can start it again."))
     new_match, token = service.play_again(match, give_phone_credential())
-    return set_pencil_cookie(hx.go(url_for("matches.show", match_id=new_match.id)), new_match, token)
+    going = hx.go(url_for("matches.show", match_id=new_match.id))
+    return set_pencil_cookie(going, new_match, token) if token else going
 
 
 @bp.route("/<match:match_id>/delete", methods=["GET", "POST"])

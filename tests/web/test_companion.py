@@ -213,12 +213,19 @@ def test_delete_after_confirmation(client, app, match_id):
         assert db.session.scalar(select(func.count(Match.id))) == 0
 
 
-def test_play_again_seats_the_same_players(client, app, match_id):
-    response = client.post(f"/matches/{ref(1)}/again", data={"csrf_token": csrf_token(client, f"/matches/{ref(1)}")})
+def test_play_again_seats_the_same_players_once_however_often_it_is_sent(client, app, match_id):
+    token = csrf_token(client, f"/matches/{ref(1)}")
+    response = client.post(f"/matches/{ref(1)}/again", data={"csrf_token": token})
     assert response.status_code == 302
     with app.app_context():
         again = db.session.get(Match, 2)
         assert again.player_names == ["Ann", "Bob", "Cy"] and again.settings == db.session.get(Match, 1).settings
+    # Sent again (a double tap): the match that follows is shown, no second one made, its pencil still this phone's.
+    twice = client.post(f"/matches/{ref(1)}/again", data={"csrf_token": token})
+    assert twice.status_code == 302 and twice.headers["Location"] == response.headers["Location"]
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Match.id))) == 2
+    assert save_round(client, 2, entry_fields(app, 2, {"losers": ["Bob"]}), 1).status_code == 200
 
 
 def test_manifest_and_service_worker_are_served(client):
