@@ -417,6 +417,8 @@ class RoundChange(db.Model):
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    # An undo's round's key (Round.client_key): that save sent again is not stored again.
+    client_key: Mapped[str | None] = mapped_column(String(ROUND_KEY_MAX))
 
 
 # A request reads one group's matches (`_only_the_group`): its group first, so the newest matches of a

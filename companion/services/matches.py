@@ -261,9 +261,10 @@ def save_round(
 
     `key` is the one the scorekeeper's phone made for this save: a round already stored
     under it is answered as already saved, whatever came since (a retry after a lost
-    answer, a round kept offline and sent again). `number` is the round number the page
-    was entering. If the match has moved on since, an identical repeat of the last round
-    is answered as already saved (a double tap), and anything else is refused as a conflict.
+    answer, a round kept offline and sent again), and one taken back since is refused.
+    `number` is the round number the page was entering. If the match has moved on since, an
+    identical repeat of the last round is answered as already saved (a double tap), and
+    anything else is refused as a conflict.
     `played_at` is when the phone kept the round, for one sent after an outage (see `_played_at`).
     """
     with transaction(locking=match):
@@ -271,6 +272,9 @@ def save_round(
             stored = next((r for r in match.rounds if r.client_key == key), None)
             if stored is not None:
                 return Saved(stored, standings_of(match), repeated=True)
+            if _taken_back(match, key):
+                raise ChangedMeanwhile(N_("this round was saved, then taken back: it is not saved again"),
+                                       match.rounds[-1] if match.rounds else None)  # fmt: skip
         _still_played(match)
         next_number = len(match.rounds) + 1
         if number is not None and number != next_number:
@@ -279,6 +283,13 @@ def save_round(
                 return Saved(last, standings_of(match), repeated=True)
             raise ChangedMeanwhile(N_("this round changed meanwhile"), last)
         return save_round_held(match, data, key, played_at)
+
+
+def _taken_back(match: Match, key: str) -> bool:
+    """Whether the round saved under `key` was taken back since (an undo logged it): a save sent again after its
+    answer was lost, and the round undone meanwhile, is not stored a second time."""
+    undone = select(RoundChange.id).where(RoundChange.match_id == match.id, RoundChange.client_key == key).limit(1)
+    return db.session.scalar(undone) is not None
 
 
 def save_round_held(
@@ -318,7 +329,10 @@ def _take_back_last(match: Match) -> Round:
     """Take the last round off the match onto the redo stack, logged as an undo (no rescore)."""
     last = match.rounds[-1]
     match.redo = [*match.redo, last.data]
-    db.session.add(RoundChange(match_id=match.id, number=last.number, action="undo", before=last.data))
+    undo = RoundChange(
+        match_id=match.id, number=last.number, action="undo", before=last.data, client_key=last.client_key
+    )
+    db.session.add(undo)
     match.rounds.remove(last)
     db.session.delete(last)
     _forget_round_in_progress(match)

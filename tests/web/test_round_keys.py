@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.helpers import entry_fields, save_round, start_match, stored_match
+from tests.helpers import HTMX, csrf_token, entry_fields, ref, save_round, start_match, stored_match
 
 
 def keyed(app, match_id: int, loser: str, key: str):
@@ -39,6 +39,22 @@ def test_a_retry_after_later_rounds_is_still_recognised(client, app, match_id):
     again = save_round(client, match_id, keyed(app, match_id, "Bob", first), number=1)
     assert again.status_code == 200
     assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"], ["Cy"], ["Ann"]]
+
+
+def test_a_save_sent_again_after_its_round_was_taken_back_is_refused_not_stored_again(client, app, match_id):
+    """Round 1's answer was lost and the round taken back meanwhile (then put back by Redo): sent again, it came back
+    as a round of its own."""
+    key = str(uuid.uuid4())
+    assert save_round(client, match_id, keyed(app, match_id, "Bob", key), number=1).status_code == 200
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1", "csrf_token": token}, headers=HTMX)
+    assert undone.status_code == 200
+    again = save_round(client, match_id, keyed(app, match_id, "Bob", key), number=1)
+    assert again.status_code == 409 and "taken back" in again.get_data(as_text=True)
+    assert stored_match(app, match_id).rounds == []
+    assert client.post(f"/matches/{ref(match_id)}/redo", data={"csrf_token": token}, headers=HTMX).status_code == 200
+    assert save_round(client, match_id, keyed(app, match_id, "Bob", key), number=2).status_code == 409
+    assert [r["losers"] for r in stored_match(app, match_id).rounds] == [["Bob"]]
 
 
 def test_a_new_key_for_an_old_round_number_is_a_conflict(client, app, match_id):
