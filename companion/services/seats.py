@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,9 +41,12 @@ class RowSent:
     saved_round: bool
 
 
-def take_seat(match: Match, position: int | None, credential: str, label: str = "") -> Seat:
+def take_seat(
+    match: Match, position: int | None, credential: str, label: str = "", earlier: Collection[str] = ()
+) -> Seat:
     """Seat this phone at `position`: a seat another phone holds is refused, and a seat this phone had
-    before in the match is left, so a phone sits at one seat and a seat holds one phone.
+    before in the match is left, so a phone sits at one seat and a seat holds one phone. A seat it was freed
+    from is refused, under its credential or one it sat with `earlier` (the hashes its browser remembers).
 
     Under the match's lock, which bumps its version: every phone following the match sees the seat taken
     at its next poll.
@@ -55,7 +58,7 @@ def take_seat(match: Match, position: int | None, credential: str, label: str = 
         raise NotAllowed(N_("this match is no longer played: its seats cannot be taken"))
     phone = hash_token(credential)
     with transaction(locking=match):
-        if phone in (db.session.scalar(select(Seat.kept_out).where(Seat.id == seat.id)) or ()):
+        if {phone, *earlier} & set(db.session.scalar(select(Seat.kept_out).where(Seat.id == seat.id)) or ()):
             raise NotAllowed(kept_out_message(seat.name))
         _free(and_(Seat.match_id == match.id, Seat.phone == phone, Seat.id != seat.id))
         taken = db.session.execute(

@@ -31,6 +31,8 @@ from ..web.groups import (
     give_phone_credential,
     phone_credential,
     phone_label,
+    remember_seated,
+    seated_as,
 )
 from ..web.i18n import error_text
 from ..web.links import qr_svg
@@ -236,7 +238,9 @@ def _sit(page: EveningPage) -> Response:
     take_over = first(request.form, "action") == "pencil"
     try:
         if not take_over:
-            seats.take_seat(match, index_in(request.form.get("seat"), len(match.seats)), credential, phone_label())
+            position = index_in(request.form.get("seat"), len(match.seats))
+            seats.take_seat(match, position, credential, phone_label(), seated_as())
+            remember_seated(credential)
     except Refusal as refused:
         return render("club/card.html", status=status_of(refused), evening=page.evening, number=table.number,
                       page=page, errors={"seat": error_text(refused)})  # fmt: skip

@@ -27,8 +27,10 @@ from ..web.groups import (
     phone_credential,
     phone_label,
     private,
+    remember_seated,
     seat_key,
     seat_key_state,
+    seated_as,
 )
 from ..web.i18n import error_text, translated
 from ..web.links import qr_svg, seat_link
@@ -58,7 +60,9 @@ def seat(match_id: int):
         return render("seat.html", page=_seat_page(match, key))
     position = index_in(request.form.get("seat"), len(match.seats))
     try:
-        service.take_seat(match, position, give_phone_credential(), _what_this_phone_is_called())
+        credential = give_phone_credential()
+        service.take_seat(match, position, credential, _what_this_phone_is_called(), seated_as())
+        remember_seated(credential)
     except Refusal as refused:
         page = _seat_page(match, key, errors={"seat": error_text(refused)})
         return render("seat.html", status=status_of(refused), page=page)
@@ -80,8 +84,8 @@ def _seat_key_or_refuse(match) -> str | None:
 def _seat_page(match, key: str | None, **extra) -> MatchPage:
     """The seat picker: the key its form sends back, and the seats this phone was freed from."""
     phone = phone_credential()
-    hashed = hash_token(phone) if phone else None
-    kept_out = [seat for seat in match.seats if hashed and hashed in (seat.kept_out or ())]
+    phones = {*seated_as(), *([hash_token(phone)] if phone else [])}
+    kept_out = [seat for seat in match.seats if phones & set(seat.kept_out or ())]
     return MatchPage(match, seat_key=key, kept_out=kept_out,
                          kept_out_notes=[translated(service.kept_out_message(seat.name), standing_alone=True)
                                          for seat in kept_out], **extra)  # fmt: skip

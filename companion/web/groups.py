@@ -157,6 +157,19 @@ def phone_credential() -> str | None:
     return g.phone or g.get("new_phone")
 
 
+def seated_as() -> list[str]:
+    """The hashes of the credentials this browser took seats with (its session keeps them, `remember_seated`): a
+    phone freed from a seat that drops its phone cookie for a new credential, keeping the session that holds the
+    seat link's key, is still the phone kept out."""
+    return [hashed for hashed in session.get("sat_as", []) if isinstance(hashed, str)]
+
+
+def remember_seated(credential: str) -> None:
+    """This browser took a seat with this credential (the last three are kept)."""
+    hashed = hash_token(credential)
+    session["sat_as"] = [*(earlier for earlier in seated_as() if earlier != hashed), hashed][-3:]
+
+
 def give_phone_credential() -> str:
     """The phone's credential, made now (and set in its cookie with the answer) when it has none the server
     issued: a cookie planted beforehand is replaced before anything is bound to it, and a phone that has one

@@ -9,7 +9,18 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Match, SentRow
-from tests.helpers import HTMX, csrf_token, dump, join_group, read_words, ref, start_match, stored_match, take, unref
+from tests.helpers import (
+    HTMX,
+    csrf_token,
+    dump,
+    join_group,
+    read_words,
+    ref,
+    start_match,
+    stored_match,
+    take,
+    unref,
+)
 from tests.pages import read
 
 VIEWER_LINK = re.compile(r'href="https?://[^/"]+(/matches/[^"?]+\?follow=[^"]+)"')
@@ -170,6 +181,10 @@ def test_free_keeps_the_freed_phone_out_of_that_seat_until_it_is_let_back_in(app
     assert "Il segnapunti ha liberato il posto di Bob da questo telefono" in read_words(
         html.unescape(again.get_data(as_text=True)))
     assert dump(app) == before
+    # Its phone cookie dropped for a new credential, the session that keeps the seat link kept: still kept out.
+    assert bob.get_cookie("phone") is not None
+    bob.delete_cookie("phone")
+    assert take(bob, match_id, 1).status_code == 403 and dump(app) == before
     # Another phone may sit there; the freed one may take another seat.
     assert take(other, match_id, 1).status_code == 302
     assert take(bob, match_id, 0).status_code == 302
