@@ -89,3 +89,14 @@ def test_the_table_view_names_the_round_being_played(client):
         save_loser(client, match_id, number, loser)
     assert "Topic_ · Round 5" in client.get(f"/matches/{ref(match_id)}/table").get_data(as_text=True)
     assert "Who lost round 5?" in client.get(f"/matches/{ref(match_id)}").get_data(as_text=True)
+
+
+def test_the_table_view_counts_as_the_game_does_and_names_every_winner_of_a_tie(client):
+    # Burraco's board said "Round 2" of what its entry calls a hand, and a tie said "Winner:" above both names.
+    burraco = start_match(client, "burraco", ["Ann", "Bob"])
+    assert "Burraco PAROLE · Hand 1" in client.get(f"/matches/{ref(burraco)}/table").get_data(as_text=True)
+    tied = start_match(client, "topic", PLAYERS, length="exact", deck="2")
+    save_loser(client, tied, 1, "Cy")
+    save_loser(client, tied, 2, "Cy")
+    board = client.get(f"/matches/{ref(tied)}/table").get_data(as_text=True)
+    assert "Topic_ · Final" in board and "Winners: Ann, Bob" in board
