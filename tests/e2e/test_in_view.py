@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.audit import NARROW_PHONE
-from tests.e2e.helpers import LONG_NAMES, server_match_with_pencil
+from tests.e2e.helpers import LONG_NAMES, add_to_roster, seat_players, server_match_with_pencil
 from tests.helpers import ref
 
 pytestmark = pytest.mark.e2e
@@ -155,7 +155,7 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
     expect(page.locator("#standings")).to_be_visible()
     # The scorekeeper's own buttons never cut a name: eight long names alike read "Massimi…" on three cards.
-    cut_on_the_entry = page.locator(".pz-pick, .topic-player-name").evaluate_all(
+    cut_on_the_entry = page.locator(".pz-pick, .topic-player-name, button[name=winner]").evaluate_all(
         "names => names.filter((n) => [n, ...n.querySelectorAll('*')].some((e) => e.getClientRects().length"
         "  && e.scrollWidth > e.clientWidth + 0.5)).map((n) => n.title)"
     )
@@ -177,6 +177,19 @@ def test_names_break_between_words_and_a_cut_word_keeps_the_whole_name(
                 mark.bounding_box()["x"] + mark.bounding_box()["width"]
                 <= tile.bounding_box()["x"] + tile.bounding_box()["width"] + 0.5
             )
+
+
+def test_the_eldest_chips_wrap_a_long_name_between_its_words_uncut(page: Page, live_server, app):
+    # Each word of a chip's name shrank alone with its ellipsis ("Alessa… D… Gherar…") in a chip two lines would fit.
+    names = [LONG_NAMES[1], LONG_NAMES[3], "Ann"]
+    add_to_roster(app, *names)
+    page.set_viewport_size(NARROW_PHONE)
+    seat_players(page, live_server.url, "Pazzaparola", names)
+    chips = page.locator(".pz-eldest .pz-radio")
+    expect(chips).to_have_count(4)
+    cut = chips.locator(".word").evaluate_all("words => words.filter((w) => w.scrollWidth > w.clientWidth + 0.5)"
+                                              "  .map((w) => w.textContent)")  # fmt: skip
+    assert cut == []
 
 
 # --- 27.11: small but seen -------------------------------------------------------------------------
