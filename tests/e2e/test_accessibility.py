@@ -12,6 +12,7 @@ from companion.extensions import db
 from companion.games import REGISTRY
 from companion.models import Player, utcnow, within_group
 from companion.models.club import ClubEvening
+from companion.services import matches
 from tests.e2e.helpers import add_to_roster, serious_axe_violations, start_match
 from tests.helpers import begun_evening, ref
 
@@ -32,7 +33,11 @@ PLAYERS = {"pazzaparola": 4, "burraco": 4, "topic": 4, "pazaak": 2}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_home_new_match_and_history_pass_axe(page: Page, live_server, scheme):
+def test_home_new_match_and_history_pass_axe(page: Page, live_server, app, scheme):
+    # A match in progress in the history's list: its badge's green was 3.4:1 on the dark card.
+    with app.app_context():
+        matches.create_match("topic", ["Ann", "Bob"], None)
+        db.session.remove()
     page.emulate_media(color_scheme=scheme)
     for path in ("/", "/matches/new", "/history", "/preferences"):
         page.goto(live_server.url + path)
