@@ -104,6 +104,9 @@ def test_calculator_steps_return_the_entry_fragment(client, app):
     table.tap("end_turn").tap("draw:4").tap("undo")
     assert table.totals() == ["10", "0"] and "Bob to play" in table.page
     assert stored_match(app, match_id).rounds == []
+    # In Italian the pill starts its sentence with a capital, as in English.
+    client.set_cookie("lang", "it")
+    assert "Tocca a" in read_words(client.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
 
 
 def test_a_tampered_state_is_refused(client, app):
