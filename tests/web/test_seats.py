@@ -48,9 +48,11 @@ def test_a_phone_takes_its_seat_and_sees_its_own_part(app, client):
     assert seated(app, match_id) == {"Ann": None, "Bob": "Chrome · Android", "Cy": None}
     page = read_words(bob.get(f"/matches/{ref(match_id)}").get_data(as_text=True))
     assert "Your seat: Bob" in page and "Leave the seat" in page
-    # Topic_: its own cards held, big, beside the deck; a viewer has none of that.
+    # Topic_: its own cards held, big, above every player's (ten players' tiles pushed it a long scroll down a
+    # phone); a viewer has none of that.
     mine = read(page).one(cls="topic-mine")
     assert mine.text == "Your cards 1" and mine.one("strong", cls="big-num").text == "1"
+    assert page.index("Your cards") < page.index("Cards held")
     viewer_page = app.test_client().get(f"/matches/{ref(match_id)}").get_data(as_text=True)
     assert "topic-mine" not in viewer_page and "Your seat" not in viewer_page
     # The scorekeeper's share page says which phone sits where.
