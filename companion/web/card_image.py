@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 # Raised whenever the drawing changes, so that a phone holding a card drawn before asks for the new one
 # (it is part of the card's ETag).
-DESIGN = 1
+DESIGN = 2
 
 WIDTH = 1080
 # A card of two players is as tall as it is wide; more players, longer names, make it taller.
@@ -251,9 +251,14 @@ def lay_out(text: CardText, fonts: Fonts) -> Layout:
     place_font = fonts.get(PLACE_SIZE)
     place_width = max([place_font.getlength(say(row.place)) for row in text.rows] + [0]) + 28
     name_width = INNER - place_width - total_width - 24
+    # Every name at one size, the largest at which all fit their line (a name drawn larger than the others seemed
+    # singled out); at the smallest, a name still too wide wraps.
+    names = [say(row.name) for row in text.rows]
+    fitting = (size for size in NAME_SIZES if all(fonts.get(size, bold=True).getlength(n) <= name_width for n in names))
+    size = next(fitting, NAME_SIZES[-1])
     rows = []
-    for row in text.rows:
-        name = fitted(say(row.name), fonts, name_width, NAME_SIZES, bold=True)
+    for row, shown in zip(text.rows, names, strict=True):
+        name = fitted(shown, fonts, name_width, (size,), bold=True)
         members = fitted(say(row.members), fonts, name_width, (MEMBERS_SIZE,)) if row.members else None
         block = name.height + (members.height if members else 0)
         rows.append(RowLayout(row, name, members, max(block, _line_height(total_font)) + 36))

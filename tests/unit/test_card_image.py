@@ -100,6 +100,13 @@ def test_a_card_grows_with_its_sides_and_the_pairs_players_show_under_their_pair
     assert all(row.members is not None and len(row.members.lines) >= 1 for row in pairs.rows)
 
 
+def test_every_name_is_drawn_at_one_size_the_longest_needs(fonts):
+    # A short name kept the largest size beside long names shrunk to fit: it seemed singled out.
+    laid = lay_out(card(["Anna", "Domitilla Della Gherardesca Montefeltro", "Bruno"]), fonts)
+    assert len({row.name.font.size for row in laid.rows}) == 1
+    assert laid.rows[0].name.font.size < lay_out(card(["Anna", "Bruno"]), fonts).rows[0].name.font.size
+
+
 def test_a_title_of_forty_wide_letters_and_a_subtitle_fit_a_band_grown_for_them(fonts):
     # An evening's podium card: its name in the band, its game and turns under it, pairs of 40-character names.
     pair = " – ".join(["W" * NAME_MAX, "Mmmmmmmmm Wwwwwwwwww Mmmmmmmmm Wwwwwwwwww"[:NAME_MAX]])
