@@ -11,6 +11,7 @@ from ..extensions import db
 from ..games.checks import checked_name
 from ..games.refusals import N_, RuleError
 from ..models import OPEN_GROUP_ID, Group, Match, Member, MovedPhone, Player, Seat, SentRow, utcnow
+from ..models.club import ClubEvening, ClubTable
 from ..queries.groups import membership
 from ..queries.matches import hash_token
 from .dialect import conflict_insert
@@ -130,6 +131,12 @@ def _revoke_pencils(group_id: int, phone: str) -> None:
             .values({held: "", holder: None, Match.version: Match.version + 1})
             .execution_options(synchronize_session=False)
         )  # fmt: skip
+    # A club table's pencil is its N/S phone's: the next phone seated there takes it, not the removed one again.
+    evenings = select(ClubEvening.id).where(ClubEvening.group_id == group_id)
+    db.session.execute(
+        update(ClubTable).where(ClubTable.evening_id.in_(evenings), ClubTable.pencil_phone == phone)
+        .values(pencil_phone=None).execution_options(synchronize_session=False)
+    )  # fmt: skip
 
 
 def make_host(group_id: int, member_id: int) -> None:

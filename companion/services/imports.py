@@ -77,7 +77,7 @@ def _checked_file(document: Any, stored: dict[str, int], seen: set[str]) -> tupl
     if uid is not None:
         if not _well_formed_id(uid):
             raise RuleError(
-                N_("the match id must be text of 1 to 80 characters, none of them a control character"), field="id"
+                N_("the match id must be text of 1 to 80 characters, with no NUL character"), field="id"
             )
         if uid in stored or uid in seen:
             return uid, None
@@ -115,9 +115,9 @@ def _named(document: Any) -> str | None:
 
 
 def _well_formed_id(uid: Any) -> bool:
-    """Whether a match file's id is one a match may keep: 1 to 80 characters, none of them a control character or
-    an invisible one (PostgreSQL refuses a NUL even in a query)."""
-    return isinstance(uid, str) and 1 <= len(uid) <= 80 and uid.isprintable()
+    """Whether a match file's id is one a match may keep: 1 to 80 characters, no NUL among them (PostgreSQL refuses
+    one even in a query)."""
+    return isinstance(uid, str) and 1 <= len(uid) <= 80 and "\x00" not in uid
 
 
 def _stored_ids(uids: Iterable[str]) -> dict[str, int]:

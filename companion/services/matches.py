@@ -117,8 +117,9 @@ def play_again(match: Match, phone: str | None = None) -> tuple[Match, str | Non
     seated phones' pages ask whether it is followed and go there (views.live.followed), so a table that sends its
     own rows goes on without scanning again.
 
-    A match played again already is not played again a second time (a double tap, a Play again sent twice): the
-    match that follows it is returned, without a token (the phone that started it holds its pencil)."""
+    A Play again sent twice (a double tap, a resend) makes one match: while the match that follows this one has no
+    round yet, it is returned, without a token (the phone that started it holds its pencil). Once it has rounds, or
+    is over, a Play again here starts another."""
     with transaction():
         # The match's row held (its write lock, no new version: it is left as it was) while this looks for the match
         # that follows it: of two Play agains at once, the second finds the first's.
@@ -126,8 +127,9 @@ def play_again(match: Match, phone: str | None = None) -> tuple[Match, str | Non
             update(Match).where(Match.id == match.id).values(follows_id=Match.follows_id)
             .execution_options(synchronize_session=False)
         )  # fmt: skip
-        following = db.session.scalar(select(Match).where(Match.follows_id == match.id).order_by(Match.id).limit(1))
-        if following is not None:
+        followers = select(Match).where(Match.follows_id == match.id, Match.status == PLAYING)
+        following = db.session.scalar(followers.order_by(Match.id.desc()).limit(1))
+        if following is not None and not following.rounds:
             return following, None
         new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in, phone)
         new_match.follows_id = match.id

@@ -46,7 +46,9 @@ def test_the_season_at_360_px_reached_from_the_ratings_board(page: Page, live_se
     table = page.get_by_role("table")
     expect(table.get_by_role("row")).to_have_count(31)
     # Annalisa Abbondanza won both her matches (four sets): of those with the most wins she comes first by name.
-    expect(table.get_by_role("row").nth(1)).to_contain_text(re.compile(r"Annalisa Abbondanza\s*2\s*2\s*4\s*\+\d+"))
+    # (A name's words may break at their syllables: soft hyphens, drawn only where a line breaks.)
+    first = table.get_by_role("row").nth(1)
+    assert re.search(r"Annalisa Abbondanza\s*2\s*2\s*4\s*\+\d+", first.inner_text().replace("\u00ad", ""))
     expect(page.get_by_role("link", name="This month")).to_have_attribute("aria-current", "page")
     audit_layout(page, NAMES)
 

@@ -15,7 +15,7 @@ from sqlalchemy import event
 from companion.config import Settings
 from companion.extensions import db
 from companion.games.club import scales
-from companion.models import Match
+from companion.models import Match, Member
 from companion.models.club import ClubEntrant, ClubEvening, ClubTable
 from companion.pages.club import MOVE_PAUSE_MS, MOVE_SLOTS, move_after_ms
 from companion.services import matches
@@ -27,6 +27,7 @@ from tests.helpers import (
     csrf_token,
     entry_fields,
     grant_host_rights,
+    join_group,
     read_words,
     ref,
     save_round,
@@ -306,6 +307,29 @@ def test_on_a_private_server_the_n_s_phone_a_card_seated_scores_its_table_and_th
     assert len(stored_match(private_app, match_id).rounds) == 0
     assert save_round(north_south, match_id, fields).status_code == 200
     assert len(stored_match(private_app, match_id).rounds) == 1
+
+
+def test_a_phone_the_host_removes_from_the_group_leaves_its_tables_pencil_to_its_partner(private_app):
+    # The removed member's phone kept the table's pencil: its N/S partner, sitting down, was not given it.
+    host = private_app.test_client()
+    invite = start_group(host, "Circolo")
+    evening_id, address = create(host)
+    post(host, f"/evenings/{address}/decide", {"action": "start"}, **HTMX)
+    number, match_id, _sides = tables(private_app, evening_id, 1)[0]
+    path = card_path(host, number)
+    member, partner = private_app.test_client(), private_app.test_client()
+    assert join_group(member, invite).status_code == 302
+    assert post(member, path, {"seat": "0", "action": "sit"}).status_code == 302
+    with private_app.app_context():
+        member_id = db.session.scalar(db.select(Member.id).where(Member.host.is_(False)))
+        db.session.remove()
+    remove = f"/groups/phones/{ref(member_id, 'member')}/remove"
+    assert host.post(remove, data={"csrf_token": csrf_token(host, "/groups")}).status_code == 302
+    assert post(partner, path, {"seat": "2", "action": "sit"}).status_code == 302
+    hand = {"sides": {"N/S": {"table": 120, "hand": 0}, "E/W": {"table": 70, "hand": 0}}, "closed_by": None}
+    fields = entry_fields(private_app, match_id, hand)
+    assert save_round(member, match_id, fields).status_code in (403, 404)
+    assert save_round(partner, match_id, fields).status_code == 200
 
 
 def test_an_unchanged_panel_poll_is_answered_before_flask_in_one_statement_or_none(tmp_path, database_url, monkeypatch):

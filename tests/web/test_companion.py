@@ -226,6 +226,11 @@ def test_play_again_seats_the_same_players_once_however_often_it_is_sent(client,
     with app.app_context():
         assert db.session.scalar(select(func.count(Match.id))) == 2
     assert save_round(client, 2, entry_fields(app, 2, {"losers": ["Bob"]}), 1).status_code == 200
+    # Once the new match has its first round, a Play again of the first match starts another.
+    later = client.post(f"/matches/{ref(1)}/again", data={"csrf_token": token})
+    assert later.status_code == 302 and later.headers["Location"] != response.headers["Location"]
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Match.id))) == 3
 
 
 def test_manifest_and_service_worker_are_served(client):

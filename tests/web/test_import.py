@@ -117,16 +117,21 @@ def test_a_bad_match_late_in_a_file_stores_nothing_not_even_its_players(app, hos
         assert count_rows(Match) == 0 and count_rows(Player) == 0
 
 
-def test_a_control_character_in_a_files_id_or_words_is_refused_beside_the_form_and_nothing_stored(app, host_client):
+def test_a_nul_in_a_files_id_or_words_is_refused_beside_the_form_and_nothing_stored(app, host_client):
     # PostgreSQL refused a NUL in the id the import looks up before its checks (a 500); SQLite kept one in a word.
     word = doc("w", "pazzaparola", PAIR, [{"rows": {"Ann": row("CA\x00SA", [3, 2], 4), "Bob": row(None, [1], 7)}}],
                "2025-01-01", {"target": 1})  # fmt: skip
-    for documents, said in (([{**shared_match(0), "id": "m\x000"}], "the match id must be text of 1 to 80 characters"),
-                            ([shared_match(1), word], "round 1: a text may not hold control characters")):
+    refusals = (([{**shared_match(0), "id": "m\x000"}], "the match id must be text of 1 to 80 characters, with no NUL"),
+                ([shared_match(1), word], "round 1: a text may not hold a NUL character"))
+    for documents, said in refusals:
         status, html = upload(host_client, documents)
         assert status == 422 and said in html, html
     with app.app_context():
         assert count_rows(Match) == 0
+    # A note of several lines, or with a tab, is a note as any other.
+    noted = shared_match(3)
+    noted["rounds"] = [{**noted["rounds"][0], "note": "first line\nsecond\tline"}]
+    assert upload(host_client, [noted])[0] == 302
 
 
 def test_an_id_twice_in_one_file_is_stored_once(app, host_client):

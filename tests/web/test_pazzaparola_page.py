@@ -125,11 +125,11 @@ def test_a_row_over_the_card_count_is_refused_next_to_it_and_kept(client, app):
 
 
 @pytest.mark.parametrize("field", ["word-0", "theme"])
-def test_a_control_character_in_a_word_or_the_theme_is_refused_and_nothing_stored(client, app, field):
+def test_a_nul_in_a_word_or_the_theme_is_refused_and_nothing_stored(client, app, field):
     # A NUL was kept on SQLite and failed the save with a 500 on PostgreSQL.
     mid = start_match(client, "pazzaparola", BEATLES)
     response = save_round(client, mid, {**RULEBOOK, field: "ZAN\x00ZARA"})
-    assert response.status_code == 422 and "a text may not hold control characters" in response.get_data(as_text=True)
+    assert response.status_code == 422 and "a text may not hold a NUL character" in response.get_data(as_text=True)
     assert stored_match(app, mid).rounds == []
 
 

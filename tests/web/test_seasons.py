@@ -78,7 +78,7 @@ def test_a_period_of_two_days_counts_the_matches_finished_in_it(client, season_2
         ["Ann", "2", "1", "2", signed(LINE["Ann"][2] - LINE["Ann"][0])],
         ["Cy", "1", "0", "0", signed(LINE["Cy"][0] - 1000)],
     ]
-    assert "Sets won" in html and "Rating ±" in html
+    assert "Sets won" in html and "Rating\u00a0±" in html  # the sign kept on its word's line
     assert "1 Feb 2025 – 28 Feb 2025" in html
     assert "http://localhost/players/seasons/pazaak?from=2025-02-01&to=2025-02-28" in hrefs(read(html))
 
@@ -180,7 +180,7 @@ def test_italian_days_and_texts(client, season_2025):
     assert response.request.full_path == "/players/seasons/pazaak?from=2025-02-01&to=2025-02-28"
     html = response.get_data(as_text=True)
     assert [row[:4] for row in rows(html)] == [["Bob", "1", "1", "2"], ["Ann", "2", "1", "2"], ["Cy", "1", "0", "0"]]
-    for text in ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Punti ±", "Link da condividere"):
+    for text in ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Punti\u00a0±", "Link da condividere"):
         assert text in html
     assert "http://localhost/players/seasons/pazaak?from=2025-02-01&to=2025-02-28" in hrefs(read(html))
 
