@@ -22,7 +22,6 @@ from ..web.groups import (
     REPLACED_TEXT,
     current_member,
     give_phone_credential,
-    is_host,
     is_member,
     phone_credential,
     phone_label,
@@ -35,7 +34,6 @@ from ..web.groups import (
 from ..web.i18n import error_text, translated
 from ..web.links import qr_svg, seat_link
 from ..web.live import ROUNDS_CHANGED, drawn_version, live_etag, unchanged_answer
-from ..web.pencil import is_scorekeeper
 from ..web.posted import posted_key
 
 bp = Blueprint("seats", __name__, url_prefix="/matches")
@@ -263,7 +261,7 @@ def renew(match_id: int):
 def _seats_managed(match_id: int, refusal: str):
     """The match whose seats this phone manages (it holds the pencil, or it is a host), else a 403."""
     match = match_or_404(match_id)
-    if not (is_scorekeeper(match) or is_host()):
+    if not MatchPage(match).manages_seats:
         abort(403, refusal)
     return match
 
