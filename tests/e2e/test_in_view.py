@@ -192,6 +192,20 @@ def test_the_eldest_chips_wrap_a_long_name_between_its_words_uncut(page: Page, l
     assert cut == []
 
 
+def test_ten_long_names_in_the_seat_order_share_its_lines_each_whole_in_its_title(page: Page, live_server, app):
+    # Each 40-character name took a line of its own: ten lines of seat order above the standings on a phone.
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", LONG_NAMES)
+    page.set_viewport_size(NARROW_PHONE)
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    chips = page.locator(".seat-order .seat-chip")
+    expect(chips).to_have_count(10)
+    assert [chip.get_attribute("title") for chip in chips.all()] == LONG_NAMES
+    lines = {round(chip.bounding_box()["y"]) for chip in chips.all()}
+    assert len(lines) == 5, lines
+    for chip in chips.all():
+        assert_across_the_screen(page, chip)
+
+
 # --- 27.11: small but seen -------------------------------------------------------------------------
 
 
