@@ -207,10 +207,19 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
                                   "note": ""}, **HTMX)  # fmt: skip
     said = text_of(refused)
     assert refused.status_code == 422 and 'got "12a"' in said and "null" not in said
+    # The field it names is marked invalid, and read with the refusal beside it; the other side's is not.
+    here = f"settle-1-{number}"
+    assert f'<p id="refused-{here}" class="field-error" role="alert">' in said
+    settling = re.search(r'<details class="club-settle" open>.*?</details>', said, re.S)[0]
+    marked = re.findall(r'<input name="points"[^>]*>', settling)
+    assert [f'aria-describedby="refused-{here}"' in field for field in marked] == [True, False]
+    assert all('aria-invalid="true"' in field for field in marked[:1])
     unnamed = post(host, decide, {"action": "settle", "points": ["100", "200"]}, **HTMX)
     assert unnamed.status_code == 422 and "Pick a turn and one of its tables" in text_of(unnamed)
     late = post(host, decide, {"action": "late", "turn": "1", "entrant": "1", "penalty": "-5"}, **HTMX)
     assert late.status_code == 422 and "from 0 to 100000, got -5" in text_of(late)
+    assert re.search(r'<select id="club-penalty" name="penalty" aria-invalid="true" aria-describedby="refused-entrants">',
+                     text_of(late))  # fmt: skip
     # A page's worth of junk is named by its start, not echoed whole beside the form (whose field keeps it).
     junk = post(host, decide, {"action": "settle", "turn": "1", "table": str(number), "points": ["x" * 1000, "200"],
                                "note": ""}, **HTMX)  # fmt: skip
