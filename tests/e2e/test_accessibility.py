@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.games import REGISTRY
-from companion.models import Player, utcnow, within_group
+from companion.models import Match, Player, utcnow, within_group
 from companion.models.club import ClubEvening
 from companion.services import matches
-from tests.e2e.helpers import add_to_roster, serious_axe_violations, start_match
+from tests.e2e.helpers import add_to_roster, serious_axe_violations, server_match_with_pencil, start_match
 from tests.helpers import begun_evening, ref
 
 pytestmark = pytest.mark.e2e
@@ -82,6 +82,51 @@ def test_new_match_can_be_made_with_the_keyboard(page: Page, live_server, app):
     page.get_by_role("button", name="Start Topic_").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_label("Seat order")).to_contain_text("2. Bob")
+
+
+# Where the keyboard's focus is: the control, by its name and value (a button) or its link.
+FOCUSED = "() => { const e = document.activeElement; return [e.tagName, e.name || e.getAttribute('href') || e.id]; }"
+
+
+def test_a_keyboards_focus_stays_on_the_control_a_save_or_a_refusal_redrew(page: Page, live_server, app,
+                                                                            browser_faults):  # fmt: skip
+    # The loser's button went with the entry it was drawn in: the focus fell to the page's start, and the next Tab
+    # began again at the top (a screen reader lost its place too).
+    match_id = server_match_with_pencil(page, app, live_server.url, "topic", ["Ann", "Bob", "Cy"])
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    page.locator('#entry button[name="loser"][value="Bob"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
+    expect(page.locator('#entry button[name="loser"][value="Bob"]')).to_be_focused()
+    # A refusal: the first field it marks takes the focus, read with its reason (the closer's radios had no mark).
+    burraco = server_match_with_pencil(page, app, live_server.url, "burraco", ["Ann", "Bob"])
+    page.goto(f"{live_server.url}/matches/{ref(burraco)}")
+    save = page.get_by_role("button", name="Save hand 1")
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
+    save.focus()
+    page.keyboard.press("Enter")
+    closer = page.locator('input[name="closed_by"]').first
+    expect(closer).to_be_focused()
+    expect(closer).to_have_attribute("aria-invalid", "true")
+    expect(closer).to_have_attribute("aria-describedby", "bu-closed-by-error")
+
+
+def test_a_focused_link_on_the_arbiters_page_keeps_the_focus_as_a_table_changes(page: Page, live_server, app):
+    # The arbiter's page is redrawn every 2 s when a table moves on: a focused link went with it, and the next Tab
+    # jumped to the foot of the page.
+    found = begun_evening(app)
+    page.goto(f"{live_server.url}/evenings/{found['evening']}")
+    link = page.locator(f'#evening-live a[href="/matches/{found["table"]}"]')
+    link.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(link).to_be_focused()
+    hand = {"sides": {"N/S": {"table": 300, "hand": 0}, "E/W": {"table": 100, "hand": 0}}, "closed_by": None}
+    with app.app_context(), within_group(None):
+        matches.save_round(db.session.scalars(select(Match).filter_by(public_id=found["table"])).one(), hand)
+        db.session.remove()
+    expect(page.locator("#evening-live")).to_contain_text("hand 2 of 2")
+    assert page.evaluate(FOCUSED) == ["A", f"/matches/{found['table']}"]
 
 
 @pytest.mark.parametrize("slug", list(REGISTRY))
