@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Protocol
 
 from .checks import items, mapping, validate_players
 from .refusals import N_, RuleError
+from .settings import PLAYER
 
 
 def best(totals: Mapping[str, int], *, fewest: bool = False) -> list[str]:
@@ -272,6 +273,12 @@ class Game:
         if not self.declared:
             raise NotImplementedError
         return {setting.name: setting.check(settings[setting.name], players) for setting in self.declared}
+
+    def settings_with_players_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The settings with the players they name renamed (`renamed`: a name as played to its roster entry's name
+        now), as a Play again seats them. A game whose hand-written settings name players renames those too."""
+        named = {setting.name for setting in self.declared if setting.kind == PLAYER}
+        return {key: renamed.get(value, value) if key in named else value for key, value in settings.items()}
 
     def normalise_round(self, players: list[str], settings: dict[str, Any], round: dict[str, Any]) -> dict[str, Any]:
         """The keys of a round the scoring uses, checked (errors without a round number)."""

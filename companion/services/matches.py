@@ -131,7 +131,11 @@ def play_again(match: Match, phone: str | None = None) -> tuple[Match, str | Non
         following = db.session.scalar(followers.order_by(Match.id.desc()).limit(1))
         if following is not None and not following.rounds:
             return following, None
-        new_match, token = _started(match.game, match.player_names, match.settings, match.save_when_rows_in, phone)
+        # The roster's names now: a player renamed or merged since is seated as the roster names them, not added anew.
+        renamed = {seat.name: seat.player.name for seat in match.seats if seat.player and seat.player.name != seat.name}
+        names = [renamed.get(name, name) for name in match.player_names]
+        settings = get_game(match.game).settings_with_players_renamed(match.settings, renamed)
+        new_match, token = _started(match.game, names, settings, match.save_when_rows_in, phone)
         new_match.follows_id = match.id
         seated = {seat.position: seat for seat in match.seats if seat.phone}
         for seat in new_match.seats:

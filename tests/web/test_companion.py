@@ -233,6 +233,38 @@ def test_play_again_seats_the_same_players_once_however_often_it_is_sent(client,
         assert db.session.scalar(select(func.count(Match.id))) == 3
 
 
+@pytest.mark.parametrize(
+    ("game", "players", "settings", "then"),
+    [
+        ("pazzaparola", ["Ann", "Bob", "Cy"], {"eldest": "Ann"}, {"eldest": "Annie"}),
+        ("burraco", ["Ann", "Bob", "Cy", "Dee"], {"teams": {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}},
+         {"teams": {"Us": ["Annie", "Cy"], "Them": ["Robert", "Dee"]}}),
+        ("pazaak", ["Ann", "Bob"], {"hands": {"Ann": ["+1", "-2"], "Bob": ["+3"]}},
+         {"hands": {"Annie": ["+1", "\u22122"], "Robert": ["+3"]}}),  # the minus as the rules write it
+    ],
+)
+def test_play_again_after_a_rename_or_a_merge_seats_the_roster_entries_as_named_now(app, game, players, settings, then):
+    # Play again seated the names as played: a renamed player came back as a new roster entry beside the renamed one,
+    # their records, head-to-head and rating split in two.
+    from companion.models import Player
+    from companion.services import matches, roster
+
+    with app.app_context():
+        first, _ = matches.create_match(game, players, settings)
+        ann, bob = (db.session.scalar(select(Player).filter_by(name=name)) for name in ("Ann", "Bob"))
+        robert = roster.roster_players(["Robert"])[0]
+        roster.rename_player(ann, "Annie")
+        roster.merge_players(robert, bob.id)  # Bob's entry merged into Robert's
+        db.session.expire_all()  # as the next request reads it
+        again, _ = matches.play_again(db.session.get(Match, first.id))
+        now = {"Ann": "Annie", "Bob": "Robert"}
+        assert again.player_names == [now.get(name, name) for name in players]
+        assert {key: again.settings[key] for key in then} == then
+        assert [seat.player_id for seat in again.seats][:2] == [ann.id, robert.id]
+        assert db.session.scalar(select(func.count(Player.id)).where(Player.name.in_(["Ann", "Bob"]))) == 0
+        db.session.remove()
+
+
 def test_manifest_and_service_worker_are_served(client):
     manifest = client.get("/manifest.webmanifest")
     assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"

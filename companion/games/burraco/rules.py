@@ -49,6 +49,15 @@ class Burraco(Game):
         teams = settings["teams"]
         return {**checked, "teams": None if teams is None else _teams(teams, players)}
 
+    def settings_with_players_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The declared settings' players renamed, and the pairs' partners (the teams keep their names)."""
+        settings = super().settings_with_players_renamed(settings, renamed)
+        teams = settings.get("teams")
+        if not teams:
+            return settings
+        return {**settings, "teams": {team: [renamed.get(name, name) for name in members]
+                                      for team, members in teams.items()}}  # fmt: skip
+
     def sides(self, players: list[str], settings: dict[str, Any]) -> list[str]:
         """The players, or the two team names in seat order (the team of seat 1 first)."""
         teams = settings.get("teams")

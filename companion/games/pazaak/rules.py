@@ -82,6 +82,14 @@ class Pazaak(Game):
         checked = super().normalise_settings(settings, players)
         return {**checked, "hands": _hands(settings["hands"], players)}
 
+    def settings_with_players_renamed(self, settings: dict[str, Any], renamed: dict[str, str]) -> dict[str, Any]:
+        """The declared settings' players renamed, and whose hand cards each hand is."""
+        settings = super().settings_with_players_renamed(settings, renamed)
+        hands = settings.get("hands")
+        if not hands:
+            return settings
+        return {**settings, "hands": {renamed.get(name, name): cards for name, cards in hands.items()}}
+
     def normalise_round(
         self, players: list[str], settings: dict[str, Any], round: dict[str, Any]
     ) -> dict[str, Any]:
