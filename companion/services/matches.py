@@ -362,26 +362,25 @@ def undo_last_round(match: Match, shown: int | None = None) -> tuple[Round, Repl
 
 
 def _undo_ending_correction(match: Match) -> None:
-    """Give the last round back the values it had before the correction that ended the match there.
+    """Give the round whose correction ended the match the values it had before it: round 2 corrected so that the
+    match ends at round 3 (rounds 4 and 5 taken back), round 2 is given back its values, not only a last round.
 
     Redo on a match that such a correction ended puts back the rounds it took back: the
-    correction has to go first, or the match would still be over before them.
+    correction has to go first, or the match would still be over before them. The one given back is the newest
+    correction the round still holds without which the match is no longer over.
     """
-    last = match.rounds[-1] if match.rounds else None
-    if last is None:
-        return
-    change = db.session.scalar(
-        select(RoundChange)
-        .where(RoundChange.match_id == match.id, RoundChange.number == last.number, RoundChange.action == "correct")
-        .order_by(RoundChange.id.desc())
-        .limit(1)
-    )
-    if change is None or change.after != last.data or change.before is None:
-        return
-    db.session.add(
-        RoundChange(match_id=match.id, number=last.number, action="correct", before=last.data, after=change.before)
-    )
-    last.data, last.revision, last.updated_at = change.before, last.revision + 1, utcnow()
+    game = get_game(match.game)
+    corrections = select(RoundChange).where(RoundChange.match_id == match.id, RoundChange.action == "correct")
+    for change in db.session.scalars(corrections.order_by(RoundChange.id.desc())):
+        stored = next((r for r in match.rounds if r.number == change.number), None)
+        if stored is None or change.before is None or change.after != stored.data:
+            continue
+        before = [change.before if r is stored else r.data for r in match.rounds]
+        if game.ending_round(match.player_names, match.settings, before) is None:
+            db.session.add(RoundChange(match_id=match.id, number=stored.number, action="correct",
+                                       before=stored.data, after=change.before))  # fmt: skip
+            stored.data, stored.revision, stored.updated_at = change.before, stored.revision + 1, utcnow()
+            return
 
 
 def redo_round(match: Match, shown: int | None = None) -> Saved:

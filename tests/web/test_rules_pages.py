@@ -142,6 +142,26 @@ def test_redo_puts_the_rounds_back_and_undoes_the_correction(client, app, runner
     assert scored_by_cli(client, runner, tmp_path, match_id)["totals"] == {"Ann": 1, "Bob": 2, "Cy": 2}
 
 
+def test_redo_gives_an_earlier_corrected_round_back_its_values_and_puts_the_rounds_back(client, app):
+    # Round 2 corrected so that the match ends at round 3: Redo was refused on every tap ("already over after round
+    # 3"), as it gave back only a corrected last round's values.
+    match_id = five_round_topic(client, app)
+    assert post_correction(client, app, match_id, 2, ENDING, 0, ends_at="3").status_code == 302
+    assert stored_match(app, match_id).is_over and losers(app, match_id) == [["Bob"], ENDING["losers"], ["Ann"]]
+    assert redo(client, match_id).status_code == 200
+    assert losers(app, match_id) == FIVE_LOSERS[:4] and stored_match(app, match_id).rounds[1]["penalties"] == []
+    assert redo(client, match_id).status_code == 200
+    assert losers(app, match_id) == FIVE_LOSERS and not stored_match(app, match_id).is_over
+    # Taken back and put back by hand on the way, the correction is still the one Redo gives back.
+    again = five_round_topic(client, app)
+    post_correction(client, app, again, 3, ENDING, 0, ends_at="3")
+    token = csrf_token(client, f"/matches/{ref(again)}")
+    undo = client.post(f"/matches/{ref(again)}/undo", headers={**HTMX, "X-CSRFToken": token})
+    assert undo.status_code == 200 and redo(client, again).status_code == 200
+    assert stored_match(app, again).is_over and redo(client, again).status_code == 200
+    assert redo(client, again).status_code == 200 and losers(app, again) == FIVE_LOSERS
+
+
 def test_correcting_the_round_back_reopens_the_match_and_redo_puts_the_rounds_back(client, app):
     match_id = five_round_topic(client, app)
     post_correction(client, app, match_id, 3, ENDING, 0, ends_at="3")
