@@ -16,7 +16,7 @@ from sqlalchemy import insert, select
 from ..extensions import db
 from ..games import get_game, score_match
 from ..games.refusals import N_, RuleError
-from ..models import FINISHED, Match, Round, Seat, utcnow
+from ..models import FINISHED, PLAYING, UNFINISHED, Match, Round, Seat, utcnow
 from . import ratings, records
 from .bounds import bounded_match_file, stored_time
 from .dialect import conflict_insert
@@ -92,7 +92,11 @@ def _checked_file(document: Any, stored: dict[str, int], seen: set[str]) -> tupl
         match.rounds.append(Round(number=number, data=checked, created_at=at, updated_at=now))
     rescore(match)
     finished = _parse_time(document.get("finished"), "finished")
-    if match.status == FINISHED and finished:
+    if finished and match.status == PLAYING:
+        # Its rounds leave it open but its file says when it stopped: the host ended it. It stays unfinished, as
+        # it was, not among the matches being played.
+        match.status, match.scorekeeper_hash = UNFINISHED, ""
+    if finished:
         match.finished_at = finished
     return match.uid, match
 

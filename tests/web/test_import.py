@@ -142,6 +142,21 @@ def test_an_id_twice_in_one_file_is_stored_once(app, host_client):
         assert count_rows(Match) == 2
 
 
+def test_a_match_the_host_ended_stays_unfinished_and_one_being_played_stays_played(app, host_client):
+    # The file of a match the host ended says when it stopped, but its rounds leave it open: it was imported as being
+    # played, among the home page's matches in progress.
+    started = "2025-03-01T20:00:00Z"
+    ended = {**doc("ended", "pazaak", PAIR, [{"winner": "Ann"}], started, {"sets": 3}), "finished": "2025-03-01T21:00:00Z"}
+    played = doc("played", "pazaak", PAIR, [{"winner": "Bob"}], started, {"sets": 3})
+    status, _html = upload(host_client, [ended, played])
+    assert status == 302
+    with app.app_context():
+        stored = {uid: (status, str(at)) for uid, status, at in db.session.execute(
+            select(Match.uid, Match.status, Match.finished_at).order_by(Match.uid))}  # fmt: skip
+    assert stored == {"ended": ("unfinished", "2025-03-01 21:00:00"), "played": ("playing", "None")}
+    assert "Unfinished" in host_client.get("/history").get_data(as_text=True)
+
+
 def test_a_match_another_import_stored_meanwhile_is_not_stored_twice(app, monkeypatch):
     documents = shared_file(5)
     with app.app_context():
