@@ -87,12 +87,12 @@ def withdraw_pencil_code(match: Match, offered: str) -> None:
 
 
 def take_over_pencil(match: Match, phone: str | None = None) -> str:
-    """The host's phone (`phone`: its credential) takes the pencil of any match being played; returns its new
-    token."""
+    """The host's phone (`phone`: its credential) takes the pencil of any match being played, or finished (to
+    correct it, its scorekeeper's phone gone); returns its new token."""
     token = secrets.token_urlsafe(32)
     with transaction(locking=match):
-        if match.status != PLAYING:
-            raise ChangedMeanwhile(N_("this match is over: there is no pencil to take"))
+        if match.status == UNFINISHED:
+            raise ChangedMeanwhile(N_("the host ended this match: there is no pencil to take"))
         match.scorekeeper_hash, match.handover_hash = hash_token(token), None
         match.scorekeeper_phone = hash_token(phone) if phone else None
     return token

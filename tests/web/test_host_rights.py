@@ -57,6 +57,22 @@ def table(app, client):
     return match_id, app.test_client()
 
 
+def test_the_host_takes_a_finished_matchs_pencil_to_correct_it_once_its_scorekeepers_phone_is_gone(app, client):
+    # A finished match whose scorekeeper's phone was lost (or an imported one) could be corrected by no one: the
+    # host's take-over was refused as "over".
+    match_id = start_match(client, "pazaak", ["Ann", "Bob"])
+    for number in (1, 2, 3):
+        assert save_round(client, match_id, {"winner": "0"}, number).status_code == 200
+    host_phone = app.test_client()
+    grant_host_rights(host_phone)
+    share = host_phone.get(f"/matches/{ref(match_id)}/share").get_data(as_text=True)
+    assert "Take the pencil (host)" in share
+    token = csrf_token(host_phone, f"/matches/{ref(match_id)}/share")
+    assert host_phone.post(f"/matches/{ref(match_id)}/pencil/back", data={"csrf_token": token}).status_code == 302
+    assert host_phone.get(f"/matches/{ref(match_id)}/rounds/1").status_code == 200
+    assert client.get(f"/matches/{ref(match_id)}/rounds/1").status_code == 403
+
+
 def test_the_host_link_gives_this_phone_host_rights_in_an_httponly_cookie(app, client):
     with app.app_context():
         token = host.new_link_token(app)
