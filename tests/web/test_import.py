@@ -145,8 +145,8 @@ def test_an_id_twice_in_one_file_is_stored_once(app, host_client):
 def test_a_match_the_host_ended_stays_unfinished_and_one_being_played_stays_played(app, host_client):
     # The file of a match the host ended says when it stopped, but its rounds leave it open: it was imported as being
     # played, among the home page's matches in progress.
-    started = "2025-03-01T20:00:00Z"
-    ended = {**doc("ended", "pazaak", PAIR, [{"winner": "Ann"}], started, {"sets": 3}), "finished": "2025-03-01T21:00:00Z"}
+    started, stopped = "2025-03-01T20:00:00Z", "2025-03-01T21:00:00Z"
+    ended = {**doc("ended", "pazaak", PAIR, [{"winner": "Ann"}], started, {"sets": 3}), "finished": stopped}
     played = doc("played", "pazaak", PAIR, [{"winner": "Bob"}], started, {"sets": 3})
     status, _html = upload(host_client, [ended, played])
     assert status == 302
