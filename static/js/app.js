@@ -436,6 +436,12 @@ document.addEventListener("keydown", function (event) {
   if (!event.altKey && !event.ctrlKey && !event.metaKey) keyboard = true;
 }, true);
 document.addEventListener("pointerdown", function () { keyboard = false; }, true);
+// A keyboard's focus is kept clear of what sticks over the page: the read-back line above, a keypad's tray below
+// (what stands in them is where it is).
+document.addEventListener("focusin", function (event) {
+  var target = event.target;
+  if (keyboard && target.closest && !target.closest("[data-covers-bottom], .banner-slot")) keepClear(target);
+});
 var focusWas = null;
 function focusKey(element) {
   var tag = element.tagName.toLowerCase();
@@ -498,11 +504,21 @@ document.addEventListener("htmx:afterSettle", function () {
   }
 });
 
+// A link drawn as a button ("New match") is pressed by Space too, as a button is.
+document.addEventListener("keydown", function (event) {
+  if (event.key === " " && event.target.matches && event.target.matches('a[role="button"]')) {
+    event.preventDefault();
+    event.target.click();
+  }
+});
+
 htmx.onLoad(showReloadNote);
 
 // The read-back banner steps aside after a few seconds.
 htmx.onLoad(function (root) {
-  var banners = root.querySelectorAll ? root.querySelectorAll("[data-fade]") : [];
+  if (!root.querySelectorAll) return;
+  // The read-back itself is what a save's answer puts into the banner's slot (the slot stays: its live region).
+  var banners = root.matches("[data-fade]") ? [root] : root.querySelectorAll("[data-fade]");
   banners.forEach(function (banner) {
     setTimeout(function () { banner.classList.add("faded"); }, 8000);
   });

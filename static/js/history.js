@@ -16,6 +16,13 @@ document.addEventListener("input", function (event) {
   if (field.value.trim() && !WHOLE.test(field.value)) event.stopPropagation();
 }, true);
 
+// The results redrawn by the live filter: their count is said, in the status line that stays on the page.
+document.addEventListener("htmx:afterSettle", function (event) {
+  var said = document.getElementById("history-said");
+  var count = event.target.id === "history-results" && event.target.querySelector(".history-count");
+  if (said && count) said.textContent = count.textContent.replace(/\s+/g, " ").trim();
+});
+
 function pad(number) { return (number < 10 ? "0" : "") + number; }
 
 // The day a field holds as ISO, for the calendar to open on; "" when it holds none.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from companion.models import Match, Player, utcnow, within_group
 from companion.models.club import ClubEvening
 from companion.services import matches
 from tests.e2e.helpers import add_to_roster, serious_axe_violations, server_match_with_pencil, start_match
-from tests.helpers import begun_evening, ref
+from tests.helpers import begun_evening, play_turns, ref
 
 pytestmark = pytest.mark.e2e
 
@@ -93,11 +94,20 @@ def test_a_keyboards_focus_stays_on_the_control_a_save_or_a_refusal_redrew(page:
     # The loser's button went with the entry it was drawn in: the focus fell to the page's start, and the next Tab
     # began again at the top (a screen reader lost its place too).
     match_id = server_match_with_pencil(page, app, live_server.url, "topic", ["Ann", "Bob", "Cy"])
+    page.clock.install()
     page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    page.evaluate("document.getElementById('banner').dataset.probe = 'kept'")
     page.locator('#entry button[name="loser"][value="Bob"]').focus()
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Who lost round 2?")).to_be_visible()
     expect(page.locator('#entry button[name="loser"][value="Bob"]')).to_be_focused()
+    # The read-back came into the live region that was there (one arriving already full is not read), and steps
+    # aside after a few seconds, its text still read at 4.5:1 (its faded grey was 3.1:1).
+    readback = page.locator('#banner[data-probe="kept"][aria-live="polite"] .readback')
+    expect(readback).to_contain_text("Round 1")
+    page.clock.fast_forward(8_500)
+    expect(readback).to_have_class(re.compile(r"\bfaded\b"))
+    assert serious_axe_violations(page) == []
     # A refusal: the first field it marks takes the focus, read with its reason (the closer's radios had no mark).
     burraco = server_match_with_pencil(page, app, live_server.url, "burraco", ["Ann", "Bob"])
     page.goto(f"{live_server.url}/matches/{ref(burraco)}")
@@ -109,6 +119,77 @@ def test_a_keyboards_focus_stays_on_the_control_a_save_or_a_refusal_redrew(page:
     expect(closer).to_be_focused()
     expect(closer).to_have_attribute("aria-invalid", "true")
     expect(closer).to_have_attribute("aria-describedby", "bu-closed-by-error")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_keyboard_sees_its_focus_ring_presses_a_link_drawn_as_a_button_and_lands_on_a_new_pages_heading(
+    page: Page, live_server, app, scheme
+):
+    # Pico's ring was a 25-50 % tint of the page (1.4-1.8:1); Space did nothing on a link drawn as a button; a boosted
+    # link left the focus nowhere, so a screen reader said nothing of the page it brought.
+    page.emulate_media(color_scheme=scheme)
+    page.goto(live_server.url + "/")
+    new_match = page.get_by_role("button", name="New match")
+    new_match.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    ring = new_match.evaluate("e => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth,"
+                              " getComputedStyle(e).outlineColor]")  # fmt: skip
+    assert ring == ["solid", "3px", "rgb(29, 78, 216)" if scheme == "light" else "rgb(147, 197, 253)"]
+    page.keyboard.press(" ")
+    expect(page).to_have_url(live_server.url + "/matches/new")
+    history = page.get_by_role("navigation").get_by_role("link", name="History")
+    history.focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(live_server.url + "/history")
+    expect(page.locator("#main h1")).to_be_focused()
+
+
+def test_a_keyboards_focus_is_never_under_pazzaparolas_keypad_tray(page: Page, live_server, app):
+    # The tray sticks to the screen's foot: Tab gave the focus to a word field it covered whole.
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    match_id = server_match_with_pencil(page, app, live_server.url, "pazzaparola", names)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    tray = page.locator(".pz-tray")
+    for word in page.locator(".pz-row .pz-word").all():
+        word.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        expect(word).to_be_focused()
+        assert word.bounding_box()["y"] + word.bounding_box()["height"] <= tray.bounding_box()["y"] + 0.5
+
+
+def test_pazzaparolas_other_value_keypad_keeps_a_keyboards_focus_and_closes_with_escape(
+    page: Page, live_server, app
+):
+    # Enter on "0–99…" hid the key with its keypad and the focus fell to the page's start; Escape did nothing.
+    match_id = server_match_with_pencil(page, app, live_server.url, "pazzaparola", ["Ann", "Bob"])
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    other, compose = page.get_by_role("button", name="Other value"), page.locator(".pz-compose")
+    other.focus()
+    page.keyboard.press("Enter")
+    expect(compose.locator("button[data-digit='1']")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(compose).to_be_hidden()
+    expect(other).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # the digit 1
+    compose.get_by_role("button", name="Add").focus()
+    page.keyboard.press("Enter")
+    expect(other).to_be_focused()
+    expect(page.locator(".pz-row.pz-active .pz-chip")).to_have_count(1)
+
+
+def test_a_counted_tables_panel_reflows_on_a_320_px_screen(page: Page, live_server, app):
+    # Its points and tournament points each kept on one line widened the page to 335 px: a sideways scroll (and the
+    # text cut) at 320 px, WCAG's reflow width.
+    found = begun_evening(app)
+    play_turns(app, found["evening"], 1)
+    page.set_viewport_size({"width": 320, "height": 700})
+    page.goto(f"{live_server.url}/matches/{found['table']}")
+    expect(page.locator("#club-table .club-result")).to_contain_text("tournament points")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 320
 
 
 def test_a_focused_link_on_the_arbiters_page_keeps_the_focus_as_a_table_changes(page: Page, live_server, app):

@@ -33,11 +33,11 @@ def test_find_a_finished_match_by_player_and_see_its_chart(page: Page, live_serv
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="History").click()
     expect(page.get_by_role("heading", name="History")).to_be_visible()
-    expect(page.get_by_text("31 matches")).to_be_visible()
+    expect(page.locator(".history-count")).to_contain_text("31 matches")
     audit_layout(page, ["Quincy", "Rosa"])
 
     page.get_by_label("Player", exact=True).select_option(label="Quincy")
-    expect(page.get_by_text("1 match", exact=True)).to_be_visible()
+    expect(page.locator(".history-count")).to_have_text("1 match")
     expect(page).to_have_url(re.compile(r"/history\?.*player=[0-9A-Za-z]{11}"))
     row = page.locator(".history-item")
     expect(row).to_have_count(1)
@@ -80,7 +80,7 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
         seed(45, 7)
         db.session.remove()
     page.goto(live_server.url + "/history")
-    expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+    expect(page.locator(".history-count")).to_have_text("45 matches · page 1 of 3")
     audit_layout(page)
 
     page.get_by_label("Game").select_option(label="Topic_")
@@ -90,26 +90,26 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
 
     page.get_by_role("button", name="Clear").click()
     expect(page).to_have_url(re.compile(r"/history$"))
-    expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+    expect(page.locator(".history-count")).to_have_text("45 matches · page 1 of 3")
     expect(page.get_by_label("Game")).to_have_value("")
     _one_history_page(page)
 
     page.get_by_role("button", name="Older →").click()
-    expect(page.get_by_text("45 matches · page 2 of 3")).to_be_visible()
+    expect(page.locator(".history-count")).to_have_text("45 matches · page 2 of 3")
     _one_history_page(page)
 
     page.get_by_label("Search by player name").fill("zzz-nobody")
-    expect(page.get_by_text("No match found.")).to_be_visible()
+    expect(page.locator(".history-count")).to_contain_text("No match found.")
     _one_history_page(page)
     page.get_by_role("link", name="Show every match").click()
-    expect(page.get_by_text("45 matches · page 1 of 3")).to_be_visible()
+    expect(page.locator(".history-count")).to_have_text("45 matches · page 1 of 3")
     _one_history_page(page)
 
     page.go_back()
     expect(page.get_by_label("Search by player name")).to_have_value("zzz-nobody")
     _one_history_page(page)
     page.go_back()
-    expect(page.get_by_text("45 matches · page 2 of 3")).to_be_visible()
+    expect(page.locator(".history-count")).to_have_text("45 matches · page 2 of 3")
     _one_history_page(page)
 
 
@@ -154,7 +154,8 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     audit_layout(page, ["Ann", "Bob"])
 
     # The calendar speaks Italian, starts the week on Monday and opens on the day the field holds.
-    page.get_by_role("button", name="Scegli il giorno sul calendario").nth(1).click()
+    # Each calendar's button says which field it fills (both read "the day" alike).
+    page.get_by_role("button", name="Scegli sul calendario il giorno di “Al”").click()
     calendar = page.locator("#history-to-calendar")
     expect(calendar).to_be_visible()
     expect(calendar.locator("calendar-month")).to_contain_text("novembre")
@@ -166,6 +167,9 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     expect(message).to_have_text("")
     expect(end).not_to_have_attribute("aria-invalid", "true")
     expect(count).to_have_text("1 partita")
+    # A screen reader hears the count in the status line, not the whole list again (the results are no live region).
+    expect(page.get_by_role("status").filter(has_text="1 partita")).to_have_count(1)
+    expect(page.locator("#history-results")).not_to_have_attribute("aria-live", "polite")
     expect(page).to_have_url(re.compile(r"/history\?from=2026-11-05&to=2026-11-20$"))
     audit_layout(page, ["Ann", "Bob"])
 
@@ -173,7 +177,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     page.reload()
     expect(start).to_have_value("05/11/2026")
     expect(end).to_have_value("20/11/2026")
-    page.get_by_role("button", name="Scegli il giorno sul calendario").first.click()
+    page.get_by_role("button", name="Scegli sul calendario il giorno di “Dal”").click()
     page.get_by_role("button", name="Qualsiasi giorno").first.click()
     expect(start).to_have_value("")
     expect(count).to_have_text("2 partite")

@@ -186,6 +186,10 @@ def test_a_setup_refused_says_why_beside_the_field(app, host, changes, field, sa
     answer = post(host, "/evenings/new", {**SETUP, **changes, "action": "create"}, **HTMX)
     page = text_of(answer)
     assert answer.status_code == 422 and f'id="{field}-error"' in page and said in page
+    # The field that takes it (a select, the bands' box) is marked invalid and read with it.
+    marked = f'aria-invalid="true" aria-describedby="{field}-error"'
+    if field in ("turns", "hands", "bands"):
+        assert marked in page
     with app.app_context():
         assert db.session.query(ClubEvening).count() == 0 and db.session.query(ClubEntrant).count() == 0
 

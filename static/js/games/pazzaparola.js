@@ -107,9 +107,13 @@ function refresh(entry) {
 
 // The "other value" keypad: up to two digit taps compose 0–99.
 function composing(entry, on) {
-  entry.querySelector(".pz-keys").hidden = on;
-  entry.querySelector(".pz-compose").hidden = !on;
+  var keys = entry.querySelector(".pz-keys"), compose = entry.querySelector(".pz-compose");
+  var focused = keys.contains(document.activeElement) || compose.contains(document.activeElement);
+  keys.hidden = on;
+  compose.hidden = !on;
   setComposed(entry, "");
+  // A keyboard's focus goes on in the keypad shown: the key it pressed was hidden with its own.
+  if (focused) (on ? compose.querySelector("button[data-digit]") : keys.querySelector(".pz-other")).focus({ preventScroll: true });
 }
 
 function setComposed(entry, text) {
@@ -183,9 +187,15 @@ document.addEventListener("input", function (event) {
   if (row) row.dataset.changedHere = "1";
 });
 
-// Enter (Go/Done on a phone) in the theme or a word closes the keyboard instead of saving.
+// Enter (Go/Done on a phone) in the theme or a word closes the keyboard instead of saving; Escape closes the
+// "other value" keypad.
 document.addEventListener("keydown", function (event) {
   var target = event.target;
+  var compose = event.key === "Escape" && target instanceof Element && target.closest(".pz-compose");
+  if (compose && !compose.hidden) {
+    composing(compose.closest(".pz-entry"), false);
+    return;
+  }
   if (event.key === "Enter" && target instanceof HTMLInputElement && target.closest(".pz-entry")) {
     event.preventDefault();
     target.blur();
