@@ -181,6 +181,19 @@ def test_pazzaparolas_other_value_keypad_keeps_a_keyboards_focus_and_closes_with
     expect(page.locator(".pz-row.pz-active .pz-chip")).to_have_count(1)
 
 
+def test_pazzaparolas_point_is_written_once_while_its_taker_stays_the_same(page: Page, live_server, app):
+    # A live region, it was written again at every key pressed: a screen reader read "★ Ann" after each card.
+    match_id = server_match_with_pencil(page, app, live_server.url, "pazzaparola", ["Ann", "Bob"])
+    page.goto(f"{live_server.url}/matches/{ref(match_id)}")
+    point = page.locator(".pz-point")
+    point.evaluate("e => { window.pointWrites = 0; new MutationObserver(() => window.pointWrites++)"
+                   "  .observe(e, {childList: true, characterData: true, subtree: true}); }")  # fmt: skip
+    for card in ("5", "3", "2"):
+        page.locator(f".pz-keys button[data-points='{card}']").click()
+    expect(point).to_have_text("★ Ann")
+    assert page.evaluate("window.pointWrites") == 1
+
+
 def test_a_counted_tables_panel_reflows_on_a_320_px_screen(page: Page, live_server, app):
     # Its points and tournament points each kept on one line widened the page to 335 px: a sideways scroll (and the
     # text cut) at 320 px, WCAG's reflow width.

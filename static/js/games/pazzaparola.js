@@ -102,7 +102,9 @@ function refresh(entry) {
     if (lead) names.push(s.row.dataset.name);
   });
   var tie = names.length > 1 ? " (" + entry.dataset.tie + ")" : "";
-  entry.querySelector(".pz-point").textContent = names.length ? "★ " + names.join(", ") + tie : "";
+  // A live region: written only when who takes the point changes, or each key press would have it read again.
+  var point = entry.querySelector(".pz-point"), said = names.length ? "★ " + names.join(", ") + tie : "";
+  if (point.textContent !== said) point.textContent = said;
 }
 
 // The "other value" keypad: up to two digit taps compose 0–99.
