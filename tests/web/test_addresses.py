@@ -50,7 +50,12 @@ def test_seventy_consecutive_addresses_of_ones_own_matches_tell_nothing_of_each_
     ids = [unref(text) for text in addresses]
     assert ids == list(range(ids[0], ids[0] + 70))
     assert all(ADDRESS.fullmatch(text) for text in addresses) and len(set(addresses)) == 70
-    assert max(same_places(one, other) for one, other in combinations(addresses, 2)) <= 4
+    # Two random addresses hold the same letter in 11/62 of a place on average, and in 5 places or more once in some
+    # 800 runs of 2,415 pairs (CI's run of 85f9086 met it: this bound was 4). Addresses that encode their ids share
+    # more: sqids' of 70 consecutive ids, the old addresses, have a pair alike in 10 places. By chance 7 or more come
+    # once in some four million runs.
+    shared = [same_places(one, other) for one, other in combinations(addresses, 2)]
+    assert sum(shared) / len(shared) < 0.5 and max(shared) <= 6
     # Each leads to its own match.
     assert "Ann, Bob, Cy, Di" in read_words(client.get(f"/matches/{addresses[-1]}").get_data(as_text=True))
 
