@@ -3,8 +3,11 @@
 // sent twice counts once); the polled regions held while someone works in them; the Print buttons; the turn's clock.
 import { htmx } from "../vendor/htmx/htmx.min.js";
 import { onLoad, tagParts } from "./app.js";
+import { keepFocus } from "./focus.js";
 import { kept, keep, onUnanswered, pairsOf, send, unanswered } from "./outbox.js";
 import { tickClocks } from "./clock.js";
+
+keepFocus();
 
 // The club's writes kept in the outbox, one list: a write to an address replaces the one waiting for it.
 var KEPT = "companion.club.writes";

@@ -10,8 +10,11 @@
 // language brings them anew, and this sender, running already, keeps going alone.
 import { htmx } from "../vendor/htmx/htmx.min.js";
 import { KEPT_PREFIX, onLoad, showBanner, showReloadNote, text, wordsFor } from "./app.js";
+import { keepFocus } from "./focus.js";
 import { describers } from "./entries.js";
 import { field, kept, keep as keepList, pairsOf, queueWrites, reasonOf as refusalOf, retrier, send } from "./outbox.js";
+
+keepFocus();
 
 var section = null;      // the match page's #entry, which says where to send
 var retry = retrier(drain);
