@@ -91,8 +91,9 @@ def test_only_the_pages_that_enter_rounds_load_the_offline_sender_and_a_games_en
     for url in ("/", "/history", "/players", "/preferences"):
         assert page_bundles(client, url, "js") == [SHARED_JS], url
     match = start_match(client, "topic", ["Anna", "Ben", "Carla"])
-    # The sender brings what it imports beyond the shared bundle: the games' offers, what every write needs.
-    sender = ["entries.js", "outbox.js", "offline.js"]
+    # The sender brings what it imports beyond the shared bundle: the focus kept where a save redraws it, the games'
+    # offers, what every write needs.
+    sender = ["focus.js", "entries.js", "outbox.js", "offline.js"]
     assert page_bundles(client, f"/matches/{ref(match)}", "js") == [SHARED_JS, [*sender, "topic.js"]]
     assert save_round(client, match, entry_fields(app, match, {"losers": ["Ben"]})).status_code == 200
     assert page_bundles(client, f"/matches/{ref(match)}/rounds/1", "js") == [SHARED_JS, ["entries.js", "topic.js"]]
