@@ -148,7 +148,7 @@ def test_dates_are_typed_and_picked_as_the_pages_language_writes_them(browser, l
     # A day before the first is named beside its field, in view, in Italian.
     end.fill("01/11/2026")
     message = page.locator("#history-to-error")
-    expect(message).to_have_text("Questo giorno viene prima di quello in «Dal».")
+    expect(message).to_have_text("Questo giorno viene prima di quello in “Dal”.")
     expect(message).to_be_in_viewport()
     expect(end).to_have_attribute("aria-invalid", "true")
     audit_layout(page, ["Ann", "Bob"])

@@ -64,7 +64,7 @@ def test_change_log_in_italian(client, app, corrected_undone_redone):
     ).get_data(as_text=True)
     redone, undone, corrected = change_times(app)
     assert lines_of(page) == [
-        f"Turno 2 · {redone} · ripristinato · Ann 1, Bob 0, Cy 0 rimessi",
-        f"Turno 2 · {undone} · annullato · Ann 1, Bob 0, Cy 0 ritirati",
+        f"Turno 2 · {redone} · ripristinato · Ann 1, Bob 0, Cy 0 ripristinati",
+        f"Turno 2 · {undone} · annullato · Ann 1, Bob 0, Cy 0 annullati",
         f"Turno 2 · {corrected} · corretto · Ann 0 → 1, Cy 1 → 0",
     ]

@@ -66,7 +66,7 @@ def test_a_finished_evenings_card_names_its_podium_in_the_standings_order(app, c
     assert lines[7] == f"Winner: {podium[0][1]}"
     italian = card_lines(app, address, ITALIAN)
     assert italian[2] == "Burraco PAROLE · a coppie · 2 turni × 2 mani"
-    assert italian[3] == "Coppia Punti torneo" and italian[7] == f"Vince: {podium[0][1]}"
+    assert italian[3] == "Coppia Punti torneo" and italian[7] == f"Vince {podium[0][1]}"
     # The PNG itself, and its links from the standings and the arbiter's page.
     answer = client.get(f"/evenings/{address}/podium.png?theme=dark")
     assert answer.status_code == 200 and answer.mimetype == "image/png"

@@ -60,7 +60,7 @@ def test_the_board_in_italian(client, app):
         played_match("pazaak", ["Ann", "Bob"], [0, 0])
     client.set_cookie("lang", "it")
     html = client.get("/players/ratings/pazaak", headers={"Accept-Language": "it"}).get_data(as_text=True)
-    assert "Valutazioni" in html and "Punti = 1000 + 40" in html
+    assert "Valutazioni" in html and "Valutazione = 1000 + 40" in html
     names = [row[1] for row in rows(html)]
     assert names == ["Ann 1 giocata · 1 vinta · provvisoria", "Bob 1 giocata · 0 vinte · provvisoria"]
 

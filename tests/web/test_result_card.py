@@ -152,7 +152,7 @@ def test_the_cards_words_are_in_the_pages_language(app):
             db.session.remove()
     assert "Player Victory points" in lines["en"] and "Winner: Anna" in lines["en"]
     assert "Best word: “QUARZO”, 14 points, by Anna" in lines["en"]
-    assert "Giocatore Punti vittoria" in lines["it"] and "Vince: Anna" in lines["it"]
+    assert "Giocatore Punti vittoria" in lines["it"] and "Vince Anna" in lines["it"]
     assert "Parola migliore: “QUARZO”, 14 punti, di Anna" in lines["it"]
     assert "1 Anna 3" in lines["en"] and "1 Anna 3" in lines["it"]
 
@@ -170,7 +170,7 @@ def test_an_italian_card_names_the_teams_the_form_named_as_the_italian_page_does
         lines = MatchPage(find_match(match_id)).result_card().lines()
         db.session.remove()
     assert "1 Noi Anna & Carla 600" in lines and "2 Voi Bruno & Dario 60" in lines, lines
-    assert "Vince: Noi" in lines and not any("Us" in line.split() or "Them" in line.split() for line in lines), lines
+    assert "Vince Noi" in lines and not any("Us" in line.split() or "Them" in line.split() for line in lines), lines
     assert any(line.startswith("Mano 1 chiusa da Noi") for line in lines), lines
     english = card_of(app, match_id)
     assert [row.name for row in english.rows] == ["Us", "Them"] and english.winners == "Winner: Us"

@@ -169,7 +169,7 @@ def test_a_wrong_day_in_italian(client, season_2025):
     response = client.get("/players/seasons/pazaak?from=01/03/2025&to=01/02/2025", headers={"Accept-Language": "it"})
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "Questo giorno viene prima di quello in «Dal»." in html
+    assert "Questo giorno viene prima di quello in “Dal”." in html
     assert "Stagione di Pazaak" in html
 
 
@@ -180,7 +180,7 @@ def test_italian_days_and_texts(client, season_2025):
     assert response.request.full_path == "/players/seasons/pazaak?from=2025-02-01&to=2025-02-28"
     html = response.get_data(as_text=True)
     assert [row[:4] for row in rows(html)] == [["Bob", "1", "1", "2"], ["Ann", "2", "1", "2"], ["Cy", "1", "0", "0"]]
-    for text in ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Punti\u00a0±", "Link da condividere"):
+    for text in ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Valut.\u00a0±", "Link da condividere"):
         assert text in html
     assert "http://localhost/players/seasons/pazaak?from=2025-02-01&to=2025-02-28" in hrefs(read(html))
 
