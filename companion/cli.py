@@ -123,11 +123,8 @@ def export_command(match_id: int | None, out: str | None) -> None:
     else:
         payload = [match_document(m) for m in all_matches()]
     text = json.dumps(payload, ensure_ascii=False, indent=2)
-    if out:
-        with open(out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-    else:
-        click.echo(text)
+    with click.open_file(out or "-", "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
 
 
 @click.command("ratings")

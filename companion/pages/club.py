@@ -352,12 +352,9 @@ class EveningPage:
         """What each side of a counted table took, as the standings' paths say."""
         if row.state not in COUNTED:
             return None
-        lines = {line.entrant: line for line in self.standings}
-        taken = []
-        for number in row.sides:
-            meeting = next((m for m in lines[number].path if m.turn == row.turn), None) if number in lines else None
-            taken.append(meeting.tournament_points if meeting else 0)
-        return tuple(taken)
+        paths = {line.entrant: line.path for line in self.standings}
+        return tuple(next((m.tournament_points for m in paths.get(number, ()) if m.turn == row.turn), 0)
+                     for number in row.sides)  # fmt: skip
 
     @cached_property
     def log(self) -> list[ClubLog]:

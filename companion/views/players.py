@@ -57,13 +57,10 @@ def seasons(game: str):
     period = Period.from_args(request.args, field.form)
     if period.written_otherwise(request.args):
         return redirect(url_for("players.seasons", game=game, **period.args()))
-    rows = []
-    if not period.errors:
-        rows = season(game, period)
     return render(
         "seasons.html",
         status=400 if period.errors else 200,
-        rows=rows,
+        rows=[] if period.errors else season(game, period),
         period=period,
         date_field=field,
         game=game,

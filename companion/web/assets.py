@@ -7,7 +7,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -262,10 +262,6 @@ def _bundle_files(name: str, kind: str) -> list[Path]:
     return [path for files in found for path in files] if all(found) else []
 
 
-def _minify_module(name: str, code: str) -> str:
-    return _minify("js", name, code)
-
-
 def _stylesheet(name: str) -> bytes:
     """A stylesheet bundle's text: its files one after another, in cascade order."""
     parts = [f"/* {path.name} */\n{_minify('css', path.name, path.read_text(encoding='utf-8'))}"
@@ -297,11 +293,11 @@ def _script(name: str) -> bytes:
 
     shared = [path.relative_to(static).as_posix() for path in _part_files("", "js")]
     if not name:
-        return modules.link(modules.in_order(shared, read, frozenset()), _minify_module).encode()
+        return modules.link(modules.in_order(shared, read, frozenset()), partial(_minify, "js")).encode()
     provided = frozenset(module.name for module in modules.in_order(shared, read, frozenset()))
     linked = modules.in_order([*words, *entries], read, provided)
     # The shared bundle's address, from this one's (/bundle/<name>/<digest>.js).
-    return modules.link(linked, _minify_module, shared=f"../{_current_bundle('', 'js')[0]}.js").encode()
+    return modules.link(linked, partial(_minify, "js"), shared=f"../{_current_bundle('', 'js')[0]}.js").encode()
 
 
 @lru_cache(maxsize=32)

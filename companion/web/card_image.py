@@ -103,14 +103,11 @@ def drawable(text: str, characters: frozenset[int]) -> str:
     text = unicodedata.normalize("NFC", text)
     if all(ord(character) in characters for character in text):
         return text
-    spelled = []
-    for character in text:
-        if ord(character) in characters or character.isspace():
-            spelled.append(character)
-        else:
-            # A mark with no spelling of its own (an accent the font lacks) is left off its letter.
-            spelled.append(anyascii(character) or ("" if unicodedata.combining(character) else "?"))
-    return "".join(spelled)
+    # A mark with no spelling of its own (an accent the font lacks) is left off its letter.
+    return "".join(
+        c if ord(c) in characters or c.isspace() else anyascii(c) or ("" if unicodedata.combining(c) else "?")
+        for c in text
+    )
 
 
 class Fonts:

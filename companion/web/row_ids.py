@@ -14,7 +14,6 @@ from flask import Flask, abort, g, has_app_context, has_request_context, redirec
 from sqids import Sqids
 from sqids.constants import DEFAULT_ALPHABET
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 from werkzeug.routing import BaseConverter, ValidationError
 
 from ..extensions import db
@@ -58,12 +57,9 @@ class RowIds:
         random.Random(seed).shuffle(alphabet)
         self.alphabet = "".join(alphabet)
         self._sqids = Sqids(alphabet=self.alphabet, min_length=OLD_MIN_LENGTH)
-        self.encode = lru_cache(maxsize=1024)(self._encode)
+        # The old address text of a row id, and back.
+        self.encode = lru_cache(maxsize=1024)(lambda row_id: self._sqids.encode([row_id]))
         self.decode = lru_cache(maxsize=1024)(self._decode)
-
-    def _encode(self, row_id: int) -> str:
-        """The old address text of a row id."""
-        return self._sqids.encode([row_id])
 
     def _decode(self, text: str) -> int | None:
         """The row id of an old address text; None for any text `encode` does not give for an id up to ID_MAX."""
@@ -84,15 +80,7 @@ class OldAddress(int):
 
 def _known() -> dict[tuple[str, Any], Any]:
     """The addresses looked up during this request (both ways), so a page linking a row ten times asks once."""
-    if not has_app_context():
-        return {}
-    if "addresses" not in g:
-        g.addresses = {}
-    return g.addresses
-
-
-def _session() -> Session:
-    return db.session
+    return g.setdefault("addresses", {}) if has_app_context() else {}
 
 
 def _remember(table: str, row_id: int, public_id: str) -> None:
@@ -112,18 +100,18 @@ def address_of(table: str, row_id: int) -> str | None:
     if found is not None:
         return found
     model = MODELS[table]
-    loaded = _session().identity_map.get((model, (row_id,), None))
+    loaded = db.session.identity_map.get((model, (row_id,), None))
     found = loaded.__dict__.get("public_id") if loaded is not None else None
     if found is None and table == "player" and current_group() is not None:
         # A page lists players (a leaderboard, a season, the rivals): the group's roster at once.
-        for player_id, public_id in _session().execute(
+        for player_id, public_id in db.session.execute(
             select(Player.id, Player.public_id).where(Player.group_id == current_group())
         ):
             _remember("player", player_id, public_id)
         found = known.get((table, row_id))
     if found is None:
         columns = model.__table__.c
-        found = _session().execute(select(columns.public_id).where(columns.id == row_id)).scalar()
+        found = db.session.execute(select(columns.public_id).where(columns.id == row_id)).scalar()
     if found is not None:
         _remember(table, row_id, found)
     return found
@@ -142,7 +130,7 @@ def row_of(table: str, text: str) -> int | None:
         found = _roster_of(text)
     elif found is None:
         columns = MODELS[table].__table__.c
-        found = _session().execute(select(columns.id).where(columns.public_id == text)).scalar()
+        found = db.session.execute(select(columns.id).where(columns.public_id == text)).scalar()
     if found is not None:
         _remember(table, found, text)
     return found
@@ -157,7 +145,7 @@ def _roster_of(text: str) -> int | None:
     """
     group = select(Player.group_id).where(Player.public_id == text).scalar_subquery()
     found = None
-    roster = _session().scalars(select(Player).where(Player.group_id == group)).all()
+    roster = db.session.scalars(select(Player).where(Player.group_id == group)).all()
     for player in roster:
         _remember("player", player.id, player.public_id)
         if player.public_id == text:
@@ -171,7 +159,7 @@ def _roster_of(text: str) -> int | None:
 def _keep_to_the_group() -> None:
     """No row of another group stays in the session after the group is decided (see `_roster_of`)."""
     group = place().group_id
-    session = _session()
+    session = db.session
     kept = g.pop("address_rows", None)
     if kept is None:
         return
@@ -188,7 +176,7 @@ def _old_largest(table: str) -> int:
         columns = OldAddresses.__table__.c
         if f"{table}_max" not in columns:  # a table made since public ids (a club evening's)
             return 0
-        found = _session().execute(select(columns[f"{table}_max"]).where(columns.id == 1)).scalar()
+        found = db.session.execute(select(columns[f"{table}_max"]).where(columns.id == 1)).scalar()
         known[("old", table)] = found or 0
     return known[("old", table)]
 
@@ -222,9 +210,7 @@ class AddressConverter(BaseConverter):
     def to_url(self, value: Any) -> str:
         if isinstance(value, str) and PUBLIC.fullmatch(value):
             return value
-        found = getattr(value, "public_id", None)
-        if found is None:
-            found = address_of(self.table, int(value))
+        found = getattr(value, "public_id", None) or address_of(self.table, int(value))
         if found is None:
             raise LookupError(f"no {self.table} {value!r} to address")
         return found
@@ -242,7 +228,7 @@ def _send_old_addresses_on() -> Any:
     for name, value in old.items():
         table = {"match_id": "match", "player_id": "player", "member_id": "member"}[name]
         columns = MODELS[table].__table__.c
-        seen = _session().execute(
+        seen = db.session.execute(
             select(columns.public_id).where(columns.id == int(value), columns.group_id == group)
         ).scalar()
         if seen is None:
