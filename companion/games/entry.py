@@ -126,10 +126,15 @@ class Entry:
     # offline describer of static/js/games/<slug>.js (a round kept on the phone) say them alike, the script
     # receiving them translated as `<slug>.<key>` (web/i18n.offline_texts). `label` heads the line.
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Round %(n)s:")}
-    # The lines that count rounds as the table calls them (a round, a hand, a set), filled in by `counted`: after
-    # Undo (`n`), the chart's name for a screen reader (`num` rounds, the `totals` it ends on), where a finished
-    # match's replay stands (after round `n` of its `count`).
+    # The lines that count rounds as the table calls them (a round, a hand, a set), filled in by `counted`: a
+    # round's number (the change log, the home page), the correction's heading, how long ago the last one was
+    # saved (`ago`, the home page), after Undo (`n`), the chart's name
+    # for a screen reader (`num` rounds, the `totals` it ends on), where a finished match's replay stands (after
+    # round `n` of its `count`).
     counting_texts: ClassVar[dict[str, Message]] = {
+        "number": N_("Round %(n)s"),
+        "correct": N_("Correct round %(n)s"),
+        "last": N_("last round %(ago)s ago"),
         "undone": N_("Round %(n)s taken back."),
         "chart": Np_("Totals after %(num)s round: %(totals)s", "Totals after each of %(num)s rounds: %(totals)s"),
         "replay": N_("After round %(n)s of %(count)s"),
@@ -201,8 +206,9 @@ class Entry:
         return f"{say(self.said('label', n=number))} {self.describe_round(round, players, settings, say)}"
 
     def counted(self, key: str, **params: Any) -> Message:
-        """One of `counting_texts` with its parameters filled in, for `say` to translate."""
-        text = self.counting_texts[key]
+        """One of `counting_texts` with its parameters filled in, for `say` to translate (a game that words only
+        some of them says the others as a round)."""
+        text = self.counting_texts.get(key) or Entry.counting_texts[key]
         return Message(text.text, params, text.plural)
 
     def highlight(self, replay: Replay) -> Message | None:

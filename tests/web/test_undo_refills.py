@@ -85,3 +85,42 @@ def test_undo_names_the_round_as_the_game_calls_it(client, app, game, data, line
     token = csrf_token(client, f"/matches/{ref(match_id)}")
     undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
     assert line in undone.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "words"),
+    [
+        (
+            "burraco",
+            ROUNDS["burraco"],
+            {"en": ("Hand", "Correct hand", "last hand"), "it": ("Mano", "Correggi la mano", "ultima mano")},
+        ),
+        (
+            "pazaak",
+            {"winner": "Ann"},
+            {"en": ("Set", "Correct set", "last set"), "it": ("Set", "Correggi il set", "ultimo set")},
+        ),
+        (
+            "topic",
+            ROUNDS["topic"],
+            {"en": ("Round", "Correct round", "last round"), "it": ("Turno", "Correggi il turno", "ultimo turno")},
+        ),
+    ],
+)
+def test_the_home_page_the_correction_and_the_change_log_name_the_round_as_the_game_calls_it(
+    client, app, game, data, words
+):
+    match_id = start_match(client, game, ["Ann", "Bob"])
+    assert save_round(client, match_id, entry_fields(app, match_id, data), 1).status_code == 200
+    token = csrf_token(client, f"/matches/{ref(match_id)}")
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, "X-CSRFToken": token})
+    assert undone.status_code == 200
+    assert save_round(client, match_id, entry_fields(app, match_id, data), 1).status_code == 200
+    for language, (number, correct, last) in words.items():
+        said = {"Accept-Language": language}
+        home = read(client.get("/", headers=said).get_data(as_text=True)).one("span", cls="meta").text
+        assert home.startswith(f"{number} 2 · {last} "), home
+        heading = read(client.get(f"/matches/{ref(match_id)}/rounds/1", headers=said).get_data(as_text=True))
+        assert heading.one("h1").text == f"{correct} 1"
+        log = read(client.get(f"/matches/{ref(match_id)}/changes", headers=said).get_data(as_text=True))
+        assert [line.text.split(" · ")[0] for line in log.one("ol", cls="change-log").find_all("li")] == [f"{number} 1"]

@@ -108,6 +108,9 @@ class BurracoEntry(Entry):
 
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Hand %(n)s:"), "closed": N_("closed")}
     counting_texts: ClassVar[dict[str, Message]] = {
+        "number": N_("Hand %(n)s"),
+        "correct": N_("Correct hand %(n)s"),
+        "last": N_("last hand %(ago)s ago"),
         "undone": N_("Hand %(n)s taken back."),
         "chart": Np_("Totals after %(num)s hand: %(totals)s", "Totals after each of %(num)s hands: %(totals)s"),
         "replay": N_("After hand %(n)s of %(count)s"),

@@ -36,6 +36,9 @@ class PazaakEntry(Entry):
         "tiebreaker": N_("tiebreaker"),
     }
     counting_texts: ClassVar[dict[str, Message]] = {
+        "number": N_("Set %(n)s"),
+        "correct": N_("Correct set %(n)s"),
+        "last": N_("last set %(ago)s ago"),
         "undone": N_("Set %(n)s taken back."),
         "chart": Np_("Totals after %(num)s set: %(totals)s", "Totals after each of %(num)s sets: %(totals)s"),
         "replay": N_("After set %(n)s of %(count)s"),
