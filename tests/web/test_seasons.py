@@ -180,7 +180,8 @@ def test_italian_days_and_texts(client, season_2025):
     assert response.request.full_path == "/players/seasons/pazaak?from=2025-02-01&to=2025-02-28"
     html = response.get_data(as_text=True)
     assert [row[:4] for row in rows(html)] == [["Bob", "1", "1", "2"], ["Ann", "2", "1", "2"], ["Cy", "1", "0", "0"]]
-    for text in ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Valut.\u00a0±", "Link da condividere"):
+    italian = ("Stagione di Pazaak", "Questo mese", "Quest’anno", "Set vinti", "Valut.\u00a0±", "Link da condividere")
+    for text in italian:
         assert text in html
     assert "http://localhost/players/seasons/pazaak?from=2025-02-01&to=2025-02-28" in hrefs(read(html))
 
