@@ -3,6 +3,8 @@ is the last, the match ended with the hands played."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..extensions import db
 from ..games.base import Standings
 from ..games.refusals import N_, NotAllowed
@@ -30,14 +32,15 @@ def refuse_once_counted(match: Match) -> None:
         raise NotAllowed(N_("this table's result is counted: only the arbiter may change it now"))
 
 
-def cut_short(match: Match, standings: Standings) -> bool:
-    """After a hand saved at `match` (under its lock, rescored into `standings`): where it is a club table's of the
-    current turn and time is up, the match is made to end here, and each side takes the penalty the host set for
-    a table still playing when time is up. True when it was cut (the caller rescores: its status follows)."""
+def cut_short(match: Match, standings: Standings, played: datetime) -> bool:
+    """After a hand saved at `match` (under its lock, rescored into `standings`), `played` when it was (a hand kept
+    on a phone offline was played before it reached the server): where it is a club table's of the current turn and
+    time was up then, the match is made to end here, and each side takes the penalty the host set for a table still
+    playing when time is up. True when it was cut (the caller rescores: its status follows)."""
     if standings.over:
         return False
     table = table_of(match)
-    if table is None or table.evening.turn != table.turn or not read.clock_of(table.evening).is_up(read.now_ms()):
+    if table is None or table.evening.turn != table.turn or not read.clock_of(table.evening).is_up(read.ms_of(played)):
         return False
     settings = dict(match.settings)
     if match.game == "burraco":

@@ -238,8 +238,8 @@ def _append(match: Match, data: dict[str, Any], key: str | None = None, played_a
     stored = insert_round(match, row)
     _forget_round_in_progress(match)
     saved = _saved(match, stored)
-    # At a club table whose turn's time is up, this hand was the last: the match ends with it.
-    return _saved(match, stored) if club_time_up.cut_short(match, saved.standings) else saved
+    # At a club table whose turn's time was up when it was played, this hand was the last: the match ends with it.
+    return _saved(match, stored) if club_time_up.cut_short(match, saved.standings, at) else saved
 
 
 def _saved(match: Match, stored: Round) -> Saved:

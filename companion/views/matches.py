@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, abort, flash, get_flashed_messages, jsonify, redirect, request, url_for
 from flask_babel import format_time, gettext
@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 from ..games import REGISTRY, get_game
 from ..games.forms import whole_number
 from ..games.refusals import ChangedMeanwhile, RuleError
-from ..models import PLAYING, Match
+from ..models import PLAYING, Match, utcnow
 from ..pages.match import MatchPage, entry_form, match_or_404, may_play_again
 from ..queries import matches as queries
 from ..queries.changes import sheet_changes
@@ -268,14 +268,24 @@ def card(match_id: int):
 
 
 def _played_at() -> datetime | None:
-    """When a round kept on the phone was played (milliseconds since 1970, its clock), or None."""
-    text = request.form.get("played_at", "")
-    if not (text.isascii() and text.isdigit() and len(text) <= 15):
+    """When a round kept on the phone was played, or None. Sent with the time it was sent, both by the phone's clock
+    (milliseconds since 1970), it is that long before now by the server's, however wrong the phone's clock is: at a
+    club table, the turn's clock rules a hand's lateness by it. Alone (a phone's page of an older version), it is
+    the phone's time."""
+    played, sent = (_millis(request.form.get(name, "")) for name in ("played_at", "sent_at"))
+    if played is None:
         return None
+    if sent is not None and played <= sent:
+        return utcnow() - timedelta(milliseconds=sent - played)
     try:
-        return datetime.fromtimestamp(int(text) / 1000, UTC).replace(tzinfo=None)
+        return datetime.fromtimestamp(played / 1000, UTC).replace(tzinfo=None)
     except (OverflowError, OSError, ValueError):
         return None
+
+
+def _millis(text: str) -> int | None:
+    """A phone's time in milliseconds since 1970, or None for what is not one."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 15 else None
 
 
 def _rounds_shown() -> int | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -15,7 +16,7 @@ from companion.games.club import scales
 from companion.models import FINISHED, Match
 from companion.models.club import ClubEvening, ClubLog, ClubTable
 from companion.services import matches
-from tests.helpers import HTMX, grant_host_rights, read_words, ref
+from tests.helpers import HTMX, entry_fields, grant_host_rights, read_words, ref, save_round
 from tests.web.test_club_pages import begun, card_path, confirm_on, post, tables
 
 
@@ -141,6 +142,33 @@ def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_
         standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
         line = next(line for line in standings if (line["path"][0]["table"], line["path"][0]["side"]) == (one, "N/S"))
         assert line["path"][0]["points_for"] == points, penalty
+
+
+def test_a_hand_kept_offline_before_time_up_and_sent_after_it_is_not_the_last_whatever_the_phones_clock(app, host):
+    """N/S's phone kept hand 2 with the network gone; the host ended the time before the hand reached the server.
+    It was played before time was up: hand 3, being played then, is the last, as when the network held."""
+    evening_id, address = started(app, host)
+    (one, first_match, _), _ = tables(app, evening_id, 1)
+    ns, _ew = seated(app, host, one)
+    with app.app_context():
+        db.session.get(Match, first_match).started_at -= timedelta(minutes=30)  # a turn under way
+        db.session.commit()
+    tap(host, address, "start")
+    hand(app, first_match, 300, 100)
+    sides = {"N/S": {"table": 200, "hand": 0}, "E/W": {"table": 50, "hand": 0}}
+    kept = entry_fields(app, first_match, {"sides": sides, "closed_by": None})
+    phone_clock = int(time.time() * 1000) - 3 * 60 * 1000  # three minutes behind the server's
+    kept["played_at"] = str(phone_clock)
+    tap(host, address, "end")
+    kept["sent_at"] = str(phone_clock + 20_000)  # sent 20 s after it was played, by the phone's clock
+    assert save_round(ns, first_match, kept, 2).status_code == 200
+    with app.app_context():
+        match = db.session.get(Match, first_match)
+        assert match.status != FINISHED and len(match.rounds) == 2
+    hand(app, first_match, 100, 100)
+    with app.app_context():
+        match = db.session.get(Match, first_match)
+        assert match.status == FINISHED and len(match.rounds) == 3
 
 
 def test_the_clocks_answers_carry_the_server_time_a_304_too_and_no_others(app, host):

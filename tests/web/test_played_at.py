@@ -21,8 +21,9 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def saved_at(client, app, played_at: str | None) -> datetime:
-    """Save a Topic_ round sent with this played-at field; when the server says it was played."""
+def saved_at(client, app, played_at: str | None, sent_at: str | None = None) -> datetime:
+    """Save a Topic_ round sent with this played-at field (and sent-at, by the same phone's clock); when the server
+    says it was played."""
     with app.app_context():
         match_id = start_match(client, "topic", ["Ann", "Bob"])
         find_match(match_id).started_at = now() - timedelta(hours=1)
@@ -31,6 +32,8 @@ def saved_at(client, app, played_at: str | None) -> datetime:
     fields = entry_fields(app, match_id, {"losers": ["Bob"]})
     if played_at is not None:
         fields["played_at"] = played_at
+    if sent_at is not None:
+        fields["sent_at"] = sent_at
     assert save_round(client, match_id, fields, 1).status_code == 200
     with app.app_context():
         at = find_match(match_id).rounds[0].created_at
@@ -41,6 +44,13 @@ def saved_at(client, app, played_at: str | None) -> datetime:
 def test_a_round_kept_offline_keeps_the_time_it_was_played(client, app):
     played = (now() - timedelta(minutes=20)).replace(microsecond=0)
     assert saved_at(client, app, millis(played)) == played
+
+
+def test_a_round_kept_on_a_phone_whose_clock_is_hours_wrong_is_dated_by_how_long_it_waited(client, app):
+    phone = now() - timedelta(hours=5)
+    before = now()
+    at = saved_at(client, app, millis(phone), millis(phone + timedelta(minutes=20)))
+    assert before - timedelta(minutes=20, seconds=1) <= at <= now() - timedelta(minutes=20)
 
 
 @pytest.mark.parametrize(
