@@ -333,15 +333,21 @@ document.addEventListener("htmx:sendError", function (event) {
     el.classList.add("reconnecting");
     return;
   }
-  showBanner(text("needs_server"));
+  // Nor does a region's own poll (a club table's panel) put up the warning: its page says it is reconnecting.
+  if (/\bevery\b/.test(el.getAttribute("hx-trigger") || "")) return;
+  var line = showBanner(text("needs_server"));
+  if (line) line.dataset.unreached = "";
 });
 document.addEventListener("htmx:responseError", function (event) {
   if (event.detail.xhr && event.detail.xhr.status >= 500) showBanner(text("server_failed"));
 });
-// A viewer's phone says when it lost the connection, and catches up by itself on the next poll.
+// A viewer's phone says when it lost the connection, and catches up by itself on the next poll; the warning that
+// the server could not be reached goes once it answers again.
 document.addEventListener("htmx:afterRequest", function (event) {
   var el = event.detail.elt;
   if (el.hasAttribute("data-live") && event.detail.successful) el.classList.remove("reconnecting");
+  var unreached = event.detail.successful && document.querySelector("#banner [data-unreached]");
+  if (unreached) unreached.remove();
 });
 
 // A page's own scripts (the history's calendar) are modules it names in data-page-scripts:

@@ -40,20 +40,27 @@ onUnanswered(function (config) {
 
 // Each kept write goes out once the server is reached (a poll answered, the phone back online), all at once (the
 // server counts a table once); whatever the server says of it then (counted, already counted, refused with its
-// reason) the panel shows at its next poll.
+// reason) the panel shows at once: its answer stands for the one the form that kept it never had, so the panel held
+// for that form (below: its part still open, its choice just made) is let go.
 var sending = false;
 function sendKept() {
   var list = kept(KEPT);
   if (sending || !list.length || !navigator.onLine) return;
   sending = true;
+  var answered = false;
   Promise.all(list.map(function (write) {
     return send(write.url, write.fields).then(function (answer) {
-      if (!unanswered(answer.status)) keep(KEPT, others(write.url));
+      if (unanswered(answer.status)) return;
+      answered = true;
+      keep(KEPT, others(write.url));
     });
   })).then(function () {
     sending = false;
     var panel = document.querySelector("#club-table");
-    if (panel) htmx.trigger(panel, "club-sent");
+    if (!panel || !answered) return;
+    delete panel.dataset.editedAt;
+    panel.querySelectorAll("details[open]").forEach(function (part) { part.open = false; });
+    htmx.trigger(panel, "club-sent");
   });
 }
 

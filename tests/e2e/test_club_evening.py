@@ -186,10 +186,16 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
         ew = phones[_ew_player(app, table)]
         panel = ew.locator("#club-table")
         if table.number == 2:
+            # Table 2's E/W phone disputes with the network gone: the phone keeps it, and once the network is back
+            # it is sent and the panel, still open where it was typed, says what came of it.
+            go_offline(ew)
             panel.get_by_text("The result is wrong").click()
             panel.get_by_label("What is wrong?").fill("hand 3: E/W laid 30 more")
             panel.get_by_role("button", name="Call the arbiter").click()
-            expect(panel).to_contain_text("The arbiter is called")
+            expect(panel.get_by_role("status").filter(has_text="No network: this phone keeps it")).to_be_visible()
+            expect(ew.locator("#live")).to_have_class(re.compile(r"\breconnecting\b"))
+            go_online(ew)
+            expect(panel).to_contain_text("The arbiter is called", timeout=10_000)
         else:
             ns, ewp = (HANDS * points for points in LAID[(1, table.number)])
             # Table 3's E/W phone has lost the network as it confirms: the phone keeps the confirmation and sends
@@ -202,6 +208,8 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
             confirm.click()
             if table.number == 3:
                 expect(panel.get_by_role("status").filter(has_text="No network: this phone keeps it")).to_be_visible()
+                # A poll of the panel has failed meanwhile: the page says it is reconnecting.
+                expect(ew.locator("#live")).to_have_class(re.compile(r"\breconnecting\b"))
                 go_online(ew)
             expect(panel).to_contain_text("Counted", timeout=10_000)
             if table.number == 1:
@@ -209,6 +217,9 @@ def test_a_club_evening_from_the_setup_to_the_standings(page: Page, browser: Bro
                 expect(offline_ns.locator("#club-table")).to_contain_text("Counted")
                 expect(offline_ns.get_by_role("button", name=re.compile(r"Undo|Redo"))).to_have_count(0)
                 expect(offline_ns.get_by_role("link", name=re.compile(r"^Edit"))).to_have_count(0)
+        if table.number in (2, 3):
+            # The panel's polls that failed offline leave no warning over the page once the network is back.
+            expect(ew.locator("#banner")).not_to_contain_text("cannot be reached")
         audit_layout(ew, NAMES)
     # The arbiter settles table 2 with E/W's 30 more: the last table counted, turn 2 is drawn at once.
     disputed = arbiter.locator(".club-table").filter(has_text="Table 2")
