@@ -2,7 +2,7 @@
 // gone, kept on the phone and sent by itself once the server answers again (the server counts a table once, so one
 // sent twice counts once); the polled regions held while someone works in them; the Print buttons; the turn's clock.
 import { htmx } from "../vendor/htmx/htmx.min.js";
-import { onLoad, tagParts } from "./app.js";
+import { onLoad, roundsWaiting, tagParts } from "./app.js";
 import { keepFocus } from "./focus.js";
 import { kept, keep, onUnanswered, pairsOf, send, unanswered } from "./outbox.js";
 import { tickClocks } from "./clock.js";
@@ -76,6 +76,15 @@ onLoad(function (root) {
   offeredConfirm = offers;
 });
 window.addEventListener("online", sendKept);
+
+// Hands of this table that wait on the phone (kept offline, or refused once the server had them: the turn closed
+// meanwhile) keep it at this table, where they are listed with the server's reason, until they are looked at: it goes
+// to its next table at the tap, not by itself, which would take them out of sight.
+document.addEventListener("htmx:configRequest", function (event) {
+  var form = event.detail.elt;
+  var tapped = event.detail.triggeringEvent && event.detail.triggeringEvent.type === "submit";
+  if (form.hasAttribute("data-next-table") && !tapped && roundsWaiting()) event.preventDefault();
+});
 // A poll of the panel answered: the server is reached, though an answer that draws what the panel shows already is
 // not drawn (below), so no load follows it.
 document.addEventListener("htmx:afterRequest", function (event) {

@@ -9,11 +9,15 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
+from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Match
+from companion.models.club import ClubEvening
+from companion.services import club as club_service
 from companion.services import host, matches
 from tests.e2e.audit import audit_layout
+from tests.e2e.burraco_helpers import enter_burraco_hand
 from tests.e2e.helpers import NETWORK_CUT, go_offline, go_online, wait_until_held
 from tests.helpers import begun_evening, started_evening, unref
 
@@ -246,3 +250,33 @@ def test_a_table_phone_polls_once_a_second_and_follows_the_hands_the_network_and
         db.session.remove()
     expect(page.locator("#live")).to_contain_text("550")
     expect(page.locator("#club-table details[open]")).to_have_count(1)
+
+
+def test_hands_refused_once_the_turn_closed_keep_the_phone_at_its_table_until_it_has_looked_at_them(
+    browser: Browser, module_live_server, module_app, browser_faults
+):
+    # N/S's phone saved two hands with the network gone; the host closed the turn before they reached the server.
+    for text in NETWORK_CUT:
+        browser_faults.expect(text, may_not_come=True)
+    browser_faults.expect("Failed to load resource: the server responded with a status of 403 (FORBIDDEN)")
+    page, found = seated_at_table_one(browser, module_live_server, module_app, PHONES[0], "P0a")
+    go_offline(page)
+    for number in (1, 2):
+        enter_burraco_hand(page, {"N/S": {"table": "300"}, "E/W": {"table": "100"}}, None)
+        page.get_by_role("button", name=f"Save hand {number}", exact=True).click()
+    expect(page.locator("#waiting-rounds li")).to_have_count(2)
+    with module_app.app_context():
+        evening = db.session.scalars(select(ClubEvening).filter_by(public_id=found["evening"])).one()
+        club_service.close_turn(evening, 1, {})
+        db.session.remove()
+    moves: list[str] = []
+    page.on("request", lambda sent: moves.append(sent.url) if sent.url.endswith("/next") else None)
+    go_online(page)
+    # The first is refused with the server's reason; the phone stays with them, its next table a tap away.
+    expect(page.locator("#waiting-rounds li.needs-look")).to_contain_text("only the arbiter may change it now")
+    to_next = page.get_by_role("button", name=re.compile(r"^To table \d+$"))
+    expect(to_next).to_be_visible()
+    page.wait_for_timeout(3500)  # past the pause after which a phone goes to its next table by itself
+    assert moves == [] and page.url == f"{module_live_server.url}/matches/{found['table']}"
+    to_next.click()
+    expect(page).not_to_have_url(f"{module_live_server.url}/matches/{found['table']}")
