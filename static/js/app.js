@@ -261,6 +261,9 @@ document.addEventListener("htmx:configRequest", function (event) {
   // What the match page's entry shows: the answer draws it again once the pencil or the match moved on.
   var shows = el.id === "live" && document.querySelector("#entry [data-entry-shows]");
   if (shows) event.detail.headers["X-Entry-Shows"] = shows.dataset.entryShows;
+  // A page the server sends htmx to (HX-Location: a match started, a table card's seat taken) is asked for as a
+  // boosted link asks: drawn whole, and kept by the service worker for a reload without the network.
+  if (el === document.body && event.detail.verb === "get") event.detail.headers["HX-Boosted"] = "true";
 });
 // A live tag names the match, its version and the language ("v7-…-en", ":br" added by compression). Answers
 // can come back in another order than asked (a poll beside a save): only a newer version is taken.

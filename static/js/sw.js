@@ -32,9 +32,13 @@ self.addEventListener("activate", function (event) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && request.headers.get("HX-Request") === "true") {
+    event.respondWith(fetch(request).then(keepPageAnswered));
+    return;
+  }
+  if (request.method !== "GET") return;
 
   // Static files and the bundles have fingerprinted names: once cached they are right forever.
   if (url.pathname.indexOf("/static/") === 0 || url.pathname.indexOf("/bundle/") === 0) {
@@ -73,3 +77,16 @@ self.addEventListener("fetch", function (event) {
     );
   }
 });
+
+// A write whose answer is a page, drawn in place with the address it pushes (the move to a club's next table): its
+// copy is kept under that address, as a page opened is, so that the table's phone opens it again without the network
+// (no GET of it ever passed here).
+function keepPageAnswered(response) {
+  var shown = response.headers.get("HX-Push-Url");
+  if (response.ok && shown && shown !== "false") {
+    var at = new URL(shown, self.location.origin);
+    var copy = response.clone();
+    caches.open(SHELL).then(function (cache) { cache.put(new Request(at.pathname + at.search), copy); });
+  }
+  return response;
+}

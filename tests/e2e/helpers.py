@@ -201,6 +201,15 @@ def go_online(page: Page) -> None:
     page.context.set_offline(False)
 
 
+def controlled_by_the_service_worker(page: Page) -> None:
+    """Wait until the service worker controls the page (at most ten seconds): asked once, where a polled
+    `wait_for_function` would evaluate text, which the page's Content-Security-Policy forbids."""
+    page.evaluate("""() => navigator.serviceWorker.controller || new Promise((resolve, reject) => {
+        navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+        setTimeout(() => reject(new Error("no service worker took the page")), 10000);
+    })""")
+
+
 def _phone_of(page: Page) -> str:
     """The name the test server knows this phone's browser by: a cookie its requests carry."""
     context = page.context

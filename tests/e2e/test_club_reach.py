@@ -18,7 +18,7 @@ from companion.services import club as club_service
 from companion.services import host, matches
 from tests.e2e.audit import audit_layout
 from tests.e2e.burraco_helpers import enter_burraco_hand
-from tests.e2e.helpers import NETWORK_CUT, go_offline, go_online, wait_until_held
+from tests.e2e.helpers import NETWORK_CUT, controlled_by_the_service_worker, go_offline, go_online, wait_until_held
 from tests.helpers import begun_evening, started_evening, unref
 
 pytestmark = pytest.mark.e2e
@@ -278,5 +278,31 @@ def test_hands_refused_once_the_turn_closed_keep_the_phone_at_its_table_until_it
     expect(to_next).to_be_visible()
     page.wait_for_timeout(3500)  # past the pause after which a phone goes to its next table by itself
     assert moves == [] and page.url == f"{module_live_server.url}/matches/{found['table']}"
+    controlled_by_the_service_worker(page)
     to_next.click()
     expect(page).not_to_have_url(f"{module_live_server.url}/matches/{found['table']}")
+    # The new table's page, drawn in place of the old one, opens again without the network (its N/S pencil here).
+    expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_visible()
+    moved_to = page.url
+    go_offline(page)
+    page.reload()
+    expect(page).to_have_url(moved_to)
+    expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_visible()
+
+
+def test_a_phone_seated_by_its_table_card_opens_its_table_again_without_the_network(
+    browser: Browser, module_live_server, module_app, browser_faults
+):
+    for text in NETWORK_CUT:
+        browser_faults.expect(text, may_not_come=True)
+    found = begun_evening(module_app)
+    page = phone(browser, PHONES[1], "en-GB")
+    page.goto(f"{module_live_server.url}/evenings/card/{found['cards_key']}/1")
+    controlled_by_the_service_worker(page)
+    page.get_by_label("P0a", exact=True).check()
+    page.get_by_role("button", name="Take my seat").click()
+    expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_visible()
+    go_offline(page)
+    page.reload()
+    expect(page).to_have_url(f"{module_live_server.url}/matches/{found['table']}")
+    expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_visible()
