@@ -6,11 +6,15 @@ var WARNING_MS = 5 * 60 * 1000;
 var CLOCK_STATES = ["running", "warning", "up"];
 var serverOffset = null;
 
-document.addEventListener("htmx:afterRequest", function (event) {
+function takeServerTime(event) {
   var xhr = event.detail.xhr;
   var serverTime = Number(xhr && xhr.getResponseHeader("X-Server-Time"));
   if (serverTime > 0) serverOffset = serverTime - Date.now();
-});
+}
+// Before the answer is drawn too: a panel the browser kept (the poll answered 304) says the time it was first drawn
+// at, which would show the clock that much behind until the answer's own time came.
+document.addEventListener("htmx:beforeSwap", takeServerTime);
+document.addEventListener("htmx:afterRequest", takeServerTime);
 
 function mmss(left) {
   var seconds = Math.ceil(left / 1000);

@@ -16,6 +16,7 @@ from companion.models import Match
 from companion.models.club import ClubEvening
 from companion.services import club as club_service
 from companion.services import host, matches
+from companion.services.club_clock import run_clock
 from tests.e2e.audit import audit_layout
 from tests.e2e.burraco_helpers import enter_burraco_hand
 from tests.e2e.helpers import NETWORK_CUT, controlled_by_the_service_worker, go_offline, go_online, wait_until_held
@@ -306,3 +307,33 @@ def test_a_phone_seated_by_its_table_card_opens_its_table_again_without_the_netw
     page.reload()
     expect(page).to_have_url(f"{module_live_server.url}/matches/{found['table']}")
     expect(page.get_by_role("button", name="Save hand 1", exact=True)).to_be_visible()
+
+
+def test_a_table_phone_reloaded_shows_the_turns_time_left_at_once_not_as_its_panel_was_first_drawn(
+    browser: Browser, module_live_server, module_app
+):
+    page, found = seated_at_table_one(browser, module_live_server, module_app, PHONES[0], "P0a")
+    with module_app.app_context():
+        run_clock(db.session.scalars(select(ClubEvening).filter_by(public_id=found["evening"])).one(), "start")
+        db.session.remove()
+    figures = page.locator("#club-table [data-clock-left]")
+    expect(figures).to_be_visible()
+    started = seconds_of(figures.text_content())
+    page.wait_for_timeout(4000)  # the panel the browser keeps says its time: four seconds old at the reload
+    # Every figure the clock shows from the reload on, as it is drawn.
+    page.add_init_script("""window.shown = []; new MutationObserver(() => {
+        const figures = document.querySelector("[data-clock-left]");
+        if (figures && figures.textContent !== window.shown.at(-1)) window.shown.push(figures.textContent);
+    }).observe(document, { subtree: true, childList: true, characterData: true });""")
+    page.reload()
+    expect(page.locator("#club-table [data-clock-left]")).to_be_visible()
+    page.wait_for_timeout(500)
+    seconds = [seconds_of(shown) for shown in page.evaluate("window.shown")]
+    # The time left less the 4 s gone, from the first figure on: never as the panel showed it four seconds before.
+    assert seconds and all(seconds[0] - 2 <= left <= started - 4 for left in seconds), (started, seconds)
+
+
+def seconds_of(figures: str) -> int:
+    """A clock's "mm:ss" in seconds."""
+    minutes, seconds = figures.split(":")
+    return int(minutes) * 60 + int(seconds)
