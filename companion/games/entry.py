@@ -127,10 +127,9 @@ class Entry:
     # receiving them translated as `<slug>.<key>` (web/i18n.offline_texts). `label` heads the line.
     round_texts: ClassVar[dict[str, Message]] = {"label": N_("Round %(n)s:")}
     # The lines that count rounds as the table calls them (a round, a hand, a set), filled in by `counted`: a
-    # round's number (the change log, the home page), the correction's heading, how long ago the last one was
-    # saved (`ago`, the home page), after Undo (`n`), the chart's name
-    # for a screen reader (`num` rounds, the `totals` it ends on), where a finished match's replay stands (after
-    # round `n` of its `count`).
+    # round's number (the change log, the home page), the correction's heading, how long ago the last one was saved
+    # (`ago`, the home page), after Undo (`n`), the chart's name for a screen reader (`num` rounds, the `totals` it
+    # ends on), where a finished match's replay stands (after round `n` of its `count`).
     counting_texts: ClassVar[dict[str, Message]] = {
         "number": N_("Round %(n)s"),
         "correct": N_("Correct round %(n)s"),

@@ -336,8 +336,6 @@ document.addEventListener("htmx:sendError", function (event) {
     el.classList.add("reconnecting");
     return;
   }
-  // Nor does a region's own poll (a club table's panel) put up the warning: its page says it is reconnecting.
-  if (/\bevery\b/.test(el.getAttribute("hx-trigger") || "")) return;
   var line = showBanner(text("needs_server"));
   if (line) line.dataset.unreached = "";
 });

@@ -104,10 +104,14 @@ function askLive(version) {
   var shown = live && live.getAttribute("hx-trigger") === "live-check" && tagParts(live.dataset.etag);
   if (shown && !(version <= shown.version)) htmx.trigger(live, "live-check");
 }
+// Said there alone: the panel's poll writes nothing, and a warning over the page that the server cannot be reached
+// (app.js) would cover the rounds.
 document.addEventListener("htmx:sendError", function (event) {
   var live = event.detail.elt.id === "club-table" && document.getElementById("live");
-  if (live) live.classList.add("reconnecting");
-});
+  if (!live) return;
+  live.classList.add("reconnecting");
+  event.stopImmediatePropagation();
+}, true);
 
 // A new evening's form comes back redrawn when the game or the hands change (the preset scale follows them): what was
 // typed while that answer was on its way (the entrants, the evening's name) is put back into the form it brings.

@@ -34,7 +34,7 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && request.headers.get("HX-Request") === "true") {
+  if (request.method === "POST" && request.headers.get("X-Answer-Is-Page") === "true") {
     event.respondWith(fetch(request).then(keepPageAnswered));
     return;
   }
@@ -78,9 +78,9 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-// A write whose answer is a page, drawn in place with the address it pushes (the move to a club's next table): its
-// copy is kept under that address, as a page opened is, so that the table's phone opens it again without the network
-// (no GET of it ever passed here).
+// A write whose answer is a page, drawn in place with the address it pushes (the move to a club's next table, whose
+// form says so): its copy is kept under that address, as a page opened is, so that the table's phone opens it again
+// without the network (no GET of it ever passed here). Other writes are left alone, the worker's time spared them.
 function keepPageAnswered(response) {
   var shown = response.headers.get("HX-Push-Url");
   if (response.ok && shown && shown !== "false") {
