@@ -151,10 +151,11 @@ def save_round(match_id: int):
     game = get_game(match.game)
     number = request.form.get("number", type=_round_number)
     key = posted_key("round_key", gettext("This round's key cannot be read: reload the page and save again."))
-    form = _with_rows_sent(match, request.form)
+    played = _played_at()
+    form = _with_rows_sent(match, request.form, kept=played is not None)
     try:
         data = game.entry.round_from_form(entry_form(match, form), match.player_names, match.settings)
-        saved = service.save_round(match, data, number, key, _played_at())
+        saved = service.save_round(match, data, number, key, played)
     except RuleError as error:
         page = MatchPage(match, form=request.form, errors={error.field or "round": _error(match, error)})
         return render("match.html", fragment="_round_entry.html", status=422, page=page)
@@ -167,17 +168,23 @@ def save_round(match_id: int):
     return _after_change(match, saved=saved, appended=appended)
 
 
-def _with_rows_sent(match: Match, form):
+def _with_rows_sent(match: Match, form, kept: bool = False):
     """The scorekeeper's Save with the rows the seated phones sent; a 409 with the entry, those rows as sent, where
-    the Save holds a row its phone sent again since the page showed it (see _rows_sent_again)."""
+    the Save holds a row its phone sent again since the page showed it, or where it was `kept` on the phone without
+    the network and any row came since (see _rows_sent_again)."""
     sent = queries.sent_rows(match)
     if not sent:
         return form
-    overtaken = _rows_sent_again(match, form, sent)
+    overtaken = _rows_sent_again(match, form, sent, kept)
     if overtaken:
         game = get_game(match.game)
-        again = {name: gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save "
-                               "again.", name=name) for name in overtaken}  # fmt: skip
+        again = {
+            name: gettext("%(name)s sent a row this phone had not seen when it kept the round: here it is as sent. "
+                          "Check it and save again.", name=name)
+            if kept else
+            gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save again.", name=name)
+            for name in overtaken
+        }  # fmt: skip
         errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
         replacing = [game.sides(match.player_names, match.settings).index(name) for name in overtaken]
         page = MatchPage(match, form=form, errors=errors, replacing=replacing)
@@ -185,15 +192,18 @@ def _with_rows_sent(match: Match, form):
     return get_game(match.game).entry.with_sent_rows(MultiDict(form), sent)
 
 
-def _rows_sent_again(match: Match, form, sent) -> list[str]:
+def _rows_sent_again(match: Match, form, sent, kept: bool) -> list[str]:
     """The players whose row the scorekeeper's Save holds, typed or changed here, while their phone sent it
-    again since (a newer revision than the one the page showed): saving would overwrite it unseen."""
+    again since (a newer revision than the one the page showed): saving would overwrite it unseen. For a round
+    `kept` on the phone without the network, every row sent since its page showed it, held or not: filled in
+    unseen, it may be the next round's, sent from a phone still offered this one (the server had no round yet)."""
     game = get_game(match.game)
     sides = game.sides(match.player_names, match.settings)
     return [
         sides[position]
         for position, row in sent.items()
-        if game.entry.has_row(form, position) and (whole_number(form.get(f"sent-rev-{position}")) or 0) < row.revision
+        if (kept or game.entry.has_row(form, position))
+        and (whole_number(form.get(f"sent-rev-{position}")) or 0) < row.revision
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 from companion.extensions import db
 from companion.models import Match, Member
@@ -184,6 +185,9 @@ def test_seated_phones_send_their_rows_and_the_scorekeeper_saves_them_with_one_t
     saved = client.post(f"/matches/{ref(match_id)}/rounds", data={"csrf_token": csrf_token(client), "number": "1"},
                         headers=HTMX)  # fmt: skip
     assert saved.status_code == 200
+    # Its answer counts round 2's rows anew, none in yet (the live block's next poll takes this version as drawn).
+    counted = read(read_words(saved.get_data(as_text=True))).by_id("rows-in")
+    assert counted.attrs.get("hx-swap-oob") == "true" and counted.text.startswith("Rows in: 0 of 4 · waiting for")
     rows = stored_match(app, match_id).rounds[0]["rows"]
     assert rows["Ann"]["used"] == [3, 4, 2] and rows["Ann"]["word"] == "GATTO" and rows["Di"]["used"] == [1]
     # A row sent for the round just saved is refused with its reason, and not kept for the next one.
@@ -215,6 +219,24 @@ def test_a_row_sent_again_while_the_scorekeeper_changed_it_is_not_overwritten_un
     form.update({"used-1": ["5", "1", "1"], "sent-rev-1": revision})
     assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
     assert stored_match(app, match_id).rounds[0]["rows"]["Bob"]["used"] == [5, 1, 1]
+
+
+def test_a_round_kept_offline_is_not_filled_in_with_a_row_sent_since_its_page_showed_the_rows(app, client):
+    """The scorekeeper's phone kept round 1 without the network, Cy's row not in; Cy's phone, still offered round 1's
+    row (the server had no round 1), sent its next one. The kept round arrives: refused for a look, with Cy's row as
+    sent, not stored with it filled in unseen."""
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob", "Cy"])
+    phones = seated_phones(app, client, match_id, [2])
+    played = int(time.time() * 1000)
+    kept = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["4", "4"], "used-1": ["2"],
+            "played_at": str(played), "sent_at": str(played + 60_000)}  # fmt: skip
+    assert send(phones[2], match_id, 2, [8, 8], "TWO").status_code == 200
+    before = dump(app)
+    refused = client.post(f"/matches/{ref(match_id)}/rounds", data=kept, headers=HTMX)
+    text = read_words(html.unescape(refused.get_data(as_text=True)))
+    assert refused.status_code == 409 and "Cy sent a row this phone had not seen when it kept the round" in text
+    assert sent(text, "used-2") == ["8", "8"]
+    assert dump(app) == before
 
 
 def test_a_row_from_a_phone_without_the_seat_is_refused_and_nothing_is_stored(app, client):
