@@ -155,6 +155,8 @@ def test_four_seated_phones_send_their_rows_and_the_scorekeeper_saves_the_round_
     # One tap saves the round; every seated phone's entry moves on to round 2 and its standings show the point.
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.get_by_role("status").filter(has_text="Round 1:")).to_be_visible()
+    # The count starts again for round 2 at once (it stayed at round 1's "4 of 4" until a row came).
+    expect(page.locator(".rows-in")).to_contain_text("Rows in: 0 of 4")
     taps = page.evaluate("window.topicTaps")
     print(f"\nthe scorekeeper's taps for a round of four seated players: {taps}")
     assert taps == 1
