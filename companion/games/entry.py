@@ -120,6 +120,8 @@ class Entry:
         "not_played": N_("this match is no longer played: your row was not sent"),
         "not_seated": N_("this phone no longer has a seat at the match: your row was not sent"),
         "too_late": N_("round %(n)s was saved before your row arrived: it was not sent"),
+        "taken_back": N_("round %(n)s is not played yet: the table took a round back and plays round %(now)s; your row "
+                         "was not sent"),
     }
 
     # The words of a round's read-back, each one catalogue entry: the server's line (`readback`) and the

@@ -108,7 +108,10 @@ def send_row(
         holder = db.session.scalar(select(Seat.phone).where(Seat.match_id == match.id, Seat.position == position))
         if phone is None or holder != phone:
             raise NotAllowed(entry.seat_text("not_seated"))
-        if number != len(match.rounds) + 1:
+        playing = len(match.rounds) + 1
+        if number is not None and number > playing:
+            raise ChangedMeanwhile(entry.seat_text("taken_back", n=number, now=playing))
+        if number != playing:
             raise ChangedMeanwhile(entry.seat_text("too_late", n=number or 0))
         if stored is None:
             stored = SentRow(match_id=match.id, number=number, position=side, phone=phone, revision=0)

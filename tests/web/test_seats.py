@@ -239,6 +239,23 @@ def test_a_round_kept_offline_is_not_filled_in_with_a_row_sent_since_its_page_sh
     assert dump(app) == before
 
 
+def test_a_row_sent_for_the_next_round_after_the_table_took_one_back_says_so(app, client):
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
+    phones = seated_phones(app, client, match_id, [1])
+    form = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["4"], "used-1": ["5"]}
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
+    # Bob's phone, without the network, kept its row of round 2; the scorekeeper takes round 1 back meanwhile.
+    token = {"X-CSRFToken": csrf_token(client, f"/matches/{ref(match_id)}")}
+    undone = client.post(f"/matches/{ref(match_id)}/undo", data={"shown": "1"}, headers={**HTMX, **token})
+    assert undone.status_code == 200
+    before = dump(app)
+    early = send(phones[1], match_id, 1, [6], number=2)
+    text = html.unescape(early.get_data(as_text=True))
+    assert early.status_code == 409
+    assert "Round 2 is not played yet: the table took a round back and plays round 1" in text
+    assert "was saved before" not in text and dump(app) == before
+
+
 def test_a_row_from_a_phone_without_the_seat_is_refused_and_nothing_is_stored(app, client):
     match_id = start_match(client, "pazzaparola", ["Ann", "Bob"])
     phones = seated_phones(app, client, match_id, [1])

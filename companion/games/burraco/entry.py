@@ -123,6 +123,8 @@ class BurracoEntry(Entry):
         "not_played": N_("this match is no longer played: your hand was not sent"),
         "not_seated": N_("this phone no longer has a seat at the match: your hand was not sent"),
         "too_late": N_("hand %(n)s was saved before yours arrived: it was not sent"),
+        "taken_back": N_("hand %(n)s is not played yet: the table took a hand back and plays hand %(now)s; your hand "
+                         "was not sent"),
     }
     # A hand's score counts each burraco and the closing at the match's own values.
     described_settings: ClassVar[tuple[str, ...]] = ("clean", "dirty", "closing")
