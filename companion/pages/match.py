@@ -7,7 +7,7 @@ import zlib
 from functools import cached_property
 from typing import Any
 
-from flask import abort, current_app
+from flask import abort, current_app, url_for
 from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
@@ -22,7 +22,7 @@ from ..queries.ratings import match_chances
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
 from ..web.display import show_sides_in_this_language, shown_name
-from ..web.groups import is_host, phone_credential
+from ..web.groups import follow_token, is_host, phone_credential, private
 from ..web.i18n import day, translated
 from ..web.pencil import is_owner, is_scorekeeper, pencil_token
 
@@ -80,6 +80,15 @@ class MatchPage:
     def step(self):
         """A finished match's replay after round `shown` (None while it is played)."""
         return queries.replay_step(self.match, self._shown, self.standings, self.game_view)
+
+    @cached_property
+    def played_again(self) -> str | None:
+        """The address of the match the table went on to from this one (Play again), for every phone following it:
+        on a private server with what lets a phone outside the group follow it, as this one's viewer link did."""
+        found = queries.played_again(self.match) if self.match.status != PLAYING else None
+        if found is None:
+            return None
+        return url_for("matches.show", match_id=found.id, **({"follow": follow_token(found.uid)} if private() else {}))
 
     @cached_property
     def club_table(self) -> ClubTable | None:

@@ -57,6 +57,12 @@ def seat_of(match: Match, credential: str | None) -> Seat | None:
     return next((seat for seat in match.seats if seat.phone == hashed), None)
 
 
+def played_again(match: Match) -> Match | None:
+    """The newest match Play again started from this one."""
+    newest = select(Match).where(Match.follows_id == match.id).order_by(Match.id.desc()).limit(1)
+    return db.session.scalars(newest).first()
+
+
 def played_again_at(match: Match, credential: str | None) -> Match | None:
     """The newest match Play again started from this one at which this phone (its own credential) has a seat."""
     if not credential:

@@ -113,18 +113,18 @@ def started_together(
 def play_again(match: Match, phone: str | None = None) -> tuple[Match, str | None]:
     """A new match with the same game, players, seats and settings, its rounds saved the same way, and the same
     table, its pencil for `phone` (the credential of the phone that asked): each phone seated at this match sits
-    at its seat of the new one, which names this one as the match it follows. This match is left as it was; its
-    seated phones' pages ask whether it is followed and go there (views.live.followed), so a table that sends its
-    own rows goes on without scanning again.
+    at its seat of the new one, which names this one as the match it follows. This match is left as it was but for
+    its version (its followers drawn the way there, `MatchPage.played_again`); its seated phones' pages ask whether
+    it is followed and go there (views.live.followed): a table that sends its own rows goes on without scanning.
 
     A Play again sent twice (a double tap, a resend) makes one match: while the match that follows this one has no
     round yet, it is returned, without a token (the phone that started it holds its pencil). Once it has rounds, or
     is over, a Play again here starts another."""
     with transaction():
-        # The match's row held (its write lock, no new version: it is left as it was) while this looks for the match
-        # that follows it: of two Play agains at once, the second finds the first's.
+        # The match's row held (its write lock) while this looks for the match that follows it: of two Play agains at
+        # once, the second finds the first's. Its version moves on, for its followers to be drawn the way there.
         db.session.execute(
-            update(Match).where(Match.id == match.id).values(follows_id=Match.follows_id)
+            update(Match).where(Match.id == match.id).values(version=Match.version + 1)
             .execution_options(synchronize_session=False)
         )  # fmt: skip
         followers = select(Match).where(Match.follows_id == match.id, Match.status == PLAYING)

@@ -226,10 +226,12 @@ def test_a_non_member_seated_by_the_seat_link_follows_play_again_to_its_seat_and
     app, phones, club_friday, club_match = two_groups
     bob = phones["bob"]
     match_id = start_match(bob, "pazzaparola", ["Annabella", "Bobbington"], target="1", save_when_rows_in="1")
-    seat_link = link_on(share_page(bob, match_id), SEAT_LINK)
-    outsider = app.test_client()
+    share = share_page(bob, match_id)
+    seat_link = link_on(share, SEAT_LINK)
+    outsider, watcher = app.test_client(), app.test_client()
     assert outsider.get(seat_link).status_code == 200
     assert take(outsider, match_id, 1, path=seat_link).status_code == 302
+    assert watcher.get(link_on(share, VIEWER_LINK)).status_code == 200
     token = csrf_token(bob, f"/matches/{ref(match_id)}")
     form = {"csrf_token": token, "number": "1", "used-0": ["9"], "used-1": ["2"]}
     assert bob.post(f"/matches/{ref(match_id)}/rounds", data=form, headers=HTMX).status_code == 200
@@ -254,6 +256,11 @@ def test_a_non_member_seated_by_the_seat_link_follows_play_again_to_its_seat_and
         sent = db.session.scalars(select(SentRow.position).where(SentRow.match_id == new_id)).all()
         db.session.remove()
     assert sent == [1]
+    # A phone that follows the finished match by its viewer link is shown the way to the new one, which it may follow.
+    polled = read(watcher.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True))
+    [way] = [link.attrs["href"] for link in polled.one(cls="played-again").find_all("a")]
+    assert way.startswith(f"/matches/{ref(new_id)}?follow=") and watcher.get(way).status_code == 200
+    assert watcher.get(f"/matches/{ref(new_id)}/live", headers=HTMX).status_code == 200
     # Still nothing else of the group (nor of the other one).
     for path in ("/history", "/players", "/matches/new", f"/matches/{ref(club_friday)}",
                  f"/matches/{ref(club_match)}", f"/matches/{ref(new_id)}/share",

@@ -448,15 +448,21 @@ def test_play_again_seats_the_same_phones_and_their_poll_of_the_finished_match_t
     again = client.post(f"/matches/{ref(match_id)}/again", data={"csrf_token": csrf_token(client)})
     new_id = unref(again.headers["Location"].rsplit("/", 1)[1])
     assert seated(app, new_id) == seated(app, match_id) and seated(app, new_id)["Bob"] is not None
-    # The finished match is left as it was.
-    after = dump(app)
-    assert [row for row in after["match"] if row[0] == match_id] == [
+    # The finished match is left as it was but for its version, one on: a viewer's poll draws the way to the new one.
+    version = list(Match.__table__.columns.keys()).index("version")
+
+    [after] = [row for row in dump(app)["match"] if row[0] == match_id]
+    assert after[:version] + (after[version] - 1,) + after[version + 1 :] == next(
         row for row in before["match"] if row[0] == match_id
-    ]
-    # Its next question takes the seated phone to the new match; a viewer has none to ask.
+    )
+    # Its next question takes the seated phone to the new match; a viewer has none to ask, and is shown the way.
     answer = phones[1].get(asks, headers=HTMX)
     assert answer.status_code == 200 and answer.headers["HX-Redirect"] == f"/matches/{ref(new_id)}"
     assert "HX-Redirect" not in viewer.get(asks, headers=HTMX).headers
+    polled = viewer.get(f"/matches/{ref(match_id)}/live", headers=HTMX).get_data(as_text=True)
+    assert [link.attrs["href"] for link in read(polled).one(cls="played-again").find_all("a")] == [
+        f"/matches/{ref(new_id)}"
+    ]
     assert "Your seat: Bob" in read_words(phones[1].get(f"/matches/{ref(new_id)}").get_data(as_text=True))
 
 
