@@ -122,9 +122,9 @@ def play_again(match: Match, phone: str | None = None) -> tuple[Match, str | Non
     is over, a Play again here starts another."""
     with transaction():
         # The match's row held (its write lock) while this looks for the match that follows it: of two Play agains at
-        # once, the second finds the first's. Its version moves on, for its followers to be drawn the way there.
+        # once, the second finds the first's. A finished one's version moves on, its followers drawn the way there.
         db.session.execute(
-            update(Match).where(Match.id == match.id).values(version=Match.version + 1)
+            update(Match).where(Match.id == match.id).values(version=Match.version + int(match.status != PLAYING))
             .execution_options(synchronize_session=False)
         )  # fmt: skip
         followers = select(Match).where(Match.follows_id == match.id, Match.status == PLAYING)
