@@ -400,6 +400,9 @@ class EveningPage:
             "clock": self._clock_said(entry.turn, after.get("action"), after.get("minutes")),
             "cut": gettext("Table %(table)s ended with the time: %(n)s hands played", table=entry.table,
                            n=after.get("hands", 0)),
+            "kept": gettext("Table %(table)s: hand %(n)s came after time was up, kept %(minutes)s min on its phone "
+                            "without the network, played before, its phone says", table=entry.table,
+                            n=after.get("hand", 0), minutes=after.get("minutes", 0)),
             "call": gettext("Table %(table)s called the arbiter", table=entry.table),
             "uncall": gettext("Table %(table)s withdrew its call", table=entry.table),
             "answered": gettext("The arbiter answered table %(table)s", table=entry.table),

@@ -40,7 +40,17 @@ def cut_short(match: Match, standings: Standings, played: datetime) -> bool:
     if standings.over:
         return False
     table = table_of(match)
-    if table is None or table.evening.turn != table.turn or not read.clock_of(table.evening).is_up(read.ms_of(played)):
+    if table is None or table.evening.turn != table.turn:
+        return False
+    clock, now = read.clock_of(table.evening), read.now_ms()
+    if not clock.is_up(read.ms_of(played)):
+        if clock.is_up(now):
+            # Time is up, and the phone says it kept this hand from before: not the last, on the phone's word (its
+            # own clock's), which the arbiter reads in the log, with how long it waited there.
+            waited = (now - read.ms_of(played)) // 60_000
+            kept = {"hand": len(match.rounds), "minutes": waited}
+            db.session.add(ClubLog(evening_id=table.evening.id, by=CLOCK, action="kept", turn=table.turn,
+                                   table=table.number, after=kept))  # fmt: skip
         return False
     settings = dict(match.settings)
     if match.game == "burraco":

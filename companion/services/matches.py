@@ -219,11 +219,10 @@ PLAYED_AT_SKEW = timedelta(minutes=2)
 
 
 def _played_at(match: Match, played_at: datetime | None, now: datetime) -> datetime:
-    """When the round was played: the phone's time for a round it kept offline and sent later, if it
-    falls between the match's start and now (with a little clock skew); the server's time otherwise."""
-    if played_at is None or not match.started_at <= played_at <= now + PLAYED_AT_SKEW:
-        return now
-    return min(played_at, now)
+    """When the round was played: the phone's time for a round it kept offline and sent later, if it falls
+    between the last round's (the match's start) and now (with a little clock skew); the server's time otherwise."""
+    since = match.rounds[-1].created_at if match.rounds else match.started_at
+    return min(played_at, now) if played_at is not None and since <= played_at <= now + PLAYED_AT_SKEW else now
 
 
 def _append(match: Match, data: dict[str, Any], key: str | None = None, played_at: datetime | None = None) -> Saved:

@@ -152,7 +152,9 @@ def save_round(match_id: int):
     number = request.form.get("number", type=_round_number)
     key = posted_key("round_key", gettext("This round's key cannot be read: reload the page and save again."))
     played = _played_at()
-    form = _with_rows_sent(match, request.form, kept=played is not None)
+    # A kept round stored already (its answer lost, sent again) is answered as stored by the service, whatever came.
+    kept = played is not None and not any(stored.client_key == key for stored in match.rounds)
+    form = _with_rows_sent(match, request.form, kept=kept)
     try:
         data = game.entry.round_from_form(entry_form(match, form), match.player_names, match.settings)
         saved = service.save_round(match, data, number, key, played)
@@ -178,14 +180,13 @@ def _with_rows_sent(match: Match, form, kept: bool = False):
     overtaken = _rows_sent_again(match, form, sent, kept)
     if overtaken:
         game = get_game(match.game)
-        again = {
-            name: gettext("%(name)s sent a row this phone had not seen when it kept the round: here it is as sent. "
-                          "Check it and save again.", name=name)
-            if kept else
-            gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save again.", name=name)
-            for name in overtaken
-        }  # fmt: skip
-        errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
+        if kept:  # told on the phone that kept it, beside the round it offers to enter again
+            errors = {"round": gettext("Not saved: %(names)s sent a row after this round was kept on this phone. Enter "
+                                       "the round again with the rows as sent.", names=", ".join(overtaken))}
+        else:
+            again = {name: gettext("%(name)s sent this row again meanwhile: here it is as sent. Check it and save "
+                                   "again.", name=name) for name in overtaken}  # fmt: skip
+            errors = {"round": gettext("Not saved: a row was sent again from its phone meanwhile."), **again}
         replacing = [game.sides(match.player_names, match.settings).index(name) for name in overtaken]
         page = MatchPage(match, form=form, errors=errors, replacing=replacing)
         abort(render("match.html", fragment="_round_entry.html", status=409, page=page))

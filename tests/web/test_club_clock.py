@@ -155,6 +155,9 @@ def test_a_hand_kept_offline_before_time_up_and_sent_after_it_is_not_the_last_wh
         db.session.commit()
     tap(host, address, "start")
     hand(app, first_match, 300, 100)
+    with app.app_context():
+        db.session.get(Match, first_match).rounds[0].created_at -= timedelta(minutes=1)  # hand 1, a minute ago
+        db.session.commit()
     sides = {"N/S": {"table": 200, "hand": 0}, "E/W": {"table": 50, "hand": 0}}
     kept = entry_fields(app, first_match, {"sides": sides, "closed_by": None})
     phone_clock = int(time.time() * 1000) - 3 * 60 * 1000  # three minutes behind the server's
@@ -165,6 +168,8 @@ def test_a_hand_kept_offline_before_time_up_and_sent_after_it_is_not_the_last_wh
     with app.app_context():
         match = db.session.get(Match, first_match)
         assert match.status != FINISHED and len(match.rounds) == 2
+    # On the phone's word, which the arbiter reads in the log.
+    assert "Table 1: hand 2 came after time was up, kept 0 min on its phone" in words(host.get(f"/evenings/{address}"))
     hand(app, first_match, 100, 100)
     with app.app_context():
         match = db.session.get(Match, first_match)

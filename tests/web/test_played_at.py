@@ -66,3 +66,21 @@ def test_a_played_time_the_server_cannot_believe_is_the_servers_own(client, app,
     before = now()
     at = saved_at(client, app, played_at())
     assert before <= at <= now()
+
+
+def test_a_round_is_never_dated_before_the_round_before_it(client, app):
+    """A phone's word cannot place a round before the one it follows: the server's time then."""
+    with app.app_context():
+        match_id = start_match(client, "topic", ["Ann", "Bob"])
+        find_match(match_id).started_at = now() - timedelta(hours=1)
+        db.session.commit()
+        db.session.remove()
+    assert save_round(client, match_id, entry_fields(app, match_id, {"losers": ["Bob"]}), 1).status_code == 200
+    fields = entry_fields(app, match_id, {"losers": ["Ann"]})
+    fields["played_at"] = millis(now() - timedelta(minutes=10))
+    before = now()
+    assert save_round(client, match_id, fields, 2).status_code == 200
+    with app.app_context():
+        first, second = (played.created_at for played in find_match(match_id).rounds)
+        db.session.remove()
+    assert first < before <= second

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 import time
+import uuid
 
 from companion.extensions import db
 from companion.models import Match, Member
@@ -234,9 +235,24 @@ def test_a_round_kept_offline_is_not_filled_in_with_a_row_sent_since_its_page_sh
     before = dump(app)
     refused = client.post(f"/matches/{ref(match_id)}/rounds", data=kept, headers=HTMX)
     text = read_words(html.unescape(refused.get_data(as_text=True)))
-    assert refused.status_code == 409 and "Cy sent a row this phone had not seen when it kept the round" in text
+    assert refused.status_code == 409
+    assert "Not saved: Cy sent a row after this round was kept on this phone. Enter the round again" in text
     assert sent(text, "used-2") == ["8", "8"]
     assert dump(app) == before
+
+
+def test_a_round_kept_offline_stored_and_sent_again_is_answered_as_stored_whatever_rows_came_since(app, client):
+    """Its answer lost, the kept round goes out again under its key: answered as stored, not refused for the next
+    round's rows (an Enter again would have saved it twice)."""
+    match_id = start_match(client, "pazzaparola", ["Ann", "Bob", "Cy"])
+    phones = seated_phones(app, client, match_id, [2])
+    played = int(time.time() * 1000)
+    kept = {"csrf_token": csrf_token(client), "number": "1", "used-0": ["4", "4"], "used-1": ["2"],
+            "round_key": str(uuid.uuid4()), "played_at": str(played), "sent_at": str(played + 60_000)}  # fmt: skip
+    assert client.post(f"/matches/{ref(match_id)}/rounds", data=kept, headers=HTMX).status_code == 200
+    assert send(phones[2], match_id, 2, [6], "ONE", number=2).status_code == 200
+    again = client.post(f"/matches/{ref(match_id)}/rounds", data=kept, headers=HTMX)
+    assert again.status_code == 200 and len(stored_match(app, match_id).rounds) == 1
 
 
 def test_a_row_sent_for_the_next_round_after_the_table_took_one_back_says_so(app, client):
