@@ -215,6 +215,7 @@ function readBack(message, item) {
   var undo = item && button(text("undo"), "secondary undo-now", function () { takeBack(item); });
   var line = showBanner(message, true, undo);
   if (!line) return;
+  if (item) line.dataset.keptKey = item.key;
   clearTimeout(readbackTimer);
   readbackTimer = setTimeout(function () { line.classList.add("faded"); }, 8000);
 }
@@ -325,6 +326,9 @@ function drain() {
       sentCount += 1;
       if (waiting().length) { draw(); retry.now(); } else { refresh(); }
     } else if (answer.status >= 400 && answer.status < 500) {
+      // Its read-back said it waits to be sent: the list says now why the server did not store it.
+      var shown = document.querySelector("#banner .kept-readback");
+      if (shown && shown.dataset.keptKey === item.key) shown.remove();
       var now = waiting();
       now.forEach(function (other) {
         if (other.key !== item.key) return;

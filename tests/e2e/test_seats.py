@@ -279,6 +279,21 @@ def test_a_row_sent_offline_waits_goes_out_once_and_a_refused_one_needs_a_look(
     expect(ringo.locator("#seat-rows-kept")).to_have_count(0)
     assert len(page.request.get(match_url + ".json").json()["rounds"]) == 2
 
+    # Round 3: the scorekeeper's phone keeps the round offline, Ringo's row not in, and Ringo sends one meanwhile.
+    # Back online, the kept round is refused for a look, and its read-back no longer says it waits to be sent.
+    go_offline(page)
+    page.get_by_role("group", name="John", exact=True).locator(".pz-pick").tap()
+    page.locator(".pz-keys").get_by_role("button", name="5", exact=True).tap()
+    page.get_by_role("button", name="Save round 3").tap()
+    expect(page.locator("#banner")).to_contain_text("not sent yet")
+    send_row(ringo, [6], "", "Send my row of round 3")
+    expect(ringo.get_by_role("status").filter(has_text="Row sent")).to_be_visible()
+    go_online(page)
+    expect(page.locator("#offline-status")).to_have_text("1 round needs a look")
+    expect(page.locator("#waiting-rounds")).to_contain_text("Ringo sent a row after this round was kept on this phone")
+    expect(page.locator("#banner")).not_to_contain_text("not sent yet")
+    assert len(page.request.get(match_url + ".json").json()["rounds"]) == 2
+
 
 def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
     page: Page, browser: Browser, live_server, app, browser_faults
