@@ -44,13 +44,7 @@ self.addEventListener("fetch", function (event) {
   if (url.pathname.indexOf("/static/") === 0 || url.pathname.indexOf("/bundle/") === 0) {
     event.respondWith(
       caches.match(request).then(function (hit) {
-        return hit || fetch(request).then(function (response) {
-          if (response.ok) {
-            var copy = response.clone();
-            caches.open(SHELL).then(function (cache) { cache.put(request, copy); });
-          }
-          return response;
-        });
+        return hit || fetch(request).then(function (response) { return kept(request, response); });
       })
     );
     return;
@@ -61,15 +55,9 @@ self.addEventListener("fetch", function (event) {
   // reached by a tap still opens offline, with the rounds kept on the phone (offline.js).
   var boosted = request.headers.get("HX-Boosted") === "true";
   if (request.mode === "navigate" || boosted) {
-    var page = new Request(url.pathname + url.search);
+    var page = pageKey(url);
     event.respondWith(
-      fetch(request).then(function (response) {
-        if (response.ok) {
-          var copy = response.clone();
-          caches.open(SHELL).then(function (cache) { cache.put(page, copy); });
-        }
-        return response;
-      }).catch(function () {
+      fetch(request).then(function (response) { return kept(page, response); }).catch(function () {
         return caches.match(page, { ignoreVary: true }).then(function (hit) {
           return hit || (boosted ? Response.error() : caches.match(OFFLINE_URL));
         });
@@ -83,10 +71,19 @@ self.addEventListener("fetch", function (event) {
 // without the network (no GET of it ever passed here). Other writes are left alone, the worker's time spared them.
 function keepPageAnswered(response) {
   var shown = response.headers.get("HX-Push-Url");
-  if (response.ok && shown && shown !== "false") {
-    var at = new URL(shown, self.location.origin);
+  return shown && shown !== "false" ? kept(pageKey(new URL(shown, self.location.origin)), response) : response;
+}
+
+// A page's copy is kept under its address alone, whatever asked for it (a navigation, a boosted link, a write).
+function pageKey(url) {
+  return new Request(url.pathname + url.search);
+}
+
+// The answer, a copy of it kept under `key` when it is a good one.
+function kept(key, response) {
+  if (response.ok) {
     var copy = response.clone();
-    caches.open(SHELL).then(function (cache) { cache.put(new Request(at.pathname + at.search), copy); });
+    caches.open(SHELL).then(function (cache) { cache.put(key, copy); });
   }
   return response;
 }
