@@ -127,8 +127,7 @@ def _standings_of(evening: ClubEvening) -> tuple[Standing, ...]:
 class EveningPage:
     """An evening as this phone sees it: each part worked out when a template first asks for it.
 
-    `table_row`: the table a page is about (a table card's, a table's panel on its match page).
-    """
+    `table_row`: the table a page is about (a table card's, a table's panel on its match page)."""
 
     table_row: ClubTable | None = None
     # The arbiter's form a refusal answers, as it was sent (`refused_at`).
@@ -435,6 +434,11 @@ class EveningPage:
         """The match of the table the page is about."""
         row = self.table_row
         return db.session.get(Match, row.match_id) if row is not None and row.match_id else None
+
+    @cached_property
+    def panel_tag(self) -> str:
+        """The state the table's panel draws, as its poll's tag names it (a refusal drawn stays while it lasts)."""
+        return read.panel_tag(self.table_row, self.match)
 
     @cached_property
     def table(self) -> TableView | None:

@@ -267,8 +267,7 @@ def table_panel(match_id: int):
     A read: it writes nothing. An unchanged poll is told so by the middleware in one statement; here, from the
     one that reads the table, its evening and its match, which the panel is then drawn from."""
     page = _panel_page(match_id)
-    tag = read.panel_tag(page.table_row, page.match)
-    answer = tagged_answer(tag, lambda: render("club/_table_panel.html", page=page))
+    answer = tagged_answer(page.panel_tag, lambda: render("club/_table_panel.html", page=page))
     # An unchanged panel's answer too: a hand saved leaves the panel as it was, and the page's live block is asked
     # for when this moved on (the browser keeps a 304's headers with the answer it kept).
     answer.headers[PANEL_MATCH_VERSION] = str(page.match.version)

@@ -41,18 +41,24 @@ onUnanswered(function (config) {
 // Each kept write goes out once the server is reached (a poll answered, the phone back online), all at once (the
 // server counts a table once); whatever the server says of it then (counted, already counted, refused with its
 // reason) the panel shows at once: its answer stands for the one the form that kept it never had, so the panel held
-// for that form (below: its part still open, its choice just made) is let go.
+// for that form (below: its part still open, its choice just made) is let go. The answer is the panel as the server
+// drew it for that write, a refusal's reason with it ("the result changed since…"): drawn as it is, a refusal first,
+// since a poll would draw the new result to confirm without saying why the first confirmation did not count.
 var sending = false;
 function sendKept() {
   var list = kept(KEPT);
   if (sending || !list.length || !navigator.onLine) return;
   sending = true;
   var answered = false;
+  var drawn = null;
   Promise.all(list.map(function (write) {
     return send(write.url, write.fields).then(function (answer) {
       if (unanswered(answer.status)) return;
       answered = true;
       keep(KEPT, others(write.url));
+      var panel = document.querySelector("#club-table");
+      var ours = panel && write.url.indexOf(panel.getAttribute("hx-get") + "/") === 0;
+      if (ours && (!drawn || answer.status >= 400)) drawn = answer;
     });
   })).then(function () {
     sending = false;
@@ -60,7 +66,8 @@ function sendKept() {
     if (!panel || !answered) return;
     delete panel.dataset.editedAt;
     panel.querySelectorAll("details[open]").forEach(function (part) { part.open = false; });
-    htmx.trigger(panel, "club-sent");
+    if (drawn) htmx.swap(panel, drawn.html, { swapStyle: "innerHTML" });
+    else htmx.trigger(panel, "club-sent");
   });
 }
 
@@ -185,6 +192,22 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   var region = event.detail.target;
   if (asked && asked.verb === "get" && region.hasAttribute("data-hold-while-editing") &&
       shown.get(region) === event.detail.serverResponse) event.detail.shouldSwap = false;
+});
+// Nor is a poll's answer over a refusal the panel shows ("the result changed since…", beside the new result to
+// confirm) while it draws the same state as the refusal's answer did (the poll's tag, `data-drawn-as`): redrawn a
+// second later without it, the reason went before anyone at the table had read it.
+function drawnAs(html) {
+  var holder = document.createElement("template");
+  holder.innerHTML = html || "";
+  var drawn = holder.content.querySelector("[data-drawn-as]");
+  return drawn && drawn.dataset.drawnAs;
+}
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var asked = event.detail.requestConfig;
+  var region = event.detail.target;
+  var now = region.querySelector(":scope > [data-drawn-as]");
+  if (asked && asked.verb === "get" && now && region.querySelector(".field-error") &&
+      drawnAs(event.detail.serverResponse) === now.dataset.drawnAs) event.detail.shouldSwap = false;
 });
 document.addEventListener("htmx:afterSwap", function (event) {
   if (event.target instanceof Element && event.target.hasAttribute("data-hold-while-editing")) {

@@ -149,6 +149,47 @@ def seated_at_table_one(browser: Browser, server, app, size: dict, name: str) ->
     return page, found
 
 
+def test_a_confirmation_kept_offline_and_refused_says_why_beside_the_result_to_confirm(
+    browser: Browser, module_live_server, module_app, browser_faults
+):
+    # E/W confirmed with the network gone; N/S took the last hand back and saved it again before it reached the
+    # server. The panel shows the new result to confirm and, until it is confirmed, why the first did not count.
+    for text in NETWORK_CUT:
+        browser_faults.expect(text, may_not_come=True)
+    browser_faults.expect("Failed to load resource: the server responded with a status of 409 (CONFLICT)",
+                          may_not_come=True)  # fmt: skip
+    page, found = seated_at_table_one(browser, module_live_server, module_app, PHONES[0], "P1a")
+    panel = page.locator("#club-table")
+    expect(panel).to_contain_text("you are E/W")
+    hand = {"sides": {"N/S": {"table": 345, "hand": 0}, "E/W": {"table": 95, "hand": 0}}, "closed_by": None}
+    with module_app.app_context():
+        for _ in range(2):
+            matches.save_round(db.session.get(Match, unref(found["table"])), hand)
+        db.session.remove()
+    first = panel.get_by_role("button", name=re.compile(r"^Confirm:"))
+    expect(first).to_be_visible()
+    shown = first.inner_text()
+    go_offline(page)
+    first.click()
+    expect(panel.get_by_role("status").filter(has_text="No network: this phone keeps it")).to_be_visible()
+    with module_app.app_context():
+        table = db.session.get(Match, unref(found["table"]))
+        matches.undo_last_round(table)
+        matches.save_round(table, {**hand, "sides": {**hand["sides"], "N/S": {"table": 205, "hand": 0}}})
+        db.session.remove()
+    go_online(page)
+    reason = panel.get_by_role("alert")
+    expect(reason).to_have_text("The result changed since this phone showed it: check it, then confirm again")
+    again = panel.get_by_role("button", name=re.compile(r"^Confirm:"))
+    expect(again).not_to_have_text(shown)
+    # The panel's polls go on: the reason stays beside the result it asks to check, read at arm's length.
+    page.wait_for_timeout(2500)
+    expect(reason).to_be_visible()
+    again.click()
+    expect(panel).to_contain_text("Counted")
+    expect(reason).to_have_count(0)
+
+
 def test_the_panels_link_to_the_standings_is_a_thumbs_target(browser: Browser, module_live_server, module_app):
     page, _found = seated_at_table_one(browser, module_live_server, module_app, PHONES[0], "P0a")
     link = page.locator("#club-table").get_by_role("link", name="Standings →")
