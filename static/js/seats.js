@@ -13,7 +13,7 @@ function hidden(row, name) {
   return input;
 }
 
-// The rows as the scorekeeper's live block brings them (_live.html's .rows-in). Each game's entry widget says, in
+// The rows as the scorekeeper's live block brings them (_rows_in.html). Each game's entry widget says, in
 // `rowWidgets` (entries.js), how to find a row's element in its entry and fill it with a row's fields. A row
 // newer than the one its element shows is filled in, unless the scorekeeper changed it here
 // (`data-changed-here`): then Save is refused with the row as sent, to check, as the server compares the
@@ -22,6 +22,10 @@ function fillIn() {
   var source = document.querySelector("#live [data-sent-rows]");
   if (!source) return;
   var sent = JSON.parse(source.dataset.sentRows);
+  // Only into the entry of the round they were sent for: with rounds kept on this phone, the entry is of a round the
+  // server has not reached yet.
+  var number = document.querySelector('form.round-entry input[name="number"]');
+  if (!number || number.value !== source.dataset.round) return;
   rowWidgets.forEach(function (widget) {
     var entry = document.querySelector("form.round-entry " + widget.entry);
     if (!entry) return;
@@ -51,6 +55,10 @@ function fillIn() {
 
 document.addEventListener("htmx:afterSettle", function (event) {
   if (event.target instanceof Element && event.target.id === "live") fillIn();
+});
+// And an entry drawn without a poll (offline.js puts back the round a kept one was refused for): its rows came already.
+onLoad(function (root) {
+  if (root.querySelector && root.querySelector("form.round-entry")) fillIn();
 });
 
 // --- On a seated phone: the rows it could not send, in the outbox per match, oldest first, one per round (a row

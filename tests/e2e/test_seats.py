@@ -293,6 +293,15 @@ def test_a_row_sent_offline_waits_goes_out_once_and_a_refused_one_needs_a_look(
     expect(page.locator("#waiting-rounds")).to_contain_text("Ringo sent a row after this round was kept on this phone")
     expect(page.locator("#banner")).not_to_contain_text("not sent yet")
     assert len(page.request.get(match_url + ".json").json()["rounds"]) == 2
+    # The entry below is round 4's, after the kept one: Ringo's row of round 3 is not filled into it by the polls.
+    expect(page.get_by_role("button", name="Save round 4")).to_be_visible()
+    ringo_row = page.get_by_role("group", name="Ringo", exact=True)
+    page.wait_for_timeout(2500)
+    expect(ringo_row.locator(".pz-chip")).to_have_count(0)
+    # Entered again, the entry is round 3's once more, with Ringo's row as sent.
+    page.locator("#waiting-rounds").get_by_role("button", name="Enter again").tap()
+    expect(page.get_by_role("button", name="Save round 3")).to_be_visible()
+    expect(ringo_row.locator(".pz-chip")).to_have_count(1)
 
 
 def test_burraco_in_pairs_each_pair_sends_its_hand_from_a_partners_phone(
