@@ -141,6 +141,10 @@ class Entry:
         "replay": N_("After round %(n)s of %(count)s"),
     }
 
+    # The offline sender's words (web/i18n.SCRIPT_TEXTS) where they name a round, said as this game counts (a hand, a
+    # set): the script takes `<slug>.<key>` for the page's game before the shared one (static/js/app.js `text`).
+    kept_texts: ClassVar[dict[str, Message]] = {}
+
     # The settings the offline describer reads, all it is given of them: the page carries them to every phone.
     described_settings: ClassVar[tuple[str, ...]] = ()
 

@@ -192,13 +192,14 @@ def kept_texts(language: str, _games: Iterable[str] = ()) -> dict[str, Any]:
 
 def offline_texts(language: str, games: Iterable[str] = ()) -> dict[str, Any]:
     """The offline sender's words in a language: every one of SCRIPT_TEXTS but those every page has and the offline
-    page's own, and the words the offline describer of each of these games says a kept round in
-    (`Entry.round_texts`, as `<slug>.<key>`)."""
+    page's own, and, as `<slug>.<key>`, each of these games' words for a kept round: those its offline describer
+    says it in (`Entry.round_texts`) and the sender's that name a round as the game counts (`Entry.kept_texts`)."""
     texts = script_texts([key for key in SCRIPT_TEXTS if key not in (*SHARED_SCRIPT_TEXTS, *KEPT_PAGE_TEXTS)], language)
     with force_locale(language):
         translations = get_translations()
         for slug in games:
-            for key, text in REGISTRY[slug].entry.round_texts.items():
+            entry = REGISTRY[slug].entry
+            for key, text in {**entry.round_texts, **entry.kept_texts}.items():
                 texts[f"{slug}.{key}"] = _translated_text(text, translations)
     return texts
 

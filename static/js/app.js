@@ -16,9 +16,11 @@ export function wordsFor(key) {
   try { return block ? JSON.parse(block.dataset.texts)[key] : undefined; } catch { return undefined; }
 }
 
-// A plain text, or a count's two forms, `%(num)s` standing for the count.
+// A plain text, or a count's two forms, `%(num)s` standing for the count; on a match page, as its game counts (a
+// hand, a set) where the offline sender's words name a round (i18n.offline_texts brings them as `<slug>.<key>`).
 export function text(key, count) {
-  var found = wordsFor(key);
+  var game = document.querySelector("[data-offline-game]");
+  var found = (game && wordsFor(game.dataset.offlineGame + "." + key)) || wordsFor(key);
   if (found && typeof found === "object") found = count === 1 ? found.one : found.other;
   return String(found || key).replace("%(num)s", String(count));
 }
@@ -336,7 +338,8 @@ document.addEventListener("htmx:sendError", function (event) {
     el.classList.add("reconnecting");
     return;
   }
-  var line = showBanner(text("needs_server"));
+  var own = el.closest("[data-unreached-says]");
+  var line = showBanner(own ? own.dataset.unreachedSays : text("needs_server"));
   if (line) line.dataset.unreached = "";
 });
 document.addEventListener("htmx:responseError", function (event) {

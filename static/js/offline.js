@@ -98,7 +98,10 @@ function draw() {
         note.className = "standings-asof";
         standings.insertBefore(note, standings.firstChild);
       }
-      note.textContent = text("as_of", list[0].number - 1).replace("%(waiting)s", text("waiting", list.length));
+      // Before any round is stored the standings are the start's: "As of round 0" read as a fault.
+      var stored = list[0].number - 1;
+      var waitingNote = text("waiting", list.length);
+      note.textContent = stored ? text("as_of", stored).replace("%(waiting)s", waitingNote) : waitingNote;
     } else if (note) {
       note.remove();
     }

@@ -396,7 +396,7 @@ def test_a_burraco_hand_entered_offline_is_kept_then_sent(page: Page, live_serve
     assert stored_match(app, match_id).rounds == []
 
     go_online(page)
-    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    expect(page.locator("#offline-status")).to_have_text("1 hand sent")
     (hand,) = stored_match(app, match_id).rounds
     assert hand["closed_by"] == "Ann"
     assert (hand["sides"]["Ann"]["table"], hand["sides"]["Bob"]["hand"]) == (155, 25)
@@ -410,13 +410,17 @@ def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(p
     expect(kept_rows(page)).to_have_count(1)
     expect(kept_rows(page).nth(0).locator("strong")).to_have_text("Set 1:")
     expect(kept_rows(page).nth(0).locator(".kept-summary")).to_have_text("Rosa wins")
+    expect(page.locator("#offline-status")).to_have_text("Offline — 1 set kept on this phone")
     expect(page.get_by_role("heading", name="Set 2 · quick result")).to_be_visible()
-    # The set calculator works on the server: offline it says so instead of failing quietly.
+    # The set calculator works on the server: offline it says so instead of failing quietly, and that its tap
+    # was not kept (the words of every other tap, that what is saved is kept, are not true of it).
     page.get_by_role("button", name="Draw 8", exact=True).click()
-    expect(page.locator("#banner")).to_contain_text("This needs the server, which cannot be reached right now.")
+    expect(page.locator("#banner")).to_have_text(
+        "The calculator needs the server, which cannot be reached right now: tap again once it answers."
+    )
 
     go_online(page)
-    expect(page.locator("#offline-status")).to_have_text("1 round sent")
+    expect(page.locator("#offline-status")).to_have_text("1 set sent")
     assert [round.get("winner") for round in stored_match(app, match_id).rounds] == ["Rosa"]
 
 
@@ -637,7 +641,8 @@ def test_where_a_service_worker_runs_the_page_says_nothing_of_reloading(page: Pa
 
 def test_burraco_hands_typed_offline_one_after_another_each_on_the_keypad(page: Page, live_server, app):
     """After a hand kept offline, the next hand's keypad types (the blank entry is set up again by the game's
-    script), and so does a kept hand put back by Undo; all of them are stored once the network is back."""
+    script), and so does a kept hand put back by Undo; all of them are stored once the network is back. The phone
+    counts them as the table does: hands, not rounds."""
     add_to_roster(app, "Ann", "Bob")
     match_id = start_burraco(page, live_server.url, ["Ann", "Bob"])
     go_offline(page)
@@ -645,12 +650,17 @@ def test_burraco_hands_typed_offline_one_after_another_each_on_the_keypad(page: 
         enter_burraco_hand(page, {"Ann": {"table": laid}, "Bob": {"table": "130"}}, None)
         page.get_by_role("button", name=f"Save hand {number}", exact=True).click()
         expect(kept_rows(page)).to_have_count(number)
+    expect(page.locator("#offline-status")).to_have_text("Offline — 2 hands kept on this phone")
+    expect(page.locator(".standings-asof")).to_have_text("2 hands waiting")
     page.locator("#banner .readback").get_by_role("button", name="Undo").click()
     expect(kept_rows(page)).to_have_count(1)
+    expect(page.locator("#offline-status")).to_have_text("Offline — 1 hand kept on this phone")
     enter_burraco_hand(page, {"Ann": {"table": "95"}}, None)
     page.get_by_role("button", name="Save hand 2", exact=True).click()
     expect(kept_rows(page)).to_have_count(2)
     go_online(page)
     expect(kept_rows(page)).to_have_count(0, timeout=15_000)
+    expect(page.locator("#offline-status")).to_have_text("2 hands sent")
     tables = [hand["sides"]["Ann"]["table"] for hand in (r for r in stored_match(app, match_id).rounds)]
     assert tables == [170, 95]
+

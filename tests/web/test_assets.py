@@ -212,6 +212,12 @@ def test_the_offline_senders_words_travel_in_its_bundle_in_the_pages_language(cl
                            page.get_data(as_text=True))
         assert sender and sender.group(2) == language
         assert kept in client.get(sender.group(1)).get_data(as_text=True)
+    # A Burraco phone's sender counts hands, as the table does, in either language.
+    burraco = start_match(client, "burraco", ["Anna", "Ben"])
+    for language, kept in (("en", "hands kept on this phone"), ("it", "mani tenute su questo telefono")):
+        page = client.get(f"/matches/{ref(burraco)}", headers={"Accept-Language": language}).get_data(as_text=True)
+        sender = re.search(r'<script type="module" src="(/bundle/offline\.[a-z]+\S*\.js)"', page)
+        assert kept in client.get(sender.group(1)).get_data(as_text=True)
     assert client.get("/bundle/offline.xx/000000000000.js").status_code == 404
     assert client.get("/bundle/history.it/000000000000.css").status_code == 404
     assert client.get("/bundle/game-nosuchgame/000000000000.css").status_code == 404

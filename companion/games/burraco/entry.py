@@ -116,6 +116,27 @@ class BurracoEntry(Entry):
         "replay": N_("After hand %(n)s of %(count)s"),
     }
     shown_word: ClassVar[Message] = N_("Hand shown")
+    kept_texts: ClassVar[dict[str, Message]] = {
+        "kept": Np_("Offline — %(num)s hand kept on this phone", "Offline — %(num)s hands kept on this phone"),
+        "sending": Np_("%(num)s hand waiting — sending…", "%(num)s hands waiting — sending…"),
+        "sent": Np_("%(num)s hand sent", "%(num)s hands sent"),
+        "needs_look": Np_("%(num)s hand needs a look", "%(num)s hands need a look"),
+        "as_of": N_("As of hand %(num)s · %(waiting)s"),
+        "waiting": Np_("%(num)s hand waiting", "%(num)s hands waiting"),
+        "refused": N_("The server did not store this hand."),
+        "reenter": N_("Hand %(num)s was not stored: enter it again (%(what)s)."),
+        "needs_server": N_(
+            "This needs the server, which cannot be reached right now. Hands you save are kept on this phone."
+        ),
+        "leave_waiting": Np_(
+            "%(num)s hand kept on this phone is not sent yet. Leave this page anyway?",
+            "%(num)s hands kept on this phone are not sent yet. Leave this page anyway?",
+        ),
+        "not_kept": N_(
+            "Not saved: the server cannot be reached and this phone cannot keep the hand. What you entered is still "
+            "here."
+        ),
+    }
     seat_texts: ClassVar[dict[str, Message]] = {
         "yours": N_("Send your points of each hand from here; the scorekeeper's phone saves the hand."),
         "sent": N_("Hand sent: the scorekeeper's sheet has it. Change it and send again until the hand is saved."),

@@ -44,6 +44,28 @@ class PazaakEntry(Entry):
         "replay": N_("After set %(n)s of %(count)s"),
     }
 
+    kept_texts: ClassVar[dict[str, Message]] = {
+        "kept": Np_("Offline — %(num)s set kept on this phone", "Offline — %(num)s sets kept on this phone"),
+        "sending": Np_("%(num)s set waiting — sending…", "%(num)s sets waiting — sending…"),
+        "sent": Np_("%(num)s set sent", "%(num)s sets sent"),
+        "needs_look": Np_("%(num)s set needs a look", "%(num)s sets need a look"),
+        "as_of": N_("As of set %(num)s · %(waiting)s"),
+        "waiting": Np_("%(num)s set waiting", "%(num)s sets waiting"),
+        "refused": N_("The server did not store this set."),
+        "reenter": N_("Set %(num)s was not stored: enter it again (%(what)s)."),
+        "needs_server": N_(
+            "This needs the server, which cannot be reached right now. Sets you save are kept on this phone."
+        ),
+        "leave_waiting": Np_(
+            "%(num)s set kept on this phone is not sent yet. Leave this page anyway?",
+            "%(num)s sets kept on this phone are not sent yet. Leave this page anyway?",
+        ),
+        "not_kept": N_(
+            "Not saved: the server cannot be reached and this phone cannot keep the set. What you entered is still "
+            "here."
+        ),
+    }
+
     def describe_round(
         self, round: dict[str, Any], players: list[str], settings: dict[str, Any], say: Callable[[Message], str]
     ) -> str:
