@@ -131,7 +131,8 @@ def read_json(
     `UnreadableJson` on `field`, never a RecursionError or a database driver's error.
     """
     if isinstance(text, bytes):
-        text = text.decode("utf-8")
+        # A file saved by Windows' Notepad starts with a byte-order mark, which JSON lets a reader ignore.
+        text = text.decode("utf-8-sig")
     try:
         value = json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
     except RecursionError:

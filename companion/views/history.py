@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from flask import Blueprint, Response, flash, redirect, request, stream_with_context, url_for
+from flask import Blueprint, Response, abort, flash, redirect, request, stream_with_context, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import ServiceUnavailable
 
@@ -106,8 +106,12 @@ def _stamp() -> str:
 
 
 def _exported() -> Iterator[Match]:
-    """The matches an export holds: those the history's filters (in the link's query string) find, on every page."""
-    filters = HistoryFilter.from_args(request.args, date_field().form, _player_of)
+    """The matches an export holds: those the history's filters (in the link's query string) find, on every page.
+    A date that is not one is named beside its field on the history page (400), never a file of more than asked."""
+    field = date_field()
+    filters = HistoryFilter.from_args(request.args, field.form, _player_of)
+    if filters.errors:
+        abort(_history_page(filters, field, status=400))
     return all_matches(matching(filters) if filters.active else None)
 
 
@@ -171,8 +175,14 @@ def _read_upload() -> list:
         raise RuleError(N_("choose a match file (.json) to import"), field="file")
     try:
         document = bounds.read_json(upload.read())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RuleError(N_("the file is not valid JSON (%(error)s)", error=str(error)), field="file") from None
+    except UnicodeDecodeError:
+        raise RuleError(N_("the file is not valid JSON: it is not UTF-8 text"), field="file") from None
+    except json.JSONDecodeError as error:
+        # Where, in the page's words: the reader's own sentence is English.
+        where = N_(
+            "the file is not valid JSON: line %(line)s, column %(column)s", line=error.lineno, column=error.colno
+        )
+        raise RuleError(where, field="file") from None
     documents = document if isinstance(document, list) else [document]
     if not documents:
         raise RuleError(N_("the file holds no match"), field="file")

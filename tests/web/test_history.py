@@ -321,7 +321,8 @@ def test_export_then_import_into_an_empty_database_round_trips(host_client, app,
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
-        (b"{not json", "The file is not valid JSON"),
+        (b"{not json", "The file is not valid JSON: line 1, column 2"),
+        (b'[{"game": "caf\xe9"}]', "The file is not valid JSON: it is not UTF-8 text"),
         (json.dumps([SAMPLES[0], {**SAMPLES[1], "id": "x", "game": "chess"}]).encode(), "Match 2: game: unknown game"),
         (json.dumps({**SAMPLES[2], "rounds": [{"losers": ["Zed"]}]}).encode(), "Round 1: losers"),
         (b"[]", "The file holds no match"),
@@ -344,6 +345,33 @@ def test_an_import_refusal_reads_in_the_pages_language(host_client, app):
     html = _upload(host_client, bad).get_data(as_text=True)
     assert read(html).by_id("import-error").text.startswith("Partita 2: turno 1: losers: ")
     assert _count(app) == 0
+
+
+def test_a_match_file_saved_with_a_byte_order_mark_is_imported(host_client, app):
+    # As Windows' Notepad saves UTF-8: JSON lets a reader ignore the mark.
+    assert _upload(host_client, "\ufeff".encode() + json.dumps(SAMPLES[0]).encode()).status_code == 302
+    assert _count(app) == 1
+
+
+def test_an_unreadable_file_is_told_where_in_the_pages_language(host_client, app):
+    host_client.set_cookie("lang", "it")
+    html = _upload(host_client, b'[{"game": "topic",}]').get_data(as_text=True)
+    assert read(html).by_id("import-error").text == "Il file non è un JSON valido: riga 1, colonna 19"
+    assert _count(app) == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "field"), [("from=garbage", "from"), ("from=2026-01-01&to=2025-01-01", "to"), ("to=" + "9" * 300, "to")]
+)
+@pytest.mark.parametrize("kind", ["json", "csv"])
+def test_an_export_whose_dates_are_not_dates_is_refused_beside_the_field_not_widened(
+    host_client, samples, query, field, kind
+):
+    # Its file held every match (a date dropped): the history page says which date, as for its own filters.
+    response = host_client.get(f"/history/export.{kind}?{query}")
+    assert response.status_code == 400
+    assert "attachment" not in response.headers.get("Content-Disposition", "")
+    assert read(response.get_data(as_text=True)).by_id(f"history-{field}-error")
 
 
 def test_import_without_a_file_is_refused(host_client, app):
