@@ -23,12 +23,14 @@ from ..queries.players import roster_entries
 from ..services import bounds, imports
 from ..web import access, hx, render, wants_fragment
 from ..web.groups import streamed
+from ..web.hardening import MAX_UPLOAD_MB
 from ..web.i18n import DateField, date_field, located_text, translated
 from ..web.limits import BUSY_RETRY_AFTER, BUSY_TEXT, EXPORTS, IMPORTS, export_gate, limited
 from ..web.row_ids import row_of
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 bp.add_app_template_global(DAY_TEXT_MAX, "DAY_TEXT_MAX")
+bp.add_app_template_global(MAX_UPLOAD_MB, "MAX_UPLOAD_MB")
 
 
 def _history_page(
@@ -193,11 +195,14 @@ def _read_upload() -> list:
 @access.host
 @limited(IMPORTS)
 def import_file():
-    """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason."""
+    """Store the matches of an uploaded JSON file (host rights): all of them, or none with the reason, on the
+    history as it was filtered when the file was sent (its form's address carries the filters)."""
     try:
         results = imports.import_matches(_read_upload())
     except RuleError as error:
-        return _history_page(HistoryFilter(), status=422, import_error=located_text(error, beside="file"))
+        field = date_field()
+        filters = HistoryFilter.from_args(request.args, field.form, _player_of)
+        return _history_page(filters, field, status=422, import_error=located_text(error, beside="file"))
     created = sum(1 for entry in results if entry.created)
     stored = len(results) - created
     flash(gettext("Imported %(created)s match(es); %(stored)s already stored.", created=created, stored=stored))

@@ -79,9 +79,18 @@ def test_every_history_control_draws_one_page(page: Page, live_server, app):
     with app.app_context():
         seed(45, 7)
         db.session.remove()
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/history")
     expect(page.locator(".history-count")).to_have_text("45 matches · page 1 of 3")
     audit_layout(page)
+    # Back from a match tapped far down the list opens the list where it was left, at that match.
+    tapped = page.locator(".history-item").nth(12)
+    tapped.scroll_into_view_if_needed()
+    address = tapped.get_attribute("href")
+    tapped.click()
+    expect(page).to_have_url(re.compile(r"/matches/"))
+    page.go_back()
+    expect(page.locator(f'.history-item[href="{address}"]')).to_be_in_viewport()
 
     page.get_by_label("Game").select_option(label="Topic_")
     expect(page).to_have_url(re.compile(r"game=topic"))

@@ -15,7 +15,7 @@ from tests.helpers import pairs_match, player_id, ref
 pytestmark = pytest.mark.e2e
 
 
-def test_a_players_page_at_360_px(page: Page, app, live_server):
+def test_a_players_page_at_360_px(page: Page, app, live_server, browser_faults):
     with app.app_context():
         imports.import_matches([pairs_match("p1", "Noi", "2025-03-01T20:00:00Z"),
                                 pairs_match("p2", "Voi", "2025-03-02T20:00:00Z")])  # fmt: skip
@@ -38,6 +38,20 @@ def test_a_players_page_at_360_px(page: Page, app, live_server):
     size = "heading => parseFloat(getComputedStyle(heading).fontSize)"
     assert part.evaluate(size) < section.evaluate(size)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    # A name refused: the page stays at its address (a reload does not send the form again), the field and its
+    # reason brought into view, three screens down the page.
+    address = page.url
+    browser_faults.expect("Failed to load resource: the server responded with a status of 422 (UNPROCESSABLE ENTITY)")
+    page.get_by_label("Name", exact=True).fill("Bob")
+    page.get_by_role("button", name="Rename").click()
+    reason = page.locator("#rename-error")
+    expect(reason).to_contain_text("Bob")
+    expect(reason).to_be_in_viewport()
+    expect(page.get_by_label("Name", exact=True)).to_be_focused()
+    assert page.url == address
+    page.reload()
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Ann")
 
     page.get_by_label("Merge another entry of the same person into Ann").select_option(label="Annie")
     page.get_by_role("button", name="Merge", exact=True).click()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -372,6 +373,25 @@ def test_an_export_whose_dates_are_not_dates_is_refused_beside_the_field_not_wid
     assert response.status_code == 400
     assert "attachment" not in response.headers.get("Content-Disposition", "")
     assert read(response.get_data(as_text=True)).by_id(f"history-{field}-error")
+
+
+def test_an_import_refused_redraws_the_history_as_it_was_filtered(host_client, app, samples):
+    page = host_client.get("/history?game=topic").get_data(as_text=True)
+    action = html.unescape(re.search(r'action="(/history/import[^"]*)"', page).group(1))
+    token = csrf_token(host_client, "/history")
+    refused = host_client.post(action, data={"csrf_token": token, "file": (io.BytesIO(b"{"), "bad.json")},
+                               content_type="multipart/form-data")  # fmt: skip
+    drawn = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and read(drawn).by_id("import-error")
+    assert '<option value="topic" selected>' in drawn
+    assert {game for game in re.findall(r'class="game-tag game-(\w+)"', drawn)} == {"topic"}
+
+
+def test_the_import_says_how_large_a_file_it_takes_and_a_larger_one_is_refused(host_client, app):
+    assert "(.json, one match or a list, up to 2 MB)" in host_client.get("/history").get_data(as_text=True)
+    refused = _upload(host_client, b" " * (2 * 1024 * 1024 + 1))
+    assert refused.status_code == 413 and "at most 2 MB" in refused.get_data(as_text=True)
+    assert _count(app) == 0
 
 
 def test_import_without_a_file_is_refused(host_client, app):
