@@ -412,6 +412,7 @@ def test_pazaak_quick_results_are_kept_offline_the_calculator_needs_the_server(p
     expect(kept_rows(page).nth(0).locator(".kept-summary")).to_have_text("Rosa wins")
     expect(page.locator("#offline-status")).to_have_text("Offline — 1 set kept on this phone")
     expect(page.get_by_role("heading", name="Set 2 · quick result")).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile(r"^Set 2 · calculator"))).to_be_visible()
     # The set calculator works on the server: offline it says so instead of failing quietly, and that its tap
     # was not kept (the words of every other tap, that what is saved is kept, are not true of it).
     page.get_by_role("button", name="Draw 8", exact=True).click()
