@@ -41,6 +41,7 @@ from ..web.display import CALL_REASONS, call_words, side_word
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day
 from ..web.links import hall_link, qr_svg
+from ..web.pencil import entered
 
 # A table's state as the pages name it: a bye, its hands being played, its result waiting for the other side,
 # counted (confirmed, or given by the arbiter), disputed.
@@ -125,9 +126,8 @@ def _standings_of(evening: ClubEvening) -> tuple[Standing, ...]:
 
 
 class EveningPage:
-    """An evening as this phone sees it: each part worked out when a template first asks for it.
-
-    `table_row`: the table a page is about (a table card's, a table's panel on its match page)."""
+    """An evening as this phone sees it, each part worked out when a template first asks for it (`table_row`: the
+    table a page is about, a table card's or a table's panel's on its match page)."""
 
     table_row: ClubTable | None = None
     # The arbiter's form a refusal answers, as it was sent (`refused_at`).
@@ -322,10 +322,8 @@ class EveningPage:
     def clock(self) -> ClockView:
         return clock_view(self.evening)
 
-    @property
-    def call_reasons(self) -> list[str]:
-        """The reasons a table's phone offers for calling the arbiter, as stored (`call_words` says them)."""
-        return [reason.text for reason in CALL_REASONS]
+    # The reasons a table's phone offers for calling the arbiter, as stored (`call_words` says them).
+    call_reasons = tuple(reason.text for reason in CALL_REASONS)
 
     @cached_property
     def calls(self) -> list[ClubTable]:
@@ -470,9 +468,10 @@ class EveningPage:
 
     @cached_property
     def entered_here(self) -> bool:
-        """Whether this phone holds the table's pencil: it entered the result, so it does not confirm it."""
-        row, credential = self.table_row, phone_credential()
-        return row is not None and credential is not None and row.pencil_phone == hash_token(credential)
+        """Whether this phone entered the result (it holds the table's pencil, or its browser a token of the match
+        under any credential), so it does not confirm it."""
+        credential = self.table_row is not None and phone_credential()
+        return bool(credential and self.table_row.pencil_phone == hash_token(credential)) or entered(self.match)
 
     @cached_property
     def next_table(self) -> TableView | None:

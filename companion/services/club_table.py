@@ -54,15 +54,17 @@ def confirm(
     shown: Sequence[int] | None,
     *,
     for_other_side: bool = False,
+    entered: bool = False,
 ) -> bool:
     """The other side's phone confirms its table's result (the match's totals once its hands are played), the
     points its page showed (`shown`): a result changed since (a hand taken back and saved again) is refused.
 
     Confirmed by a phone seated for the side that did not enter it (E/W: N/S holds the pencil), never the phone
-    that entered it, or, where no phone sits for that side and none was freed from its seat, by the entering
-    phone after handing it over (`for_other_side`). A second confirmation (two phones at once, a confirmation
-    kept offline sent again) is answered as done: False. When it is the turn's last table to count, the next
-    turn is drawn (or the evening is over).
+    that entered it (its credential the table's pencil phone, or `entered`: the browser keeps the match's pencil
+    token under another credential), or, where no phone sits for that side and none was freed from its seat, by
+    the entering phone after handing it over (`for_other_side`). A second confirmation (two phones at once, a
+    confirmation kept offline sent again) is answered as done: False. When it is the turn's last table to count,
+    the next turn is drawn (or the evening is over).
     """
     with _locked(evening):
         table = _table_of(evening, turn, number)
@@ -85,7 +87,7 @@ def confirm(
             if any(seat.kept_out for seat in seats):
                 raise NotAllowed(N_("the other side's phone was freed from its seat: the arbiter confirms this "
                                     "result"))  # fmt: skip
-        elif phone == table.pencil_phone:
+        elif phone == table.pencil_phone or entered:
             raise NotAllowed(N_("the phone that entered the result does not confirm it: the other side does"))
         points = table_points(evening, table, match)
         if shown is None or list(shown) != points:

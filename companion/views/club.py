@@ -37,7 +37,7 @@ from ..web.groups import (
 from ..web.i18n import error_text
 from ..web.links import qr_svg
 from ..web.live import PANEL_MATCH_VERSION, polled_read, tagged_answer
-from ..web.pencil import keep_pencil
+from ..web.pencil import entered, keep_pencil
 
 bp = Blueprint("club", __name__, url_prefix="/evenings")
 
@@ -324,7 +324,8 @@ def confirm(match_id: int):
             club_table.dispute(evening, table.turn, table.number, phone_credential(), first(request.form, "note") or "")
         else:
             shown, handed = evening_form.confirmed_result(request.form), action == "handed"
-            club_table.confirm(evening, table.turn, table.number, phone_credential(), shown, for_other_side=handed)
+            club_table.confirm(evening, table.turn, table.number, phone_credential(), shown, for_other_side=handed,
+                               entered=entered(page.match))  # fmt: skip
     except Refusal as refused:
         page = _panel_page(match_id, errors={"confirm": error_text(refused)})
         return render("club/_table_panel.html", status=status_of(refused), page=page)

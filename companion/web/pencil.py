@@ -89,6 +89,12 @@ def holds_a_token_of_any() -> bool:
     return bool(_pencils())
 
 
+def entered(match: Match | None) -> bool:
+    """Whether this browser entered rounds of a match: it keeps a token of it (its pencil, one it held, or the one of
+    the phone that started it), whichever phone credential it holds now."""
+    return match is not None and pencil_token(match) is not None
+
+
 def is_scorekeeper(match: Match) -> bool:
     """Whether this device holds the match's pencil."""
     return queries.same_secret(pencil_token(match), match.scorekeeper_hash)

@@ -327,6 +327,25 @@ def test_the_phone_that_entered_a_result_confirms_it_neither_from_the_other_side
     assert "confirm" not in logged(app, evening_id)
 
 
+def test_the_browser_that_entered_a_result_confirms_it_not_with_a_new_phone_credential(app, host):
+    # It scored at N/S, threw its phone's cookie away (keeping the pencil's), sat at a free E/W seat as a new phone
+    # and confirmed: counted. The pencil it holds names it the entering phone, whatever its credential says.
+    evening_id, _address = begun(host)
+    (one, match_id, _), _second = tables(app, evening_id, 1)
+    scorer = app.test_client()
+    assert post(scorer, card_path(host, one), {"seat": "0", "action": "sit"}).status_code == 302
+    play(app, match_id, 900, 100, hands=1)
+    scorer.delete_cookie("phone")
+    assert post(scorer, card_path(host, one), {"seat": "3", "action": "sit"}).status_code == 302
+    play(app, match_id, 900, 100)
+    panel = text_of(scorer.get(f"/evenings/table/{ref(match_id)}", headers=HTMX))
+    assert "This phone entered the result: another E/W phone confirms it" in panel and 'value="confirm"' not in panel
+    refused = post(scorer, f"/evenings/table/{ref(match_id)}/confirm", {"action": "confirm", "result": "1800 200"},
+                   **HTMX)  # fmt: skip
+    assert refused.status_code == 403 and "The phone that entered the result does not confirm it" in text_of(refused)
+    assert "confirm" not in logged(app, evening_id)
+
+
 def test_a_decision_sent_again_after_its_turn_closed_falls_on_no_later_turn(app, host):
     evening_id, address = create(host, first="danese", then="danese")
     decide = f"/evenings/{address}/decide"
