@@ -278,16 +278,35 @@ def hall_key_state(evening: ClubEvening) -> str | None:
     return state
 
 
+def _kept_as(kind: str, row_id: int) -> str:
+    """How the session names a row it keeps (a match followed, an evening whose card was scanned): a keyed digest
+    of it, as a signed cookie is readable and a row's number would tell how many rows a server holds."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(secret, f"kept-{kind}-{row_id}".encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def _keeps(kind: str, row_id: int, key: str) -> bool:
+    """Whether the session's list `key` keeps this row (or its number: a session from before the digests)."""
+    kept = session.get(key, [])
+    return _kept_as(kind, row_id) in kept or row_id in kept
+
+
+def _keep(kind: str, row_id: int, key: str) -> None:
+    """The session's list `key` keeps this row, its newest FOLLOWING_KEPT kept."""
+    if not _keeps(kind, row_id, key):
+        session[key] = [*session.get(key, []), _kept_as(kind, row_id)][-FOLLOWING_KEPT:]
+
+
 def seat_key(match: Match) -> str | None:
     """The seat link's key this phone shows for the match: the request's (the link, or the picker's form), else
     the one the session kept when the phone opened the link; a current key sent is kept for the next time."""
     sent = request.values.get(SEAT_KEY)
-    kept = session.get("seat_keys", {})
+    kept, name = session.get("seat_keys", {}), _kept_as("m", match.id)
     if not sent:
-        return kept.get(str(match.id))
-    if seat_key_state(match.uid, match.seat_link, sent) == CURRENT and kept.get(str(match.id)) != sent:
-        kept = {name: key for name, key in kept.items() if name != str(match.id)}
-        session["seat_keys"] = dict([*kept.items(), (str(match.id), sent)][-SEAT_KEYS_KEPT:])
+        return kept.get(name, kept.get(str(match.id)))
+    if seat_key_state(match.uid, match.seat_link, sent) == CURRENT and kept.get(name) != sent:
+        kept = {other: key for other, key in kept.items() if other not in (name, str(match.id))}
+        session["seat_keys"] = dict([*kept.items(), (name, sent)][-SEAT_KEYS_KEPT:])
     return sent
 
 
@@ -295,17 +314,17 @@ def _followed_match(match_id: int | None, key_name: str | None) -> int | None:
     """The group of a match this phone follows by a viewer link or its seat link (opened now, or before: the
     session keeps it), else None. Read only when the phone shows such a link: a member's own pages cost
     nothing more. A seat link renewed since it was printed opens nothing, and says so."""
-    following = session.get("following", [])
     token = request.args.get("follow")
     key = request.values.get(key_name) if key_name else None
-    if match_id is None or (match_id not in following and not token and not key):
+    followed = match_id is not None and _keeps("m", match_id, "following")
+    if match_id is None or (not followed and not token and not key):
         return None
     found = db.session.execute(
         select(Match.group_id, Match.uid, Match.seat_link).where(Match.id == match_id)
     ).one_or_none()
     if found is None:
         return None
-    if match_id not in following:
+    if not followed:
         if token and _same(token, follow_token(found.uid)):
             pass
         else:
@@ -314,22 +333,18 @@ def _followed_match(match_id: int | None, key_name: str | None) -> int | None:
                 abort(403, translated(REPLACED_TEXT))
             if state != CURRENT:
                 return None
-        session["following"] = [*following, match_id][-FOLLOWING_KEPT:]
+        _keep("m", match_id, "following")
     return found.group_id
 
 
 def follow_evening(evening_id: int) -> None:
     """This phone may read the evening's standings from now on (it came by one of its table cards)."""
-    evenings = session.get("evenings", [])
-    if evening_id not in evenings:
-        session["evenings"] = [*evenings, evening_id][-FOLLOWING_KEPT:]
+    _keep("e", evening_id, "evenings")
 
 
 def follow_match(match_id: int) -> None:
     """This phone may follow the match from now on (its next turn's table, to which the evening seated it)."""
-    following = session.get("following", [])
-    if match_id not in following:
-        session["following"] = [*following, match_id][-FOLLOWING_KEPT:]
+    _keep("m", match_id, "following")
 
 
 def _followed_evening(evening_id: int | None, cards_key: str | None) -> tuple[int | bool | None, int | None]:
@@ -338,7 +353,7 @@ def _followed_evening(evening_id: int | None, cards_key: str | None) -> tuple[in
     if cards_key is not None:
         group = db.session.execute(select(Group.id).where(Group.cards_key == cards_key)).scalar()
         return (True, group) if group is not None else (None, None)
-    if evening_id is None or evening_id not in session.get("evenings", []):
+    if evening_id is None or not _keeps("e", evening_id, "evenings"):
         return None, None
     with within_group(None):
         group = db.session.execute(select(ClubEvening.group_id).where(ClubEvening.id == evening_id)).scalar()

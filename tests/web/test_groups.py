@@ -233,10 +233,27 @@ def test_a_viewer_link_opens_one_match_and_nothing_else(two_groups):
                  "/history/export.json"):  # fmt: skip
         assert viewer.get(path).status_code == 404, path
     assert viewer.post(f"/matches/{ref(friday_match)}/undo", data={"csrf_token": csrf_token(viewer)}).status_code == 404
+    # What the phone keeps of it is readable (a signed cookie is not a sealed one), and names no row's number: it
+    # would tell how many matches the server holds.
+    kept = session_of(app, viewer)
+    assert kept["following"] and friday_match not in kept["following"]
+    assert not re.search(rf"\b{friday_match}\b", json.dumps(kept))
+    # A phone that followed it before the session kept digests still follows it.
+    older = app.test_client()
+    with older.session_transaction() as session:
+        session["following"] = [friday_match]
+    assert older.get(f"/matches/{ref(friday_match)}/live", headers=HTMX).status_code == 200
+    assert older.get(f"/matches/{ref(second)}/live", headers=HTMX).status_code == 404
     # A link with a made-up token opens nothing.
     stranger = app.test_client()
     assert stranger.get(f"/matches/{ref(friday_match)}?follow={'0' * 32}").status_code == 404
     assert stranger.get(f"/matches/{ref(second)}?follow={link.rsplit('=', 1)[1]}").status_code == 404
+
+
+def session_of(app, client) -> dict:
+    """What a phone's session cookie holds, as anyone holding the cookie can read it."""
+    cookie = client.get_cookie(app.config.get("SESSION_COOKIE_NAME") or "session")
+    return app.session_interface.get_signing_serializer(app).loads(cookie.value)
 
 
 def has_host_rights(client) -> bool:
