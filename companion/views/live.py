@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 
@@ -44,6 +44,9 @@ def live(match_id: int):
     if unchanged is not None:
         return unchanged
     if request.args.get("view") == "pencil":
+        # The giver's alone: a phone that never held the pencil has no code on offer to follow.
+        if not holds_a_token_of(state.uid):
+            abort(404)
         return _pencil_panel(match_id, tag)
     template = TABLE_VIEW if request.args.get("view") == "table" else "_live.html"
     shows = request.headers.get(ENTRY_SHOWS) if template == "_live.html" else None

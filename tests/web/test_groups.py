@@ -228,6 +228,8 @@ def test_a_viewer_link_opens_one_match_and_nothing_else(two_groups):
     # It goes on following: the polls, the table view, the chart.
     assert viewer.get(f"/matches/{ref(friday_match)}/live", headers=HTMX).status_code == 200
     assert viewer.get(f"/matches/{ref(friday_match)}/table").status_code == 200
+    # Not the giver's pencil panel of the share page (it told a phone of no pencil where the pencil went).
+    assert viewer.get(f"/matches/{ref(friday_match)}/live?view=pencil", headers=HTMX).status_code == 404
     # Nothing else of the group, and nothing to change.
     for path in (f"/matches/{ref(second)}", "/history", "/players", f"/matches/{ref(friday_match)}/share",
                  "/history/export.json"):  # fmt: skip
