@@ -14,6 +14,7 @@ from . import (
     fragments,
     groups,
     headers,
+    hx,
     i18n,
     live,
     pencil,
@@ -41,7 +42,7 @@ def init_app(app: Flask) -> None:
     """Attach the plumbing to the app; Flask-Compress must be bound already (see assets)."""
     # In this order: Flask runs the after-request hooks in the reverse order of their registration, and row_ids
     # comes after the group is decided (groups): an old address is sent on only within it.
-    for part in (fragments, headers, assets, i18n, queries, live, groups, cookies, pencil, ratings, row_ids):
+    for part in (fragments, hx, headers, assets, i18n, queries, live, groups, cookies, pencil, ratings, row_ids):
         part.init_app(app)
     # Every name the templates use beyond Flask's and Jinja's own, for the whole app: a page
     # renders whichever blueprint drew it.

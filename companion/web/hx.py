@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, redirect, request
+from flask import Flask, Response, redirect, request
 
 # The request headers an answer varies on, for its Vary header: whether htmx asks, and which element it swaps.
 REQUEST = "HX-Request"
@@ -54,3 +54,17 @@ def retarget(response: Response, selector: str) -> Response:
     """Swap the answer into the element `selector` finds rather than the request's target."""
     response.headers["HX-Retarget"] = selector
     return response
+
+
+def _refused_form_keeps_its_address(response: Response) -> Response:
+    """A boosted page's form refused (4xx: its page drawn again, the reason beside the field) leaves the address as it
+    was: the form's own answers a POST alone, so a reload sent the form again and a visit later was refused."""
+    refused = 400 <= response.status_code < 500 and request.method == "POST" and request.headers.get("HX-Boosted")
+    if refused and "HX-Push-Url" not in response.headers:
+        push_url(response, None)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Every answer's HX headers that no view writes."""
+    app.after_request(_refused_form_keeps_its_address)

@@ -338,8 +338,7 @@ document.addEventListener("htmx:sendError", function (event) {
     el.classList.add("reconnecting");
     return;
   }
-  var own = el.closest("[data-unreached-says]");
-  var line = showBanner(own ? own.dataset.unreachedSays : text("needs_server"));
+  var line = showBanner(text("needs_server"));
   if (line) line.dataset.unreached = "";
 });
 document.addEventListener("htmx:responseError", function (event) {
@@ -436,44 +435,16 @@ htmx.onLoad(function (root) {
 });
 
 
-// A form of a boosted page the server refused (4xx: the page drawn again, the reason beside the field) stays at the
-// address it was sent from: the form's own answers a POST alone, so a reload sent the form again, and a visit later
-// was refused. Its first refused field is brought into view and focused: drawn from the top, the reason was a screen
-// or more below, unseen.
-function refusedForm(detail) {
-  var status = detail.xhr ? detail.xhr.status : 0;
-  return Boolean(detail.boosted && detail.requestConfig && detail.requestConfig.verb === "post" &&
-                 status >= 400 && status < 500);
-}
-document.addEventListener("htmx:beforeHistoryUpdate", function (event) {
-  if (!refusedForm(event.detail)) return;
-  event.detail.history.type = "replace";
-  event.detail.history.path = location.pathname + location.search;
-});
-
-// Back (or Forward) to a page draws it anew from the server, as no copy of a page is kept on the phone (htmx's
-// history cache is off): it opens where it was left (a long list at the match tapped in it), not where the page
-// before it was scrolled to.
-var SCROLL_PREFIX = "companion.scroll.";
-document.addEventListener("htmx:beforeHistorySave", function (event) {
-  try {
-    sessionStorage.setItem(SCROLL_PREFIX + event.detail.path, String(Math.round(window.scrollY)));
-  } catch { /* no storage (a private window's quota): the page opens at its top, as before */ }
-});
-document.addEventListener("htmx:historyRestore", function (event) {
-  var left = null;
-  try { left = sessionStorage.getItem(SCROLL_PREFIX + event.detail.path); } catch { /* as above */ }
-  if (left !== null) window.scrollTo(0, Number(left));
-});
-
 // A boosted link's new page puts the focus on its heading, so that a screen reader says where it is (a redrawn
-// control's focus is kept by focus.js, on the pages that redraw one); a refused form's page, on the field refused.
+// control's focus is kept by focus.js, on the pages that redraw one). A refused form's page (4xx: drawn again, the
+// reason beside the field; it keeps its address, web/hx.py) puts it on the first field refused, brought into view:
+// drawn from the top, the reason was a screen or more below, unseen.
 var boostedFrom = null;
 var refused = false;
 document.addEventListener("htmx:beforeSwap", function (event) {
   var active = document.activeElement;
   boostedFrom = event.detail.boosted && active && active !== document.body ? active : null;
-  refused = refusedForm(event.detail);
+  refused = event.detail.boosted && /^4/.test(event.detail.xhr.status);
 });
 document.addEventListener("htmx:afterSettle", function () {
   var field = refused && document.querySelector('#main [aria-invalid="true"]');
@@ -482,11 +453,10 @@ document.addEventListener("htmx:afterSettle", function () {
   refused = false;
   if (field) {
     // After htmx has scrolled the new page to its top.
-    setTimeout(function () {
+    return setTimeout(function () {
       field.scrollIntoView({ block: "center" });
       field.focus({ preventScroll: true });
-    }, 0);
-    return;
+    });
   }
   if (!heading || (document.activeElement && document.activeElement !== document.body)) return;
   heading.tabIndex = -1;

@@ -2,6 +2,19 @@
 // A module of the history page alone (its form's data-page-scripts, loaded by app.js with Cally).
 import { htmx } from "../vendor/htmx/htmx.min.js";
 
+// Back (or Forward) to the history draws it anew from the server, as no copy of a page is kept on the phone (htmx's
+// history cache is off): it opens where it was left, at the match tapped in a long list, not where the page before
+// it was scrolled to (its bottom). Here, not in app.js: the first load of every page has no bytes to spare for it
+// (make bench), and the history is the long list Back returns to. (Where a browser keeps no storage, the listeners
+// fail alone, the page at its top.)
+var SCROLLED = "companion.scroll.";
+document.addEventListener("htmx:beforeHistorySave", function (event) {
+  sessionStorage[SCROLLED + event.detail.path] = scrollY;
+});
+document.addEventListener("htmx:historyRestore", function (event) {
+  scrollTo(0, sessionStorage[SCROLLED + event.detail.path] || 0);
+});
+
 var FIELD = "input[data-day-order]";
 // What a field holds once a whole day is typed: ISO (the links' form), three numbers with
 // separators between, or the eight digits of a keypad that has no separator (six are sent by Enter).

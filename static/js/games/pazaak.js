@@ -1,7 +1,16 @@
 // What a Pazaak set kept on the phone says (offline.js), as the server's read-back says it
 // (PazaakEntry.describe_round, held to it by tests/e2e/test_readback_parity.py): who won the set or that it
 // was tied, with the table totals when the calculator decided it. The sets won are the server's to say.
+import { showBanner } from "../app.js";
 import { describers } from "../entries.js";
+
+// The calculator's taps are played on the server: one that cannot reach it is not kept, as a set's result saved is.
+// Its own words take the place of those app.js says of every other tap (that what is saved is kept).
+document.addEventListener("htmx:sendError", function (event) {
+  var own = event.detail.elt.closest("[data-unreached-says]");
+  var line = own && showBanner(own.dataset.unreachedSays);
+  if (line) line.dataset.unreached = "";
+});
 
 var LIMIT = 20;
 var TABLE_SIZE = 9;
