@@ -59,12 +59,18 @@ def index():
     for a filter change is the one the history's links use, with ISO dates that read the same in
     every language; a date that is not one is named beside its field, and that address is not kept.
     """
-    field = date_field()
-    filters = HistoryFilter.from_args(request.args, field.form, _player_of)
+    filters, field = _asked_filters()
     response = _history_page(filters, field, status=400 if filters.errors else 200)
     if wants_fragment():
         hx.push_url(response, None if filters.errors else url_for("history.index", **filters.args()))
     return response
+
+
+def _asked_filters() -> tuple[HistoryFilter, DateField]:
+    """The history's filters the query string asks for (a page's, an export link's, the import form's address), and
+    the date field's form they were read in."""
+    field = date_field()
+    return HistoryFilter.from_args(request.args, field.form, _player_of), field
 
 
 def _player_of(text: str) -> int | None:
@@ -110,8 +116,7 @@ def _stamp() -> str:
 def _exported() -> Iterator[Match]:
     """The matches an export holds: those the history's filters (in the link's query string) find, on every page.
     A date that is not one is named beside its field on the history page (400), never a file of more than asked."""
-    field = date_field()
-    filters = HistoryFilter.from_args(request.args, field.form, _player_of)
+    filters, field = _asked_filters()
     if filters.errors:
         abort(_history_page(filters, field, status=400))
     return all_matches(matching(filters) if filters.active else None)
@@ -200,8 +205,7 @@ def import_file():
     try:
         results = imports.import_matches(_read_upload())
     except RuleError as error:
-        field = date_field()
-        filters = HistoryFilter.from_args(request.args, field.form, _player_of)
+        filters, field = _asked_filters()
         return _history_page(filters, field, status=422, import_error=located_text(error, beside="file"))
     created = sum(1 for entry in results if entry.created)
     stored = len(results) - created

@@ -226,24 +226,27 @@ def is_member() -> bool:
     return not private() or place().member is not None
 
 
+def _keyed(text: str, length: int = 32) -> str:
+    """A digest of `text` under the secret key: what no one without the key can make or read back."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()[:length]
+
+
 def follow_token(uid: str) -> str:
     """What a match's viewer link carries: made from its uid under the secret key, so it cannot be guessed."""
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, f"follow:{uid}".encode(), hashlib.sha256).hexdigest()[:32]
+    return _keyed(f"follow:{uid}")
 
 
 def seat_token(uid: str, generation: int) -> str:
     """What a match's seat link carries: made from its uid and the link's generation (`Match.seat_link`) under
     the secret key, another text than the viewer link's, so holding one tells nothing of the other."""
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, f"seat:{uid}:{generation}".encode(), hashlib.sha256).hexdigest()[:32]
+    return _keyed(f"seat:{uid}:{generation}")
 
 
 def hall_token(public_id: str, generation: int) -> str:
     """What an evening's hall link carries: made from its address and the link's generation
     (`ClubEvening.hall_link`) under the secret key, so renewing the link ends the old one at once."""
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, f"hall:{public_id}:{generation}".encode(), hashlib.sha256).hexdigest()[:32]
+    return _keyed(f"hall:{public_id}:{generation}")
 
 
 def _same(given: str, expected: str) -> bool:
@@ -281,8 +284,7 @@ def hall_key_state(evening: ClubEvening) -> str | None:
 def _kept_as(kind: str, row_id: int) -> str:
     """How the session names a row it keeps (a match followed, an evening whose card was scanned): a keyed digest
     of it, as a signed cookie is readable and a row's number would tell how many rows a server holds."""
-    secret = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(secret, f"kept-{kind}-{row_id}".encode(), hashlib.sha256).hexdigest()[:20]
+    return _keyed(f"kept-{kind}-{row_id}", 20)
 
 
 def _keeps(kind: str, row_id: int, key: str) -> bool:
