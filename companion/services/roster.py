@@ -88,11 +88,14 @@ def rename_player(player: Player, raw_name: str) -> Player:
     return player
 
 
-def merge_refusal(keep: Player, other: Player | None) -> RosterError | None:
-    """Why this merge cannot be done, or None: no other entry picked, or both sat at one match.
+def merge_refusal(keep: Player, other: Player | None, named: bool = False) -> RosterError | None:
+    """Why this merge cannot be done, or None: no other entry picked (or the one `named` is gone, a merge sent
+    twice), or both sat at one match.
 
     One person cannot have held two seats of a match. Asked before the merge is confirmed too.
     """
+    if other is None and named:
+        return RosterError(N_("That entry is no longer on the roster: merged or removed already."), field="other")
     if other is None or other.id == keep.id:
         return RosterError(N_("Pick another roster entry to merge into this one."), field="other")
     both = (
@@ -114,10 +117,10 @@ def merge_refusal(keep: Player, other: Player | None) -> RosterError | None:
     return None
 
 
-def merge_players(keep: Player, other_id: int | None) -> Player:
+def merge_players(keep: Player, other_id: int | None, named: bool = False) -> Player:
     """Move every seat of another entry of the same person to `keep`, then drop that entry."""
     other = db.session.get(Player, other_id) if other_id is not None else None
-    if (refusal := merge_refusal(keep, other)) is not None:
+    if (refusal := merge_refusal(keep, other, named or other_id is not None)) is not None:
         raise refusal
     with transaction():
         db.session.execute(update(Seat).where(Seat.player_id == other.id).values(player_id=keep.id))

@@ -124,14 +124,15 @@ def merge(player_id: int):
     player = db.get_or_404(Player, player_id)
     other_id = request.form.get("other", type=_row_id)
     other = db.session.get(Player, other_id) if other_id else None
+    named = bool(request.form.get("other"))
     if request.form.get("confirmed") != "yes":
-        if (refusal := merge_refusal(player, other)) is not None:
+        if (refusal := merge_refusal(player, other, named)) is not None:
             return _player_page(player, 422, {refusal.field: sentence(refusal.message)}, request.form)
         return render("player_merge.html", player=player, other=other, moved=matches_of(other.id))
     # Read before the merge: the other entry is gone afterwards.
     other_name = other.name if other else ""
     try:
-        merge_players(player, other_id)
+        merge_players(player, other_id, named)
     except RosterError as error:
         return _player_page(player, 422, {error.field: sentence(error.message)}, request.form)
     flash(gettext("Merged %(other)s into %(name)s.", other=other_name, name=player.name))

@@ -75,6 +75,7 @@ def init_app(app: Flask) -> None:
         private_groups=groups.private,
         current_group=groups.current_group,
         is_member=groups.is_member,
+        reads_evening=groups.reads_evening,
         is_host=groups.is_host,
     )
     app.jinja_env.filters["day"] = i18n.day

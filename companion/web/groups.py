@@ -226,6 +226,12 @@ def is_member() -> bool:
     return not private() or place().member is not None
 
 
+def reads_evening(evening_id: int) -> bool:
+    """Whether this phone may open the evening's standings: a member, or a phone that scanned one of its cards (a
+    viewer link opens its match's table, not the evening)."""
+    return is_member() or _keeps("e", evening_id, "evenings")
+
+
 def _keyed(text: str, length: int = 32) -> str:
     """A digest of `text` under the secret key: what no one without the key can make or read back."""
     key = str(current_app.config["SECRET_KEY"]).encode()

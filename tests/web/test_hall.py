@@ -13,7 +13,8 @@ from companion.extensions import db
 from companion.models import Group, Match, utcnow, within_group
 from companion.models.club import ClubEvening, ClubLog, ClubTable
 from companion.services import club, club_clock, matches
-from tests.helpers import HTMX, csrf_token, grant_host_rights, read_words, start_group
+from tests.helpers import HTMX, csrf_token, grant_host_rights, read_words, ref, start_group
+from tests.web.test_groups import FOLLOW_LINK
 
 PAIRS = [
     (["Rossi", "Bianchi"], None),
@@ -207,3 +208,18 @@ def test_a_table_calling_the_arbiter_shows_its_number_not_its_reason_and_time_up
     )
     assert cells == [("late", "1", "late · hand 1 of 2"), ("called", "2", "calls the arbiter")], cells
     assert "a card fell under the table" not in moved.get_data(as_text=True)
+
+
+def test_a_viewer_links_table_panel_offers_no_standings_it_may_not_open(private_app, private_hall):
+    ann, member, stranger, address = private_hall
+    with private_app.app_context(), within_group(None):
+        evening = db.session.scalar(select(ClubEvening.id).where(ClubEvening.public_id == address))
+        match_id = db.session.scalar(select(ClubTable.match_id).filter_by(evening_id=evening, turn=1, number=1))
+    share = ann.get(f"/matches/{ref(match_id)}/share").get_data(as_text=True)
+    link = FOLLOW_LINK.search(share)[1].replace("&amp;", "&")
+    assert stranger.get(link).status_code == 200
+    panel, standings = f"/evenings/table/{ref(match_id)}", f"/evenings/{address}/standings"
+    assert stranger.get(standings).status_code == 404
+    assert standings not in stranger.get(panel, headers=HTMX).get_data(as_text=True)
+    # A member reads them from the same panel.
+    assert standings in member.get(panel, headers=HTMX).get_data(as_text=True)

@@ -146,6 +146,12 @@ def test_merge_moves_the_seats_and_drops_the_entry(host_client, app, samples):
         assert db.session.get(Player, annie) is None
         seats = db.session.scalars(select(Seat).where(Seat.player_id == player_id(app, "Ann")))
         assert sorted(s.name for s in seats) == ["Ann", "Ann", "Ann", "Ann", "Annie", "ann"]
+    # Sent again (a second tap, a reload): the entry is gone, and the refusal says so rather than "pick another".
+    again = _post(host_client, app, "Ann", "merge", other=ref(annie, "player"), confirmed="yes")
+    assert again.status_code == 422
+    assert field_error(again.get_data(as_text=True), "combobox", re.compile("^Merge another entry")).startswith(
+        "That entry is no longer on the roster"
+    )
 
 
 @pytest.mark.parametrize(
