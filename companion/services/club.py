@@ -234,6 +234,10 @@ def settle(evening: ClubEvening, turn: int, number: int, points: Sequence[Any], 
         table = _table_of(evening, turn, number)
         if table.state == TABLE_BYE or len(values) != len(table.sides):
             raise RuleError(N_("a result gives each side of the table its points"), field="points")
+        # The hands its match ended with (fewer where the clock cut it: counted pro rata, as confirmed); points
+        # given for a match still under way are the turn's.
+        match = db.session.get(Match, table.match_id) if table.match_id else None
+        table.hands_played = len(match.rounds) if match is not None and match.status == FINISHED else None
         _count(evening, table, values, ARBITER, "correct" if table.state in COUNTED else "settle", note)
 
 
@@ -274,7 +278,9 @@ def _outcome(value: str | Sequence[int], table: ClubTable) -> str | list[int]:
 def late(evening: ClubEvening, turn: Any, number: int, penalty: Any, note: str = "") -> None:
     """The arbiter marks an entrant late for the current turn, `turn` (`penalty` 0 lifts it), as the evening's
     rule counts it (points, or tournament points)."""
-    penalty = whole(penalty, N_("the penalty"), lo=0, hi=100_000, field="penalty")
+    rules = read.plan_of(evening)
+    limit = plans.penalty_limit(rules.late_costs, rules.scale)
+    penalty = whole(penalty, N_("the penalty"), lo=0, hi=limit, field="penalty")
     with _locked(evening):
         _in_turn(evening, turn)
         _entrant_of(evening, number)

@@ -36,15 +36,13 @@ def cut_short(match: Match, standings: Standings, played: datetime) -> bool:
     """After a hand saved at `match` (under its lock, rescored into `standings`), `played` when it was (a hand kept
     on a phone offline was played before it reached the server): where it is a club table's of the current turn and
     time was up then, the match is made to end here, and each side takes the penalty the host set for a table still
-    playing when time is up. True when it was cut (the caller rescores: its status follows)."""
-    if standings.over:
-        return False
+    playing when time is up (its last hand too). True when it was cut (the caller rescores: its status follows)."""
     table = table_of(match)
     if table is None or table.evening.turn != table.turn:
         return False
     clock, now = read.clock_of(table.evening), read.now_ms()
     if not clock.is_up(read.ms_of(played)):
-        if clock.is_up(now):
+        if clock.is_up(now) and not standings.over:
             # Time is up, and the phone says it kept this hand from before: not the last, on the phone's word (its
             # own clock's), which the arbiter reads in the log, with how long it waited there.
             waited = (now - read.ms_of(played)) // 60_000
@@ -52,21 +50,24 @@ def cut_short(match: Match, standings: Standings, played: datetime) -> bool:
             db.session.add(ClubLog(evening_id=table.evening.id, by=CLOCK, action="kept", turn=table.turn,
                                    table=table.number, after=kept))  # fmt: skip
         return False
-    settings = dict(match.settings)
-    if match.game == "burraco":
-        settings["hands"] = len(match.rounds)
-    else:
-        # Pazaak: the sets won so far decide; level, the next set does.
-        best = max(standings.totals.values(), default=0)
-        if best == 0 or list(standings.totals.values()).count(best) > 1:
-            return False
-        settings["sets"] = best
-    match.settings = settings
+    cut = not standings.over
+    if cut:
+        settings = dict(match.settings)
+        if match.game == "burraco":
+            settings["hands"] = len(match.rounds)
+        else:
+            # Pazaak: the sets won so far decide; level, the next set does (and the penalty waits for it).
+            best = max(standings.totals.values(), default=0)
+            if best == 0 or list(standings.totals.values()).count(best) > 1:
+                return False
+            settings["sets"] = best
+        match.settings = settings
     evening = table.evening
     penalty = read.plan_of(evening).clock_penalty
     for entrant in table.sides if penalty else ():
         db.session.add(ClubLog(evening_id=evening.id, by=CLOCK, action="late", turn=table.turn, table=table.number,
                                entrant=entrant, after={"penalty": penalty}))  # fmt: skip
-    db.session.add(ClubLog(evening_id=evening.id, by=CLOCK, action="cut", turn=table.turn, table=table.number,
-                           after={"hands": len(match.rounds)}))  # fmt: skip
-    return True
+    if cut:
+        db.session.add(ClubLog(evening_id=evening.id, by=CLOCK, action="cut", turn=table.turn, table=table.number,
+                               after={"hands": len(match.rounds)}))  # fmt: skip
+    return cut

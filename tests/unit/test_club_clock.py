@@ -87,15 +87,20 @@ RAW = {"game": "burraco", "pairs": True, "turns": 2, "hands": 3, "first": "mitch
 
 
 def test_the_plan_keeps_the_turns_minutes_the_late_penalty_and_the_short_turns_conversion():
-    plan = plans.checked({**RAW, "turn_minutes": 40, "clock_penalty": 20, "short_turn": "as_played"}, 4)
+    late = {"late_costs": "tournament points", "clock_penalty": 2}
+    plan = plans.checked({**RAW, **late, "turn_minutes": 40, "short_turn": "as_played"}, 4)
     again = plans.from_json("burraco", True, 2, 3, plan.to_json())
-    assert (again.turn_minutes, again.clock_penalty, again.short_turn) == (40, 20, "as_played")
+    assert (again.turn_minutes, again.clock_penalty, again.short_turn) == (40, 2, "as_played")
+    # In points, with plain points only: taken off both sides, they would leave the difference and its scale as
+    # they were.
+    assert plans.checked({**RAW, "clock_penalty": 20, "scale": {"plain": True}}, 4).clock_penalty == 20
     # Unset: the default for the hands, marked late alone, pro rata; an evening stored before the clock reads so.
     plan = plans.checked(RAW, 4)
     assert (plan.turn_minutes, plan.clock_penalty, plan.short_turn) == (35, 0, "pro_rata")
     rules = {key: value for key, value in plan.to_json().items() if key not in ("turn_minutes", "clock_penalty")}
     assert plans.from_json("burraco", True, 2, 3, rules).turn_minutes == 35
-    for wrong in ({"turn_minutes": 90}, {"clock_penalty": -1}, {"short_turn": "halved"}):
+    for wrong in ({"turn_minutes": 90}, {"clock_penalty": -1}, {"short_turn": "halved"}, {"clock_penalty": 20},
+                  {"clock_penalty": 21, "late_costs": "tournament points"}):  # fmt: skip
         with pytest.raises(RuleError) as refused:
             plans.checked({**RAW, **wrong}, 4)
         assert refused.value.field == next(iter(wrong))

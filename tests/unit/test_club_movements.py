@@ -103,22 +103,23 @@ def test_mitchell_keeps_same_club_pairs_apart_when_whole_clubs_can_fill_a_line(c
         assert same_club == []
 
 
-def test_mitchell_of_8_pairs_skips_after_half_the_tables():
-    schedule = mitchell("ABCDEFGH", 3)
+def test_mitchell_of_8_pairs_moves_e_w_one_table_a_turn_and_meets_every_n_s():
+    # Burraco's Mitchell: no boards travel, so no bridge skip; 4 tables hold 4 turns without a rematch.
+    schedule = mitchell("ABCDEFGH", 4)
     assert [[table.sides for table in turn.tables] for turn in schedule] == [
         [("A", "E"), ("B", "F"), ("C", "G"), ("D", "H")],
         [("A", "H"), ("B", "E"), ("C", "F"), ("D", "G")],
-        # the skip: E/W move two tables, or they would meet the N/S of turn 1 again
+        [("A", "G"), ("B", "H"), ("C", "E"), ("D", "F")],
         [("A", "F"), ("B", "G"), ("C", "H"), ("D", "E")],
     ]
 
 
 def test_mitchell_of_an_odd_number_gives_the_empty_seat_s_visitor_the_bye():
-    schedule = mitchell("ABCDEFG", 3)
-    assert [turn.byes for turn in schedule] == [("G",), ("F",), ("D",)]
+    schedule = mitchell("ABCDEFG", 4)
+    assert [turn.byes for turn in schedule] == [("G",), ("F",), ("E",), ("D",)]
 
 
-@pytest.mark.parametrize(("entrants", "turns"), [(8, 4), (9, 6), (4, 2), (1, 1), (10, 0)])
+@pytest.mark.parametrize(("entrants", "turns"), [(8, 5), (9, 6), (4, 3), (1, 1), (10, 0)])
 def test_a_mitchell_that_cannot_be_made_is_refused(entrants, turns):
     with pytest.raises(RuleError) as refused:
         mitchell(list(range(entrants)), turns)

@@ -191,7 +191,8 @@ def recomputed(evening, events):
                     if isinstance(e, Result) and (e.turn, e.table) == (n, t.number):
                         last = ("played", e.points)
                     elif isinstance(e, Forfeit) and e.turn == n and e.entrant in t.sides:
-                        last = ("forfeit", e.entrant)
+                        # Both sides may forfeit: each of the forfeits since the table's last word.
+                        last = ("forfeit", (last[1] if last and last[0] == "forfeit" else set()) | {e.entrant})
                     elif isinstance(e, Closed) and e.turn == n and t.number in e.outcomes:
                         last = ("closed", e.outcomes[t.number])
                 late = {e.entrant: e.penalty for e in events if isinstance(e, Late) and e.turn == n}
@@ -205,7 +206,7 @@ def recomputed(evening, events):
                     awarded = evening.scale.convert(points)
                     meetings[x].append((other, awarded[mine] - off, points[mine] - points[1 - mine]))
                 elif last[0] == "forfeit":
-                    meetings[x].append((other, 0 if last[1] == x else evening.bye_points, 0))
+                    meetings[x].append((other, 0 if x in last[1] else evening.bye_points, 0))
                 else:
                     given = {"average": evening.scale.neutral, "zero": (0, 0)}.get(last[1], last[1])
                     meetings[x].append((other, given[mine] - off, 0))
@@ -318,3 +319,28 @@ def test_a_turn_cut_short_by_the_clock_is_converted_pro_rata_over_its_hands_or_a
     # The path keeps the points as played.
     path = next(line.path[0] for line in standings(pro_rata, results) if line.entrant == "A")
     assert (path.points_for, path.points_against) == (900, 500)
+
+
+def test_a_cut_turn_is_counted_pro_rata_exactly_and_a_points_penalty_is_taken_as_given_not_multiplied():
+    first = mitchell(PAIRS, 1)[0]
+    evening = Evening(PAIRS, (first,), preset(3), bye_points=12, hands=3)
+    # 141–0 over two hands of three: 211.5 apart over the turn, short of the band from 212 (rounding each side
+    # made it 212).
+    points = {line.entrant: line.tournament_points for line in standings(evening, [Result(1, 1, (141, 0), 2)])}
+    assert (points["A"], points["E"]) == preset(3).convert((211, 0)) != preset(3).convert((212, 0))
+    # One hand of three, 400–300, A 50 points late: 300 over the turn, less 50: 250, not (350 – 300) × 3 = 150.
+    events = [Result(1, 1, (400, 300), 1), Late(1, "A", 50)]
+    points = {line.entrant: line.tournament_points for line in standings(evening, events)}
+    assert (points["A"], points["E"]) == preset(3).convert((250, 0)) != preset(3).convert((150, 0))
+
+
+def test_both_sides_of_a_table_forfeiting_get_nothing_neither_a_byes_points():
+    first = mitchell(PAIRS, 1)[0]
+    evening = Evening(PAIRS, (first,), preset(2), bye_points=12)
+    one = {line.entrant: line.tournament_points for line in standings(evening, [Forfeit(1, "A")])}
+    assert (one["A"], one["E"]) == (0, 12)
+    both = {line.entrant: line.tournament_points for line in standings(evening, [Forfeit(1, "A"), Forfeit(1, "E")])}
+    assert (both["A"], both["E"]) == (0, 0)
+    # A result given afterwards is the table's word.
+    given = standings(evening, [Forfeit(1, "A"), Forfeit(1, "E"), Result(1, 1, (600, 100))])
+    assert {line.entrant: line.tournament_points for line in given}["E"] == preset(2).convert((600, 100))[1]

@@ -101,12 +101,13 @@ def test_the_host_alone_starts_pauses_extends_and_ends_the_clock(app, host):
 
 
 def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_converted_for_them(app, host):
-    evening_id, address = started(app, host, clock_penalty="20")
+    evening_id, address = started(app, host, clock_penalty="2", late_costs="tournament points")
     (one, first_match, _), (two, second_match, _) = tables(app, evening_id, 1)
     _ns, ew = seated(app, host, one)
     tap(host, address, "start")
     hand(app, first_match, 300, 100)  # before time is up: the match goes on
-    hand(app, second_match, 100, 100)
+    for _ in range(2):
+        hand(app, second_match, 100, 100)
     with app.app_context():
         assert db.session.get(Match, first_match).status != FINISHED
     tap(host, address, "end")
@@ -122,26 +123,47 @@ def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_
     panel = text(ew.get(f"/evenings/table/{ref(first_match)}", headers=HTMX))
     assert "Confirm: N/S 800 – E/W 200" in panel
     assert confirm_on(ew, first_match).status_code == 200
+    # Table 2 was playing its last hand when time was up: it ends as it would have, and is late as table 1 is.
+    hand(app, second_match, 100, 100)
     with app.app_context():
         table = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening_id, turn=1, number=one)).one()
-        assert table.hands_played == 2
+        other = db.session.scalars(db.select(ClubTable).filter_by(evening_id=evening_id, turn=1, number=two)).one()
+        assert table.hands_played == 2 and len(db.session.get(Match, second_match).rounds) == 3
         penalties = db.session.scalars(db.select(ClubLog).filter_by(evening_id=evening_id, action="late")).all()
         assert sorted((entry.entrant, entry.after["penalty"]) for entry in penalties) == [
-            (side, 20) for side in sorted(table.sides)
+            (side, 2) for side in sorted([*table.sides, *other.sides])
         ]
-    # 780–180 over two hands of three (each side 20 late), counted over three: 900 apart.
+    # 800–200 over two hands of three, counted over three: 900 apart; then each side's 2 tournament points late.
     winner, _loser = scales.preset(3).convert((900, 0))
     assert winner != scales.preset(3).convert((600, 0))[0]
     standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
-    assert standings[0]["tournament_points"] == winner and standings[0]["path"][0]["points_for"] == 780
-    assert two  # the other table plays on, late
+    assert standings[0]["tournament_points"] == winner - 2 and standings[0]["path"][0]["points_for"] == 800
     # The arbiter's penalty for lateness adds to the clock's, and lifted (0) leaves the clock's standing.
-    for penalty, points in (("30", 750), ("0", 780)):
+    for penalty, points in (("3", winner - 5), ("0", winner - 2)):
         late = {"action": "late", "turn": "1", "entrant": str(table.sides[0]), "penalty": penalty}
         assert post(host, f"/evenings/{address}/decide", late, **HTMX).status_code == 200
         standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
         line = next(line for line in standings if (line["path"][0]["table"], line["path"][0]["side"]) == (one, "N/S"))
-        assert line["path"][0]["points_for"] == points, penalty
+        assert line["tournament_points"] == points, penalty
+    # More than a turn's tournament points is refused beside its field, nothing logged.
+    late = {"action": "late", "turn": "1", "entrant": str(table.sides[0]), "penalty": "21"}
+    refused = post(host, f"/evenings/{address}/decide", late, **HTMX)
+    assert refused.status_code == 422 and "from 0 to 20" in refused.get_data(as_text=True)
+
+
+def test_a_cut_tables_result_the_arbiter_settles_is_counted_pro_rata_as_a_confirmed_one(app, host):
+    evening_id, address = started(app, host)
+    (one, first_match, _), _second = tables(app, evening_id, 1)
+    tap(host, address, "start")
+    hand(app, first_match, 300, 100)
+    tap(host, address, "end")
+    hand(app, first_match, 500, 100)  # the last: two hands of three played
+    settle = {"action": "settle", "turn": "1", "table": str(one), "points": ["800", "200"], "note": "disputed"}
+    assert post(host, f"/evenings/{address}/decide", settle, **HTMX).status_code == 200
+    # 600 apart over two hands of three: 900 over the turn, as the other side's Confirm would have counted it.
+    standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
+    assert standings[0]["tournament_points"] == scales.preset(3).convert((900, 0))[0]
+    assert scales.preset(3).convert((900, 0)) != scales.preset(3).convert((600, 0))
 
 
 def test_a_hand_kept_offline_before_time_up_and_sent_after_it_is_not_the_last_whatever_the_phones_clock(app, host):

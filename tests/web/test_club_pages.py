@@ -107,7 +107,7 @@ def test_a_bad_setup_is_refused_beside_its_field_and_nothing_is_stored(app, host
     assert "aria-invalid" not in host.get("/evenings/new").get_data(as_text=True)
     answer = post(host, "/evenings/new", {**SETUP, "turns": "4", "then": "mitchell", "action": "create"}, **HTMX)
     assert answer.status_code == 422
-    assert "A Mitchell of 4 entrants holds 1 turn" in html.unescape(answer.get_data(as_text=True))
+    assert "A Mitchell of 4 entrants holds at most 2 turns" in html.unescape(answer.get_data(as_text=True))
     answer = post(host, "/evenings/new", {**SETUP, "entrants": "Rossi & Bianchi\nSolo", "action": "create"}, **HTMX)
     text = html.unescape(answer.get_data(as_text=True))
     assert answer.status_code == 422 and "Entrant 2: A pair is two players" in text

@@ -201,7 +201,7 @@ def test_a_late_pair_a_pair_added_after_turn_one_and_a_withdrawal_count_as_the_r
 @pytest.mark.parametrize(
     ("plan", "entrants", "field"),
     [
-        ({**PLAN, "then": "mitchell", "turns": 4}, PAIRS, "turns"),  # a Mitchell of 8 pairs holds 3 turns
+        ({**PLAN, "then": "mitchell", "turns": 5}, PAIRS, "turns"),  # a Mitchell of 8 pairs holds 4 turns
         ({**PLAN, "game": "topic"}, PAIRS, "game"),
         (
             {**PLAN, "scale": [{"start": 0, "ahead": 10, "behind": 10}, {"start": 50, "ahead": 12, "behind": 9}]},

@@ -76,15 +76,13 @@ def _numbered(number: int, pairs: Iterable[tuple[Entrant, Entrant]], byes: Itera
 
 
 def mitchell_turns_possible(entrants: int) -> int:
-    """The most turns a Mitchell of this many entrants holds: as many as tables, one fewer when the number
-    of tables is even (the skip after half the tables spends one)."""
-    tables = (entrants + 1) // 2
-    return tables - 1 if tables % 2 == 0 and tables > 1 else tables
+    """The most turns a Mitchell of this many entrants holds: as many as tables, E/W meeting each N/S once."""
+    return (entrants + 1) // 2
 
 
 def mitchell(entrants: Sequence[Entrant], turns: int, clubs: dict[Entrant, str] | None = None) -> list[Turn]:
-    """Every turn of a Mitchell: the N/S line stays at its tables, the E/W line moves up one table a turn,
-    two tables once after half the tables when their number is even, so no two meet twice.
+    """Every turn of a Mitchell: the N/S line stays at its tables, the E/W line moves up one table a turn, so no
+    two meet twice. Burraco has no boards to travel: bridge's skip after half the tables has no reason here.
 
     The entrants are split into the two lines keeping each club (`clubs`, entrant → club; those left out
     belong to none) in one line where the sizes allow, since the lines never meet; otherwise one club alone
@@ -107,11 +105,9 @@ def mitchell(entrants: Sequence[Entrant], turns: int, clubs: dict[Entrant, str] 
     tables = len(east_west)
     empty = [None] * (tables - len(north_south))
     seats = north_south + empty
-    skip = tables % 2 == 0
     schedule = []
     for turn in range(turns):
-        shift = turn + (1 if skip and turn >= tables // 2 else 0)
-        visitor_at = {(position + shift) % tables: pair for position, pair in enumerate(east_west)}
+        visitor_at = {(position + turn) % tables: pair for position, pair in enumerate(east_west)}
         pairs = [(seats[table], visitor_at[table]) for table in range(tables) if seats[table] is not None]
         byes = [visitor_at[table] for table in range(tables) if seats[table] is None]
         schedule.append(_numbered(turn + 1, pairs, byes))

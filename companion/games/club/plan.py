@@ -103,7 +103,6 @@ def checked(raw: Mapping[str, Any], entrants: int) -> Plan:
                         field="late_costs")  # fmt: skip
     minutes = whole(raw.get("turn_minutes", clock.default_minutes(hands)), N_("the turn's minutes"),
                     lo=clock.TURN_MINUTES[0], hi=clock.TURN_MINUTES[-1], field="turn_minutes")  # fmt: skip
-    penalty = whole(raw.get("clock_penalty", 0), N_("the penalty"), lo=0, hi=1000, field="clock_penalty")
     short_turn = raw.get("short_turn", "pro_rata")
     if short_turn not in SHORT_TURNS:
         raise RuleError(N_("unknown conversion %(value)s", value=show(short_turn)), field="short_turn")
@@ -112,12 +111,30 @@ def checked(raw: Mapping[str, Any], entrants: int) -> Plan:
         scale = scales.from_form(rows)
     else:  # the placeholder scale of this game and number of hands (Pazaak: by the sets' difference)
         scale = scales.preset(hands) if game == "burraco" else scales.preset_for_sets(hands)
+    penalty = _clock_penalty(raw.get("clock_penalty", 0), late_costs, scale)
     plan = Plan(game, pairs, turns, hands, first, then, scale, bye_points, late_costs, groups, minutes, penalty,
                 short_turn)  # fmt: skip
     # The movement must hold this many entrants and turns: the first turn drawn now (a schedule's every turn),
     # its refusal is the plan's.
     draw(plan, 1, list(range(entrants)), [])
     return plan
+
+
+def _clock_penalty(value: Any, late_costs: str, scale: scales.Scale) -> int:
+    """The penalty each side of a table still playing when time is up takes, in the unit lateness costs: the same
+    points off both sides leave their difference, and so a banded scale's tournament points, as they were."""
+    in_points = late_costs == "points"
+    penalty = whole(value, N_("the penalty"), lo=0, hi=penalty_limit(late_costs, scale), field="clock_penalty")
+    if penalty and in_points and not scale.plain:
+        unchanged = N_("the same points off both sides change no tournament point: let lateness cost tournament "
+                       "points, or mark the table late for the arbiter")  # fmt: skip
+        raise RuleError(unchanged, field="clock_penalty")
+    return penalty
+
+
+def penalty_limit(late_costs: str, scale: scales.Scale) -> int:
+    """The most a penalty may take: a turn's tournament points at the most where lateness costs those."""
+    return scale.top if late_costs == "tournament points" and scale.top is not None else 100_000
 
 
 def _movement(value: Any, field: str) -> str:

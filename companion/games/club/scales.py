@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..checks import whole
@@ -52,13 +53,17 @@ class Scale:
             return (EVEN, EVEN)
         return (band.ahead, band.behind) if first > second else (band.behind, band.ahead)
 
-    def convert_played(self, points: Sequence[int], played: int | None, hands: int) -> tuple[int, ...]:
-        """As `convert`, for a turn the clock cut short after `played` of its `hands` hands: its points counted
-        pro rata over the whole turn first, so a difference over two hands of three weighs as over three (plain
-        points are kept as played)."""
+    def convert_played(
+        self, points: Sequence[int], played: int | None, hands: int, less: Sequence[int] = (0, 0)
+    ) -> tuple[int, ...]:
+        """As `convert`, of the points `less` each side's penalty, for a turn the clock cut short after `played`
+        of its `hands` hands: its points counted pro rata over the whole turn first (exactly: a difference of
+        211.5 falls short of a band from 212), so a difference over two hands of three weighs as over three, and a
+        penalty as it was given (plain points are kept as played)."""
         if self.plain or not played or played >= hands:
-            return self.convert(points)
-        return self.convert([round(figure * hands / played) for figure in points])
+            return self.convert([figure - penalty for figure, penalty in zip(points, less, strict=True)])
+        weight = Fraction(hands, played)
+        return self.convert([figure * weight - penalty for figure, penalty in zip(points, less, strict=True)])
 
     @property
     def neutral(self) -> tuple[int, int]:

@@ -227,7 +227,11 @@ class _State:
                 self.late[(event.turn, event.entrant)] = event.penalty
             else:
                 self._playing(event.turn, sides)
-                self.outcomes[(event.turn, number)] = ("forfeit", tuple(int(side == event.entrant) for side in sides))
+                # Both sides may forfeit one table: each gets nothing, neither a bye's points.
+                how, before = self.outcomes.get((event.turn, number), ("pending", ()))
+                gone = {side for side, out in zip(sides, before, strict=True) if out} if how == "forfeit" else set()
+                gone.add(event.entrant)
+                self.outcomes[(event.turn, number)] = ("forfeit", tuple(int(side in gone) for side in sides))
         elif isinstance(event, Closed):
             self._close(event)
         else:
@@ -310,14 +314,15 @@ class _State:
             return self._bye(*where)
         how, figures = self.outcomes.get((turn, number), ("pending", ()))
         if how == "played":
-            points = list(figures)
-            penalties = [self.late.get((turn, side), 0) for side in sides]
-            if self.evening.late_costs == "points":
-                points = [figure - penalty for figure, penalty in zip(points, penalties, strict=True)]
-                penalties = [0] * len(sides)
+            late = [self.late.get((turn, side), 0) for side in sides]
+            in_points = self.evening.late_costs == "points"
+            less = late if in_points else [0] * len(sides)
             played = self.played.get((turn, number)) if self.evening.pro_rata else None
-            awarded = self.evening.scale.convert_played(points, played, self.evening.hands)
-            return Meeting(*where, points[mine], points[1 - mine], awarded[mine] - penalties[mine], "played")
+            # Off the points as played: a turn cut short is counted pro rata first, its penalty not multiplied.
+            awarded = self.evening.scale.convert_played(figures, played, self.evening.hands, less)
+            shown = [figure - penalty for figure, penalty in zip(figures, less, strict=True)]
+            taken = 0 if in_points else late[mine]
+            return Meeting(*where, shown[mine], shown[1 - mine], awarded[mine] - taken, "played")
         if how == "forfeit":
             meeting = self._bye(*where)
             return replace(meeting, how="forfeit", tournament_points=0) if figures[mine] else meeting
