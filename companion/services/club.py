@@ -258,6 +258,7 @@ def close_turn(evening: ClubEvening, turn: Any, outcomes: Mapping[int, str | Seq
             table.state, table.given, table.confirmed_by = TABLE_CLOSED, given, ARBITER
             _log(evening, ARBITER, "close", turn=table.turn, table=table.number, before=before,
                  after={"given": given}, note=note)  # fmt: skip
+            answer(evening, table)
         _next_if_counted(evening)
 
 
@@ -310,8 +311,18 @@ def _count(evening: ClubEvening, table: ClubTable, points: list[int], by: str, a
     table.points, table.state = points, TABLE_CONFIRMED
     table.confirmed_by, table.confirmed_at = by, utcnow()
     _log(evening, by, action, turn=table.turn, table=table.number, before=before, after={"points": points}, note=note)
+    if by == ARBITER:
+        answer(evening, table)
     read.check_events(evening)
     _next_if_counted(evening)
+
+
+def answer(evening: ClubEvening, table: ClubTable) -> None:
+    """The table's call for the arbiter answered (the arbiter came, or gave its result): it leaves the arbiter's page
+    and the hall's, its reason kept in the log."""
+    if table.call is not None:
+        _log(evening, ARBITER, "answered", turn=table.turn, table=table.number, note=table.call)
+        table.call = table.called_at = None
 
 
 def _next_if_counted(evening: ClubEvening) -> None:

@@ -10,7 +10,7 @@ from ..models import utcnow
 from ..models.club import ARBITER, CALL_MAX, EVENING_OVER, EVENING_PLAYING, ClubEvening, ClubTable
 from ..queries import club as read
 from ..queries.matches import hash_token
-from .club import _locked, _log, _table_of
+from .club import _locked, _log, _table_of, answer
 from .club_table import _seated_table
 
 
@@ -80,7 +80,4 @@ def withdraw_call(evening: ClubEvening, table: ClubTable, credential: str | None
 def answer_call(evening: ClubEvening, turn: int | None, number: int | None) -> None:
     """The arbiter answered a table's call: it leaves the arbiter's page."""
     with _locked(evening):
-        table = _table_of(evening, turn, number)
-        if table.call is not None:
-            _log(evening, ARBITER, "answered", turn=table.turn, table=table.number, note=table.call)
-            table.call = table.called_at = None
+        answer(evening, _table_of(evening, turn, number))

@@ -35,7 +35,7 @@ from ..web.groups import (
     seated_as,
 )
 from ..web.i18n import error_text
-from ..web.links import qr_svg
+from ..web.links import public_url, qr_svg
 from ..web.live import PANEL_MATCH_VERSION, polled_read, tagged_answer
 from ..web.pencil import entered, keep_pencil
 
@@ -44,7 +44,7 @@ bp = Blueprint("club", __name__, url_prefix="/evenings")
 bp.add_app_template_global(clock_view, "evening_clock")
 
 CARDS_SHOWN = 24
-CARDS_MOST = 120
+CARDS_MOST = 400
 
 
 @bp.get("")
@@ -194,7 +194,7 @@ def cards():
     count = min(whole_number(request.args.get("tables")) or CARDS_SHOWN, CARDS_MOST)
     # The cards' key is made with the group's first evening (a page never writes): none yet, no cards yet.
     keyed = range(1, count + 1) if group.cards_key else ()
-    links = [url_for("club.card", cards_key=group.cards_key, number=n, _external=True) for n in keyed]
+    links = [public_url("club.card", cards_key=group.cards_key, number=n) for n in keyed]
     return render("club/cards.html", cards=[(n, link, qr_svg(link)) for n, link in enumerate(links, 1)], count=count,
                   page=EveningPage(None))  # fmt: skip
 

@@ -145,13 +145,24 @@ document.addEventListener("htmx:afterSwap", function (event) {
   typedMeanwhile = null;
 });
 
+// A decision no tap takes back (every table's time ended, an entrant withdrawn) asks first: its button holds the
+// question (`data-confirm`; hx-confirm would ask it of every button of the form).
+document.addEventListener("htmx:confirm", function (event) {
+  var sent = event.detail.triggeringEvent;
+  var question = sent && sent.submitter && sent.submitter.dataset.confirm;
+  if (!question) return;
+  event.preventDefault();
+  if (window.confirm(question)) event.detail.issueRequest(true);
+});
 // The Print button of the table cards and the standings: the browser's own print dialog.
 document.addEventListener("click", function (event) {
   if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();
 });
-// A polled region the user is working in (an open <details>, a focused field, a choice made but not yet sent: the
-// arbiter picking an entrant and a penalty) is not redrawn under their fingers: its polls are skipped until the answer
-// to their own form redraws it, or a minute after their last change.
+// A polled region the user is working in (a focused field, a choice made but not yet sent: the arbiter picking an
+// entrant and a penalty; a refusal shown in an open part) is not redrawn under their fingers: its polls are skipped
+// until the answer to their own form redraws it, or a minute after their last change. A part merely open (the log,
+// a Settle not yet typed in) does not hold it: the arbiter reading the log would miss the calls; it is drawn open
+// again (`data-keep-open`, below).
 var EDITING_HOLD_MS = 60000;
 document.addEventListener("change", function (event) {
   var region = event.target instanceof Element && event.target.closest("[data-hold-while-editing]");
@@ -166,8 +177,26 @@ function held(region) {
   var write = writing.get(region);
   var edited = Date.now() - Number(region.dataset.editedAt || 0) < EDITING_HOLD_MS;
   return edited || (write && write.readyState !== XMLHttpRequest.DONE) ||
-    !!region.querySelector("details[open], input:focus, select:focus, textarea:focus");
+    !!region.querySelector("details[open] .field-error, input:focus, select:focus, textarea:focus");
 }
+// The parts open before a poll's redraw, opened again in what it drew.
+var opened = new WeakMap();
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var region = event.detail.target;
+  if (event.detail.requestConfig && event.detail.requestConfig.verb === "get") {
+    opened.set(region, Array.prototype.map.call(region.querySelectorAll("details[open][data-keep-open]"),
+      function (part) { return part.dataset.keepOpen; }));
+  }
+});
+document.addEventListener("htmx:afterSwap", function (event) {
+  var keys = opened.get(event.target);
+  opened.delete(event.target);
+  // The answer to the user's own form is drawn as the server drew it (a Settle given closes).
+  if (!keys || !event.detail.requestConfig || event.detail.requestConfig.verb !== "get") return;
+  event.target.querySelectorAll("details[data-keep-open]").forEach(function (part) {
+    if (keys.indexOf(part.dataset.keepOpen) >= 0) part.open = true;
+  });
+});
 document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail.elt;
   var region = event.detail.requestConfig.verb !== "get" && elt.closest("[data-hold-while-editing]");
@@ -217,3 +246,13 @@ document.addEventListener("htmx:afterSwap", function (event) {
 });
 
 onLoad(tickClocks);
+// The log's and the calls' times, which the server writes in UTC, in the phone's own time zone (24 hours, as the
+// server's other times).
+onLoad(function (root) {
+  root.querySelectorAll("time[data-local]").forEach(function (time) {
+    var at = new Date(time.dateTime);
+    if (!isNaN(at)) {
+      time.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    }
+  });
+});

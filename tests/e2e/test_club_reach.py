@@ -6,14 +6,16 @@ a table's phone polling once a second while following the hands, the network and
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import Match
-from companion.models.club import ClubEvening
+from companion.models import Match, utcnow
+from companion.models.club import ClubEvening, ClubTable
 from companion.services import club as club_service
 from companion.services import host, matches
 from companion.services.club_clock import run_clock
@@ -38,6 +40,17 @@ PAIRS = [
     (["Gallo", "Conti"], None),
 ]
 PLAN = {"game": "burraco", "pairs": True, "turns": 2, "hands": 2, "first": "mitchell", "then": "danese_modificato"}
+
+
+def call_from_table(app, address: str, number: int) -> None:
+    """Table `number` of the turn calls the arbiter (as its phone's call stores it)."""
+    with app.app_context():
+        evening = db.session.scalar(select(ClubEvening).where(ClubEvening.public_id == address))
+        table = db.session.scalar(select(ClubTable).filter_by(evening_id=evening.id, turn=evening.turn, number=number))
+        table.call, table.called_at = "a card fell under the table", utcnow()
+        evening.version += 1
+        db.session.commit()
+        db.session.remove()
 
 
 def phone(browser: Browser, size: dict, locale: str) -> Page:
@@ -66,7 +79,9 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     browser: Browser, module_live_server, module_app, browser_faults
 ):
     address = started_evening(module_app, "Friday", PLAN, PAIRS)
-    page = phone(browser, PHONES[0], "en-GB")
+    # A phone half an hour off the server's UTC: the log's times are the phone's.
+    kolkata = browser.new_context(viewport=PHONES[0], has_touch=True, locale="en-GB", timezone_id="Asia/Kolkata")
+    page = kolkata.new_page()
     page.goto(f"{module_live_server.url}/host?token={host.new_link_token(module_app)}")
     page.get_by_role("button", name="Take host rights").click()
     page.goto(f"{module_live_server.url}/evenings/{address}")
@@ -79,7 +94,20 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     picker.get_by_role("radio", name=re.compile(r"^2\. ")).check()
     page.get_by_role("button", name="Late").click()
     expect(page.locator(".club-log")).to_contain_text(f"{' – '.join(LONG[2:])} late in turn 1: penalty 0")
+    stamp = page.locator(".club-log time").first
+    utc = datetime.fromisoformat(stamp.get_attribute("datetime").removesuffix("Z")).replace(tzinfo=UTC)
+    expect(stamp).to_have_text(utc.astimezone(ZoneInfo("Asia/Kolkata")).strftime("%H:%M"))
     audit_layout(page, [name for players, _ in PAIRS for name in players])
+    # Withdraw, which no tap takes back, asks first: declined, nothing is sent.
+    questions: list[str] = []
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    picker.get_by_role("radio", name=re.compile(r"^2\. ")).check()
+    page.get_by_role("button", name="Withdraw").click()
+    picker.get_by_role("radio", name=re.compile(r"^2\. ")).check()
+    page.get_by_role("button", name="Late").click()
+    expect(page.locator(".club-log li").filter(has_text="late in turn 1")).to_have_count(2)
+    assert questions and questions[0].startswith("Withdraw this entrant from the evening?")
+    expect(page.locator(".club-log")).not_to_contain_text("withdraws")
     # Points refused on a table's card are told there, what was typed kept, through the arbiter page's next poll;
     # the page stays where the arbiter was (the region's redraw once moved it to the bottom).
     card = page.locator(".club-table").filter(has_text="Table 2")
@@ -95,6 +123,13 @@ def test_the_arbiters_entrant_picker_shows_long_names_whole_and_the_setup_form_k
     expect(refused).to_have_text('A side\'s points must be a whole number, got "12a"')
     expect(card.get_by_label("N/S")).to_have_value("12a")
     assert abs(page.evaluate("scrollY") - scrolled) < 100
+    # The log open, the page still follows the tables: a table's call shows at the next poll and the log stays open
+    # (an open part once held every poll: the arbiter reading the log missed the calls).
+    card.locator("summary", has_text="Settle").click()
+    page.locator(".club-log summary").click()
+    call_from_table(module_app, address, 1)
+    expect(page.locator(".club-calls")).to_contain_text("Table 1")
+    expect(page.locator("details.club-log")).to_have_attribute("open", "")
     # The standings, every pair's path with its opponents, fit the phone in English and in Italian.
     page.get_by_role("link", name="Standings").first.click()
     expect(page.get_by_role("heading", name=re.compile("^Standings"), level=1)).to_be_visible()

@@ -256,6 +256,12 @@ def test_a_seated_phone_calls_the_arbiter_until_answered_and_no_other_phone_may(
     withdrawn = post(ew, call, {"action": "uncall"}, **HTMX)
     assert withdrawn.status_code == 200 and "Arbiter, please" in words(withdrawn)
     assert "Tables calling the arbiter" not in words(host.get(f"/evenings/{address}"))
+    # The arbiter giving a calling table its points answers its call: it leaves the arbiter's page, kept in the log.
+    post(ew, call, {"action": "call", "reason": picked, "note": "we disagree"}, **HTMX)
+    settle = {"action": "settle", "turn": "1", "table": str(one), "points": ["300", "200"], "note": ""}
+    settled = post(host, f"/evenings/{address}/decide", settle, **HTMX)
+    assert settled.status_code == 200 and "Tables calling the arbiter" not in words(settled)
+    assert "calls the arbiter" not in words(settled) and words(settled).count("The arbiter answered table 1") == 2
     assert second_match
 
 

@@ -94,7 +94,7 @@ def confirm_on(client, match_id: int):
 def card_path(client, number: int) -> str:
     """Table `number`'s card as the cards page prints it."""
     page = client.get("/evenings/cards").get_data(as_text=True)
-    return re.search(rf'href="http://localhost(/evenings/card/[^/"]+/{number})"', page)[1]
+    return re.search(rf'href="https?://[^/"]+(/evenings/card/[^/"]+/{number})"', page)[1]
 
 
 @pytest.fixture
@@ -556,3 +556,17 @@ def test_a_halls_phones_go_to_their_next_tables_in_turns_over_half_a_minute_at_m
     assert after[0] == MOVE_PAUSE_MS and after[1] > after[0] and after[MOVE_SLOTS] == after[0]
     assert max(after) <= MOVE_PAUSE_MS + 30_000
     assert max(Counter(after).values()) == 4
+
+
+def test_the_table_cards_point_phones_at_the_laptops_address_and_are_as_many_as_the_evenings_tables(
+    app, host, monkeypatch
+):
+    _evening_id, address = create(host)
+    # The arbiter's link asks for the evening's tables: 4 pairs, 2 tables.
+    assert "/evenings/cards?tables=2" in host.get(f"/evenings/{address}").get_data(as_text=True)
+    # Opened on the laptop itself (localhost), the cards name its address on the network, which the phones reach.
+    monkeypatch.setattr("companion.web.network.lan_addresses", lambda: ["192.168.1.20"])
+    page = host.get("/evenings/cards?tables=30").get_data(as_text=True)
+    links = re.findall(r'href="(https?://[^"]+/evenings/card/[^"]+)"', page)
+    assert len(links) == 30 and all(link.startswith("http://192.168.1.20/evenings/card/") for link in links)
+    assert "<option selected>30</option>" in page

@@ -122,7 +122,7 @@ def test_a_table_card_reaches_the_card_and_another_groups_phone_does_not(private
     # A phone outside the group that scanned a table card while the evening was played reads its standings: its
     # podium card too.
     card = re.search(
-        r'href="http://localhost(/evenings/card/[^/"]+/1)"', host.get("/evenings/cards").get_data(as_text=True)
+        r'href="https?://[^/"]+(/evenings/card/[^/"]+/1)"', host.get("/evenings/cards").get_data(as_text=True)
     )
     scanned = private_app.test_client()
     assert scanned.get(card[1]).status_code == 200

@@ -214,7 +214,7 @@ def test_letters_typed_as_a_settlements_points_are_named_in_its_refusal(app, hos
     # The field it names is marked invalid, and read with the refusal beside it; the other side's is not.
     here = f"settle-1-{number}"
     assert f'<p id="refused-{here}" class="field-error" role="alert">' in said
-    settling = re.search(r'<details class="club-settle" open>.*?</details>', said, re.S)[0]
+    settling = re.search(r'<details class="club-settle" data-keep-open="[^"]+" open>.*?</details>', said, re.S)[0]
     marked = re.findall(r'<input name="points"[^>]*>', settling)
     assert [f'aria-describedby="refused-{here}"' in field for field in marked] == [True, False]
     assert all('aria-invalid="true"' in field for field in marked[:1])
@@ -371,7 +371,7 @@ def test_a_refused_closing_keeps_what_the_arbiter_picked_and_one_sent_for_a_turn
     (one, _, _), (two, _, _) = tables(app, evening_id, 1)
     picked = {"action": "close", "turn": "1", f"outcome-{one}": "15-5", f"outcome-{two}": "16-", "note": "time up"}
     refused = text_of(post(host, decide, picked, **HTMX))
-    closing = re.search(r'<details class="club-close" open>.*?</details>', refused, re.S)[0]
+    closing = re.search(r'<details class="club-close" data-keep-open="close" open>.*?</details>', refused, re.S)[0]
     assert 'role="alert"' in closing and 'value="time up"' in closing
     assert re.search(rf'name="outcome-{one}">.*?<option value="15-5" selected>', closing, re.S)
     assert post(host, decide, {"action": "close", "turn": "1"}, **HTMX).status_code == 200
@@ -379,7 +379,7 @@ def test_a_refused_closing_keeps_what_the_arbiter_picked_and_one_sent_for_a_turn
     again = post(host, decide, {**picked, f"outcome-{two}": "20-0"}, **HTMX)
     said = text_of(again)
     assert again.status_code == 409 and "this is turn 2 now" in said
-    assert '<details class="club-close">' in said and " selected>" not in said and 'value="time up"' not in said
+    assert '<details class="club-close" data-keep-open="close">' in said and " selected>" not in said and 'value="time up"' not in said
 
 
 def test_a_result_is_disputed_only_once_its_hands_are_played_and_with_a_reason(app, host):
