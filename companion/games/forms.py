@@ -73,8 +73,12 @@ def number_field(text: str | None, what: str | Message, *, field: str, signed: b
     """A whole number typed or tapped into a form field; anything else is a RuleError on that field."""
     value = whole_number(text, signed=signed)
     if value is None:
-        shown = show((text or "").strip())
-        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=shown), field=field)
+        typed = (text or "").strip()
+        digits = typed.lstrip("-\u2212") if signed else typed
+        if digits.isascii() and digits.isdigit():  # a whole number, too large for any field
+            raise RuleError(N_("%(what)s must have at most %(n)s digits, got %(value)s", what=what,
+                               n=len(str(NUMBER_TOP)), value=show(typed)), field=field)  # fmt: skip
+        raise RuleError(N_("%(what)s must be a whole number, got %(value)s", what=what, value=show(typed)), field=field)
     return value
 
 

@@ -37,7 +37,7 @@ from ..queries import club as read
 from ..queries.matches import hash_token, seat_of
 from ..web.card_image import CardRow, CardText
 from ..web.cards import game_colour
-from ..web.display import CALL_REASONS, call_words, side_word
+from ..web.display import CALL_REASONS, call_words, figures, side_word
 from ..web.groups import is_host, phone_credential
 from ..web.i18n import day
 from ..web.links import hall_link, qr_svg
@@ -370,11 +370,11 @@ class EveningPage:
     def _said(self, entry: ClubLog) -> str:
         after, before = entry.after or {}, entry.before or {}
         entrant = self.entrants[entry.entrant].name if entry.entrant in self.entrants else ""
-        points = "–".join(str(p) for p in after.get("points") or ())
-        before_points = "–".join(str(p) for p in before.get("points") or ()) or "—"
+        points = figures(after.get("points") or ())
+        before_points = figures(before.get("points") or ()) or "—"
         given = after.get("given")
         given = (
-            "–".join(map(str, given))
+            figures(given)
             if isinstance(given, list)
             else {"average": gettext("average"), "zero": gettext("zero")}.get(given, "")
         )
@@ -497,3 +497,4 @@ class EveningPage:
         player = self._my_seating[1]
         side = next((i for i, entrant in enumerate(table.sides) if player in entrant.players), 0)
         return side_word(side), table.sides[1 - side].name if len(table.sides) > 1 else ""
+

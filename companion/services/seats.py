@@ -12,7 +12,7 @@ from ..extensions import db
 from ..games import get_game
 from ..games.base import Replay
 from ..games.refusals import N_, ChangedMeanwhile, Message, NotAllowed, RuleError
-from ..models import PLAYING, Match, Seat, SentRow, utcnow
+from ..models import FINISHED, PLAYING, Match, Seat, SentRow, utcnow
 from ..queries.matches import hash_token
 from .bounds import bounded
 from .matches import keep_round_in_progress_held, save_round_held
@@ -42,11 +42,17 @@ class RowSent:
 
 
 def take_seat(
-    match: Match, position: int | None, credential: str, label: str = "", earlier: Collection[str] = ()
+    match: Match,
+    position: int | None,
+    credential: str,
+    label: str = "",
+    earlier: Collection[str] = (),
+    to_confirm: bool = False,
 ) -> Seat:
     """Seat this phone at `position`: a seat another phone holds is refused, and a seat this phone had
     before in the match is left, so a phone sits at one seat and a seat holds one phone. A seat it was freed
     from is refused, under its credential or one it sat with `earlier` (the hashes its browser remembers).
+    A finished match's seats are taken only `to_confirm` its result (a club table's, waiting for its other side).
 
     Under the match's lock, which bumps its version: every phone following the match sees the seat taken
     at its next poll.
@@ -54,7 +60,7 @@ def take_seat(
     seat = next((seat for seat in match.seats if seat.position == position), None)
     if seat is None:
         raise RuleError(N_("pick your name among the match's players"), field="seat")
-    if match.status != PLAYING:
+    if match.status != PLAYING and not (to_confirm and match.status == FINISHED):
         raise NotAllowed(N_("this match is no longer played: its seats cannot be taken"))
     phone = hash_token(credential)
     with transaction(locking=match):

@@ -15,7 +15,7 @@ from ..games import REGISTRY
 from ..games.forms import first, index_in, typed_number, whole_number
 from ..games.refusals import NotAllowed, Refusal, RuleError
 from ..models import ID_MAX, Match
-from ..models.club import ClubEvening, ClubTable
+from ..models.club import COUNTED, ClubEvening, ClubTable
 from ..pages.club import EveningPage, clock_view
 from ..pages.match import MatchPage
 from ..queries import club as read
@@ -239,7 +239,9 @@ def _sit(page: EveningPage) -> Response:
     try:
         if not take_over:
             position = index_in(request.form.get("seat"), len(match.seats))
-            seats.take_seat(match, position, credential, phone_label(), seated_as())
+            # A result waiting for its other side: E/W's phone, often out only now, sits to confirm it.
+            waiting = table.state not in COUNTED
+            seats.take_seat(match, position, credential, phone_label(), seated_as(), to_confirm=waiting)
             remember_seated(credential)
     except Refusal as refused:
         return render("club/card.html", status=status_of(refused), evening=page.evening, number=table.number,

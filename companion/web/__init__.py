@@ -83,6 +83,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown"] = display.shown_name
     app.jinja_env.filters["side_word"] = display.side_word
     app.jinja_env.filters["call_words"] = display.call_words
+    app.jinja_env.filters["figures"] = display.figures
     app.jinja_env.filters["syllables"] = display.syllables
     app.jinja_env.filters["names"] = display.names
     # A refusal the page works out itself (a game's set calculator) translated as the views do theirs.

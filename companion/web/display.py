@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
 from itertools import pairwise
@@ -26,6 +27,11 @@ from .i18n import DEFAULT_LANGUAGE, LANGUAGES, glued, translated
 CALL_REASONS = (N_("A question on the rules"), N_("A disagreement at the table"), N_("A card or a player is missing"),
                 N_("Something else"))  # fmt: skip
 _CALL_REASON_TEXTS = frozenset(reason.text for reason in CALL_REASONS)
+
+
+def figures(values: Iterable[int]) -> str:
+    """A table's figures, a side's after the other's ("300–−20": a minus sign, not a hyphen beside the dash)."""
+    return "–".join(str(value).replace("-", "−") for value in values)
 
 
 def call_words(call: str | None) -> str | None:

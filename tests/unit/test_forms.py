@@ -36,6 +36,10 @@ def test_a_number_field_names_its_field_and_what_was_typed():
         number_field(" 1_0 ", "cards per player", field="cards")
     assert refused.value.field == "cards"
     assert str(refused.value) == 'cards: cards per player must be a whole number, got "1_0"'
+    # A whole number too large for any field says its limit, not "a whole number".
+    with pytest.raises(RuleError) as refused:
+        number_field("-2000000000", "a side's points", field="points-0", signed=True)
+    assert str(refused.value) == "points-0: a side's points must have at most 6 digits, got \"-2000000000\""
 
 
 def test_a_position_is_below_the_count():

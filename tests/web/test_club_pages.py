@@ -570,3 +570,31 @@ def test_the_table_cards_point_phones_at_the_laptops_address_and_are_as_many_as_
     links = re.findall(r'href="(https?://[^"]+/evenings/card/[^"]+)"', page)
     assert len(links) == 30 and all(link.startswith("http://192.168.1.20/evenings/card/") for link in links)
     assert "<option selected>30</option>" in page
+
+
+def test_an_e_w_phone_that_scans_its_card_once_the_hands_are_played_sits_to_confirm_and_not_once_counted(app, host):
+    evening_id, _address = begun(host)
+    (number, match_id, _), _second = tables(app, evening_id, 1)
+    ns = app.test_client()
+    assert post(ns, card_path(host, number), {"seat": "0", "action": "sit"}).status_code == 302
+    play(app, match_id, 300, 100)
+    # E/W's phone comes out only now, asked to confirm: it takes its seat, and confirms.
+    ew = app.test_client()
+    assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    assert confirm_on(ew, match_id).status_code == 200
+    with app.app_context():
+        assert db.session.scalars(db.select(ClubTable).filter_by(match_id=match_id)).one().state == "confirmed"
+    # A table whose result counts takes no more phones.
+    late = app.test_client()
+    refused = post(late, card_path(host, number), {"seat": "2", "action": "sit"})
+    assert refused.status_code == 403 and "no longer played" in html.unescape(refused.get_data(as_text=True))
+
+
+def test_a_negative_score_reads_with_a_minus_sign_in_the_standings_and_the_log(app, host):
+    evening_id, address = begun(host)
+    (number, _match, _), _second = tables(app, evening_id, 1)
+    settle = {"action": "settle", "turn": "1", "table": str(number), "points": ["-500", "120"], "note": ""}
+    assert post(host, f"/evenings/{address}/decide", settle, **HTMX).status_code == 200
+    standings = html.unescape(host.get(f"/evenings/{address}/standings").get_data(as_text=True))
+    assert "−500–120" in standings and "120–−500" in standings and "–-" not in standings
+    assert "−500–120" in html.unescape(host.get(f"/evenings/{address}").get_data(as_text=True))
