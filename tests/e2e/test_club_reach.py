@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import Match, utcnow
+from companion.models import Group, Match, utcnow
 from companion.models.club import ClubEvening, ClubTable
 from companion.services import club as club_service
 from companion.services import host, matches
@@ -413,3 +413,20 @@ def seconds_of(figures: str) -> int:
     """A clock's "mm:ss" in seconds."""
     minutes, seconds = figures.split(":")
     return int(minutes) * 60 + int(seconds)
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["360", "390"])
+def test_a_table_card_holds_a_40_letter_name_of_one_word(browser: Browser, module_live_server, module_app, size):
+    one_word = "Wolfeschlegelsteinhausenbergerdorffvoral"
+    pairs = [([one_word, "Neri"], None), *[(pair, None) for pair in (["Gallo", "Conti"], ["Rossi", "Bianchi"],
+                                                                      ["Greco", "Bruno"])]]
+    plan = {**PLAN, "first": "danese", "then": "danese"}  # table 1: the first two entrants
+    started_evening(module_app, "Saturday", plan, pairs)
+    with module_app.app_context():
+        cards_key = db.session.scalar(select(Group.cards_key).where(Group.cards_key.is_not(None)))
+    page = phone(browser, size, "en-GB")
+    page.goto(f"{module_live_server.url}/evenings/card/{cards_key}/1")
+    expect(page.get_by_label(one_word)).to_be_visible()
+    # The page is no wider than the phone: the word is cut with an ellipsis, its whole name its title.
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    assert page.locator(f'[title="{one_word}"]').count() == 1
