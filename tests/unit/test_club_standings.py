@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.club.movements import danese, danese_modificato, mitchell, mitchell_turns_possible
+from companion.games.club.movements import Table, Turn, danese, danese_modificato, mitchell, mitchell_turns_possible
 from companion.games.club.scales import PLAIN, preset
 from companion.games.club.standings import (
     Closed,
@@ -214,7 +214,10 @@ def recomputed(evening, events):
 
     def key(x):
         tied = {y for y in entrants if totals[y] == totals[x]}
-        head_to_head = sum(tp for opponent, tp, _ in meetings[x] if opponent in tied)
+        # Only a mini-league played through among the tied decides: each two of them met.
+        played_through = all(any(o == z for o, _, _ in meetings[y]) or any(o == y for o, _, _ in meetings[z])
+                             for y in tied for z in tied if y != z)  # fmt: skip
+        head_to_head = sum(tp for opponent, tp, _ in meetings[x] if opponent in tied) if played_through else 0
         return (-totals[x][0], -totals[x][1], -head_to_head, entrants.index(x))
 
     return [(x, *totals[x], x in gone) for x in sorted(entrants, key=key)]
@@ -344,3 +347,16 @@ def test_both_sides_of_a_table_forfeiting_get_nothing_neither_a_byes_points():
     # A result given afterwards is the table's word.
     given = standings(evening, [Forfeit(1, "A"), Forfeit(1, "E"), Result(1, 1, (600, 100))])
     assert {line.entrant: line.tournament_points for line in given}["E"] == preset(2).convert((600, 100))[1]
+
+
+def test_points_taken_from_each_other_decide_a_tie_only_where_each_two_of_the_tied_met():
+    # C, B and E end level (20 TP, even); B and E met (10 each), C met neither: their points from each other would
+    # rank C last on meetings it never had. The seeding orders them, and they share the place.
+    first = Turn(1, (Table(1, ("A", "B")), Table(2, ("C", "D")), Table(3, ("E", "F"))))
+    second = Turn(2, (Table(1, ("A", "D")), Table(2, ("B", "E")), Table(3, ("C", "F"))))
+    evening = Evening(tuple("CABDEF"), (first, second), preset(3), bye_points=12, hands=3)
+    results = [Result(1, 1, (500, 500)), Result(1, 2, (600, 500)), Result(1, 3, (500, 500)),
+               Result(2, 1, (600, 500)), Result(2, 2, (500, 500)), Result(2, 3, (500, 600))]  # fmt: skip
+    lines = standings(evening, results)
+    assert [line.entrant for line in lines] == ["A", "F", "C", "B", "E", "D"]
+    assert shared_places(lines) == [1, 1, 3, 3, 3, 6]

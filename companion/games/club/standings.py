@@ -171,9 +171,14 @@ def shared_places(lines: Sequence[Standing]) -> list[int]:
 
 
 def _head_to_head(tied: list[Entrant], paths: Mapping[Entrant, list[Meeting]]) -> dict[Entrant, int]:
-    """The tournament points each of the tied took from the others."""
+    """The tournament points each of the tied took from the others; none where two of them never met: a mini-league
+    not played through would rank an entrant on meetings it never had."""
     between = set(tied)
-    return {e: sum(m.tournament_points for m in paths[e] if m.how != "pending" and m.opponent in between) for e in tied}
+    meetings = {e: [m for m in paths[e] if m.how != "pending" and m.opponent in between] for e in tied}
+    met = {frozenset((e, m.opponent)) for e in tied for m in meetings[e]}
+    if len(met) < len(tied) * (len(tied) - 1) // 2:
+        return dict.fromkeys(tied, 0)
+    return {e: sum(m.tournament_points for m in meetings[e]) for e in tied}
 
 
 def _ranked(entrants: list[Entrant], totals: dict, paths: dict[Entrant, list[Meeting]]) -> list[Entrant]:
