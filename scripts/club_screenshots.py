@@ -266,7 +266,10 @@ def evening_shots(out: Path, pairs: list, prefix: str) -> None:
             shooter = Shooter(app, browser, base, out)
             arbiter = shooter.arbiter("desktop")
             arbiter.goto(f"{base}/evenings/cards?tables=24")
-            card_links = arbiter.locator(".club-card-link a").evaluate_all("links => links.map(a => a.href)")
+            # The cards name the machine's address on the network; this server listens on loopback alone.
+            paths = "links => links.map(a => new URL(a.href).pathname)"
+            card_paths = arbiter.locator(".club-card-link a").evaluate_all(paths)
+            card_links = [base + path for path in card_paths]
             ns = play_turn_1(shooter, card_links)
             photograph_panel(shooter, ns, "table-ns", prefix)
             hand_over(ns)
