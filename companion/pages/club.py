@@ -497,4 +497,3 @@ class EveningPage:
         player = self._my_seating[1]
         side = next((i for i, entrant in enumerate(table.sides) if player in entrant.players), 0)
         return side_word(side), table.sides[1 - side].name if len(table.sides) > 1 else ""
-
