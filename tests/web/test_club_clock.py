@@ -145,6 +145,10 @@ def test_a_hand_saved_after_time_up_ends_the_match_with_the_hands_played_and_is_
         standings = host.get(f"/evenings/{address}/standings.json").get_json()["standings"]
         line = next(line for line in standings if (line["path"][0]["table"], line["path"][0]["side"]) == (one, "N/S"))
         assert line["tournament_points"] == points, penalty
+    # The arbiter's penalties offered are tournament points, none above a turn's 20.
+    arbiter_page = host.get(f"/evenings/{address}").get_data(as_text=True)
+    picker = re.search(r'<select id="club-penalty".*?</select>', arbiter_page)
+    assert re.findall(r"<option[^>]*>(\d+)</option>", picker[0]) == ["0", "1", "2", "3", "5", "10", "20"]
     # More than a turn's tournament points is refused beside its field, nothing logged.
     late = {"action": "late", "turn": "1", "entrant": str(table.sides[0]), "penalty": "21"}
     refused = post(host, f"/evenings/{address}/decide", late, **HTMX)
