@@ -97,6 +97,13 @@ def card_path(client, number: int) -> str:
     return re.search(rf'href="https?://[^/"]+(/evenings/card/[^/"]+/{number})"', page)[1]
 
 
+def sat_by_card(app, host, number: int, seat: str):
+    """A new phone that scanned table `number`'s card and took the seat at `seat` ("0": the first N/S player)."""
+    phone = app.test_client()
+    assert post(phone, card_path(host, number), {"seat": seat, "action": "sit"}).status_code == 302
+    return phone
+
+
 @pytest.fixture
 def host(client):
     return grant_host_rights(client)
@@ -531,8 +538,7 @@ def test_a_phones_panel_after_the_turns_close_reads_its_own_tables_and_pairs_not
 def test_a_counted_tables_panel_shows_the_arbiters_correction_at_its_next_poll(app, host):
     evening_id, address = begun(host)
     (number, match_id, _), _other = tables(app, evening_id, 1)
-    ew = app.test_client()
-    assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    ew = sat_by_card(app, host, number, "1")
     play(app, match_id, 400, 100)
     assert confirm_on(ew, match_id).status_code == 200
     path = f"/evenings/table/{ref(match_id)}"
@@ -575,12 +581,10 @@ def test_the_table_cards_point_phones_at_the_laptops_address_and_are_as_many_as_
 def test_an_e_w_phone_that_scans_its_card_once_the_hands_are_played_sits_to_confirm_and_not_once_counted(app, host):
     evening_id, _address = begun(host)
     (number, match_id, _), _second = tables(app, evening_id, 1)
-    ns = app.test_client()
-    assert post(ns, card_path(host, number), {"seat": "0", "action": "sit"}).status_code == 302
+    sat_by_card(app, host, number, "0")
     play(app, match_id, 300, 100)
     # E/W's phone comes out only now, asked to confirm: it takes its seat, and confirms.
-    ew = app.test_client()
-    assert post(ew, card_path(host, number), {"seat": "1", "action": "sit"}).status_code == 302
+    ew = sat_by_card(app, host, number, "1")
     assert confirm_on(ew, match_id).status_code == 200
     with app.app_context():
         assert db.session.scalars(db.select(ClubTable).filter_by(match_id=match_id)).one().state == "confirmed"
